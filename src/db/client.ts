@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { sql } from 'drizzle-orm'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import pg from 'pg'
+import { lockDataDir } from './data-dir-lock.js'
+import * as schema from './schema/index.js'
+
+/** One handle type for both drivers (and their transactions): repositories take this. */
+export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export interface Database {
+  db: AppDb
+  kind: 'pglite' | 'postgres'
+  /** a round trip to the database */
+  ping: () => Promise<void>
+  close: () => Promise<void>
+  /** the raw driver, for migrations and LISTEN/NOTIFY */
+  driver: { kind: 'pglite', client: PGlite } | { kind: 'postgres', pool: pg.Pool }
+}
+
+export interface DbOptions {
+  databaseUrl?: string
+  /** directory of the embedded database; undefined keeps it in memory */
+  dataDir?: string
+  /** an initial data directory image (tests load a migrated template) */
+  loadDataDir?: Blob
+  poolSize?: number
+}
+
+export const pgliteExtensions = { pg_trgm }
+
+export async function createDb (options: DbOptions): Promise<Database> {
+  if (options.databaseUrl) return createPostgres(options.databaseUrl, options.poolSize ?? 10)
+  const dataDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'pgdata')
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const unlock = options.dataDir === undefined ? () => {} : lockDataDir(options.dataDir)
+  const client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
+    .catch((err: unknown) => { unlock(); throw err })
+  const db = drizzlePglite({ client, schema }) as unknown as AppDb
+  return {
+    db,
+    kind: 'pglite',
+    driver: { kind: 'pglite', client },
+    ping: async () => { await client.query('select 1') },
+    close: async () => {
+      if (!client.closed) await client.close()
+      unlock()
+    },
+  }
+}
+
+function createPostgres (connectionString: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000 })
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {})
+  const db = drizzlePg({ client: pool, schema }) as unknown as AppDb
+  return {
+    db,
+    kind: 'postgres',
+    driver: { kind: 'postgres', pool },
+    ping: async () => { await db.execute(sql`select 1`) },
+    close: async () => { await pool.end() },
+  }
+}

@@ -1,0 +1,30 @@
+import { Type, type Static, type TSchema } from 'typebox'
+
+/** A trimmed, non-empty name (DESIGN 3.12). */
+export const Name = (maxLength = 255) => Type.String({ minLength: 1, maxLength, 'x-trim': true })
+/** A trimmed free text that may be empty. */
+export const Text = (maxLength = 10000) => Type.String({ maxLength, 'x-trim': true })
+
+/** `T | null` as one JSON-schema type list, so a bad value gives one clear error rather than an anyOf. */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: string }).type
+  if (type === undefined) throw new Error('Nullable() needs a schema with a single type')
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+}
+
+export const Timestamp = () => Type.String({ format: 'date-time' })
+
+export const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'MessageResponse', additionalProperties: true })
+
+export const ErrorResponse = Type.Object({ detail: Type.Unknown() }, { $id: 'ErrorResponse' })
+
+export const IncludeInactiveQuery = Type.Object({
+  include_inactive: Type.Boolean({ default: false }),
+})
+
+export const Pagination = (defaultLimit: number) => ({
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: defaultLimit }),
+})
+
+export const commonSchemas = [MessageResponse, ErrorResponse]

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { AppError, RequestValidationError, type FieldError } from './errors.js'
+import { toFieldErrors } from './validators.js'
+
+interface DriverError { code?: string, constraint?: string, table?: string, detail?: string }
+
+/** PostgreSQL's error (code 23505...) whether drizzle wrapped it or not. */
+function driverError (err: unknown): DriverError | undefined {
+  for (let e = err as { code?: unknown, cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e as DriverError
+  }
+  return undefined
+}
+
+const humanTable = (table?: string) => (table ?? 'other rows').replace(/_/g, ' ')
+
+function duplicateDetail (e: DriverError): string {
+  const m = /^Key \((.+)\)=\((.*)\) already exists/.exec(e.detail ?? '')
+  return m ? `${m[1]} '${m[2]}' already exists` : `Duplicate value (${e.constraint ?? 'unique constraint'})`
+}
+
+function invalidJson (err: FastifyError): FieldError[] {
+  return [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: err.message } }]
+}
+
+/**
+ * The one error handler of the service. Every error body is FastAPI's: `{"detail": ...}`;
+ * validation failures are 422 with a list of `{type, loc, msg, input}`.
+ */
+export function registerErrorHandler (app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err.validation) {
+      return reply.code(422).send({ detail: toFieldErrors(err.validation as never, err.validationContext) })
+    }
+    if (err instanceof RequestValidationError) return reply.code(422).send({ detail: err.errors })
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message, code: err.code })
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && err instanceof SyntaxError)) {
+      return reply.code(422).send({ detail: invalidJson(err) })
+    }
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.code(422).send({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] })
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ detail: 'Request body too large' })
+    }
+    const pgError = driverError(err)
+    if (pgError?.code === '23505') {
+      return reply.code(409).send({ detail: duplicateDetail(pgError), code: 'conflict' })
+    }
+    if (pgError?.code === '23503') {
+      return reply.code(409).send({ detail: `Still referenced by ${humanTable(pgError.table)}`, code: 'still_referenced' })
+    }
+    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ detail: err.message })
+    }
+    // a failed query's message carries its parameters (password hashes, personal data): log the cause and the SQL only
+    const failedQuery = err as FastifyError & { query?: string, params?: unknown }
+    if (failedQuery.query !== undefined) req.log.error({ err: err.cause, query: failedQuery.query }, 'database error')
+    else req.log.error({ err }, 'unhandled error')
+    return reply.code(500).send({ detail: 'Internal Server Error' })
+  })
+}

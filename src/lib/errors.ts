@@ -1,0 +1,61 @@
+// Typed errors thrown by services and guards; the one error handler turns them into responses.
+
+export class AppError extends Error {
+  constructor (
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = new.target.name
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor (entity: string) { super(404, 'not_found', `${entity} not found`) }
+}
+
+export class ConflictError extends AppError {
+  constructor (message: string, code = 'conflict') { super(409, code, message) }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor (message = 'Not authenticated') {
+    super(401, 'unauthorized', message, { 'www-authenticate': 'Bearer' })
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor (message = 'Not enough permissions') { super(403, 'forbidden', message) }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor (message: string, retryAfterSeconds: number) {
+    super(429, 'too_many_requests', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor (message: string) { super(503, 'service_unavailable', message) }
+}
+
+/** One entry of a FastAPI 422 body. */
+export interface FieldError {
+  type: string
+  loc: (string | number)[]
+  msg: string
+  input?: unknown
+  ctx?: Record<string, unknown>
+}
+
+/** A 422 raised by a rule that a schema cannot express (a reference to a missing row, a bad check digit). */
+export class RequestValidationError extends AppError {
+  constructor (readonly errors: FieldError[]) {
+    super(422, 'validation_error', errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; '))
+  }
+
+  static field (loc: (string | number)[], msg: string, input?: unknown, type = 'value_error'): RequestValidationError {
+    return new RequestValidationError([{ type, loc, msg, input }])
+  }
+}

@@ -1,0 +1,27 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import { Type, type Static, type TSchema } from 'typebox'
+
+/** A reference to a shared schema by its `$id` (the interface's component name). */
+export const ref = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T>>({ $ref: `${(schema as { $id?: string }).$id}#` })
+
+export const bearer = [{ bearerAuth: [] }]
+
+export async function registerOpenApi (app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Appeals administration service',
+        description: 'Citizens\' appeals call-centre back-end: reference data, organizations, Asterisk telephony per tenant, call events and an LLM gateway.',
+        version,
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    // component schemas are named by their $id instead of def-0, def-1...
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}

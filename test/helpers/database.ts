@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import pg from 'pg'
+import { createDb, type Database } from '../../src/db/client.js'
+
+/**
+ * A fresh, migrated database for one test file, made from the template that scripts/run-tests.ts
+ * prepared once per run: a PGlite data-dir image, or a PostgreSQL template database.
+ */
+export async function createTestDatabase (): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL
+  if (url) return createPostgresTestDatabase(url)
+  const template = process.env.TEST_PGLITE_TEMPLATE
+  if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
+  return createDb({ loadDataDir: new Blob([readFileSync(template)]) })
+}
+
+let counter = 0
+
+async function createPostgresTestDatabase (url: string): Promise<Database> {
+  const template = process.env.TEST_PG_TEMPLATE
+  if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
+  const name = `${template.replace(/_tpl$/, '')}_t${process.pid}_${++counter}`
+  await adminQuery(url, `create database "${name}" template "${template}"`)
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  const database = await createDb({ databaseUrl: target.toString(), poolSize: 4 })
+  const close = database.close
+  let closed = false
+  database.close = async () => {
+    if (closed) return
+    closed = true
+    await close()
+    await adminQuery(url, `drop database if exists "${name}" with (force)`)
+  }
+  return database
+}
+
+export async function adminQuery (url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try { await client.query(text) } finally { await client.end() }
+}

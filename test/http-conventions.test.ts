@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { buildTestApp, type TestApp } from './helpers/app.js'
+
+describe('HTTP conventions shared by every route', () => {
+  let t: TestApp
+  before(async () => { t = await buildTestApp() })
+  after(() => t.close())
+
+  const post = (payload: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    t.app.inject({ method: 'POST', url: '/api/shared/groups', payload, headers })
+
+  it('invalid JSON is 422 json_invalid', async () => {
+    const res = await post('{"name": ')
+    assert.equal(res.statusCode, 422)
+    const [error] = res.json().detail
+    assert.equal(error.type, 'json_invalid')
+    assert.deepEqual(error.loc.slice(0, 1), ['body'])
+  })
+
+  it('a missing body is 422 missing at loc [body]', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/shared/groups' })
+    assert.equal(res.statusCode, 422)
+    assert.deepEqual(res.json().detail[0], { type: 'missing', loc: ['body'], msg: 'Field required', input: null })
+    const empty = await post('')
+    assert.equal(empty.statusCode, 422)
+    assert.deepEqual(empty.json().detail[0].loc, ['body'])
+  })
+
+  it('a body that is not an object is 422 at loc [body]', async () => {
+    for (const payload of ['[1,2]', '"name"', '42']) {
+      const res = await post(payload)
+      assert.equal(res.statusCode, 422, payload)
+      assert.equal(res.json().detail[0].type, 'model_attributes_type')
+      assert.deepEqual(res.json().detail[0].loc, ['body'])
+    }
+  })
+
+  it('a body over 1 MiB is 413 with a detail and changes nothing', async () => {
+    const before = (await t.app.inject({ url: '/api/shared/groups' })).json()
+    const res = await post(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }))
+    assert.equal(res.statusCode, 413)
+    assert.equal(typeof res.json().detail, 'string')
+    assert.deepEqual((await t.app.inject({ url: '/api/shared/groups' })).json(), before)
+  })
+
+  it('unknown paths are 404 {"detail":"Not Found"}; a known path with another method is 405 with Allow', async () => {
+    const missing = await t.app.inject({ url: '/api/nothing-here' })
+    assert.equal(missing.statusCode, 404)
+    assert.deepEqual(missing.json(), { detail: 'Not Found' })
+    const wrong = await t.app.inject({ method: 'PATCH', url: '/api/shared/groups/1' })
+    assert.equal(wrong.statusCode, 405)
+    assert.deepEqual(wrong.json(), { detail: 'Method Not Allowed' })
+    assert.match(String(wrong.headers.allow), /PUT/)
+    assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/shared/groups' })).statusCode, 405)
+  })
+
+  it('every answer carries x-request-id; a safe incoming id is kept, an unsafe one replaced', async () => {
+    const generated = await t.app.inject({ url: '/health' })
+    assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+    const kept = await t.app.inject({ url: '/health', headers: { 'x-request-id': 'lb-1234.abc' } })
+    assert.equal(kept.headers['x-request-id'], 'lb-1234.abc')
+    const replaced = await t.app.inject({ url: '/health', headers: { 'x-request-id': 'bad id\nwith newline' } })
+    assert.notEqual(replaced.headers['x-request-id'], 'bad id\nwith newline')
+    const failing = await t.app.inject({ url: '/api/shared/groups/abc' })
+    assert.ok(failing.headers['x-request-id'])
+  })
+
+  it('GET / names the service and links the docs; /docs and /openapi.json are served', async () => {
+    const root = await t.app.inject({ url: '/' })
+    assert.equal(root.statusCode, 200)
+    assert.equal(root.json().docs, '/docs')
+    assert.equal(root.json().openapi, '/openapi.json')
+    const docs = await t.app.inject({ url: '/docs' })
+    assert.ok([200, 302].includes(docs.statusCode))
+    assert.equal((await t.app.inject({ url: '/openapi.json' })).json().openapi, '3.1.0')
+  })
+})
+
+describe('GET /health', () => {
+  it('is 200 with a database round trip, 503 with a detail when the database is gone', async () => {
+    const t = await buildTestApp()
+    const ok = await t.app.inject({ url: '/health' })
+    assert.equal(ok.statusCode, 200)
+    assert.equal(ok.json().status, 'ok')
+    await t.database.close()
+    const down = await t.app.inject({ url: '/health' })
+    assert.equal(down.statusCode, 503)
+    assert.deepEqual(down.json(), { detail: 'Database is not answering', code: 'service_unavailable' })
+    await t.app.close()
+  })
+})
