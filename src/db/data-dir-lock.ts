@@ -18,7 +18,7 @@ export function lockDataDir (dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       const holder = Number(readFileSync(file, 'utf8'))
-      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+      if (Number.isInteger(holder) && isRunning(holder)) {
         throw new Error(`DATA_DIR ${dir} is in use by process ${holder}; the embedded database serves one process (use DATABASE_URL for several instances)`)
       }
       rmSync(file, { force: true }) // left behind by a process that is gone

@@ -16,7 +16,19 @@ export const Timestamp = () => Type.String({ format: 'date-time' })
 
 export const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'MessageResponse', additionalProperties: true })
 
-export const ErrorResponse = Type.Object({ detail: Type.Unknown() }, { $id: 'ErrorResponse' })
+export const ErrorResponse = Type.Object({ detail: Type.Unknown(), code: Type.Optional(Type.String()) }, { $id: 'ErrorResponse' })
+
+/** FastAPI's 422 body, documented on every route that validates input. */
+export const ValidationError = Type.Object({
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+  msg: Type.String(),
+  type: Type.String(),
+  input: Type.Optional(Type.Unknown()),
+  ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+}, { $id: 'ValidationError' })
+export const HTTPValidationError = Type.Object({
+  detail: Type.Array(Type.Unsafe({ $ref: 'ValidationError#' })),
+}, { $id: 'HTTPValidationError' })
 
 export const IncludeInactiveQuery = Type.Object({
   include_inactive: Type.Boolean({ default: false }),
@@ -27,4 +39,4 @@ export const Pagination = (defaultLimit: number) => ({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: defaultLimit }),
 })
 
-export const commonSchemas = [MessageResponse, ErrorResponse]
+export const commonSchemas = [MessageResponse, ErrorResponse, ValidationError, HTTPValidationError]

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createDb } from '../src/db/client.js'
+import { runMigrations } from '../src/db/migrate.js'
+import { testEnv } from './helpers/app.js'
+
+const workDirs: string[] = []
+function tempDir (): string {
+  const dir = mkdtempSync(join(tmpdir(), 'appeals-proc-'))
+  workDirs.push(dir)
+  return dir
+}
+after(() => { for (const dir of workDirs) rmSync(dir, { recursive: true, force: true }) })
+
+function startService (env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, ...testEnv, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)
+      if (m) resolve(m[1]!)
+    })
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)))
+  })
+  listening.catch(() => {}) // a test that expects the exit does not wait for listening
+  return { child, exited, listening, output: () => ({ stdout, stderr }) }
+}
+
+describe('the service process', () => {
+  it('starts on the embedded database, answers /health, and exits 0 on SIGTERM', async () => {
+    const service = startService({ DATA_DIR: tempDir() })
+    const base = await service.listening
+    const res = await fetch(`${base}/health`)
+    assert.equal(res.status, 200)
+    assert.equal((await res.json() as { database: string }).database, 'pglite')
+    service.child.kill('SIGTERM')
+    assert.equal(await service.exited, 0)
+    const lines = service.output().stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string })
+    assert.ok(lines.some((l) => l.msg === 'stopping'))
+  })
+
+  it('refuses a bad variable with one line naming it', async () => {
+    const service = startService({ PORT: 'eighty', DATA_DIR: tempDir() })
+    assert.equal(await service.exited, 2)
+    assert.equal(service.output().stderr.trim(), 'Invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")')
+  })
+})
+
+describe('the embedded database', () => {
+  it('keeps its data across restarts and serves one process at a time', async () => {
+    const dataDir = tempDir()
+    const config = loadConfig({ ...testEnv, DATA_DIR: dataDir })
+    const first = await createDb({ dataDir })
+    await runMigrations(first)
+    await assert.rejects(createDb({ dataDir }), /in use by process/)
+    const app = await buildApp({ config, database: first, logger: false })
+    const created = (await app.inject({ method: 'POST', url: '/api/shared/groups', payload: { name: 'Постоянная' } })).json()
+    await app.close()
+    await first.close()
+
+    const second = await createDb({ dataDir })
+    await runMigrations(second)
+    const again = await buildApp({ config, database: second, logger: false })
+    const got = await again.inject({ url: `/api/shared/groups/${created.id}` })
+    assert.deepEqual(got.json(), created)
+    await again.close()
+    await second.close()
+  })
+})
