@@ -10,6 +10,14 @@ import { registerNotFound, requestId } from './lib/http.js'
 import { registerOpenApi } from './lib/openapi.js'
 import { installValidators } from './lib/validators.js'
 import { serviceVersion } from './lib/version.js'
+import { createMailOutboxRepo } from './integrations/mail/outbox-repo.js'
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './integrations/mail/index.js'
+import { authPlugin } from './lib/auth.js'
+import { systemClock, type Clock } from './lib/clock.js'
+import { createTokenIssuer } from './lib/tokens.js'
+import { transactional } from './db/client.js'
+import * as auth from './modules/auth/index.js'
+import * as employees from './modules/employees/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 
@@ -18,6 +26,11 @@ export interface AppDeps {
   database: Database
   /** Fastify logger options; defaults to JSON logs at config.logLevel with secrets redacted */
   logger?: FastifyServerOptions['logger']
+  /** the signing key when config.jwtSecret is unset (main.ts keeps a generated one in the database) */
+  jwtSecret?: string
+  clock?: Clock
+  /** defaults to SMTP when SMTP_URL is set, else the mail_outbox table */
+  mailer?: Mailer
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -33,11 +46,15 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps
+  const { db } = database
+  const clock = deps.clock ?? systemClock
+  const jwtSecret = config.jwtSecret ?? deps.jwtSecret
+  if (!jwtSecret) throw new Error('buildApp needs config.jwtSecret or deps.jwtSecret')
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT,
@@ -53,8 +70,27 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true })
   await registerOpenApi(app, serviceVersion)
 
+  const mailer = deps.mailer ?? (config.smtpUrl
+    ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
+    : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
+  const authRepo = auth.createAuthRepo(db)
+  const authService = auth.createAuthService({
+    repo: authRepo,
+    transaction: transactional(db, auth.createAuthRepo),
+    tokens: createTokenIssuer({ secret: jwtSecret, ttlSeconds: config.accessTokenTtlSeconds, clock }),
+    mailer,
+    clock,
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    log: app.log,
+  })
+  await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal })
+
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
-  await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(database.db) }) })
+  for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
+    await app.register(auth.routes, { prefix, variant, service: authService })
+  }
+  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db) }) })
+  await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
 
   return app
 }

@@ -4,6 +4,7 @@ import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { createDb } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
+import { ensureFirstAdmin, resolveJwtSecret } from './modules/auth/bootstrap.js'
 
 function configOrExit (): Config {
   try {
@@ -21,7 +22,16 @@ async function main (): Promise<void> {
   const config = configOrExit()
   const database = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   await runMigrations(database)
-  const app = await buildApp({ config, database })
+  const jwtSecret = await resolveJwtSecret(config, database.db)
+  const app = await buildApp({ config, database, jwtSecret })
+  const admin = await ensureFirstAdmin(config, database.db, database.kind === 'pglite')
+  if (admin.generatedPassword) {
+    app.log.warn({ email: admin.email, generated_password: admin.generatedPassword }, 'first administrator created with a generated password (shown once; it must be changed at first login)')
+  } else if (admin.created) {
+    app.log.info({ email: admin.email }, 'first administrator created')
+  }
+  if (!config.serviceToken) app.log.warn('SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller')
+  if (config.authMode === 'interface') app.log.warn('AUTH_MODE=interface: routes without the interface\'s Bearer marker are open; set AUTH_MODE=strict to require a user token for writes')
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an error')

@@ -13,6 +13,13 @@ import * as schema from './schema/index.js'
 /** One handle type for both drivers (and their transactions): repositories take this. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
 
+/** Runs `work` in one transaction with a repository bound to it. */
+export type Transactional<R> = <T>(work: (repo: R) => Promise<T>) => Promise<T>
+
+export function transactional<R> (db: AppDb, makeRepo: (db: AppDb) => R): Transactional<R> {
+  return (work) => db.transaction((tx) => work(makeRepo(tx as unknown as AppDb)))
+}
+
 export interface Database {
   db: AppDb
   kind: 'pglite' | 'postgres'

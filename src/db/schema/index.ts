@@ -1,1 +1,3 @@
 export * from './groups.js'
+export * from './organizations.js'
+export * from './users.js'

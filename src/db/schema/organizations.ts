@@ -1,0 +1,11 @@
+import { boolean, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core'
+
+/** One organization entity behind the three shapes of the interface (DESIGN 5.5). */
+export const organizations = pgTable('organizations', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  prefix: varchar('prefix', { length: 3 }).notNull().unique('organizations_prefix_unique'),
+  is_active: boolean('is_active').notNull().default(true),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})

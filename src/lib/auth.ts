@@ -1,0 +1,104 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
+import fp from 'fastify-plugin'
+import type { AuthMode } from '../config.js'
+import type { Role, UserType } from '../db/schema/users.js'
+import { ForbiddenError, UnauthorizedError } from './errors.js'
+
+/** The user behind a valid access token. */
+export interface Principal {
+  id: number
+  email: string
+  role: Role
+  user_type: UserType
+  organization_id: number | null
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** stays open in AUTH_MODE=strict (login, password reset, invitations) */
+    public?: boolean
+    /** machine route: when SERVICE_TOKEN is set, only that token is accepted */
+    machine?: boolean
+    /** in AUTH_MODE=strict a user token is required for reads too (PBX routes) */
+    strictReads?: boolean
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+    viaServiceToken: boolean
+  }
+  interface FastifyInstance {
+    /** the route requires a valid user token (the interface's Bearer marker) */
+    requireUser: onRequestHookHandler
+    /** the route requires a valid user token of one of these roles */
+    requireRole: (...roles: Role[]) => onRequestHookHandler
+  }
+}
+
+export interface AuthOptions {
+  authMode: AuthMode
+  serviceToken?: string
+  /** the principal of a valid, unrevoked access token; undefined otherwise */
+  resolvePrincipal: (token: string) => Promise<Principal | undefined>
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest()
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export function bearerToken (req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization
+  if (header === undefined) return undefined
+  const m = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim())
+  if (!m) throw new UnauthorizedError('Invalid authorization header')
+  return m[1]
+}
+
+/**
+ * Every request: a bearer token that is sent is verified (401 when invalid, even on open routes),
+ * and the caller is recorded. Routes then declare what they need with `app.requireUser` /
+ * `app.requireRole(...)` or route config (`machine`, `public`, `strictReads`).
+ */
+export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
+  const serviceDigest = options.serviceToken ? digest(options.serviceToken) : undefined
+  const isServiceToken = (token: string) => serviceDigest !== undefined && timingSafeEqual(digest(token), serviceDigest)
+
+  app.decorateRequest('principal', null)
+  app.decorateRequest('viaServiceToken', false)
+
+  app.addHook('onRequest', async (req) => {
+    const token = bearerToken(req)
+    if (token !== undefined) {
+      if (isServiceToken(token)) req.viaServiceToken = true
+      else req.principal = await options.resolvePrincipal(token) ?? null
+      if (!req.viaServiceToken && !req.principal) throw new UnauthorizedError('Invalid or expired token')
+    }
+    const config = req.routeOptions.config
+    if (config.machine && serviceDigest !== undefined && !req.viaServiceToken) {
+      throw new UnauthorizedError('This route accepts only the service token')
+    }
+    if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal && !req.viaServiceToken &&
+        (WRITE_METHODS.has(req.method) || config.strictReads)) {
+      throw new UnauthorizedError('Not authenticated (AUTH_MODE=strict)')
+    }
+  })
+
+  const requireUser: onRequestHookHandler = async (req) => {
+    if (!req.principal) throw new UnauthorizedError()
+  }
+  app.decorate('requireUser', requireUser)
+  app.decorate('requireRole', (...allowed: Role[]): onRequestHookHandler => async (req) => {
+    if (!req.principal) throw new UnauthorizedError()
+    if (!allowed.includes(req.principal.role)) throw new ForbiddenError()
+  })
+}, { name: 'auth' })
+
+/** One cookie of the request (no cookie plugin needed for the single cookie the service reads). */
+export function cookieValue (req: FastifyRequest, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try { return decodeURIComponent(part.slice(eq + 1).trim()) } catch { return undefined }
+    }
+  }
+  return undefined
+}

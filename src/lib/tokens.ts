@@ -1,0 +1,41 @@
+import { jwtVerify, SignJWT } from 'jose'
+import type { Clock } from './clock.js'
+
+export interface AccessClaims {
+  sub: string
+  role: string
+  organization_id: number | null
+  /** the user's token version when the token was issued */
+  tv: number
+}
+
+export interface TokenSubject { id: number, role: string, organization_id: number | null, token_version: number }
+
+/** HS256 access tokens. Only HS256 is accepted on verification (no `alg: none`, no key confusion). */
+export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: string, ttlSeconds: number, clock: Clock }) {
+  const key = new TextEncoder().encode(secret)
+  return {
+    ttlSeconds,
+    sign: async (user: TokenSubject): Promise<string> => {
+      const now = Math.floor(clock().getTime() / 1000)
+      return new SignJWT({ role: user.role, organization_id: user.organization_id, tv: user.token_version })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(user.id))
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
+        .sign(key)
+    },
+    /** The claims of a valid token; undefined for anything else. */
+    verify: async (token: string): Promise<AccessClaims | undefined> => {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
+        if (typeof payload.tv !== 'number' || !/^\d+$/.test(payload.sub ?? '')) return undefined
+        return payload as unknown as AccessClaims
+      } catch {
+        return undefined
+      }
+    },
+  }
+}
+
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>
