@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js'
 import { createDb } from '../src/db/client.js'
 
 const database = await createDb({})
-const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database, logger: false })
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database, logger: false, jwtSecret: 'only-used-to-build-the-document' })
 await app.ready()
 writeFileSync('openapi.json', `${JSON.stringify(app.swagger(), null, 2)}\n`)
 await app.close()
