@@ -48,8 +48,28 @@ describe('the service process', () => {
     assert.equal((await res.json() as { database: string }).database, 'pglite')
     service.child.kill('SIGTERM')
     assert.equal(await service.exited, 0)
-    const lines = service.output().stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string })
+    const lines = service.output().stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string, generated_password?: string })
     assert.ok(lines.some((l) => l.msg === 'stopping'))
+    assert.ok(lines.some((l) => l.generated_password), 'the first administrator\'s generated password is shown once')
+  })
+
+  it('npm run cli -- create-admin creates an administrator who can log in', async () => {
+    const dataDir = tempDir()
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'create-admin', '--email', 'Ops@Akimat.kz'], {
+      env: { ...process.env, ...testEnv, DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => { out += d.toString() })
+    assert.equal(await new Promise((resolve) => child.on('exit', resolve)), 0)
+    const password = /password \(shown once.*\): (\S+)/.exec(out)?.[1]
+    assert.ok(password, out)
+    const database = await createDb({ dataDir })
+    const app = await buildApp({ config: loadConfig({ ...testEnv, DATA_DIR: dataDir }), database, logger: false })
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ops@akimat.kz', password } })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.json().must_change_password, true)
+    await app.close()
+    await database.close()
   })
 
   it('refuses a bad variable with one line naming it', async () => {
