@@ -67,7 +67,7 @@ describe('auth: login, tokens, profile', () => {
 
   describe('token attacks on a Bearer route', () => {
     const profile = (authorization?: string) => t.app.inject({ url: '/api/auth/profile', headers: authorization ? { authorization } : {} })
-    const key = new TextEncoder().encode(testEnv.JWT_SECRET)
+    const key = new TextEncoder().encode(testEnv.JWT_SECRET!)
     const claimsOf = (user: MadeUser, tv = 0) => ({ role: user.role, organization_id: null, tv })
 
     it('no token, a malformed header, garbage: 401 with WWW-Authenticate', async () => {
@@ -97,7 +97,7 @@ describe('auth: login, tokens, profile', () => {
       // a correctly signed HS256 token is accepted, proving the refusals above are about the attack
       const header = enc({ alg: 'HS256', typ: 'JWT' })
       const body = enc({ sub: String(admin.id), ...claimsOf(admin), exp })
-      const sig = createHmac('sha256', testEnv.JWT_SECRET).update(`${header}.${body}`).digest('base64url')
+      const sig = createHmac('sha256', testEnv.JWT_SECRET!).update(`${header}.${body}`).digest('base64url')
       assert.equal((await profile(`Bearer ${header}.${body}.${sig}`)).statusCode, 200)
     })
 

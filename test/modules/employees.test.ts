@@ -22,7 +22,7 @@ describe('employees (/api/employees)', () => {
   })
   after(() => t.close())
 
-  const create = (headers: object, payload: object) => t.app.inject({ method: 'POST', url: '/api/employees', headers, payload })
+  const create = (headers: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url: '/api/employees', headers, payload })
 
   it('admin creates an employee (201) with normalised e-mail and phone and no password', async () => {
     const res = await create(adminAuth, { email: ' Asel.Nurlanovna@Akimat.KZ ', last_name: 'Нурланова', first_name: 'Асель', middle_name: 'Ерлановна',
