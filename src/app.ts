@@ -17,9 +17,12 @@ import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
 import * as auth from './modules/auth/index.js'
+import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
+import * as references from './modules/references/index.js'
+import * as regions from './modules/regions/index.js'
 
 export interface AppDeps {
   config: Config
@@ -46,7 +49,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -90,6 +93,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }
   await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db) }) })
+  await app.register(classifiers.routes, { prefix: '/api/classifiers', service: classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) }) })
+  const regionService = regions.createRegionService({ repo: regions.createRegionRepo(db), transaction: transactional(db, regions.createRegionRepo) })
+  for (const [prefix, variant] of [['/api/regions', ''], ['/api/shared/regions', 'Shared']] as const) {
+    await app.register(regions.routes, { prefix, variant, service: regionService })
+  }
+  await app.register(references.routes, { prefix: '/api/references', service: references.createReferenceService({ repo: references.createReferenceRepo(db), regions: regionService, clock }) })
   await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
 
   return app

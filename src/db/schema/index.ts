@@ -1,3 +1,6 @@
+export * from './classifiers.js'
 export * from './groups.js'
 export * from './organizations.js'
+export * from './references.js'
+export * from './regions.js'
 export * from './users.js'

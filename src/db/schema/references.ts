@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+
+/** Where appeals come from (phone 109, Telegram, ...). Seeded; renamed or deactivated, never created by the API. */
+export const sources = pgTable('sources', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull().unique('sources_name_unique'),
+  name_kk: varchar('name_kk', { length: 255 }),
+  sort_order: integer('sort_order').notNull().default(0),
+  is_active: boolean('is_active').notNull().default(true),
+})
+
+/** How the citizen wants the answer (phone call, SMS, ...). Seeded like sources. */
+export const responseMethods = pgTable('response_methods', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull().unique('response_methods_name_unique'),
+  name_kk: varchar('name_kk', { length: 255 }),
+  sort_order: integer('sort_order').notNull().default(0),
+  is_active: boolean('is_active').notNull().default(true),
+})
+
+/** Citizens who appeal. Trigram indexes serve the substring search of DESIGN 5.2. */
+export const persons = pgTable('persons', {
+  id: serial('id').primaryKey(),
+  full_name: varchar('full_name', { length: 255 }).notNull(),
+  iin: varchar('iin', { length: 12 }),
+  phone: varchar('phone', { length: 16 }),
+  email: varchar('email', { length: 254 }),
+  is_active: boolean('is_active').notNull().default(true),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('persons_iin_unique').on(t.iin),
+  index('persons_phone_idx').on(t.phone),
+  index('persons_full_name_trgm').using('gin', sql`lower(${t.full_name}) gin_trgm_ops`),
+  index('persons_email_trgm').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+  index('persons_iin_trgm').using('gin', sql`${t.iin} gin_trgm_ops`),
+  index('persons_phone_trgm').using('gin', sql`${t.phone} gin_trgm_ops`),
+])

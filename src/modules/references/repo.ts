@@ -1,0 +1,88 @@
+import { and, asc, eq, ilike, like, min, or, sql, type SQL } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { appealTypes, categories, classifiers, organizations, persons, responseMethods, sources, subcategories } from '../../db/schema/index.js'
+import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
+
+export const itemTables = { source: sources, responseMethod: responseMethods }
+export type ItemKind = keyof typeof itemTables
+export type PersonRow = typeof persons.$inferSelect
+
+export interface PersonSearch {
+  /** lower-cased text matched against name and e-mail */
+  text?: string
+  /** digits matched against IIN and phone */
+  digits?: string
+  /** a full IIN or normalised phone ranked first on an exact match */
+  exact?: string
+  includeInactive: boolean
+  limit: number
+}
+
+export function createReferenceRepo (db: AppDb) {
+  return {
+    listItems: (kind: ItemKind, includeInactive: boolean) => {
+      const t = itemTables[kind]
+      return db.select({ id: t.id, name: t.name, is_active: t.is_active }).from(t)
+        .where(includeInactive ? undefined : eq(t.is_active, true)).orderBy(asc(t.sort_order), asc(t.name), asc(t.id))
+    },
+    updateItem: async (kind: ItemKind, id: number, values: { name?: string, is_active?: boolean }) => {
+      const t = itemTables[kind]
+      return (await db.update(t).set(values).where(eq(t.id, id)).returning({ id: t.id, name: t.name, is_active: t.is_active }))[0]
+    },
+    findItem: async (kind: ItemKind, id: number) => {
+      const t = itemTables[kind]
+      return (await db.select({ id: t.id, name: t.name, is_active: t.is_active }).from(t).where(eq(t.id, id)))[0]
+    },
+    removeItem: async (kind: ItemKind, id: number) => {
+      const t = itemTables[kind]
+      return (await db.delete(t).where(eq(t.id, id)).returning({ id: t.id })).length > 0
+    },
+
+    /** active appeal types of active classifiers */
+    appealTypeItems: () => db.select({ id: appealTypes.id, name: appealTypes.name }).from(appealTypes)
+      .innerJoin(classifiers, eq(classifiers.id, appealTypes.classifier_id))
+      .where(and(eq(appealTypes.is_active, true), eq(classifiers.is_active, true)))
+      .orderBy(asc(appealTypes.classifier_id), asc(appealTypes.sort_order), asc(appealTypes.name), asc(appealTypes.id)),
+
+    categoryItems: (appealTypeId?: number) => db.select({
+      id: categories.id, name: categories.name, appeal_type_id: categories.appeal_type_id, priority: min(subcategories.priority),
+    }).from(categories)
+      .leftJoin(subcategories, and(eq(subcategories.category_id, categories.id), eq(subcategories.is_active, true)))
+      .where(and(eq(categories.is_active, true), appealTypeId === undefined ? undefined : eq(categories.appeal_type_id, appealTypeId)))
+      .groupBy(categories.id)
+      .orderBy(asc(categories.sort_order), asc(categories.name), asc(categories.id)),
+
+    subcategoryItems: (categoryId?: number) => db.select({
+      id: subcategories.id, name: subcategories.name, category_id: subcategories.category_id, priority: subcategories.priority,
+    }).from(subcategories)
+      .where(and(eq(subcategories.is_active, true), categoryId === undefined ? undefined : eq(subcategories.category_id, categoryId)))
+      .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id)),
+
+    organizationItems: (regionId?: number) => db.select({ id: organizations.id, name: organizations.name, region_id: organizations.region_id })
+      .from(organizations)
+      .where(and(eq(organizations.is_active, true), regionId === undefined ? undefined : eq(organizations.region_id, regionId)))
+      .orderBy(asc(organizations.name), asc(organizations.id)),
+
+    /** substring search served by the trigram indexes; exact IIN/phone first, then name prefixes */
+    searchPersons (s: PersonSearch): Promise<PersonRow[]> {
+      const matches: SQL[] = []
+      if (s.text) matches.push(ilike(sql`lower(${persons.full_name})`, containsPattern(s.text)), ilike(sql`lower(${persons.email})`, containsPattern(s.text)))
+      if (s.digits) matches.push(like(persons.iin, containsPattern(s.digits)), like(persons.phone, containsPattern(s.digits)))
+      const rank = sql<number>`case
+        when ${s.exact ?? null}::text is not null and (${persons.iin} = ${s.exact ?? null} or ${persons.phone} = ${s.exact ?? null}) then 0
+        when ${s.text ?? null}::text is not null and lower(${persons.full_name}) like ${prefixPattern(s.text ?? '')} then 1
+        else 2 end`
+      return db.select().from(persons)
+        .where(and(s.includeInactive ? undefined : eq(persons.is_active, true), matches.length > 0 ? or(...matches) : undefined))
+        .orderBy(rank, asc(persons.full_name), asc(persons.id))
+        .limit(s.limit)
+    },
+    findPerson: async (id: number) => (await db.select().from(persons).where(eq(persons.id, id)))[0],
+    insertPerson: async (values: typeof persons.$inferInsert) => (await db.insert(persons).values(values).returning())[0]!,
+    updatePerson: async (id: number, values: Partial<typeof persons.$inferInsert>) =>
+      (await db.update(persons).set(values).where(eq(persons.id, id)).returning())[0],
+    removePerson: async (id: number) => (await db.delete(persons).where(eq(persons.id, id)).returning({ id: persons.id })).length > 0,
+  }
+}
+
+export type ReferenceRepo = ReturnType<typeof createReferenceRepo>

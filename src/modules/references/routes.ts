@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { MessageResponse } from '../../lib/common-schemas.js'
+import { ref } from '../../lib/openapi.js'
+import type { ItemKind } from './repo.js'
+import {
+  CategoriesQuery, CategoryItem, IncludeInactiveQuery, ItemBase, ItemResponse, ItemUpdate, MethodIdParams, OrganizationItem, OrganizationsQuery,
+  PersonCreate, PersonIdParams, PersonListQuery, PersonResponse, PersonUpdate, RegionItem, SourceIdParams, SubcategoriesQuery, SubcategoryItem,
+} from './schemas.js'
+import type { ReferenceService } from './service.js'
+
+const tags = ['references']
+
+/** Sources and response methods: seeded lists with the same three routes. */
+const itemLists = [
+  { kind: 'source' as ItemKind, path: '/sources', param: 'source_id', params: SourceIdParams, name: 'Source' },
+  { kind: 'responseMethod' as ItemKind, path: '/response-methods', param: 'method_id', params: MethodIdParams, name: 'ResponseMethod' },
+]
+
+const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (app, { service }) => {
+  for (const list of itemLists) {
+    app.get(list.path, {
+      schema: { tags, operationId: `list${list.name}s`, summary: `List ${list.path.slice(1)}`, querystring: IncludeInactiveQuery, response: { 200: Type.Array(ref(ItemResponse)) } },
+    }, async (req) => service.listItems(list.kind, req.query.include_inactive))
+    app.put(`${list.path}/:${list.param}`, {
+      schema: { tags, operationId: `update${list.name}`, summary: 'Rename or (de)activate', params: list.params, body: ref(ItemUpdate), response: { 200: ref(ItemResponse) } },
+    }, async (req) => service.updateItem(list.kind, (req.params as Record<string, number>)[list.param]!, req.body))
+    app.delete(`${list.path}/:${list.param}`, {
+      schema: { tags, operationId: `delete${list.name}`, summary: 'Delete (409 while referenced)', params: list.params, response: { 200: ref(MessageResponse) } },
+    }, async (req) => service.removeItem(list.kind, (req.params as Record<string, number>)[list.param]!))
+  }
+
+  app.get('/appeal-types', {
+    schema: { tags, operationId: 'listAppealTypeItems', summary: 'Active appeal types of active classifiers', response: { 200: Type.Array(ref(ItemBase)) } },
+  }, async () => service.appealTypes())
+  app.get('/categories', {
+    schema: { tags, operationId: 'listCategoryItems', summary: 'Active categories; priority is the highest of their active subcategories', querystring: CategoriesQuery, response: { 200: Type.Array(ref(CategoryItem)) } },
+  }, async (req) => service.categories(req.query.appeal_type_id))
+  app.get('/subcategories', {
+    schema: { tags, operationId: 'listSubcategoryItems', summary: 'Active subcategories', querystring: SubcategoriesQuery, response: { 200: Type.Array(ref(SubcategoryItem)) } },
+  }, async (req) => service.subcategories(req.query.category_id))
+
+  app.get('/persons', {
+    schema: { tags, operationId: 'searchPersons', summary: 'Search persons: substrings of name and e-mail, digits of IIN and phone; exact IIN/phone first', querystring: PersonListQuery, response: { 200: Type.Array(ref(PersonResponse)) } },
+  }, async (req) => service.searchPersons(req.query))
+  app.post('/persons', {
+    schema: { tags, operationId: 'createPerson', summary: 'Create a person', body: ref(PersonCreate), response: { 200: ref(PersonResponse) } },
+  }, async (req) => service.createPerson(req.body))
+  app.put('/persons/:person_id', {
+    schema: { tags, operationId: 'updatePerson', summary: 'Update a person (partial)', params: PersonIdParams, body: ref(PersonUpdate), response: { 200: ref(PersonResponse) } },
+  }, async (req) => service.updatePerson(req.params.person_id, req.body))
+  app.delete('/persons/:person_id', {
+    schema: { tags, operationId: 'deletePerson', summary: 'Delete a person', params: PersonIdParams, response: { 200: ref(MessageResponse) } },
+  }, async (req) => service.removePerson(req.params.person_id))
+
+  app.get('/regions', {
+    schema: { tags, operationId: 'listRegionItems', summary: 'Active regions with their full phone code', response: { 200: Type.Array(ref(RegionItem)) } },
+  }, async () => service.regions())
+  app.get('/organizations', {
+    schema: { tags, operationId: 'listOrganizationItems', summary: 'Active organizations, optionally of one region', querystring: OrganizationsQuery, response: { 200: Type.Array(ref(OrganizationItem)) } },
+  }, async (req) => service.organizations(req.query.region_id))
+}
+
+export default routes

@@ -1,0 +1,85 @@
+import { NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { iinProblem } from '../../lib/iin.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
+import type { Clock } from '../../lib/clock.js'
+import type { RegionService } from '../regions/service.js'
+import type { ItemKind, PersonRow, ReferenceRepo } from './repo.js'
+import type { PersonCreate, PersonResponse, PersonUpdate } from './schemas.js'
+
+const itemLabels: Record<ItemKind, string> = { source: 'Source', responseMethod: 'Response method' }
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.full_name, iin: p.iin, phone: p.phone, email: p.email, is_active: p.is_active })
+
+/** How a search text is matched: words against name and e-mail, digits against IIN and phone. */
+export function personQuery (q: string): { text?: string, digits?: string, exact?: string } {
+  const text = q.trim().toLowerCase()
+  if (text === '') return {}
+  const phoneLike = /^[+\d\s\-()]+$/.test(text)
+  if (!phoneLike) return { text }
+  let digits = text.replace(/\D/g, '')
+  if (digits.length >= 2 && digits.startsWith('8')) digits = `7${digits.slice(1)}` // 8 701... is stored as +7701...
+  const exact = /^\d{12}$/.test(text.replace(/\s/g, '')) ? text.replace(/\s/g, '') : normalizeKzPhone(text)
+  return { digits: digits || undefined, exact }
+}
+
+export function createReferenceService ({ repo, regions, clock }: { repo: ReferenceRepo, regions: Pick<RegionService, 'items'>, clock: Clock }) {
+  /** IIN, phone and e-mail checked and normalised; every problem reported at once */
+  function cleanPerson<T extends { iin?: string | null, phone?: string | null, email?: string | null }> (input: T): T {
+    const out = { ...input }
+    const problems: FieldError[] = []
+    if (typeof out.iin === 'string') {
+      out.iin = out.iin.replace(/\s/g, '') || null
+      const problem = out.iin === null ? undefined : iinProblem(out.iin, clock())
+      if (problem) problems.push({ type: 'value_error', loc: ['body', 'iin'], msg: problem, input: input.iin })
+    }
+    if (typeof out.phone === 'string') {
+      const phone = out.phone.trim() === '' ? null : normalizeKzPhone(out.phone)
+      if (phone === undefined) problems.push({ type: 'value_error', loc: ['body', 'phone'], msg: 'Value is not a valid Kazakhstan phone number', input: input.phone })
+      else out.phone = phone
+    }
+    if (typeof out.email === 'string') {
+      out.email = out.email.toLowerCase() || null
+      if (out.email !== null && !EMAIL.test(out.email)) problems.push({ type: 'value_error', loc: ['body', 'email'], msg: 'Value is not a valid email address', input: input.email })
+    }
+    if (problems.length > 0) throw new RequestValidationError(problems)
+    return out
+  }
+
+  return {
+    listItems: (kind: ItemKind, includeInactive: boolean) => repo.listItems(kind, includeInactive),
+    async updateItem (kind: ItemKind, id: number, values: { name?: string, is_active?: boolean }) {
+      const row = Object.keys(values).length === 0 ? await repo.findItem(kind, id) : await repo.updateItem(kind, id, values)
+      if (!row) throw new NotFoundError(itemLabels[kind])
+      return row
+    },
+    async removeItem (kind: ItemKind, id: number) {
+      if (!await repo.removeItem(kind, id)) throw new NotFoundError(itemLabels[kind])
+      return { message: `${itemLabels[kind]} deleted` }
+    },
+
+    appealTypes: () => repo.appealTypeItems(),
+    categories: (appealTypeId?: number) => repo.categoryItems(appealTypeId),
+    subcategories: (categoryId?: number) => repo.subcategoryItems(categoryId),
+    organizations: (regionId?: number) => repo.organizationItems(regionId),
+    regions: () => regions.items(),
+
+    async searchPersons (query: { q?: string, include_inactive: boolean, limit: number }) {
+      const rows = await repo.searchPersons({ ...personQuery(query.q ?? ''), includeInactive: query.include_inactive, limit: query.limit })
+      return rows.map(toPerson)
+    },
+    createPerson: async (input: PersonCreate) => toPerson(await repo.insertPerson(cleanPerson(input))), // a known IIN is 409
+    async updatePerson (id: number, input: PersonUpdate) {
+      const values = cleanPerson(input)
+      const row = Object.keys(values).length === 0 ? await repo.findPerson(id) : await repo.updatePerson(id, values)
+      if (!row) throw new NotFoundError('Person')
+      return toPerson(row)
+    },
+    async removePerson (id: number) {
+      if (!await repo.removePerson(id)) throw new NotFoundError('Person')
+      return { message: 'Person deleted' }
+    },
+  }
+}
+
+export type ReferenceService = ReturnType<typeof createReferenceService>
