@@ -5,12 +5,14 @@ import { createDb, type Database } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
 import { randomBytes } from 'node:crypto'
 import { createAdmin } from './modules/auth/bootstrap.js'
+import { seedReferenceData } from './db/seed/index.js'
 import { passwordProblem } from './lib/passwords.js'
 
 type Command = (database: Database, args: string[]) => Promise<string>
 
 const commands: Record<string, Command> = {
   migrate: async () => 'migrations applied',
+  seed: async (database) => `reference seed applied: ${JSON.stringify(await seedReferenceData(database.db))} rows added`,
 
   /** create-admin --email a@b.kz [--password ...]: without --password one is generated and printed once */
   'create-admin': async (database, args) => {

@@ -4,6 +4,7 @@ import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { createDb } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
+import { seedOnFirstStart } from './db/seed/index.js'
 import { ensureFirstAdmin, resolveJwtSecret } from './modules/auth/bootstrap.js'
 
 function configOrExit (): Config {
@@ -24,6 +25,10 @@ async function main (): Promise<void> {
   await runMigrations(database)
   const jwtSecret = await resolveJwtSecret(config, database.db)
   const app = await buildApp({ config, database, jwtSecret })
+  if (database.kind === 'pglite') {
+    const seeded = await seedOnFirstStart(database.db)
+    if (seeded) app.log.info({ seeded }, 'reference data loaded into the new embedded database')
+  }
   const admin = await ensureFirstAdmin(config, database.db, database.kind === 'pglite')
   if (admin.generatedPassword) {
     app.log.warn({ email: admin.email, generated_password: admin.generatedPassword }, 'first administrator created with a generated password (shown once; it must be changed at first login)')

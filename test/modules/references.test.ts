@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { seedReferenceData } from '../../src/db/seed/index.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+
+describe('references (/api/references)', () => {
+  let t: TestApp
+  let admin: Record<string, string>
+  before(async () => {
+    t = await buildTestApp()
+    await seedReferenceData(t.database.db)
+    admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+  })
+  after(() => t.close())
+
+  const get = (url: string) => t.app.inject({ url: `/api/references${url}` })
+  const send = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => t.app.inject({ method, url: `/api/references${url}`, payload })
+
+  for (const [path, first] of [['/sources', 'Телефон 109'], ['/response-methods', 'Телефонный звонок']] as const) {
+    it(`${path}: seeded list, rename, (de)activate, 404, 422, delete`, async () => {
+      const list = (await get(path)).json() as { id: number, name: string, is_active: boolean }[]
+      assert.equal(list[0]!.name, first)
+      assert.deepEqual(Object.keys(list[0]!).sort(), ['id', 'is_active', 'name'])
+      const item = list[1]!
+      const renamed = await send('PUT', `${path}/${item.id}`, { name: '  Новое имя ' })
+      assert.equal(renamed.statusCode, 200)
+      assert.deepEqual(renamed.json(), { id: item.id, name: 'Новое имя', is_active: true })
+      await send('PUT', `${path}/${item.id}`, { is_active: false })
+      assert.ok(!(await get(path)).json().some((x: { id: number }) => x.id === item.id))
+      assert.ok((await get(`${path}?include_inactive=true`)).json().some((x: { id: number }) => x.id === item.id))
+      await send('PUT', `${path}/${item.id}`, { is_active: true })
+      assert.ok((await get(path)).json().some((x: { id: number }) => x.id === item.id))
+      assert.equal((await send('PUT', `${path}/999999`, { name: 'x' })).statusCode, 404)
+      assert.equal((await send('PUT', `${path}/${item.id}`, { name: '' })).statusCode, 422)
+      assert.equal((await send('PUT', `${path}/${item.id}`, { is_active: 'no' })).statusCode, 422)
+      assert.equal((await send('PUT', `${path}/${list[0]!.id}`, { name: 'Новое имя' })).statusCode, 409)
+      assert.equal((await send('POST', path, { name: 'x' })).statusCode, 405, 'no create route: they come from the seed')
+      assert.equal((await send('DELETE', `${path}/${item.id}`)).statusCode, 200)
+      assert.equal((await send('DELETE', `${path}/${item.id}`)).statusCode, 404)
+    })
+  }
+
+  it('appeal types, categories (with the highest subcategory priority) and subcategories: active items only', async () => {
+    const types = (await get('/appeal-types')).json() as { id: number, name: string }[]
+    assert.deepEqual(types.map((x) => x.name), ['Заявление', 'Жалоба', 'Предложение', 'Отклик', 'Запрос', 'Сообщение'])
+    assert.deepEqual(Object.keys(types[0]!).sort(), ['id', 'name'])
+    const call = (method: 'POST' | 'PUT', url: string, payload: object) => t.app.inject({ method, url: `/api/classifiers${url}`, headers: admin, payload })
+    const cat = (await call('POST', '/categories', { appeal_type_id: types[1]!.id, name: 'Коммунальные услуги' })).json()
+    const empty = (await call('POST', '/categories', { appeal_type_id: types[1]!.id, name: 'Пустая' })).json()
+    await call('POST', '/subcategories', { category_id: cat.id, name: 'Отопление', priority: 2 })
+    const urgent = (await call('POST', '/subcategories', { category_id: cat.id, name: 'Авария', priority: 1 })).json()
+    const cats = (await get(`/categories?appeal_type_id=${types[1]!.id}`)).json()
+    assert.deepEqual(cats.find((c: { id: number }) => c.id === cat.id), { id: cat.id, name: 'Коммунальные услуги', appeal_type_id: types[1]!.id, priority: 1 })
+    assert.equal(cats.find((c: { id: number }) => c.id === empty.id).priority, null)
+    await call('PUT', `/subcategories/${urgent.id}`, { is_active: false })
+    assert.equal((await get(`/categories?appeal_type_id=${types[1]!.id}`)).json().find((c: { id: number }) => c.id === cat.id).priority, 2)
+    const subs = (await get(`/subcategories?category_id=${cat.id}`)).json()
+    assert.deepEqual(subs.map((s: { name: string }) => s.name), ['Отопление'])
+    assert.deepEqual(Object.keys(subs[0]).sort(), ['category_id', 'id', 'name', 'priority'])
+    await call('PUT', `/appeal-types/${types[5]!.id}`, { is_active: false })
+    assert.ok(!(await get('/appeal-types')).json().some((x: { id: number }) => x.id === types[5]!.id))
+    assert.equal((await get('/categories?appeal_type_id=abc')).statusCode, 422)
+  })
+
+  it('regions: RegionItem with full_phone_code inherited from the nearest ancestor', async () => {
+    const items = (await get('/regions')).json() as { id: number, name: string, phone_code: string | null, parent_id: number | null, full_phone_code: string | null }[]
+    assert.equal(items.length, 98)
+    const astana = items.find((r) => r.name === 'город Астана')!
+    assert.equal(astana.full_phone_code, '+77172')
+    assert.equal(items.find((r) => r.name === 'город Алматы')!.full_phone_code, '+7727')
+    assert.equal(items.find((r) => r.name === 'Туркестанская область')!.full_phone_code, '+772533')
+    const child = await t.app.inject({ method: 'POST', url: '/api/regions', payload: { name: 'Новый микрорайон', parent_id: astana.id } })
+    const inherited = (await get('/regions')).json().find((r: { id: number }) => r.id === child.json().id)
+    assert.equal(inherited.phone_code, null)
+    assert.equal(inherited.full_phone_code, '+77172')
+  })
+
+  it('organizations: active ones, filtered by region', async () => {
+    const region = (await get('/regions')).json()[0]
+    const org = await makeOrganization(t.database.db, { region_id: region.id, name: 'Акимат области Абай' })
+    await makeOrganization(t.database.db, { region_id: region.id, is_active: false })
+    const list = (await get(`/organizations?region_id=${region.id}`)).json()
+    assert.deepEqual(list, [{ id: org.id, name: 'Акимат области Абай', region_id: region.id }])
+    assert.ok((await get('/organizations')).json().length >= 1)
+    assert.equal((await get('/organizations?region_id=0')).statusCode, 422)
+  })
+})
+
+describe('persons (/api/references/persons)', () => {
+  let t: TestApp
+  before(async () => { t = await buildTestApp() })
+  after(() => t.close())
+
+  const create = (payload: object) => t.app.inject({ method: 'POST', url: '/api/references/persons', payload })
+  const search = async (q: string, extra = '') => (await t.app.inject({ url: `/api/references/persons?q=${encodeURIComponent(q)}${extra}` })).json() as { id: number, full_name: string }[]
+
+  it('POST creates (200) with a valid IIN, the phone normalised and the e-mail lower-cased', async () => {
+    const res = await create({ full_name: ' Серикова Алия Маратовна ', iin: '061211600012', phone: '8 (7172) 55-44-33', email: 'Aliya@Mail.KZ' })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual({ ...(res.json() as object), id: 0 }, { id: 0, full_name: 'Серикова Алия Маратовна', iin: '061211600012', phone: '+77172554433', email: 'aliya@mail.kz', is_active: true })
+    for (const phone of ['+7 701 123 45 67', '87011234568', '7011234569']) {
+      const p = await create({ full_name: 'Телефон', phone })
+      assert.equal(p.statusCode, 200, phone)
+      assert.match(p.json().phone, /^\+7701123456[789]$/)
+    }
+  })
+
+  it('422 for a bad IIN (check digit, date, length), phone, e-mail, missing name; every problem at once', async () => {
+    for (const iin of ['821214240092', '061311600012', '06121160001', 'abcdefghijkl']) {
+      const res = await create({ full_name: 'Х', iin })
+      assert.equal(res.statusCode, 422, iin)
+      assert.deepEqual(res.json().detail[0].loc, ['body', 'iin'])
+    }
+    const all = await create({ full_name: 'Х', iin: '821214240092', phone: '123', email: 'nope' })
+    assert.deepEqual(all.json().detail.map((d: { loc: string[] }) => d.loc[1]), ['iin', 'phone', 'email'])
+    assert.deepEqual((await create({})).json().detail[0].loc, ['body', 'full_name'])
+    assert.equal((await create({ full_name: 'Х', iin: 791028302728 })).statusCode, 422, 'a number is not a string')
+  })
+
+  it('409 for an IIN that already exists; update, deactivate, delete, 404', async () => {
+    const p = (await create({ full_name: 'Ахметов Данияр', iin: '791028302728' })).json()
+    assert.equal((await create({ full_name: 'Другой', iin: '791028302728' })).statusCode, 409)
+    const upd = await t.app.inject({ method: 'PUT', url: `/api/references/persons/${p.id}`, payload: { phone: '87019998877' } })
+    assert.equal(upd.statusCode, 200)
+    assert.equal(upd.json().phone, '+77019998877')
+    assert.equal(upd.json().iin, '791028302728')
+    await t.app.inject({ method: 'PUT', url: `/api/references/persons/${p.id}`, payload: { is_active: false } })
+    assert.ok(!(await search('Данияр')).some((x) => x.id === p.id))
+    assert.ok((await search('Данияр', '&include_inactive=true')).some((x) => x.id === p.id))
+    await t.app.inject({ method: 'PUT', url: `/api/references/persons/${p.id}`, payload: { is_active: true } })
+    assert.ok((await search('Данияр')).some((x) => x.id === p.id))
+    assert.equal((await t.app.inject({ method: 'PUT', url: '/api/references/persons/999999', payload: { full_name: 'x' } })).statusCode, 404)
+    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/references/persons/${p.id}`, payload: { iin: '821214240092' } })).statusCode, 422)
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/references/persons/${p.id}` })).statusCode, 200)
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/references/persons/${p.id}` })).statusCode, 404)
+  })
+
+  it('q matches name and e-mail substrings case-insensitively and digits of IIN and phone; exact IIN or phone ranks first', async () => {
+    const a = (await create({ full_name: 'Жанибеков Ерлан', phone: '+77051112233', email: 'erlan.zh@gov.kz' })).json()
+    const b = (await create({ full_name: 'Ерлан Жанибек', phone: '+77771112233' })).json()
+    assert.deepEqual((await search('ЖАНИБЕК')).map((x) => x.id).sort(), [a.id, b.id].sort())
+    assert.deepEqual((await search('zh@gov')).map((x) => x.id), [a.id])
+    assert.deepEqual((await search('1112233')).map((x) => x.id).sort(), [a.id, b.id].sort())
+    assert.deepEqual((await search('8 777 111 22 33'))[0]!.id, b.id, 'exact phone first, written with 8')
+    assert.deepEqual((await search('87771112233')).map((x) => x.id)[0], b.id)
+    const iinPerson = (await create({ full_name: 'ИИН Тестов', iin: '791028302728' })).json()
+    assert.equal((await search('791028302728'))[0]!.id, iinPerson.id)
+    assert.deepEqual((await search('100%')).length, 0, 'pattern characters are literal')
+    assert.equal((await search('Ерлан')).length, 2)
+    assert.equal((await search('Ерлан', '&limit=1')).length, 1)
+    assert.equal((await t.app.inject({ url: '/api/references/persons?limit=0' })).statusCode, 422)
+    assert.equal((await t.app.inject({ url: `/api/references/persons?q=${'x'.repeat(101)}` })).statusCode, 422)
+  })
+})
