@@ -31,6 +31,8 @@ export const persons = pgTable('persons', {
 }, (t) => [
   uniqueIndex('persons_iin_unique').on(t.iin),
   index('persons_phone_idx').on(t.phone),
+  // prefix matches, in name order: LIKE 'text%' and ORDER BY on the same C-collated expression
+  index('persons_name_prefix_idx').on(sql`(lower(${t.full_name}) collate "C")`),
   index('persons_full_name_trgm').using('gin', sql`lower(${t.full_name}) gin_trgm_ops`),
   index('persons_email_trgm').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
   index('persons_iin_trgm').using('gin', sql`${t.iin} gin_trgm_ops`),

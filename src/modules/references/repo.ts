@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, like, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, like, min, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { appealTypes, categories, classifiers, organizations, persons, responseMethods, sources, subcategories } from '../../db/schema/index.js'
 import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
@@ -63,19 +63,24 @@ export function createReferenceRepo (db: AppDb) {
       .where(and(eq(organizations.is_active, true), regionId === undefined ? undefined : eq(organizations.region_id, regionId)))
       .orderBy(asc(organizations.name), asc(organizations.id)),
 
-    /** substring search served by the trigram indexes; exact IIN/phone first, then name prefixes */
-    searchPersons (s: PersonSearch): Promise<PersonRow[]> {
-      const matches: SQL[] = []
-      if (s.text) matches.push(ilike(sql`lower(${persons.full_name})`, containsPattern(s.text)), ilike(sql`lower(${persons.email})`, containsPattern(s.text)))
-      if (s.digits) matches.push(like(persons.iin, containsPattern(s.digits)), like(persons.phone, containsPattern(s.digits)))
-      const rank = sql<number>`case
-        when ${s.exact ?? null}::text is not null and (${persons.iin} = ${s.exact ?? null} or ${persons.phone} = ${s.exact ?? null}) then 0
-        when ${s.text ?? null}::text is not null and lower(${persons.full_name}) like ${prefixPattern(s.text ?? '')} then 1
-        else 2 end`
-      return db.select().from(persons)
-        .where(and(s.includeInactive ? undefined : eq(persons.is_active, true), matches.length > 0 ? or(...matches) : undefined))
-        .orderBy(rank, asc(persons.full_name), asc(persons.id))
-        .limit(s.limit)
+    /**
+     * Three indexed queries, each bounded: exact IIN or phone; names starting with the text, in name
+     * order (btree on the C-collated lower-case name); other substrings of name, e-mail, IIN or phone,
+     * newest first (trigram indexes, or a backward primary-key scan that stops at the limit).
+     */
+    async searchPersons (s: PersonSearch): Promise<PersonRow[]> {
+      const active = s.includeInactive ? undefined : eq(persons.is_active, true)
+      const nameKey = sql`(lower(${persons.full_name}) collate "C")`
+      const substring: SQL[] = []
+      if (s.text) substring.push(like(sql`lower(${persons.full_name})`, containsPattern(s.text)), like(sql`lower(${persons.email})`, containsPattern(s.text)))
+      if (s.digits) substring.push(like(persons.iin, containsPattern(s.digits)), like(persons.phone, containsPattern(s.digits)))
+      const [exact, prefix, others] = await Promise.all([
+        s.exact ? db.select().from(persons).where(and(active, or(eq(persons.iin, s.exact), eq(persons.phone, s.exact)))).limit(s.limit) : [],
+        s.text ? db.select().from(persons).where(and(active, like(nameKey, prefixPattern(s.text)))).orderBy(nameKey, asc(persons.id)).limit(s.limit) : [],
+        db.select().from(persons).where(and(active, substring.length > 0 ? or(...substring) : undefined)).orderBy(desc(persons.id)).limit(s.limit),
+      ])
+      const seen = new Set<number>()
+      return [...exact, ...prefix, ...others].filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, s.limit)
     },
     findPerson: async (id: number) => (await db.select().from(persons).where(eq(persons.id, id)))[0],
     insertPerson: async (values: typeof persons.$inferInsert) => (await db.insert(persons).values(values).returning())[0]!,

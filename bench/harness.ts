@@ -1,0 +1,76 @@
+// Shared pieces of the benchmarks: a database, the service on a port, a bare node:http baseline, and
+// autocannon in its own process (so the load generator does not share the service's event loop).
+import { execFile } from 'node:child_process'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createDb, type Database } from '../src/db/client.js'
+import { runMigrations } from '../src/db/migrate.js'
+
+const run = promisify(execFile)
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+
+export async function benchDatabase (): Promise<Database> {
+  const database = await createDb({ databaseUrl: process.env.BENCH_DATABASE_URL })
+  await runMigrations(database)
+  return database
+}
+
+/** Raw SQL on the same database, through the driver itself: what the baseline server uses. */
+export function rawQuery (database: Database) {
+  return async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
+    if (database.driver.kind === 'pglite') return (await database.driver.client.query<T>(text, params)).rows
+    return (await database.driver.pool.query(text, params)).rows as T[]
+  }
+}
+
+export async function startService (database: Database): Promise<{ app: FastifyInstance, url: string }> {
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123' }), database, logger: false })
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, url }
+}
+
+/** A bare node:http server: one handler per path, JSON out, nothing else. */
+export async function startBaseline (handlers: Record<string, (url: URL) => Promise<unknown>>): Promise<{ server: Server, url: string }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://baseline')
+    const handler = handlers[url.pathname]
+    if (!handler) { res.writeHead(404).end(); return }
+    handler(url).then((body) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    }, (err: unknown) => { res.writeHead(500).end(String(err)) })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+export interface LoadResult { rps: number, p50: number, p99: number, errors: number, non2xx: number }
+
+export async function load (url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const args = ['-c', String(BENCH_CONNECTIONS), '-d', String(BENCH_SECONDS), '-j']
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`)
+  const { stdout } = await run('node_modules/.bin/autocannon', [...args, url], { maxBuffer: 16 * 1024 * 1024 })
+  const r = JSON.parse(stdout) as { requests: { average: number }, latency: { p50: number, p99: number }, errors: number, non2xx: number }
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+}
+
+export interface Row { case: string, service: LoadResult, baseline: LoadResult }
+
+export function printTable (title: string, rows: Row[]): void {
+  const lines = [
+    `\n${title} (${BENCH_CONNECTIONS} connections, ${BENCH_SECONDS} s each)`,
+    '| case | service req/s | service p99 ms | baseline req/s | baseline p99 ms | service/baseline req/s |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.case} | ${r.service.rps.toFixed(0)} | ${r.service.p99} | ${r.baseline.rps.toFixed(0)} | ${r.baseline.p99} | ${(r.service.rps / r.baseline.rps).toFixed(2)} |`),
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+  for (const r of rows) {
+    if (r.service.errors + r.service.non2xx + r.baseline.errors + r.baseline.non2xx > 0) {
+      process.stdout.write(`WARNING ${r.case}: errors or non-2xx answers ${JSON.stringify(r)}\n`)
+    }
+  }
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "persons_name_prefix_idx" ON "persons" USING btree ((lower("full_name") collate "C"));
