@@ -7,6 +7,11 @@ export type UserRow = typeof users.$inferSelect
 export function createAuthRepo (db: AppDb) {
   return {
     findUserByEmail: async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0],
+    /** the few columns a token check needs, on every authenticated request */
+    findPrincipal: async (id: number) => (await db.select({
+      id: users.id, email: users.email, role: users.role, user_type: users.user_type, organization_id: users.organization_id,
+      is_active: users.is_active, token_version: users.token_version,
+    }).from(users).where(eq(users.id, id)))[0],
     findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0],
     countUsers: async () => (await db.select({ n: count() }).from(users))[0]!.n,
 

@@ -91,7 +91,7 @@ export function createAuthService (deps: AuthServiceDeps) {
   async function resolvePrincipal (token: string): Promise<Principal | undefined> {
     const claims = await tokens.verify(token)
     if (!claims) return undefined
-    const user = await repo.findUserById(Number(claims.sub))
+    const user = await repo.findPrincipal(Number(claims.sub))
     if (!user || !user.is_active || user.token_version !== claims.tv) return undefined
     return { id: user.id, email: user.email, role: user.role, user_type: user.user_type, organization_id: user.organization_id }
   }

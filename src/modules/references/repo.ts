@@ -5,7 +5,10 @@ import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
-export type PersonRow = typeof persons.$inferSelect
+const personColumns = {
+  id: persons.id, full_name: persons.full_name, iin: persons.iin, phone: persons.phone, email: persons.email, is_active: persons.is_active,
+}
+export type PersonRow = Pick<typeof persons.$inferSelect, keyof typeof personColumns>
 
 export interface PersonSearch {
   /** lower-cased text matched against name and e-mail */
@@ -75,17 +78,17 @@ export function createReferenceRepo (db: AppDb) {
       if (s.text) substring.push(like(sql`lower(${persons.full_name})`, containsPattern(s.text)), like(sql`lower(${persons.email})`, containsPattern(s.text)))
       if (s.digits) substring.push(like(persons.iin, containsPattern(s.digits)), like(persons.phone, containsPattern(s.digits)))
       const [exact, prefix, others] = await Promise.all([
-        s.exact ? db.select().from(persons).where(and(active, or(eq(persons.iin, s.exact), eq(persons.phone, s.exact)))).limit(s.limit) : [],
-        s.text ? db.select().from(persons).where(and(active, like(nameKey, prefixPattern(s.text)))).orderBy(nameKey, asc(persons.id)).limit(s.limit) : [],
-        db.select().from(persons).where(and(active, substring.length > 0 ? or(...substring) : undefined)).orderBy(desc(persons.id)).limit(s.limit),
+        s.exact ? db.select(personColumns).from(persons).where(and(active, or(eq(persons.iin, s.exact), eq(persons.phone, s.exact)))).limit(s.limit) : [],
+        s.text ? db.select(personColumns).from(persons).where(and(active, like(nameKey, prefixPattern(s.text)))).orderBy(nameKey, asc(persons.id)).limit(s.limit) : [],
+        db.select(personColumns).from(persons).where(and(active, substring.length > 0 ? or(...substring) : undefined)).orderBy(desc(persons.id)).limit(s.limit),
       ])
       const seen = new Set<number>()
       return [...exact, ...prefix, ...others].filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, s.limit)
     },
-    findPerson: async (id: number) => (await db.select().from(persons).where(eq(persons.id, id)))[0],
-    insertPerson: async (values: typeof persons.$inferInsert) => (await db.insert(persons).values(values).returning())[0]!,
+    findPerson: async (id: number) => (await db.select(personColumns).from(persons).where(eq(persons.id, id)))[0],
+    insertPerson: async (values: typeof persons.$inferInsert) => (await db.insert(persons).values(values).returning(personColumns))[0]!,
     updatePerson: async (id: number, values: Partial<typeof persons.$inferInsert>) =>
-      (await db.update(persons).set(values).where(eq(persons.id, id)).returning())[0],
+      (await db.update(persons).set(values).where(eq(persons.id, id)).returning(personColumns))[0],
     removePerson: async (id: number) => (await db.delete(persons).where(eq(persons.id, id)).returning({ id: persons.id })).length > 0,
   }
 }

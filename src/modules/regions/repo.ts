@@ -8,6 +8,12 @@ export function createRegionRepo (db: AppDb) {
   return {
     /** every region, in display order: the table is small (a country's regions and districts) */
     all: () => db.select().from(regions).orderBy(asc(regions.sort_order), asc(regions.name), asc(regions.id)),
+    /** just what the tree shows, in display order */
+    treeRows: (includeInactive: boolean) => db.select({
+      id: regions.id, name: regions.name, parent_id: regions.parent_id, phone_code: regions.phone_code,
+      phone_zone: regions.phone_zone, is_active: regions.is_active,
+    }).from(regions).where(includeInactive ? undefined : eq(regions.is_active, true))
+      .orderBy(asc(regions.sort_order), asc(regions.name), asc(regions.id)),
     findById: async (id: number) => (await db.select().from(regions).where(eq(regions.id, id)))[0],
     findByIds: (ids: number[]) => db.select().from(regions).where(inArray(regions.id, ids)),
     siblings: (parentId: number | null) => db.select().from(regions)

@@ -55,10 +55,12 @@ export function indexRegions (rows: RegionRow[]) {
   return { byId, ancestors, fullPhoneCode, toResponse, oblastOf }
 }
 
-function tree (rows: RegionRow[], includeInactive: boolean): RegionTreeItem[] {
+type TreeRow = Pick<RegionRow, 'id' | 'name' | 'parent_id' | 'phone_code' | 'phone_zone' | 'is_active'>
+
+function tree (rows: TreeRow[], includeInactive: boolean): RegionTreeItem[] {
   const visible = rows.filter((r) => includeInactive || r.is_active)
   const ids = new Set(visible.map((r) => r.id))
-  const children = new Map<number | null, RegionRow[]>()
+  const children = new Map<number | null, TreeRow[]>()
   for (const r of visible) {
     // the child of a hidden region is hidden with it
     const parent = r.parent_id !== null && !ids.has(r.parent_id) ? undefined : r.parent_id
@@ -99,7 +101,7 @@ export function createRegionService ({ repo, transaction }: { repo: RegionRepo, 
           (query.parent_id === undefined || r.parent_id === query.parent_id))
         .map(index.toResponse)
     },
-    tree: async (includeInactive: boolean) => tree(await repo.all(), includeInactive),
+    tree: async (includeInactive: boolean) => tree(await repo.treeRows(includeInactive), includeInactive),
 
     /** RegionItem for the references: active regions, each oblast followed by its children */
     async items () {
