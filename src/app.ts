@@ -21,6 +21,8 @@ import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
+import * as organizations from './modules/organizations/index.js'
+import { createExtSyncClient } from './integrations/ext-sync/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
 
@@ -49,7 +51,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -99,6 +101,27 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(regions.routes, { prefix, variant, service: regionService })
   }
   await app.register(references.routes, { prefix: '/api/references', service: references.createReferenceService({ repo: references.createReferenceRepo(db), regions: regionService, clock }) })
+  const organizationRepos = (d: typeof db) => ({ orgs: organizations.createOrganizationRepo(d), sync: organizations.createExtSyncRepo(d), regions: regions.createRegionRepo(d) })
+  const organizationService = organizations.createOrganizationService({
+    repos: organizationRepos(db),
+    transaction: transactional(db, organizationRepos),
+    clock,
+    extSyncEnabled: config.extSync.url !== undefined,
+  })
+  await app.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
+  await app.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
+  await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
+  if (config.extSync.url) {
+    const worker = organizations.createExtSyncWorker({
+      repo: organizations.createExtSyncRepo(db),
+      client: createExtSyncClient({ url: config.extSync.url, token: config.extSync.token, timeoutMs: config.extSync.timeoutMs }),
+      clock,
+      log: app.log,
+      ...config.extSync,
+    })
+    app.addHook('onReady', async () => { worker.start() })
+    app.addHook('onClose', async () => { await worker.stop() })
+  }
   await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
 
   return app

@@ -23,6 +23,17 @@ export interface Config {
   serviceToken?: string
   authMode: AuthMode
   cellId?: string
+  extSync: {
+    /** unset: synchronisation is `disabled` */
+    url?: string
+    token?: string
+    timeoutMs: number
+    maxAttempts: number
+    /** first retry delay; doubles with every failed attempt */
+    backoffMs: number
+    /** how often the worker looks for due work */
+    intervalMs: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -69,11 +80,11 @@ function url (env: Env, name: string, protocols: string[]): string | undefined {
   return raw
 }
 
-const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 }
+const durationUnits: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
 
-/** `90`, `90s`, `15m`, `12h`, `7d` to seconds */
+/** `90`, `500ms`, `90s`, `15m`, `12h`, `7d` to seconds */
 export function parseDuration (raw: string): number | undefined {
-  const m = /^(\d+)\s*([smhd]?)$/.exec(raw.trim())
+  const m = /^(\d+)\s*(ms|[smhd]?)$/.exec(raw.trim())
   if (!m) return undefined
   const seconds = Number(m[1]) * durationUnits[m[2] || 's']!
   return seconds > 0 ? seconds : undefined
@@ -82,7 +93,7 @@ export function parseDuration (raw: string): number | undefined {
 function duration (env: Env, name: string, fallback: string): number {
   const raw = text(env, name) ?? fallback
   const seconds = parseDuration(raw)
-  if (seconds === undefined) throw new ConfigError(name, 'must be a duration such as 900s, 30m, 12h or 7d', raw)
+  if (seconds === undefined) throw new ConfigError(name, 'must be a duration such as 500ms, 900s, 30m, 12h or 7d', raw)
   return seconds
 }
 
@@ -122,5 +133,13 @@ export function loadConfig (env: Env = process.env): Config {
     serviceToken: secret(env, 'SERVICE_TOKEN', 16),
     authMode: oneOf(env, 'AUTH_MODE', 'interface', ['interface', 'strict'] as const),
     cellId,
+    extSync: {
+      url: url(env, 'EXT_SYNC_URL', ['http:', 'https:']),
+      token: text(env, 'EXT_SYNC_TOKEN'),
+      timeoutMs: duration(env, 'EXT_SYNC_TIMEOUT', '10s') * 1000,
+      maxAttempts: integer(env, 'EXT_SYNC_MAX_ATTEMPTS', 8, 1, 100),
+      backoffMs: duration(env, 'EXT_SYNC_BACKOFF', '5s') * 1000,
+      intervalMs: duration(env, 'EXT_SYNC_INTERVAL', '2s') * 1000,
+    },
   }
 }

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../lib/errors.js'
+import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import type { GroupRepo } from './repo.js'
 import type { GroupCreate, GroupResponse, GroupUpdate } from './schemas.js'
 
@@ -18,8 +18,11 @@ export function createGroupService ({ repo }: { repo: GroupRepo }) {
       if (!row) throw new NotFoundError('Group')
       return row
     },
-    // organizations refer to groups through a restricting foreign key: deleting a group in use is 409
     async remove (id: number): Promise<{ message: string }> {
+      await get(id)
+      const used = await repo.organizationCount(id)
+      if (used > 0) throw new ConflictError(`Group ${id} is used by ${used} organizations; remove it from them first`, 'still_referenced')
+      // the restricting foreign key answers 409 too if an organization joins the group meanwhile
       if (!await repo.remove(id)) throw new NotFoundError('Group')
       return { message: 'Group deleted' }
     },

@@ -1,0 +1,60 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { extSyncOutbox, type ExtSyncStatus } from '../../db/schema/index.js'
+
+export interface ClaimedSync { organization_id: number, version: number, payload: unknown, attempts: number }
+
+export function createExtSyncRepo (db: AppDb) {
+  return {
+    /** the organization's latest state replaces whatever was waiting; a newer version supersedes an older send */
+    enqueue: (organizationId: number, payload: unknown, status: 'pending' | 'disabled', at: Date) =>
+      db.insert(extSyncOutbox).values({ organization_id: organizationId, payload, status, next_attempt_at: at, updated_at: at })
+        .onConflictDoUpdate({
+          target: extSyncOutbox.organization_id,
+          set: { payload, status, version: sql`${extSyncOutbox.version} + 1`, attempts: 0, next_attempt_at: at, last_error: null, locked_until: null, updated_at: at },
+        }),
+
+    /** claims due rows for one worker; SKIP LOCKED keeps instances from taking the same row */
+    async claimDue (now: Date, lockUntil: Date, batch: number): Promise<ClaimedSync[]> {
+      const result = await db.execute<ClaimedSync & Record<string, unknown>>(sql`
+        update ${extSyncOutbox} set locked_until = ${lockUntil.toISOString()}::timestamptz
+        where organization_id in (
+          select organization_id from ${extSyncOutbox}
+          where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
+            and (locked_until is null or locked_until < ${now.toISOString()}::timestamptz)
+          order by next_attempt_at, organization_id
+          limit ${batch}
+          for update skip locked)
+        returning organization_id, version, payload, attempts`)
+      return (result as unknown as { rows: ClaimedSync[] }).rows
+    },
+
+    /** synced, unless a newer version arrived meanwhile: then it stays pending for that one */
+    markSynced: (c: ClaimedSync, at: Date) => db.update(extSyncOutbox).set({
+      status: sql`case when ${extSyncOutbox.version} = ${c.version} then 'synced' else 'pending' end`,
+      synced_at: at, attempts: 0, last_error: null, locked_until: null, next_attempt_at: at, updated_at: at,
+    }).where(eq(extSyncOutbox.organization_id, c.organization_id)),
+
+    markFailed: (c: ClaimedSync, error: string, at: Date, next: { status: ExtSyncStatus, retryAt: Date }) => db.update(extSyncOutbox).set({
+      status: sql`case when ${extSyncOutbox.version} = ${c.version} then ${next.status} else 'pending' end`,
+      attempts: sql`case when ${extSyncOutbox.version} = ${c.version} then ${c.attempts + 1} else 0 end`,
+      last_error: error, locked_until: null, next_attempt_at: next.retryAt, updated_at: at,
+    }).where(eq(extSyncOutbox.organization_id, c.organization_id)),
+
+    /** failed rows back to pending (all, or the given organizations'); answers how many */
+    requeueFailed: async (at: Date, organizationIds?: number[]) => (await db.update(extSyncOutbox)
+      .set({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, updated_at: at })
+      .where(and(eq(extSyncOutbox.status, 'failed'), organizationIds ? inArray(extSyncOutbox.organization_id, organizationIds) : undefined))
+      .returning({ id: extSyncOutbox.organization_id })).length,
+
+    /** one organization sent again whatever its state (not when synchronisation is disabled) */
+    requeue: async (organizationId: number, at: Date) => (await db.update(extSyncOutbox)
+      .set({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, updated_at: at })
+      .where(and(eq(extSyncOutbox.organization_id, organizationId), inArray(extSyncOutbox.status, ['failed', 'synced', 'pending'])))
+      .returning({ id: extSyncOutbox.organization_id })).length,
+
+    find: async (organizationId: number) => (await db.select().from(extSyncOutbox).where(eq(extSyncOutbox.organization_id, organizationId)))[0],
+  }
+}
+
+export type ExtSyncRepo = ReturnType<typeof createExtSyncRepo>

@@ -1,0 +1,7 @@
+export { createExtSyncRepo } from './ext-sync-repo.js'
+export { createExtSyncWorker } from './ext-sync-worker.js'
+export { createOrganizationRepo } from './repo.js'
+export { createOrganizationService } from './service.js'
+export { schemas } from './schemas.js'
+export { default as sharedRoutes } from './routes/shared.js'
+export { default as telephonyRoutes } from './routes/telephony.js'
