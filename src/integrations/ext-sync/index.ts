@@ -21,9 +21,9 @@ export function createExtSyncClient ({ url, token, timeoutMs }: { url: string, t
           signal: AbortSignal.timeout(timeoutMs),
         })
       } catch (err) {
-        const e = err as Error & { cause?: { code?: string } }
+        const e = err as Error & { cause?: { code?: string, message?: string, errors?: { code?: string }[] } }
         if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new Error(`no answer within ${timeoutMs} ms`)
-        throw new Error(`connection failed: ${e.cause?.code ?? e.message}`)
+        throw new Error(`connection failed: ${e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.cause?.message ?? e.message}`)
       }
       if (!res.ok) {
         const body = (await res.text().catch(() => '')).slice(0, MAX_ERROR_BODY)
