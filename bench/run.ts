@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark of the project, on the embedded database, or on PostgreSQL with
 // BENCH_DATABASE_URL. BENCH_SECONDS and BENCH_CONNECTIONS tune the load.
+import { benchOrganizations } from './organizations.js'
 import { benchReferenceData } from './reference-data.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue
