@@ -4,46 +4,43 @@ import type { MailMessage } from '../../integrations/mail/index.js'
 
 const formatExpiry = (at: Date) => `${at.toISOString().replace('T', ' ').slice(0, 16)} UTC`
 
-export function invitationMail ({ to, fullName, link, expiresAt }: { to: string, fullName: string, link: string, expiresAt: Date }): MailMessage {
+interface LinkMail { to: string, fullName: string, link: string, expiresAt: Date }
+interface Wording { subject: string, ru: { intro: string, validity: string }, kk: { intro: string, validity: string } }
+
+/** One letter, Russian first and Kazakh below, around a one-time link. */
+function bilingualMail ({ to, fullName, link, expiresAt }: LinkMail, w: Wording): MailMessage {
+  const expiry = formatExpiry(expiresAt)
   return {
     to,
-    subject: 'Приглашение в систему обращений / Өтініштер жүйесіне шақыру',
+    subject: w.subject,
     text: [
-      `Здравствуйте, ${fullName}!`,
-      '',
-      'Вас пригласили в систему обработки обращений граждан. Чтобы задать пароль и войти, откройте ссылку:',
-      link,
-      `Ссылка действует до ${formatExpiry(expiresAt)} и может быть использована один раз.`,
-      '',
-      '---',
-      '',
-      `Сәлеметсіз бе, ${fullName}!`,
-      '',
-      'Сізді азаматтардың өтініштерін өңдеу жүйесіне шақырды. Құпиясөзді орнатып, кіру үшін сілтемені ашыңыз:',
-      link,
-      `Сілтеме ${formatExpiry(expiresAt)} дейін жарамды және бір рет қолданылады.`,
+      `Здравствуйте, ${fullName}!`, '', w.ru.intro, link, w.ru.validity.replace('{expiry}', expiry),
+      '', '---', '',
+      `Сәлеметсіз бе, ${fullName}!`, '', w.kk.intro, link, w.kk.validity.replace('{expiry}', expiry),
     ].join('\n'),
   }
 }
 
-export function passwordResetMail ({ to, fullName, link, expiresAt }: { to: string, fullName: string, link: string, expiresAt: Date }): MailMessage {
-  return {
-    to,
-    subject: 'Восстановление пароля / Құпиясөзді қалпына келтіру',
-    text: [
-      `Здравствуйте, ${fullName}!`,
-      '',
-      'Кто-то запросил смену пароля для вашей учётной записи. Чтобы задать новый пароль, откройте ссылку:',
-      link,
-      `Ссылка действует до ${formatExpiry(expiresAt)}. Если вы не запрашивали смену пароля, просто проигнорируйте это письмо.`,
-      '',
-      '---',
-      '',
-      `Сәлеметсіз бе, ${fullName}!`,
-      '',
-      'Сіздің есептік жазбаңыз үшін құпиясөзді ауыстыру сұралды. Жаңа құпиясөз орнату үшін сілтемені ашыңыз:',
-      link,
-      `Сілтеме ${formatExpiry(expiresAt)} дейін жарамды. Егер сіз сұрамаған болсаңыз, бұл хатты елемеңіз.`,
-    ].join('\n'),
-  }
-}
+export const invitationMail = (mail: LinkMail) => bilingualMail(mail, {
+  subject: 'Приглашение в систему обращений / Өтініштер жүйесіне шақыру',
+  ru: {
+    intro: 'Вас пригласили в систему обработки обращений граждан. Чтобы задать пароль и войти, откройте ссылку:',
+    validity: 'Ссылка действует до {expiry} и может быть использована один раз.',
+  },
+  kk: {
+    intro: 'Сізді азаматтардың өтініштерін өңдеу жүйесіне шақырды. Құпиясөзді орнатып, кіру үшін сілтемені ашыңыз:',
+    validity: 'Сілтеме {expiry} дейін жарамды және бір рет қолданылады.',
+  },
+})
+
+export const passwordResetMail = (mail: LinkMail) => bilingualMail(mail, {
+  subject: 'Восстановление пароля / Құпиясөзді қалпына келтіру',
+  ru: {
+    intro: 'Кто-то запросил смену пароля для вашей учётной записи. Чтобы задать новый пароль, откройте ссылку:',
+    validity: 'Ссылка действует до {expiry}. Если вы не запрашивали смену пароля, просто проигнорируйте это письмо.',
+  },
+  kk: {
+    intro: 'Сіздің есептік жазбаңыз үшін құпиясөзді ауыстыру сұралды. Жаңа құпиясөз орнату үшін сілтемені ашыңыз:',
+    validity: 'Сілтеме {expiry} дейін жарамды. Егер сіз сұрамаған болсаңыз, бұл хатты елемеңіз.',
+  },
+})

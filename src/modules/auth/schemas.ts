@@ -30,7 +30,8 @@ export const LoginResponse = Type.Object({
   user: ref(LoginUser),
 }, { $id: 'LoginResponse' })
 
-export const Profile = Type.Object({
+/** An employee as the employee sees itself (the interface's Profile); EmployeeResponse adds the admin's view. */
+export const profileFields = {
   id: Type.Integer(),
   email: Type.String(),
   last_name: Type.String(),
@@ -41,10 +42,12 @@ export const Profile = Type.Object({
   organization_name: Nullable(Type.String()),
   position: Nullable(Type.String()),
   phone: Nullable(Type.String()),
-  modules: Type.Array(Type.Unknown()),
+  modules: Type.Array(Type.Unknown(), { description: 'array of any, as the interface says; strings in practice' }),
   user_type: Type.String(),
   role: Type.String(),
-}, { $id: 'Profile' })
+}
+
+export const Profile = Type.Object(profileFields, { $id: 'Profile' })
 
 export const ProfileUpdateQuery = Type.Object({
   phone: Type.Optional(Type.String({ maxLength: 32 })),
