@@ -19,6 +19,7 @@ import { transactional } from './db/client.js'
 import * as auth from './modules/auth/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
+import * as endpoints from './modules/endpoints/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as organizations from './modules/organizations/index.js'
@@ -51,7 +52,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -111,6 +112,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
   await app.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
   await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
+  await app.register(endpoints.routes, {
+    prefix: '/api/organizations/:tenant_id/endpoints',
+    service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm }),
+  })
   if (config.extSync.url) {
     const worker = organizations.createExtSyncWorker({
       repo: organizations.createExtSyncRepo(db),

@@ -23,6 +23,14 @@ export interface Config {
   serviceToken?: string
   authMode: AuthMode
   cellId?: string
+  pbx: {
+    /** where generate-configs writes pjsip/queues/extensions files */
+    configDir: string
+    /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
+    sipRealm: string
+    /** unset: no Asterisk Manager Interface; reload and status say so */
+    ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number }
+  }
   extSync: {
     /** unset: synchronisation is `disabled` */
     url?: string
@@ -105,6 +113,16 @@ function secret (env: Env, name: string, minLength: number): string | undefined 
   return raw
 }
 
+function amiConfig (env: Env): Config['pbx']['ami'] {
+  const host = text(env, 'AMI_HOST')
+  if (host === undefined) return undefined
+  const username = text(env, 'AMI_USERNAME')
+  const secret = text(env, 'AMI_SECRET')
+  if (!username) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
+  if (!secret) throw new ConfigError('AMI_SECRET', 'must be set when AMI_HOST is', '')
+  return { host, port: integer(env, 'AMI_PORT', 5038, 1, 65535), username, secret, timeoutMs: duration(env, 'AMI_TIMEOUT', '5s') * 1000 }
+}
+
 export function loadConfig (env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535)
   const host = text(env, 'HOST') ?? '0.0.0.0'
@@ -133,6 +151,11 @@ export function loadConfig (env: Env = process.env): Config {
     serviceToken: secret(env, 'SERVICE_TOKEN', 16),
     authMode: oneOf(env, 'AUTH_MODE', 'interface', ['interface', 'strict'] as const),
     cellId,
+    pbx: {
+      configDir: text(env, 'PBX_CONFIG_DIR') ?? `${text(env, 'DATA_DIR') ?? './data'}/asterisk`,
+      sipRealm: text(env, 'PBX_SIP_REALM') ?? 'asterisk',
+      ami: amiConfig(env),
+    },
     extSync: {
       url: url(env, 'EXT_SYNC_URL', ['http:', 'https:']),
       token: text(env, 'EXT_SYNC_TOKEN'),

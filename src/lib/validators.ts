@@ -87,6 +87,7 @@ function describe (e: ErrorObject, fromText: boolean): Pick<FieldError, 'type' |
     }
     case 'const': return { type: 'literal_error', msg: `Input should be '${String(p.allowedValue)}'` }
     case 'format': return { type: 'value_error', msg: `Value is not a valid ${String(p.format)}` }
+    case 'not': return { type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }
     case 'minProperties': return { type: 'too_short', msg: `Object should have at least ${p.limit} field${p.limit === 1 ? '' : 's'}` }
     default: return { type: 'value_error', msg: e.message ?? 'Invalid value' }
   }

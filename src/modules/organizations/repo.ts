@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import {
-  extSyncOutbox, notificationSettings, organizationGroupLinks, organizationGroups, organizations, regions, users,
+  extSyncOutbox, notificationSettings, organizationGroupLinks, organizationGroups, organizations, regions, sipTerminals, users,
 } from '../../db/schema/index.js'
 
 export interface OrganizationFilter {
@@ -30,6 +30,8 @@ const organizationColumns = {
     from ${organizationGroupLinks} l join ${organizationGroups} g on g.id = l.group_id
     where l.organization_id = ${organizations.id}), '[]'::json)`,
   employee_count: sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizations.id} and u.is_active)::int`,
+  operators_count: sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizations.id} and u.is_active and u.role = 'operator')::int`,
+  endpoints_count: sql<number>`(select count(*) from ${sipTerminals} t where t.organization_id = ${organizations.id})::int`,
   ext_sync_status: extSyncOutbox.status,
   ext_sync_error: extSyncOutbox.last_error,
   ext_synced_at: extSyncOutbox.synced_at,
@@ -74,6 +76,7 @@ export function createOrganizationRepo (db: AppDb) {
     /** what still refers to the organization and blocks its deletion */
     dependents: async (id: number) => ({
       employees: (await db.select({ n: count() }).from(users).where(eq(users.organization_id, id)))[0]!.n,
+      terminals: (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, id)))[0]!.n,
     }),
     remove: async (id: number) => (await db.delete(organizations).where(eq(organizations.id, id)).returning({ id: organizations.id })).length > 0,
 

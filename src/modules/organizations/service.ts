@@ -40,7 +40,8 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
       ext_sync_error: r.ext_sync_error, ext_synced_at: r.ext_synced_at?.toISOString() ?? null,
       oblast_id: oblast?.id ?? null, oblast_name: oblast?.name ?? null,
       city_name: region && oblast && region.id !== oblast.id ? region.name : null,
-      queues_count: 0, operators_count: 0, endpoints_count: 0, routes_count: 0,
+      // one queue per organization that has terminals (the queues generator); outbound routes are not stored entities
+      queues_count: r.endpoints_count > 0 ? 1 : 0, operators_count: r.operators_count, endpoints_count: r.endpoints_count, routes_count: 0,
     }
   }
 
@@ -110,8 +111,12 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
         throw RequestValidationError.field(['body', 'org_name'], 'name and org_name name the same field and differ', input.org_name)
       }
       return transaction(async (tx) => {
-        if (!await tx.orgs.findBasic(id)) throw new NotFoundError('Organization')
+        const current = await tx.orgs.findBasic(id)
+        if (!current) throw new NotFoundError('Organization')
         await checkReferences(tx, input)
+        if (input.org_prefix !== undefined && input.org_prefix !== current.prefix && (await tx.orgs.dependents(id)).terminals > 0) {
+          throw new ConflictError('The prefix of an organization with SIP terminals cannot change: it is part of their ids', 'prefix_in_use')
+        }
         const { group_ids: groupIds, org_name: orgName, org_prefix: orgPrefix, ...rest } = input
         const columns = { ...rest, ...(orgName !== undefined ? { name: orgName } : {}), ...(orgPrefix !== undefined ? { prefix: orgPrefix } : {}) }
         if (Object.keys(columns).length > 0) await tx.orgs.update(id, columns)
@@ -124,8 +129,9 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
     async remove (id: number) {
       return transaction(async (tx) => {
         const view = await get(id, tx)
-        const { employees } = await tx.orgs.dependents(id)
-        if (employees > 0) throw new ConflictError(`Organization ${id} still has ${employees} employees`, 'still_referenced')
+        const { employees, terminals } = await tx.orgs.dependents(id)
+        const what = [employees > 0 ? `${employees} employees` : '', terminals > 0 ? `${terminals} SIP terminals` : ''].filter(Boolean).join(' and ')
+        if (what) throw new ConflictError(`Organization ${id} still has ${what}`, 'still_referenced')
         await tx.orgs.remove(id) // group links and notification settings go with it
         await syncWithin(tx, id, 'organization.deleted', view)
         return { message: 'Organization deleted' }

@@ -1,0 +1,62 @@
+import { boolean, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { organizations } from './organizations.js'
+
+// The three tables Asterisk's PJSIP realtime reads (res_pjsip via sorcery), with the columns and the
+// yes/no values of Asterisk's own schema, so a deployment may point realtime at them. The service's
+// own columns live in sip_terminals beside them: realtime refuses unknown options.
+
+export const yesNo = ['yes', 'no'] as const
+const yn = (name: string) => varchar(name, { length: 3, enum: yesNo })
+
+export const psEndpoints = pgTable('ps_endpoints', {
+  id: varchar('id', { length: 40 }).primaryKey(),
+  transport: varchar('transport', { length: 40 }),
+  aors: varchar('aors', { length: 200 }),
+  auth: varchar('auth', { length: 40 }),
+  context: varchar('context', { length: 40 }),
+  disallow: varchar('disallow', { length: 200 }),
+  allow: varchar('allow', { length: 200 }),
+  direct_media: yn('direct_media'),
+  force_rport: yn('force_rport'),
+  rewrite_contact: yn('rewrite_contact'),
+  rtp_symmetric: yn('rtp_symmetric'),
+  language: varchar('language', { length: 40 }),
+  mailboxes: varchar('mailboxes', { length: 40 }),
+  callerid: varchar('callerid', { length: 40 }),
+})
+
+export const psAuths = pgTable('ps_auths', {
+  id: varchar('id', { length: 40 }).primaryKey(),
+  auth_type: varchar('auth_type', { length: 10 }).notNull().default('md5'),
+  username: varchar('username', { length: 40 }),
+  /** never the password itself: md5(username:realm:password), what SIP digest authentication needs */
+  md5_cred: varchar('md5_cred', { length: 40 }),
+  realm: varchar('realm', { length: 40 }),
+})
+
+export const psAors = pgTable('ps_aors', {
+  id: varchar('id', { length: 40 }).primaryKey(),
+  max_contacts: integer('max_contacts').default(1),
+  remove_existing: yn('remove_existing').default('yes'),
+})
+
+/** The service's side of a SIP terminal: its tenant, name, extension and call forwarding. */
+export const sipTerminals = pgTable('sip_terminals', {
+  id: varchar('id', { length: 40 }).primaryKey().references(() => psEndpoints.id, { onDelete: 'cascade' }),
+  organization_id: integer('organization_id').notNull().references(() => organizations.id, { onDelete: 'restrict' }),
+  extension: varchar('extension', { length: 3 }).notNull(),
+  name: varchar('name', { length: 255 }).notNull(),
+  outgoing_cli: varchar('outgoing_cli', { length: 20 }),
+  allow_long_distance: boolean('allow_long_distance').notNull().default(false),
+  cf_unconditional_enabled: boolean('cf_unconditional_enabled').notNull().default(false),
+  cf_unconditional_dest: varchar('cf_unconditional_dest', { length: 20 }),
+  cf_unavailable_enabled: boolean('cf_unavailable_enabled').notNull().default(false),
+  cf_unavailable_dest: varchar('cf_unavailable_dest', { length: 20 }),
+  cf_noanswer_enabled: boolean('cf_noanswer_enabled').notNull().default(false),
+  cf_noanswer_dest: varchar('cf_noanswer_dest', { length: 20 }),
+  cf_noanswer_timeout: integer('cf_noanswer_timeout').notNull().default(20),
+  cf_busy_enabled: boolean('cf_busy_enabled').notNull().default(false),
+  cf_busy_dest: varchar('cf_busy_dest', { length: 20 }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('sip_terminals_organization_idx').on(t.organization_id, t.extension)])

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto'
+import type { Transactional } from '../../db/client.js'
+import type { Principal } from '../../lib/auth.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import type { EndpointRepo, TerminalRow } from './repo.js'
+import type { EndpointCreate, EndpointResponse, EndpointUpdate } from './schemas.js'
+
+const yes = (b: boolean) => (b ? 'yes' : 'no') as 'yes' | 'no'
+const bool = (v: string | null) => v === 'yes'
+const forwardings = ['unconditional', 'unavailable', 'noanswer', 'busy'] as const
+
+/** the call-centre defaults of DESIGN 5.6 */
+const endpointDefaults = (prefix: string) => ({
+  transport: 'transport-udp', context: `org${prefix}-internal`, disallow: 'all', allow: 'alaw,ulaw',
+  direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru',
+})
+
+export const sipCredentials = (id: string, realm: string, password: string) => createHash('md5').update(`${id}:${realm}:${password}`).digest('hex')
+
+export function toEndpointResponse ({ endpoint: e, terminal: t }: TerminalRow): EndpointResponse {
+  return {
+    id: e.id, name: t.name, tenant_id: t.organization_id, extension: t.extension, context: e.context ?? '', transport: e.transport ?? '',
+    disallow: e.disallow ?? '', allow: e.allow ?? '', direct_media: bool(e.direct_media), rtp_symmetric: bool(e.rtp_symmetric),
+    force_rport: bool(e.force_rport), rewrite_contact: bool(e.rewrite_contact), language: e.language ?? '', outgoing_cli: t.outgoing_cli,
+    allow_long_distance: t.allow_long_distance,
+    cf_unconditional_enabled: t.cf_unconditional_enabled, cf_unconditional_dest: t.cf_unconditional_dest,
+    cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
+    cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
+    cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest,
+    aors: e.aors ?? e.id, auth: e.auth ?? e.id, type: 'endpoint', mailboxes: e.mailboxes,
+  }
+}
+
+/** a forwarding that is switched on needs somewhere to forward to */
+function checkForwarding (merged: Record<string, unknown>): void {
+  const problems: FieldError[] = forwardings
+    .filter((f) => merged[`cf_${f}_enabled`] === true && !merged[`cf_${f}_dest`])
+    .map((f) => ({ type: 'value_error', loc: ['body', `cf_${f}_dest`], msg: `A destination is required when cf_${f}_enabled is true`, input: merged[`cf_${f}_dest`] ?? null }))
+  if (problems.length > 0) throw new RequestValidationError(problems)
+}
+
+/** the API's fields split into the Asterisk row and the service's row */
+function split (input: Partial<EndpointCreate>) {
+  const endpoint: Record<string, unknown> = {}
+  const terminal: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined || k === 'password' || k === 'extension') continue
+    if (['transport', 'disallow', 'allow', 'language', 'mailboxes'].includes(k)) endpoint[k] = v
+    else if (['direct_media', 'rtp_symmetric', 'force_rport', 'rewrite_contact'].includes(k)) endpoint[k] = yes(v as boolean)
+    else terminal[k] = v
+  }
+  if (input.outgoing_cli !== undefined) endpoint.callerid = input.outgoing_cli === null ? null : `<${input.outgoing_cli}>`
+  return { endpoint, terminal }
+}
+
+export function createEndpointService ({ repo, transaction, sipRealm }: { repo: EndpointRepo, transaction: Transactional<EndpointRepo>, sipRealm: string }) {
+  async function tenant (actor: Principal, tenantId: number) {
+    const organization = await repo.organization(tenantId)
+    if (!organization) throw new NotFoundError('Organization')
+    if (actor.role !== 'admin' && !(actor.role === 'manager' && actor.organization_id === tenantId)) {
+      throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
+    }
+    return organization
+  }
+  async function terminal (tenantId: number, id: string): Promise<TerminalRow> {
+    const row = await repo.find(tenantId, id)
+    if (!row) throw new NotFoundError('SIP terminal')
+    return row
+  }
+
+  return {
+    async list (actor: Principal, tenantId: number, skip: number, limit: number) {
+      await tenant(actor, tenantId)
+      return (await repo.list(tenantId, skip, limit)).map(toEndpointResponse)
+    },
+    async get (actor: Principal, tenantId: number, id: string) {
+      await tenant(actor, tenantId)
+      return toEndpointResponse(await terminal(tenantId, id))
+    },
+    async create (actor: Principal, tenantId: number, input: EndpointCreate) {
+      const organization = await tenant(actor, tenantId)
+      const id = `${organization.prefix}${input.extension}`
+      const values = { ...endpointDefaults(organization.prefix), ...input }
+      checkForwarding(values)
+      const { endpoint, terminal: own } = split(values)
+      await transaction(async (tx) => {
+        if (await tx.countFor(tenantId) >= organization.max_operators) {
+          throw new ConflictError(`The organization may have ${organization.max_operators} SIP terminals (max_operators)`, 'quota_exceeded')
+        }
+        await tx.insert({ // an extension in use is a primary-key clash: 409
+          endpoint: { ...endpoint, id, aors: id, auth: id, context: `org${organization.prefix}-internal` },
+          auth: { id, auth_type: 'md5', username: id, realm: sipRealm, md5_cred: sipCredentials(id, sipRealm, input.password) },
+          terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
+        })
+      })
+      return toEndpointResponse(await terminal(tenantId, id))
+    },
+    async update (actor: Principal, tenantId: number, id: string, input: EndpointUpdate) {
+      await tenant(actor, tenantId)
+      const current = toEndpointResponse(await terminal(tenantId, id))
+      checkForwarding({ ...current, ...input })
+      const { endpoint, terminal: own } = split(input)
+      await transaction((tx) => tx.update(id, endpoint, own))
+      return toEndpointResponse(await terminal(tenantId, id))
+    },
+    async setPassword (actor: Principal, tenantId: number, id: string, password: string) {
+      await tenant(actor, tenantId)
+      await terminal(tenantId, id)
+      await repo.setCredentials(id, sipCredentials(id, sipRealm, password))
+      return { message: 'SIP password changed', id }
+    },
+    async remove (actor: Principal, tenantId: number, id: string): Promise<void> {
+      await tenant(actor, tenantId)
+      await terminal(tenantId, id)
+      await transaction((tx) => tx.remove(id))
+    },
+  }
+}
+
+export type EndpointService = ReturnType<typeof createEndpointService>
