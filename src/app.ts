@@ -23,6 +23,8 @@ import * as endpoints from './modules/endpoints/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as organizations from './modules/organizations/index.js'
+import * as pbx from './modules/pbx/index.js'
+import type { PbxControl } from './modules/pbx/service.js'
 import { createExtSyncClient } from './integrations/ext-sync/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
@@ -37,6 +39,8 @@ export interface AppDeps {
   clock?: Clock
   /** defaults to SMTP when SMTP_URL is set, else the mail_outbox table */
   mailer?: Mailer
+  /** Asterisk over AMI; absent: reload and status say AMI is not configured */
+  pbxControl?: PbxControl
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -52,7 +56,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -115,6 +119,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(endpoints.routes, {
     prefix: '/api/organizations/:tenant_id/endpoints',
     service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm }),
+  })
+  await app.register(pbx.routes, {
+    prefix: '/api/pbx',
+    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: deps.pbxControl }),
   })
   if (config.extSync.url) {
     const worker = organizations.createExtSyncWorker({

@@ -1,0 +1,31 @@
+import type { PbxOrganization } from './generators.js'
+import type { PbxRepo } from './repo.js'
+
+/** The rows the generators need: active organizations, their terminals, their area codes. */
+export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
+  const [orgs, regionRows] = await Promise.all([repo.activeOrganizations(), repo.regions()])
+  const regions = new Map(regionRows.map((r) => [r.id, r]))
+  const areaOf = (regionId: number | null) => {
+    for (let r = regionId === null ? undefined : regions.get(regionId), depth = 0; r && depth < 64; r = r.parent_id === null ? undefined : regions.get(r.parent_id), depth++) {
+      if (r.phone_code) return { areaCode: r.phone_code, localDigits: r.local_digits ?? 10 - r.phone_code.length }
+    }
+    return { areaCode: null, localDigits: null }
+  }
+  const terminals = await repo.terminalsOf(orgs.map((o) => o.id))
+  return orgs.map((o) => ({
+    id: o.id,
+    name: o.name,
+    prefix: o.prefix,
+    ...areaOf(o.region_id),
+    terminals: terminals.filter((t) => t.terminal.organization_id === o.id).map(({ terminal: t, endpoint: e, md5_cred, realm }) => ({
+      id: t.id, extension: t.extension, name: t.name, transport: e.transport ?? 'transport-udp', context: e.context ?? `org${o.prefix}-internal`,
+      disallow: e.disallow ?? 'all', allow: e.allow ?? 'alaw,ulaw', direct_media: e.direct_media === 'yes', rtp_symmetric: e.rtp_symmetric === 'yes',
+      force_rport: e.force_rport === 'yes', rewrite_contact: e.rewrite_contact === 'yes', language: e.language ?? 'ru', mailboxes: e.mailboxes,
+      md5_cred: md5_cred ?? '', realm: realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
+      cf_unconditional_enabled: t.cf_unconditional_enabled, cf_unconditional_dest: t.cf_unconditional_dest,
+      cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
+      cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
+      cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest,
+    })),
+  }))
+}

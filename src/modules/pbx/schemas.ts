@@ -1,0 +1,34 @@
+import { Type } from 'typebox'
+import { Nullable } from '../../lib/common-schemas.js'
+
+export const ConfigPreview = Type.Object({
+  config_type: Type.String(), content: Type.String(), lines_count: Type.Integer(),
+}, { $id: 'ConfigPreview' })
+
+export const GenerateResult = Type.Object({
+  success: Type.Boolean(), message: Type.String(), files: Type.Array(Type.String()), backup_path: Nullable(Type.String()), errors: Type.Array(Type.String()),
+}, { $id: 'GenerateResult' })
+
+export const ReloadResult = Type.Object({
+  success: Type.Boolean(), message: Type.String(), output: Type.String(),
+}, { $id: 'ReloadResult' })
+
+export const PbxStatus = Type.Object({
+  connected: Type.Boolean(),
+  message: Type.String(),
+  asterisk_version: Type.Optional(Nullable(Type.String())),
+  uptime_seconds: Type.Optional(Nullable(Type.Integer())),
+  last_reload_seconds: Type.Optional(Nullable(Type.Integer())),
+  current_calls: Type.Optional(Nullable(Type.Integer())),
+}, { $id: 'PbxStatus' })
+
+export const reloadModules = ['all', 'pjsip', 'dialplan', 'queues'] as const
+export const GenerateQuery = Type.Object({
+  save_to_disk: Type.Boolean({ default: true }),
+  reload_pbx: Type.Boolean({ default: false }),
+})
+export const ReloadQuery = Type.Object({
+  module: Type.Unsafe<typeof reloadModules[number]>({ type: 'string', enum: [...reloadModules], default: 'all' }),
+})
+
+export const schemas = [ConfigPreview, GenerateResult, ReloadResult, PbxStatus]

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { describe, it } from 'node:test'
+import { generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization, type PbxTerminal } from '../../src/modules/pbx/generators.js'
+import { parseConf } from '../helpers/asterisk-config.js'
+
+const terminal = (id: string, extension: string, extra: Partial<PbxTerminal> = {}): PbxTerminal => ({
+  id, extension, name: `Оператор ${extension}`, transport: 'transport-udp', context: `org${id.slice(0, 3)}-internal`, disallow: 'all', allow: 'alaw,ulaw',
+  direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru', mailboxes: null,
+  md5_cred: `md5${id}`, realm: 'asterisk', outgoing_cli: null, allow_long_distance: false,
+  cf_unconditional_enabled: false, cf_unconditional_dest: null, cf_unavailable_enabled: false, cf_unavailable_dest: null,
+  cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20, cf_busy_enabled: false, cf_busy_dest: null, ...extra,
+})
+
+/** two organizations in different regions: Astana (7172, 6 local digits) and Almaty (727, 7) */
+export const fixture: PbxOrganization[] = [
+  { id: 2, name: 'Акимат Алматы', prefix: '202', areaCode: '727', localDigits: 7, terminals: [
+    terminal('202001', '001', { allow_long_distance: true, outgoing_cli: '+77272505050', cf_noanswer_enabled: true, cf_noanswer_dest: '87011234567', cf_noanswer_timeout: 15 }),
+  ] },
+  { id: 1, name: 'Акимат Астаны; [evil]\nexten => 666', prefix: '101', areaCode: '7172', localDigits: 6, terminals: [
+    terminal('101002', '002', { cf_busy_enabled: true, cf_busy_dest: '001', cf_unavailable_enabled: true, cf_unavailable_dest: '554433' }),
+    terminal('101001', '001', { name: 'Старший\n[inject]', cf_unconditional_enabled: true, cf_unconditional_dest: '002', mailboxes: '101001@default' }),
+  ] },
+]
+
+const golden = (name: string, text: string) => {
+  const file = `test/fixtures/pbx/${name}`
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text)
+  assert.equal(text, readFileSync(file, 'utf8'), `${name} differs from the golden file (UPDATE_GOLDEN=1 npm test -- ${import.meta.filename} rewrites it)`)
+}
+
+describe('PBX generators', () => {
+  it('match the golden files, byte for byte, whatever the input order', () => {
+    golden('pjsip.conf', generateSip(fixture))
+    golden('queues.conf', generateQueues(fixture))
+    golden('extensions.conf', generateExtensions(fixture))
+    const reversed = [...fixture].reverse().map((o) => ({ ...o, terminals: [...o.terminals].reverse() }))
+    assert.equal(generateSip(reversed), generateSip(fixture))
+    assert.equal(generateExtensions(reversed), generateExtensions(fixture))
+  })
+
+  it('pjsip.conf: well-formed sections; every endpoint has its auth and aor; no injected section', () => {
+    const sections = parseConf(generateSip(fixture))
+    const byType = (type: string) => sections.filter((s) => s.options.some(([k, v]) => k === 'type' && v === type)).map((s) => s.name)
+    const endpoints = byType('endpoint')
+    assert.deepEqual(endpoints, ['101001', '101002', '202001'])
+    assert.deepEqual(byType('auth'), endpoints)
+    assert.deepEqual(byType('aor'), endpoints)
+    assert.ok(!sections.some((s) => /evil|inject/.test(s.name)))
+    const transports = byType('transport')
+    for (const s of sections.filter((x) => endpoints.includes(x.name))) {
+      const transport = s.options.find(([k]) => k === 'transport')
+      if (transport) assert.ok(transports.includes(transport[1]), `${s.name} uses an undefined transport`)
+    }
+  })
+
+  it('queues.conf: one queue per organization with its terminals as members', () => {
+    const queues = parseConf(generateQueues(fixture)).filter((s) => s.name !== 'general')
+    assert.deepEqual(queues.map((q) => q.name), ['org101-queue', 'org202-queue'])
+    assert.deepEqual(queues[0]!.options.filter(([k]) => k === 'member').map(([, v]) => v), ['PJSIP/101001', 'PJSIP/101002'])
+  })
+
+  it('extensions.conf: every context an endpoint names exists; every Goto targets a defined context; hints and forwarding', () => {
+    const text = generateExtensions(fixture)
+    const contexts = parseConf(text).map((s) => s.name)
+    for (const s of parseConf(generateSip(fixture)).filter((x) => x.options.some(([k, v]) => k === 'type' && v === 'endpoint'))) {
+      const context = s.options.find(([k]) => k === 'context')![1]
+      assert.ok(contexts.includes(context), `context ${context} of ${s.name} is not defined`)
+    }
+    for (const [, target] of text.matchAll(/Goto\(([^,)]+),/g)) assert.ok(contexts.includes(target!), `Goto to undefined context ${target}`)
+    assert.match(text, /exten => 001,hint,PJSIP\/101001/)
+    assert.match(text, /Goto\(org101-internal,002,1\)/, 'unconditional forwarding to another terminal')
+    assert.match(text, /Dial\(PJSIP\/\+77172554433@trunk\)/, 'unavailable forwarding to a local number gets the area code')
+    assert.match(text, /Dial\(PJSIP\/202001,15\)/, 'no-answer timeout')
+    assert.match(text, /exten => _XXXXXXX,1/, 'Almaty local numbers have 7 digits')
+    assert.match(text, /exten => _XXXXXX,1/, 'Astana local numbers have 6 digits')
+    assert.match(text, /CF_HOPS\} > 3/, 'hop limit')
+    assert.ok(!/^exten => 666/m.test(text), 'an organization name cannot add dialplan')
+  })
+
+  it('validation finds forwarding to missing terminals, undialable numbers, long distance without permission, unknown transports', () => {
+    const broken: PbxOrganization[] = [{ id: 9, name: 'x', prefix: '909', areaCode: '7172', localDigits: 6, terminals: [
+      terminal('909001', '001', { cf_busy_enabled: true, cf_busy_dest: '555' }),
+      terminal('909002', '002', { cf_noanswer_enabled: true, cf_noanswer_dest: '87011234567' }),
+      terminal('909003', '003', { cf_unavailable_enabled: true, cf_unavailable_dest: '12345' }),
+      terminal('909004', '004', { transport: 'transport-ws' }),
+    ] }]
+    const errors = validateModel(broken)
+    assert.equal(errors.length, 4, errors.join('\n'))
+    assert.deepEqual(validateModel(fixture), [])
+  })
+})

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+
+const PASSWORD = 'Abcdefghij0123456789'
+
+describe('PBX configuration routes without AMI', () => {
+  let t: TestApp
+  let dir: string
+  let admin: Record<string, string>
+  let org: { id: number }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'appeals-pbx-'))
+    t = await buildTestApp({ env: { PBX_CONFIG_DIR: dir } })
+    admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+    const region = (await t.app.inject({ method: 'POST', url: '/api/regions', payload: { name: 'Астана', phone_code: '7172' } })).json()
+    org = await makeOrganization(t.database.db, { prefix: '101', region_id: region.id, name: 'Акимат Астаны' })
+    await makeOrganization(t.database.db, { prefix: '909', name: 'Неактивная', is_active: false })
+    for (const extension of ['001', '002']) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: `Оператор ${extension}`, extension, password: PASSWORD } })
+      assert.equal(res.statusCode, 201)
+    }
+  })
+  after(async () => {
+    await t.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('previews answer config_type, content and lines_count; inactive organizations are left out', async () => {
+    for (const type of ['sip', 'queues', 'extensions']) {
+      const res = await t.app.inject({ url: `/api/pbx/preview/${type}` })
+      assert.equal(res.statusCode, 200)
+      const p = res.json()
+      assert.equal(p.config_type, type)
+      assert.equal(p.lines_count, p.content.split('\n').length)
+      assert.ok(!p.content.includes('909'), `${type} leaves the inactive organization out`)
+    }
+    const sip = (await t.app.inject({ url: '/api/pbx/preview/sip' })).json().content as string
+    assert.match(sip, /\[101001\]\ntype=endpoint/)
+    assert.ok(!sip.includes(PASSWORD), 'the SIP password itself is never written')
+    assert.match((await t.app.inject({ url: '/api/pbx/preview/extensions' })).json().content, /exten => _XXXXXX,1/)
+  })
+
+  it('generate-configs writes the three files, then keeps the previous set in a timestamped backup', async () => {
+    const first = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+    assert.equal(first.success, true, JSON.stringify(first))
+    assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
+    assert.equal(first.backup_path, null)
+    const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
+    await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Новый', extension: '003', password: PASSWORD } })
+    const second = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=true' })).json()
+    assert.equal(second.success, true)
+    assert.ok(second.backup_path?.startsWith(join(dir, 'backups')))
+    assert.equal(readFileSync(join(second.backup_path, 'pjsip.conf'), 'utf8'), before)
+    assert.match(readFileSync(join(dir, 'pjsip.conf'), 'utf8'), /\[101003\]/)
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary files left')
+  })
+
+  it('save_to_disk=false validates only; problems come back in errors with success false (HTTP 200), nothing written', async () => {
+    const dry = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=false' })).json()
+    assert.deepEqual([dry.success, dry.backup_path, dry.errors], [true, null, []])
+    await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: true, cf_busy_dest: '555' } })
+    const before = readFileSync(join(dir, 'extensions.conf'), 'utf8')
+    const res = await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.json().success, false)
+    assert.match(res.json().errors[0], /101001: busy forwarding to 555/)
+    assert.equal(readFileSync(join(dir, 'extensions.conf'), 'utf8'), before)
+    await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: false } })
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=maybe' })).statusCode, 422)
+  })
+
+  it('a failed write leaves the previous files in place', async () => {
+    const before = readFileSync(join(dir, 'queues.conf'), 'utf8')
+    await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Ещё', extension: '004', password: PASSWORD } })
+    const blocker = join(dir, `.queues.conf.tmp-${process.pid}`)
+    mkdirSync(blocker) // the temporary file cannot be opened: the write fails half-way
+    try {
+      const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+      assert.equal(res.success, false)
+      assert.match(res.message, /previous files are in place/)
+      assert.equal(readFileSync(join(dir, 'queues.conf'), 'utf8'), before)
+      assert.ok(!readFileSync(join(dir, 'pjsip.conf'), 'utf8').includes('[101004]'), 'no file of the new set was put in place')
+    } finally {
+      rmSync(blocker, { recursive: true })
+    }
+  })
+
+  it('concurrent generations do not interleave: each answer is a complete set', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })))
+    assert.ok(results.every((r) => r.json().success === true))
+    const backups = new Set(results.map((r) => r.json().backup_path))
+    assert.equal(backups.size, 3, 'each generation backed up the set before it')
+  })
+
+  it('reload and status without AMI answer clearly; an unknown module is 422', async () => {
+    for (const module of ['all', 'pjsip', 'dialplan', 'queues']) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/pbx/reload?module=${module}` })
+      assert.equal(res.statusCode, 200)
+      assert.deepEqual([res.json().success, /not configured/.test(res.json().message)], [false, true])
+    }
+    const bad = await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=everything' })
+    assert.equal(bad.statusCode, 422)
+    assert.deepEqual(bad.json().detail[0].loc, ['query', 'module'])
+    const status = (await t.app.inject({ url: '/api/pbx/status' })).json()
+    assert.equal(status.connected, false)
+    const withReload = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?reload_pbx=true' })).json()
+    assert.equal(withReload.success, false)
+    assert.match(withReload.errors[0], /not configured/)
+  })
+})
