@@ -24,7 +24,8 @@ import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as organizations from './modules/organizations/index.js'
 import * as pbx from './modules/pbx/index.js'
-import type { PbxControl } from './modules/pbx/service.js'
+import { createAmiClient } from './integrations/ami/client.js'
+import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
 import { createExtSyncClient } from './integrations/ext-sync/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
@@ -80,6 +81,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true })
   await registerOpenApi(app, serviceVersion)
 
+  const ami = deps.pbxControl || !config.pbx.ami ? undefined : createAmiClient(config.pbx.ami)
+  if (ami) app.addHook('onClose', async () => { ami.close() })
+  const pbxControl = deps.pbxControl ?? (ami ? amiPbxControl(ami) : undefined)
   const mailer = deps.mailer ?? (config.smtpUrl
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
@@ -118,11 +122,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
   await app.register(endpoints.routes, {
     prefix: '/api/organizations/:tenant_id/endpoints',
-    service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm }),
+    service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
   })
   await app.register(pbx.routes, {
     prefix: '/api/pbx',
-    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: deps.pbxControl }),
+    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
   })
   if (config.extSync.url) {
     const worker = organizations.createExtSyncWorker({

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { bearer, ref } from '../../lib/openapi.js'
-import { EndpointCreate, EndpointListQuery, EndpointParams, EndpointPasswordUpdate, EndpointResponse, EndpointUpdate, TenantParams } from './schemas.js'
+import { EndpointCreate, EndpointListQuery, EndpointsStatus, EndpointParams, EndpointPasswordUpdate, EndpointResponse, EndpointUpdate, TenantParams } from './schemas.js'
 import type { EndpointService } from './service.js'
 
 const tags = ['endpoints']
@@ -21,6 +21,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: EndpointService }> = async (a
     prefixTrailingSlash: 'slash',
     schema: { tags, security, operationId: 'createEndpoint', summary: 'Create a SIP terminal; its id is the organization prefix and the extension', params: TenantParams, body: ref(EndpointCreate), response: { 201: ref(EndpointResponse) } },
   }, async (req, reply) => reply.code(201).send(await service.create(req.principal!, req.params.tenant_id, req.body)))
+
+  app.get('/status', {
+    schema: { tags, security, operationId: 'endpointsStatus', summary: 'Registration of each terminal in Asterisk (PJSIPShowEndpoints, PJSIPShowContacts)', params: TenantParams, response: { 200: ref(EndpointsStatus) } },
+  }, async (req) => service.status(req.principal!, req.params.tenant_id))
 
   app.get('/:endpoint_id', {
     schema: { tags, security, operationId: 'getEndpoint', summary: 'Get a SIP terminal', params: EndpointParams, response: { 200: ref(EndpointResponse) } },

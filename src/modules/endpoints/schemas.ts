@@ -71,4 +71,15 @@ export type EndpointResponse = Static<typeof EndpointResponse>
 export type EndpointCreate = Static<typeof EndpointCreate>
 export type EndpointUpdate = Static<typeof EndpointUpdate>
 
-export const schemas = [EndpointResponse, EndpointCreate, EndpointUpdate, EndpointPasswordUpdate]
+export const EndpointsStatus = Type.Object({
+  ami_connected: Type.Boolean(),
+  message: Type.String(),
+  endpoints: Type.Array(Type.Object({
+    id: Type.String(), name: Type.String(), extension: Type.String(),
+    registered: Nullable(Type.Boolean({ description: 'null when Asterisk cannot be asked' })),
+    device_state: Nullable(Type.String()), contact_uri: Nullable(Type.String()), user_agent: Nullable(Type.String()),
+    roundtrip_ms: Nullable(Type.Number()),
+  })),
+}, { $id: 'EndpointsStatus' })
+
+export const schemas = [EndpointResponse, EndpointCreate, EndpointUpdate, EndpointPasswordUpdate, EndpointsStatus]

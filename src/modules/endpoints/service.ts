@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
+import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, TerminalRow } from './repo.js'
@@ -53,7 +54,7 @@ function split (input: Partial<EndpointCreate>) {
   return { endpoint, terminal }
 }
 
-export function createEndpointService ({ repo, transaction, sipRealm }: { repo: EndpointRepo, transaction: Transactional<EndpointRepo>, sipRealm: string }) {
+export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
   async function tenant (actor: Principal, tenantId: number) {
     const organization = await repo.organization(tenantId)
     if (!organization) throw new NotFoundError('Organization')
@@ -108,6 +109,27 @@ export function createEndpointService ({ repo, transaction, sipRealm }: { repo: 
       await terminal(tenantId, id)
       await repo.setCredentials(id, sipCredentials(id, sipRealm, password))
       return { message: 'SIP password changed', id }
+    },
+    /** each terminal of the tenant with its registration in Asterisk (PJSIPShowEndpoints / PJSIPShowContacts) */
+    async status (actor: Principal, tenantId: number) {
+      const organization = await tenant(actor, tenantId)
+      const terminals = await repo.list(tenantId, 0, Math.max(organization.max_operators, 1))
+      const row = (t: TerminalRow, state?: Awaited<ReturnType<PbxControl['endpointStates']>>[number]) => {
+        const contact = state?.contacts[0]
+        return {
+          id: t.terminal.id, name: t.terminal.name, extension: t.terminal.extension,
+          registered: state ? state.contacts.length > 0 : null,
+          device_state: state?.device_state ?? null, contact_uri: contact?.uri ?? null,
+          user_agent: contact?.user_agent ?? null, roundtrip_ms: contact?.roundtrip_ms ?? null,
+        }
+      }
+      if (!control) return { ami_connected: false, message: 'Asterisk Manager Interface is not configured', endpoints: terminals.map((t) => row(t)) }
+      try {
+        const states = new Map((await control.endpointStates()).map((s) => [s.id, s]))
+        return { ami_connected: true, message: 'ok', endpoints: terminals.map((t) => row(t, states.get(t.terminal.id) ?? { id: t.terminal.id, device_state: 'Not in Asterisk', contacts: [] })) }
+      } catch (err) {
+        return { ami_connected: false, message: `Asterisk is not answering: ${(err as Error).message}`, endpoints: terminals.map((t) => row(t)) }
+      }
     },
     async remove (actor: Principal, tenantId: number, id: string): Promise<void> {
       await tenant(actor, tenantId)

@@ -1,17 +1,11 @@
 import type { Transactional } from '../../db/client.js'
+import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { writeConfigSet } from '../../integrations/asterisk-files/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization } from './generators.js'
 import { loadPbxModel } from './model.js'
 import type { PbxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
-
-/** What the service asks of Asterisk; absent when AMI is not configured. */
-export interface PbxControl {
-  /** a CLI command through AMI `Command`; answers the output lines */
-  command: (command: string) => Promise<string[]>
-  status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null }>
-}
 
 const generators = {
   sip: { file: 'pjsip.conf', render: (m: PbxOrganization[]) => generateSip(m) },

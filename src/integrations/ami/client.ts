@@ -1,0 +1,160 @@
+import { connect, type Socket } from 'node:net'
+import { encodeAction, decodeMessage, field, MESSAGE_END, type AmiMessage } from './protocol.js'
+
+export interface AmiOptions {
+  host: string
+  port: number
+  username: string
+  secret: string
+  /** every action, and connecting with login, must finish within this */
+  timeoutMs: number
+}
+
+export interface AmiListResult { response: AmiMessage, events: AmiMessage[] }
+
+interface Pending {
+  resolve: (value: AmiListResult) => void
+  reject: (err: Error) => void
+  list: boolean
+  events: AmiMessage[]
+  response?: AmiMessage
+  timer: NodeJS.Timeout
+}
+
+const BANNER = /^Asterisk Call Manager\/[\d.]+$/
+const MAX_BACKOFF_MS = 30_000
+
+export class AmiError extends Error {}
+
+/**
+ * A small AMI client: one connection, opened on demand and logged in with `Events: off`; actions
+ * correlated by ActionID; `EventList` lists collected until `Complete`; every action timed out;
+ * after a failed connection the next attempt waits (1 s, 2 s, 4 s ... 30 s) instead of hammering.
+ */
+export function createAmiClient (options: AmiOptions) {
+  let socket: Socket | undefined
+  let ready: Promise<void> | undefined
+  let buffer = ''
+  let bannerSeen = false
+  let sequence = 0
+  let failures = 0
+  let retryAt = 0
+  let lastError = ''
+  const pending = new Map<string, Pending>()
+
+  function failAll (err: Error): void {
+    for (const [id, p] of pending) { clearTimeout(p.timer); p.reject(err); pending.delete(id) }
+  }
+
+  function drop (reason: string): void {
+    socket?.destroy()
+    socket = undefined
+    ready = undefined
+    buffer = ''
+    bannerSeen = false
+    failAll(new AmiError(reason))
+  }
+
+  function onMessage (m: AmiMessage): void {
+    const id = field(m, 'ActionID')
+    const p = id === undefined ? undefined : pending.get(id)
+    if (!p) return // an event nobody asked for
+    if (p.response === undefined && field(m, 'Response') !== undefined) {
+      p.response = m
+      const listing = field(m, 'EventList') === 'start'
+      if (!p.list || !listing) { settle(id!, p); return }
+      return
+    }
+    if (field(m, 'EventList') === 'Complete') { settle(id!, p); return }
+    p.events.push(m)
+  }
+
+  function settle (id: string, p: Pending): void {
+    clearTimeout(p.timer)
+    pending.delete(id)
+    p.resolve({ response: p.response!, events: p.events })
+  }
+
+  function onData (chunk: Buffer): void {
+    buffer += chunk.toString('utf8')
+    if (!bannerSeen) {
+      const eol = buffer.indexOf('\r\n')
+      if (eol < 0) return
+      const banner = buffer.slice(0, eol)
+      buffer = buffer.slice(eol + 2)
+      if (!BANNER.test(banner)) { drop(`not an Asterisk Manager Interface: ${JSON.stringify(banner.slice(0, 60))}`); return }
+      bannerSeen = true
+    }
+    for (let end = buffer.indexOf(MESSAGE_END); end >= 0; end = buffer.indexOf(MESSAGE_END)) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + MESSAGE_END.length)
+      if (block.trim() !== '') onMessage(decodeMessage(block))
+    }
+  }
+
+  function send (fields: Record<string, string>, list: boolean): Promise<AmiListResult> {
+    const id = `appeals-${++sequence}`
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id)
+        reject(new AmiError(`AMI ${fields.Action} got no answer within ${options.timeoutMs} ms`))
+        drop('connection reset after a timeout') // a peer that stopped answering is not trusted with more
+      }, options.timeoutMs)
+      pending.set(id, { resolve, reject, list, events: [], timer })
+      socket!.write(encodeAction({ ...fields, ActionID: id }))
+    })
+  }
+
+  function open (): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const s = connect({ host: options.host, port: options.port })
+      socket = s
+      const timer = setTimeout(() => { s.destroy(new AmiError(`AMI did not answer within ${options.timeoutMs} ms`)) }, options.timeoutMs)
+      s.setNoDelay(true)
+      s.on('data', onData)
+      s.on('error', (err) => { clearTimeout(timer); reject(new AmiError(err.message)); if (socket === s) drop(`AMI connection error: ${err.message}`) })
+      s.on('close', () => { clearTimeout(timer); reject(new AmiError('AMI closed the connection')); if (socket === s) drop('AMI closed the connection') })
+      s.on('connect', () => {
+        send({ Action: 'Login', Username: options.username, Secret: options.secret, Events: 'off' }, false).then(({ response }) => {
+          clearTimeout(timer)
+          if (field(response, 'Response') !== 'Success') throw new AmiError(`AMI login refused: ${field(response, 'Message') ?? 'no reason given'}`)
+          resolve()
+        }).catch((err: Error) => { clearTimeout(timer); reject(err); if (socket === s) drop(err.message) })
+      })
+    })
+  }
+
+  async function ensureConnected (): Promise<void> {
+    if (ready) return ready
+    const wait = retryAt - Date.now()
+    if (wait > 0) throw new AmiError(`AMI unavailable (${lastError}); next attempt in ${Math.ceil(wait / 1000)} s`)
+    ready = open().then(() => { failures = 0 }, (err: Error) => {
+      failures++
+      lastError = err.message
+      retryAt = Date.now() + Math.min(1000 * 2 ** (failures - 1), MAX_BACKOFF_MS)
+      ready = undefined
+      throw err
+    })
+    return ready
+  }
+
+  return {
+    /** one action; an AMI `Response: Error` is answered, not thrown */
+    async action (fields: Record<string, string>): Promise<AmiMessage> {
+      await ensureConnected()
+      return (await send(fields, false)).response
+    },
+    /** an action answered by an EventList */
+    async list (fields: Record<string, string>): Promise<AmiListResult> {
+      await ensureConnected()
+      return send(fields, true)
+    },
+    close (): void {
+      if (socket && ready) socket.write(encodeAction({ Action: 'Logoff', ActionID: 'appeals-logoff' }))
+      retryAt = 0
+      drop('AMI client closed')
+    },
+  }
+}
+
+export type AmiClient = ReturnType<typeof createAmiClient>

@@ -1,0 +1,65 @@
+import { AmiError, type AmiClient } from './client.js'
+import { field, fieldList, type AmiMessage } from './protocol.js'
+
+/** What the service asks of Asterisk. */
+export interface PbxControl {
+  /** a CLI command through AMI `Command`; answers the output lines */
+  command: (command: string) => Promise<string[]>
+  status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null }>
+  /** registration state of PJSIP endpoints */
+  endpointStates: () => Promise<EndpointState[]>
+}
+
+export interface EndpointState {
+  id: string
+  device_state: string | null
+  contacts: { uri: string, user_agent: string | null, status: string | null, roundtrip_ms: number | null }[]
+}
+
+const number = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : null)
+
+function ensureSuccess (response: AmiMessage, what: string): AmiMessage {
+  if (field(response, 'Response') !== 'Success') throw new AmiError(`${what}: ${field(response, 'Message') ?? 'refused'}`)
+  return response
+}
+
+/** An empty PJSIP list is an error in AMI ("No endpoints found", "No Contacts found"): here it is empty. */
+async function pjsipList (ami: AmiClient, action: string): Promise<AmiMessage[]> {
+  const { response, events } = await ami.list({ Action: action })
+  if (field(response, 'Response') === 'Error' && /^No \w+ found/i.test(field(response, 'Message') ?? '')) return []
+  ensureSuccess(response, action)
+  return events
+}
+
+export function amiPbxControl (ami: AmiClient): PbxControl {
+  const command = async (text: string) => fieldList(ensureSuccess(await ami.action({ Action: 'Command', Command: text }), text), 'Output')
+  return {
+    command,
+    async status () {
+      const settings = ensureSuccess(await ami.action({ Action: 'CoreSettings' }), 'CoreSettings')
+      const core = ensureSuccess(await ami.action({ Action: 'CoreStatus' }), 'CoreStatus')
+      // CoreStatus gives dates in the server's own time zone; the CLI gives seconds, which need none
+      const uptime = (await command('core show uptime seconds')).join('\n')
+      return {
+        version: field(settings, 'AsteriskVersion') ?? null,
+        uptimeSeconds: number(/System uptime:\s*(\d+)/.exec(uptime)?.[1]),
+        lastReloadSeconds: number(/Last reload:\s*(\d+)/.exec(uptime)?.[1]),
+        currentCalls: number(field(core, 'CoreCurrentCalls')),
+      }
+    },
+    async endpointStates () {
+      const [endpoints, contacts] = await Promise.all([pjsipList(ami, 'PJSIPShowEndpoints'), pjsipList(ami, 'PJSIPShowContacts')])
+      return endpoints.map((e) => {
+        const id = field(e, 'ObjectName') ?? ''
+        return {
+          id,
+          device_state: field(e, 'DeviceState') ?? null,
+          contacts: contacts.filter((c) => field(c, 'Endpoint') === id).map((c) => {
+            const usec = number(field(c, 'RoundtripUsec'))
+            return { uri: field(c, 'Uri') ?? '', user_agent: field(c, 'UserAgent') || null, status: field(c, 'Status') ?? null, roundtrip_ms: usec === null ? null : usec / 1000 }
+          }),
+        }
+      })
+    },
+  }
+}

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Database } from '../../src/db/client.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { startAmiPeer } from '../helpers/ami-peer.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+
+const PASSWORD = 'Abcdefghij0123456789'
+
+describe('PBX over AMI against a fake Asterisk speaking the real wire format', () => {
+  let peer: Awaited<ReturnType<typeof startAmiPeer>>
+  let database: Database
+  let t: TestApp
+  let dir: string
+  let admin: Record<string, string>
+  let org: { id: number }
+  const amiEnv = (secret = 'ami-secret') => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: secret, AMI_TIMEOUT: '300ms', PBX_CONFIG_DIR: dir })
+
+  before(async () => {
+    peer = await startAmiPeer()
+    dir = mkdtempSync(join(tmpdir(), 'appeals-ami-'))
+    database = await createTestDatabase()
+    t = await buildTestApp({ database, env: amiEnv() })
+    admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+    org = await makeOrganization(database.db, { prefix: '101' })
+    for (const extension of ['001', '002']) {
+      await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: `Оператор ${extension}`, extension, password: PASSWORD } })
+    }
+  })
+  after(async () => {
+    await t.app.close()
+    await database.close()
+    await peer.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('status reports version, uptime, last reload and current calls (CoreSettings, CoreStatus)', async () => {
+    const res = await t.app.inject({ url: '/api/pbx/status' })
+    assert.deepEqual(res.json(), { connected: true, message: 'Asterisk is answering', asterisk_version: '22.10.1', uptime_seconds: 3600, last_reload_seconds: 120, current_calls: 2 })
+    const login = peer.state.received.find((a) => a.Action === 'Login')!
+    assert.equal(login.Events, 'off')
+  })
+
+  it('reload maps modules to Asterisk commands; output holds Asterisk\'s answer despite interleaved events', async () => {
+    const all = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload' })).json()
+    assert.equal(all.success, true)
+    assert.match(all.output, /> module reload res_pjsip.so\nModule 'res_pjsip.so' reloaded successfully.\n> dialplan reload\nDialplan reloaded.\n> queue reload all\n/)
+    peer.state.received.length = 0
+    for (const [module, command] of [['pjsip', 'module reload res_pjsip.so'], ['dialplan', 'dialplan reload'], ['queues', 'queue reload all']]) {
+      const res = (await t.app.inject({ method: 'POST', url: `/api/pbx/reload?module=${module}` })).json()
+      assert.equal(res.success, true, module)
+      assert.equal(peer.state.received.at(-1)!.Command, command)
+    }
+  })
+
+  it('endpoints/status: "No endpoints found" is an empty list; a registered terminal shows contact, agent and round trip', async () => {
+    const base = `/api/organizations/${org.id}/endpoints/status`
+    const empty = (await t.app.inject({ url: base, headers: admin })).json()
+    assert.equal(empty.ami_connected, true)
+    assert.deepEqual(empty.endpoints.map((e: { id: string, registered: boolean }) => [e.id, e.registered]), [['101001', false], ['101002', false]])
+    peer.state.endpoints = ['101001', '101002', '202001']
+    peer.state.contacts = [{ endpoint: '101001', uri: 'sip:101001@127.0.0.1:5070;ob', userAgent: 'PJSUA/v2.17 Linux', status: 'Reachable', roundtripUsec: '1234' },
+      { endpoint: '202001', uri: 'sip:202001@10.0.0.9', userAgent: 'other tenant', status: 'Reachable', roundtripUsec: '99' }]
+    const res = (await t.app.inject({ url: base, headers: admin })).json()
+    assert.deepEqual(res.endpoints.map((e: { id: string }) => e.id), ['101001', '101002'], 'only this tenant\'s terminals')
+    const [registered, idle] = res.endpoints
+    assert.deepEqual([registered.registered, registered.contact_uri, registered.user_agent, registered.roundtrip_ms, registered.device_state], [true, 'sip:101001@127.0.0.1:5070;ob', 'PJSUA/v2.17 Linux', 1.234, 'Not in use'])
+    assert.deepEqual([idle.registered, idle.contact_uri], [false, null])
+    assert.equal((await t.app.inject({ url: base })).statusCode, 401)
+  })
+
+  it('generate-configs with reload_pbx=true reloads after writing', async () => {
+    const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?reload_pbx=true' })).json()
+    assert.equal(res.success, true, JSON.stringify(res))
+    assert.match(res.message, /Asterisk reloaded/)
+  })
+
+  it('a silent peer: every action times out, the routes answer instead of hanging', async () => {
+    peer.state.mode = 'silent'
+    const started = Date.now()
+    const status = (await t.app.inject({ url: '/api/pbx/status' })).json()
+    assert.equal(status.connected, false)
+    assert.match(status.message, /no answer within 300 ms|not answering/)
+    assert.ok(Date.now() - started < 3000)
+    const reload = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload' })).json()
+    assert.equal(reload.success, false)
+    const endpoints = (await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/status`, headers: admin })).json()
+    assert.equal(endpoints.ami_connected, false)
+    assert.equal(endpoints.endpoints[0].registered, null)
+  })
+
+  it('a peer that drops the connection: a clear failure, then a reconnect after the backoff', async () => {
+    peer.state.mode = 'drop'
+    await new Promise((resolve) => setTimeout(resolve, 1100)) // past any backoff left by the silent test
+    const dropped = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=dialplan' })).json()
+    assert.equal(dropped.success, false)
+    assert.match(dropped.message, /closed the connection|unavailable/)
+    peer.state.mode = 'normal'
+    const connections = peer.state.connections
+    let ok = false
+    for (let i = 0; i < 40 && !ok; i++) {
+      ok = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=dialplan' })).json().success
+      if (!ok) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.ok(ok, 'the client reconnects once the peer answers again')
+    assert.ok(peer.state.connections > connections)
+  })
+
+  it('a refused login is reported, not retried in a loop', async () => {
+    const wrong = await buildTestApp({ database, env: amiEnv('wrong-secret') })
+    try {
+      const status = (await wrong.app.inject({ url: '/api/pbx/status' })).json()
+      assert.equal(status.connected, false)
+      assert.match(status.message, /login refused: Authentication failed/)
+      const before = peer.state.connections
+      const again = (await wrong.app.inject({ url: '/api/pbx/status' })).json()
+      assert.match(again.message, /next attempt in/)
+      assert.equal(peer.state.connections, before, 'no new connection during the backoff')
+    } finally {
+      await wrong.app.close()
+    }
+  })
+})
