@@ -28,8 +28,8 @@ export function rawQuery (database: Database) {
   }
 }
 
-export async function startService (database: Database): Promise<{ app: FastifyInstance, url: string }> {
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123' }), database, logger: false })
+export async function startService (database: Database, env: Record<string, string> = {}): Promise<{ app: FastifyInstance, url: string }> {
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', ...env }), database, logger: false })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return { app, url }
 }

@@ -2,8 +2,9 @@
 // BENCH_DATABASE_URL. BENCH_SECONDS and BENCH_CONNECTIONS tune the load.
 import { benchOrganizations } from './organizations.js'
 import { benchReferenceData } from './reference-data.js'
+import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue

@@ -1,3 +1,4 @@
+import { groupBy } from '../../lib/collections.js'
 import type { PbxOrganization } from './generators.js'
 import type { PbxRepo } from './repo.js'
 
@@ -11,13 +12,13 @@ export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
     }
     return { areaCode: null, localDigits: null }
   }
-  const terminals = await repo.terminalsOf(orgs.map((o) => o.id))
+  const terminals = groupBy(await repo.terminalsOf(orgs.map((o) => o.id)), (t) => t.terminal.organization_id)
   return orgs.map((o) => ({
     id: o.id,
     name: o.name,
     prefix: o.prefix,
     ...areaOf(o.region_id),
-    terminals: terminals.filter((t) => t.terminal.organization_id === o.id).map(({ terminal: t, endpoint: e, md5_cred, realm }) => ({
+    terminals: (terminals.get(o.id) ?? []).map(({ terminal: t, endpoint: e, md5_cred, realm }) => ({
       id: t.id, extension: t.extension, name: t.name, transport: e.transport ?? 'transport-udp', context: e.context ?? `org${o.prefix}-internal`,
       disallow: e.disallow ?? 'all', allow: e.allow ?? 'alaw,ulaw', direct_media: e.direct_media === 'yes', rtp_symmetric: e.rtp_symmetric === 'yes',
       force_rport: e.force_rport === 'yes', rewrite_contact: e.rewrite_contact === 'yes', language: e.language ?? 'ru', mailboxes: e.mailboxes,

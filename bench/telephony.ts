@@ -1,0 +1,70 @@
+// Issue 6's figures: generate-configs for 1,000 organizations x 100 terminals (time and peak memory),
+// and the list and create throughput of SIP terminals.
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAdmin } from '../src/modules/auth/bootstrap.js'
+import { BENCH_CONNECTIONS, BENCH_SECONDS, benchDatabase, load, rawQuery, startService } from './harness.js'
+
+const PASSWORD = 'Abcdefghij0123456789'
+
+export async function benchTelephony (): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'appeals-bench-pbx-'))
+  const database = await benchDatabase()
+  const sql = rawQuery(database)
+  const started = performance.now()
+  await sql(`insert into regions (name, phone_code, phone_zone, local_digits) values ('Астана', '7172', '717', 6)`)
+  await sql(`insert into organizations (name, prefix, region_id, max_operators)
+    select 'Организация ' || i, lpad(i::text, 3, '0'), (select id from regions limit 1), 1000 from generate_series(0, 999) i`)
+  const terminals = `select o.prefix || lpad(e::text, 3, '0') as id, o.id as organization_id, lpad(e::text, 3, '0') as extension, o.prefix
+    from organizations o, generate_series(1, 100) e`
+  await sql(`insert into ps_endpoints (id, transport, aors, auth, context, disallow, allow, direct_media, force_rport, rewrite_contact, rtp_symmetric, language)
+    select id, 'transport-udp', id, id, 'org' || prefix || '-internal', 'all', 'alaw,ulaw', 'no', 'yes', 'yes', 'yes', 'ru' from (${terminals}) t`)
+  await sql(`insert into ps_auths (id, auth_type, username, md5_cred, realm) select id, 'md5', id, md5(id), 'asterisk' from (${terminals}) t`)
+  await sql(`insert into ps_aors (id, max_contacts, remove_existing) select id, 1, 'yes' from (${terminals}) t`)
+  await sql(`insert into sip_terminals (id, organization_id, extension, name, cf_noanswer_enabled, cf_noanswer_dest)
+    select id, organization_id, extension, 'Оператор ' || extension, extension::int % 10 = 0, case when extension::int % 10 = 0 then '001' end from (${terminals}) t`)
+  await sql('analyze')
+  process.stdout.write(`1,000 organizations x 100 terminals inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+
+  await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
+  const service = await startService(database, { PBX_CONFIG_DIR: dir })
+  const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
+  const auth = { authorization: `Bearer ${token}` }
+
+  const rssBefore = process.memoryUsage().rss
+  let peakRss = rssBefore
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss) }, 20)
+  const t0 = performance.now()
+  const res = await fetch(`${service.url}/api/pbx/generate-configs`, { method: 'POST' })
+  const generateMs = performance.now() - t0
+  clearInterval(sampler)
+  const result = await res.json() as { success: boolean, files: string[], errors: string[] }
+  if (!result.success) throw new Error(`generation failed: ${JSON.stringify(result).slice(0, 500)}`)
+  const sizes = result.files.map((f) => `${f.split('/').at(-1)} ${(statSync(f).size / 1e6).toFixed(1)} MB`).join(', ')
+  process.stdout.write(`\ngenerate-configs, 100,000 terminals: ${(generateMs / 1000).toFixed(2)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service); ${sizes}\n`)
+
+  const orgId = (await sql<{ id: number }>(`select id from organizations where prefix = '500'`))[0]!.id
+  const list = await load(`${service.url}/api/organizations/${orgId}/endpoints/?limit=100`, auth)
+  process.stdout.write(`list 100 terminals of one tenant (${BENCH_CONNECTIONS} connections, ${BENCH_SECONDS} s): ${list.rps.toFixed(0)} req/s, p99 ${list.p99} ms\n`)
+
+  // create: 10 concurrent clients adding 800 terminals (extensions 101-900) to one tenant
+  const extensions = Array.from({ length: 800 }, (_, i) => String(101 + i).padStart(3, '0'))
+  const latencies: number[] = []
+  const c0 = performance.now()
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    for (let ext = extensions.shift(); ext; ext = extensions.shift()) {
+      const s = performance.now()
+      const r = await fetch(`${service.url}/api/organizations/${orgId}/endpoints/`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Новый ${ext}`, extension: ext, password: PASSWORD }) })
+      if (r.status !== 201) throw new Error(`create ${ext}: ${r.status} ${await r.text()}`)
+      latencies.push(performance.now() - s)
+    }
+  }))
+  const createSeconds = (performance.now() - c0) / 1000
+  latencies.sort((a, b) => a - b)
+  process.stdout.write(`create 800 terminals, 10 concurrent clients: ${(800 / createSeconds).toFixed(0)} req/s, p50 ${latencies[400]!.toFixed(1)} ms, p99 ${latencies[791]!.toFixed(1)} ms\n`)
+
+  await service.app.close()
+  await database.close()
+  rmSync(dir, { recursive: true, force: true })
+}
