@@ -28,6 +28,10 @@ describe('AUTH_MODE', () => {
       assert.equal((await post(headers, 'Strict A')).statusCode, 200)
       assert.equal((await post({ authorization: `Bearer ${serviceToken}` }, 'Strict B')).statusCode, 200)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'x@y.kz' } })).statusCode, 200)
+      // PBX routes need a user token for reads too in strict mode
+      assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/api/pbx/preview/sip' })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/api/pbx/status', headers })).statusCode, 200)
     } finally { await t.close() }
   })
 })
