@@ -1,23 +1,19 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 
-/** Where appeals come from (phone 109, Telegram, ...). Seeded; renamed or deactivated, never created by the API. */
-export const sources = pgTable('sources', {
+/** A seeded list: renamed or deactivated through the API, never created by it. */
+const seededList = (table: string) => pgTable(table, {
   id: serial('id').primaryKey(),
-  name: varchar('name', { length: 255 }).notNull().unique('sources_name_unique'),
+  name: varchar('name', { length: 255 }).notNull().unique(`${table}_name_unique`),
   name_kk: varchar('name_kk', { length: 255 }),
   sort_order: integer('sort_order').notNull().default(0),
   is_active: boolean('is_active').notNull().default(true),
 })
 
-/** How the citizen wants the answer (phone call, SMS, ...). Seeded like sources. */
-export const responseMethods = pgTable('response_methods', {
-  id: serial('id').primaryKey(),
-  name: varchar('name', { length: 255 }).notNull().unique('response_methods_name_unique'),
-  name_kk: varchar('name_kk', { length: 255 }),
-  sort_order: integer('sort_order').notNull().default(0),
-  is_active: boolean('is_active').notNull().default(true),
-})
+/** Where appeals come from (phone 109, Telegram, ...). */
+export const sources = seededList('sources')
+/** How the citizen wants the answer (phone call, SMS, ...). */
+export const responseMethods = seededList('response_methods')
 
 /** Citizens who appeal. Trigram indexes serve the substring search of DESIGN 5.2. */
 export const persons = pgTable('persons', {
