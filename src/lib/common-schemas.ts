@@ -20,9 +20,9 @@ export const ErrorResponse = Type.Object({ detail: Type.Unknown(), code: Type.Op
 
 /** FastAPI's 422 body, documented on every route that validates input. */
 export const ValidationError = Type.Object({
+  type: Type.String(),
   loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
   msg: Type.String(),
-  type: Type.String(),
   input: Type.Optional(Type.Unknown()),
   ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 }, { $id: 'ValidationError' })
