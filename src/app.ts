@@ -71,6 +71,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     genReqId: requestId,
     requestIdHeader: false,
+    // a hop count as the function Fastify would make of it (its types only take the other forms)
+    trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerNotFound(app)

@@ -20,6 +20,8 @@ export interface Config {
   mailFrom: string
   publicUrl: string
   corsOrigins: string[]
+  /** which proxies' X-Forwarded-For to believe (Fastify's trustProxy): false, true, a hop count, or addresses/CIDRs */
+  trustProxy: boolean | number | string[]
   serviceToken?: string
   authMode: AuthMode
   cellId?: string
@@ -113,6 +115,16 @@ function secret (env: Env, name: string, minLength: number): string | undefined 
   return raw
 }
 
+function trustProxy (env: Env): Config['trustProxy'] {
+  const raw = text(env, 'TRUST_PROXY')
+  if (raw === undefined || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  if (list.some((a) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs', raw)
+  return list
+}
+
 function amiConfig (env: Env): Config['pbx']['ami'] {
   const host = text(env, 'AMI_HOST')
   if (host === undefined) return undefined
@@ -148,6 +160,7 @@ export function loadConfig (env: Env = process.env): Config {
     mailFrom: text(env, 'MAIL_FROM') ?? 'appeals@localhost',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     corsOrigins: (text(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: trustProxy(env),
     serviceToken: secret(env, 'SERVICE_TOKEN', 16),
     authMode: oneOf(env, 'AUTH_MODE', 'interface', ['interface', 'strict'] as const),
     cellId,

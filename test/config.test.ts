@@ -23,6 +23,8 @@ describe('configuration', () => {
       [{ ACCESS_TOKEN_TTL: 'soon' }, /ACCESS_TOKEN_TTL must be a duration/],
       [{ SMTP_URL: 'http://mail' }, /SMTP_URL/],
       [{ CELL_ID: 'Bad Cell' }, /CELL_ID/],
+      [{ TRUST_PROXY: 'the load balancer' }, /TRUST_PROXY/],
+      [{ AMI_HOST: '127.0.0.1' }, /AMI_USERNAME must be set/],
     ]
     for (const [env, message] of bad) assert.throws(() => loadConfig(env), message)
     assert.throws(() => loadConfig({ JWT_SECRET: 'short-secret-value' }), (err: Error) =>

@@ -223,6 +223,20 @@ describe('auth: login, tokens, profile', () => {
 })
 
 describe('auth: login throttling', () => {
+  it('behind a trusted proxy (TRUST_PROXY), callers are told apart by X-Forwarded-For', async () => {
+    const t = await buildTestApp({ env: { TRUST_PROXY: '127.0.0.1' } })
+    try {
+      const attempt = (forwardedFor: string, email: string, password: string) => t.app.inject({ method: 'POST', url: '/api/auth/login',
+        payload: { email, password }, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': forwardedFor } })
+      for (let i = 0; i < 10; i++) await attempt('203.0.113.7', `nobody${i}@test.kz`, 'wrong-password')
+      assert.equal((await attempt('203.0.113.7', 'nobody@test.kz', 'wrong-password')).statusCode, 429)
+      const user = await makeUser(t.database.db)
+      assert.equal((await attempt('198.51.100.20', user.email, user.password)).statusCode, 200, 'another client behind the same proxy is not blocked')
+    } finally {
+      await t.close()
+    }
+  })
+
   it('10 failures in 15 minutes answer 429 with Retry-After, per account and per address, and recover after the window', async () => {
     const clock = manualClock()
     const t = await buildTestApp({ deps: { clock } })
