@@ -34,7 +34,7 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
       disallow: 'all', allow: 'alaw,ulaw', direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true,
       language: 'ru', outgoing_cli: null, allow_long_distance: false, cf_unconditional_enabled: false, cf_unconditional_dest: null,
       cf_unavailable_enabled: false, cf_unavailable_dest: null, cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20,
-      cf_busy_enabled: false, cf_busy_dest: null, aors: '101001', auth: '101001', type: 'endpoint', mailboxes: null,
+      cf_busy_enabled: false, cf_busy_dest: null, aors: '101001', auth: '101001', type: 'endpoint', mailboxes: null, employee_id: null,
     })
     assert.ok(!res.body.includes(PASSWORD))
     const [auth] = await t.database.db.select().from(psAuths).where(eq(psAuths.id, '101001'))
@@ -84,6 +84,17 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
     }
     assert.equal((await t.app.inject({ method: 'PUT', url, headers: admin, payload: { cf_noanswer_dest: null } })).statusCode, 422)
     assert.equal((await t.app.inject({ method: 'PUT', url, headers: admin, payload: { cf_busy_enabled: true } })).statusCode, 422)
+  })
+
+  it('a terminal is given to an employee of its own organization only', async () => {
+    const own = await makeUser(t.database.db, { role: 'operator', organization_id: org.id })
+    const foreign = await makeUser(t.database.db, { role: 'operator', organization_id: other.id })
+    const res = await create({ name: 'Сотрудник', extension: '040', password: PASSWORD, employee_id: own.id })
+    assert.equal(res.json().employee_id, own.id)
+    const bad = await t.app.inject({ method: 'PUT', url: `${base(org.id)}/101040`, headers: admin, payload: { employee_id: foreign.id } })
+    assert.equal(bad.statusCode, 422)
+    assert.deepEqual(bad.json().detail[0].loc, ['body', 'employee_id'])
+    assert.equal((await t.app.inject({ method: 'PUT', url: `${base(org.id)}/101040`, headers: admin, payload: { employee_id: null } })).json().employee_id, null)
   })
 
   it('password change stores a new credential; delete answers 204', async () => {

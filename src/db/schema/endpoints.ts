@@ -1,5 +1,6 @@
 import { boolean, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core'
 import { organizations } from './organizations.js'
+import { users } from './users.js'
 
 // The three tables Asterisk's PJSIP realtime reads (res_pjsip via sorcery), with the columns and the
 // yes/no values of Asterisk's own schema, so a deployment may point realtime at them. The service's
@@ -46,6 +47,8 @@ export const sipTerminals = pgTable('sip_terminals', {
   organization_id: integer('organization_id').notNull().references(() => organizations.id, { onDelete: 'restrict' }),
   extension: varchar('extension', { length: 3 }).notNull(),
   name: varchar('name', { length: 255 }).notNull(),
+  /** the employee who works at this terminal: call events of the terminal are that employee's */
+  employee_id: integer('employee_id').references(() => users.id, { onDelete: 'set null' }),
   outgoing_cli: varchar('outgoing_cli', { length: 20 }),
   allow_long_distance: boolean('allow_long_distance').notNull().default(false),
   cf_unconditional_enabled: boolean('cf_unconditional_enabled').notNull().default(false),

@@ -32,6 +32,7 @@ const settings = {
   cf_busy_enabled: Type.Boolean(),
   cf_busy_dest: Destination,
   mailboxes: Mailboxes,
+  employee_id: Nullable(Type.Integer({ minimum: 1, description: 'the employee working at this terminal (an employee of the same organization)' })),
 }
 
 export const EndpointResponse = Type.Object({
@@ -42,6 +43,7 @@ export const EndpointResponse = Type.Object({
   cf_unavailable_enabled: Type.Boolean(), cf_unavailable_dest: Nullable(Type.String()), cf_noanswer_enabled: Type.Boolean(),
   cf_noanswer_dest: Nullable(Type.String()), cf_noanswer_timeout: Type.Integer(), cf_busy_enabled: Type.Boolean(),
   cf_busy_dest: Nullable(Type.String()), aors: Type.String(), auth: Type.String(), type: Type.String(), mailboxes: Nullable(Type.String()),
+  employee_id: Nullable(Type.Integer()),
 }, { $id: 'EndpointResponse' })
 
 export const EndpointCreate = Type.Object({

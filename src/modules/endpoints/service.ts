@@ -28,7 +28,7 @@ export function toEndpointResponse ({ endpoint: e, terminal: t }: TerminalRow): 
     cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
     cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
     cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest,
-    aors: e.aors ?? e.id, auth: e.auth ?? e.id, type: 'endpoint', mailboxes: e.mailboxes,
+    aors: e.aors ?? e.id, auth: e.auth ?? e.id, type: 'endpoint', mailboxes: e.mailboxes, employee_id: t.employee_id,
   }
 }
 
@@ -63,6 +63,12 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
     }
     return organization
   }
+  async function checkEmployee (tenantId: number, employeeId: number | null | undefined): Promise<void> {
+    if (employeeId === null || employeeId === undefined) return
+    if (await repo.employeeOrganization(employeeId) !== tenantId) {
+      throw RequestValidationError.field(['body', 'employee_id'], `Employee ${employeeId} is not an employee of organization ${tenantId}`, employeeId)
+    }
+  }
   async function terminal (tenantId: number, id: string): Promise<TerminalRow> {
     const row = await repo.find(tenantId, id)
     if (!row) throw new NotFoundError('SIP terminal')
@@ -83,6 +89,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
       const id = `${organization.prefix}${input.extension}`
       const values = { ...endpointDefaults(organization.prefix), ...input }
       checkForwarding(values)
+      await checkEmployee(tenantId, input.employee_id)
       const { endpoint, terminal: own } = split(values)
       await transaction(async (tx) => {
         if (await tx.countFor(tenantId) >= organization.max_operators) {
@@ -100,6 +107,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
       await tenant(actor, tenantId)
       const current = toEndpointResponse(await terminal(tenantId, id))
       checkForwarding({ ...current, ...input })
+      await checkEmployee(tenantId, input.employee_id)
       const { endpoint, terminal: own } = split(input)
       await transaction((tx) => tx.update(id, endpoint, own))
       return toEndpointResponse(await terminal(tenantId, id))

@@ -1,0 +1,45 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { organizations } from './organizations.js'
+import { persons } from './references.js'
+import { users } from './users.js'
+
+/** One call: opened by `answered` or by its first transcription chunk; `is_final` closes it. */
+export const calls = pgTable('calls', {
+  id: serial('id').primaryKey(),
+  /** the speech service's id of the call; null until its first chunk arrives */
+  call_id: varchar('call_id', { length: 128 }),
+  operator_num: varchar('operator_num', { length: 32 }).notNull(),
+  /** the SIP terminal, when operator_num is one (no foreign key: history outlives terminals) */
+  terminal_id: varchar('terminal_id', { length: 40 }),
+  organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+  employee_id: integer('employee_id').references(() => users.id, { onDelete: 'set null' }),
+  caller_phone: varchar('caller_phone', { length: 32 }),
+  person_id: integer('person_id').references(() => persons.id, { onDelete: 'set null' }),
+  answered_at: timestamp('answered_at', { withTimezone: true }),
+  /** full_text of the latest chunk */
+  transcript: text('transcript').notNull().default(''),
+  is_final: boolean('is_final').notNull().default(false),
+  closed_at: timestamp('closed_at', { withTimezone: true }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('calls_call_id_unique').on(t.call_id),
+  index('calls_operator_idx').on(t.operator_num, t.created_at),
+  index('calls_organization_idx').on(t.organization_id, t.created_at),
+  index('calls_phone_idx').on(t.caller_phone, t.created_at),
+  index('calls_created_idx').on(t.created_at),
+])
+
+/** Transcription chunks in arrival order; a repeated chunk (same fingerprint) is stored once. */
+export const callChunks = pgTable('call_chunks', {
+  id: serial('id').primaryKey(),
+  call_row_id: integer('call_row_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  seq: integer('seq').notNull(),
+  channel: varchar('channel', { length: 32 }).notNull(),
+  chunk_text: text('chunk_text').notNull(),
+  is_final: boolean('is_final').notNull().default(false),
+  fingerprint: varchar('fingerprint', { length: 64 }).notNull(),
+  received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('call_chunks_fingerprint_unique').on(t.call_row_id, t.fingerprint),
+  uniqueIndex('call_chunks_seq_unique').on(t.call_row_id, t.seq),
+])
