@@ -17,6 +17,7 @@ import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
 import * as auth from './modules/auth/index.js'
+import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
@@ -57,7 +58,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -129,6 +130,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pbx.routes, {
     prefix: '/api/pbx',
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
+  })
+  await app.register(callEvents.routes, {
+    prefix: '/api/call-events',
+    service: callEvents.createCallEventService({ repo: callEvents.createCallRepo(db), transaction: transactional(db, callEvents.createCallRepo), clock }),
   })
   if (config.extSync.url) {
     const worker = organizations.createExtSyncWorker({

@@ -1,0 +1,65 @@
+import { and, asc, count, desc, eq, gte, isNull, lte, max, sql, type SQL } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { callChunks, calls, persons, sipTerminals } from '../../db/schema/index.js'
+
+export type CallRow = typeof calls.$inferSelect
+
+export interface CallFilter {
+  operatorNum?: string
+  organizationId?: number
+  employeeId?: number
+  phone?: string
+  from?: Date
+  to?: Date
+  skip: number
+  limit: number
+}
+
+export function createCallRepo (db: AppDb) {
+  return {
+    terminal: async (id: string) => (await db.select({ id: sipTerminals.id, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
+      .from(sipTerminals).where(eq(sipTerminals.id, id)))[0],
+    personByPhone: async (phone: string) => (await db.select({ id: persons.id, full_name: persons.full_name, iin: persons.iin }).from(persons)
+      .where(and(eq(persons.phone, phone), eq(persons.is_active, true))).orderBy(asc(persons.id)).limit(1))[0],
+    callsFrom: async (phone: string) => (await db.select({ n: count() }).from(calls).where(eq(calls.caller_phone, phone)))[0]!.n,
+    insertCall: async (values: typeof calls.$inferInsert) => (await db.insert(calls).values(values).returning())[0]!,
+
+    /** the call row, locked until the transaction ends: chunks of one call are numbered one at a time */
+    lockByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0],
+    /** the operator's latest answered call that no transcription has named yet */
+    lockUnnamedFor: async (operatorNum: string, since: Date) => (await db.select().from(calls)
+      .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
+      .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0],
+    nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
+    chunkByFingerprint: async (callRowId: number, fingerprint: string) => (await db.select().from(callChunks)
+      .where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint))))[0],
+    nextSeq: async (callRowId: number) => ((await db.select({ n: max(callChunks.seq) }).from(callChunks).where(eq(callChunks.call_row_id, callRowId)))[0]!.n ?? 0) + 1,
+    insertChunk: async (values: typeof callChunks.$inferInsert) => { await db.insert(callChunks).values(values) },
+    updateTranscript: async (id: number, transcript: string, final: boolean, at: Date) => {
+      await db.update(calls).set({ transcript, ...(final ? { is_final: true, closed_at: at } : {}) }).where(eq(calls.id, id))
+    },
+
+    list (f: CallFilter) {
+      const where: (SQL | undefined)[] = [
+        f.operatorNum === undefined ? undefined : eq(calls.operator_num, f.operatorNum),
+        f.organizationId === undefined ? undefined : eq(calls.organization_id, f.organizationId),
+        f.employeeId === undefined ? undefined : eq(calls.employee_id, f.employeeId),
+        f.phone === undefined ? undefined : eq(calls.caller_phone, f.phone),
+        f.from === undefined ? undefined : gte(calls.created_at, f.from),
+        f.to === undefined ? undefined : lte(calls.created_at, f.to),
+      ]
+      return db.select({
+        id: calls.id, call_id: calls.call_id, operator_num: calls.operator_num, terminal_id: calls.terminal_id, organization_id: calls.organization_id,
+        employee_id: calls.employee_id, caller_phone: calls.caller_phone, person_id: calls.person_id, answered_at: calls.answered_at,
+        is_final: calls.is_final, closed_at: calls.closed_at, created_at: calls.created_at,
+      }).from(calls).where(and(...where)).orderBy(desc(calls.created_at), desc(calls.id)).offset(f.skip).limit(f.limit)
+    },
+    findByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)))[0],
+    chunksOf: (callRowId: number) => db.select({ seq: callChunks.seq, channel: callChunks.channel, chunk_text: callChunks.chunk_text, is_final: callChunks.is_final, received_at: callChunks.received_at })
+      .from(callChunks).where(eq(callChunks.call_row_id, callRowId)).orderBy(asc(callChunks.seq)),
+    /** retention: calls older than the cutoff go, their chunks with them */
+    purgeBefore: async (cutoff: Date) => (await db.delete(calls).where(sql`${calls.created_at} < ${cutoff.toISOString()}::timestamptz`).returning({ id: calls.id })).length,
+  }
+}
+
+export type CallRepo = ReturnType<typeof createCallRepo>

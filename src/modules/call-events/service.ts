@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto'
+import type { Transactional } from '../../db/client.js'
+import type { Principal } from '../../lib/auth.js'
+import type { Clock } from '../../lib/clock.js'
+import { ConflictError, NotFoundError } from '../../lib/errors.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
+import type { CallRepo, CallRow } from './repo.js'
+import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
+
+/** a transcription names the operator's answered call if it comes within this time */
+const LINK_WINDOW_MS = 6 * 3600_000
+
+const iso = (d: Date | null) => d?.toISOString() ?? null
+const maskIin = (iin: string | null) => (iin ? `********${iin.slice(-4)}` : null)
+/** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
+export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
+
+export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
+  return {
+    id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
+    employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: iso(c.answered_at),
+    is_final: c.is_final, closed_at: iso(c.closed_at), created_at: c.created_at.toISOString(),
+  }
+}
+
+export function createCallEventService ({ repo, transaction, clock }: { repo: CallRepo, transaction: Transactional<CallRepo>, clock: Clock }) {
+  /** who may see a call: admins all, managers their organization's, operators their own */
+  function visibility (actor: Principal): { organizationId?: number, employeeId?: number } {
+    if (actor.role === 'admin') return {}
+    if (actor.role === 'manager') return { organizationId: actor.organization_id ?? -1 }
+    return { employeeId: actor.id }
+  }
+  const visible = (actor: Principal, c: CallRow) => {
+    const v = visibility(actor)
+    return (v.organizationId === undefined || c.organization_id === v.organizationId) && (v.employeeId === undefined || c.employee_id === v.employeeId)
+  }
+
+  async function linkTerminal (operatorNum: string) {
+    const terminal = await repo.terminal(operatorNum)
+    return { terminal_id: terminal?.id ?? null, organization_id: terminal?.organization_id ?? null, employee_id: terminal?.employee_id ?? null }
+  }
+
+  return {
+    /** stored before the answer; the screen pop names the caller when the phone is known */
+    async answered (event: CallAnsweredEvent) {
+      const phone = callerPhone(event.caller_phone)
+      const [link, person, previous] = await Promise.all([linkTerminal(event.operator_num), repo.personByPhone(phone), repo.callsFrom(phone)])
+      const call = await repo.insertCall({ operator_num: event.operator_num, caller_phone: phone, answered_at: new Date(event.call_datetime), person_id: person?.id ?? null, ...link })
+      return {
+        message: 'Call answered',
+        call: toCallSummary(call),
+        person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null,
+        previous_calls: previous,
+      }
+    },
+
+    /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409) */
+    async transcription (event: CallTranscriptionEvent) {
+      const final = event.is_final ?? false
+      const fingerprint = createHash('sha256').update(JSON.stringify([event.operator_num, event.channel, event.chunk_text, event.full_text, final])).digest('hex')
+      const link = await linkTerminal(event.operator_num)
+      return transaction(async (tx) => {
+        const now = clock()
+        let call = await tx.lockByCallId(event.call_id)
+        if (!call) {
+          call = await tx.lockUnnamedFor(event.operator_num, new Date(now.getTime() - LINK_WINDOW_MS))
+          if (call) await tx.nameCall(call.id, event.call_id)
+          else call = await tx.insertCall({ call_id: event.call_id, operator_num: event.operator_num, ...link }) // a unique call_id: a concurrent first chunk is 409
+        }
+        if (await tx.chunkByFingerprint(call.id, fingerprint)) {
+          return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final }
+        }
+        if (call.is_final) throw new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed')
+        const seq = await tx.nextSeq(call.id)
+        await tx.insertChunk({ call_row_id: call.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
+        await tx.updateTranscript(call.id, event.full_text, final, now)
+        return { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.id, seq, duplicate: false, is_final: final }
+      })
+    },
+
+    async list (actor: Principal, q: CallListQuery) {
+      const v = visibility(actor)
+      if (v.organizationId !== undefined && q.organization_id !== undefined && q.organization_id !== v.organizationId) return []
+      const rows = await repo.list({
+        operatorNum: q.operator_num, organizationId: v.organizationId ?? q.organization_id, employeeId: v.employeeId,
+        phone: q.phone === undefined ? undefined : callerPhone(q.phone), from: q.from === undefined ? undefined : new Date(q.from),
+        to: q.to === undefined ? undefined : new Date(q.to), skip: q.skip, limit: q.limit,
+      })
+      return rows.map(toCallSummary)
+    },
+
+    async get (actor: Principal, callId: string) {
+      const call = await repo.findByCallId(callId)
+      if (!call || !visible(actor, call)) throw new NotFoundError('Call')
+      const chunks = await repo.chunksOf(call.id)
+      return { ...toCallSummary(call), transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })) }
+    },
+  }
+}
+
+export type CallEventService = ReturnType<typeof createCallEventService>

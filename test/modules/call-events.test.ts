@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+
+const PASSWORD = 'Abcdefghij0123456789'
+
+describe('call events: intake and history', () => {
+  let t: TestApp
+  let admin: Record<string, string>
+  let org: { id: number }
+  let operator: { id: number, email: string, password: string }
+  let callSeq = 0
+  const nextCallId = () => `call-${process.pid}-${++callSeq}`
+
+  before(async () => {
+    t = await buildTestApp()
+    admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+    org = await makeOrganization(t.database.db, { prefix: '101' })
+    operator = await makeUser(t.database.db, { role: 'operator', organization_id: org.id })
+    const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Оператор', extension: '001', password: PASSWORD, employee_id: operator.id } })
+    assert.equal(res.statusCode, 201)
+    await t.app.inject({ method: 'POST', url: '/api/references/persons', payload: { full_name: 'Серикова Алия', iin: '061211600012', phone: '87011234567' } })
+  })
+  after(() => t.close())
+
+  const answered = (payload: object) => t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload })
+  const chunk = (payload: object) => t.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload })
+
+  it('answered: stored, linked to the terminal, its organization and employee; the caller is found and masked', async () => {
+    const res = await answered({ operator_num: '101001', caller_phone: '+7 701 123 45 67', call_datetime: '2026-11-21T10:00:00+05:00' })
+    assert.equal(res.statusCode, 200, res.body)
+    const body = res.json()
+    assert.deepEqual([body.call.terminal_id, body.call.organization_id, body.call.employee_id, body.call.caller_phone, body.call.answered_at],
+      ['101001', org.id, operator.id, '+77011234567', '2026-11-21T05:00:00.000Z'])
+    assert.equal(body.person.full_name, 'Серикова Алия')
+    assert.equal(body.person.iin_masked, '********0012')
+    assert.ok(!res.body.includes('061211600012'), 'the IIN is never shown whole')
+    assert.equal(body.previous_calls, 0)
+    const again = (await answered({ operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T11:00:00Z' })).json()
+    assert.equal(again.previous_calls, 1)
+    const unknown = (await answered({ operator_num: '555', caller_phone: '+1 202 555 0100', call_datetime: '2026-11-21T11:00:00Z' })).json()
+    assert.deepEqual([unknown.person, unknown.call.terminal_id, unknown.call.caller_phone], [null, null, '+1 202 555 0100'])
+  })
+
+  it('answered: 422 for every missing or malformed field', async () => {
+    const missing = await answered({})
+    assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_datetime', 'caller_phone', 'operator_num'])
+    for (const [patch, field] of [[{ operator_num: 'abc' }, 'operator_num'], [{ operator_num: '1'.repeat(33) }, 'operator_num'],
+      [{ call_datetime: 'yesterday' }, 'call_datetime'], [{ call_datetime: '2026-11-21' }, 'call_datetime'], [{ caller_phone: '' }, 'caller_phone']] as const) {
+      const res = await answered({ operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T10:00:00Z', ...patch })
+      assert.equal(res.statusCode, 422, JSON.stringify(patch))
+      assert.deepEqual(res.json().detail[0].loc, ['body', field])
+    }
+  })
+
+  it('transcription: chunks keep arrival order, repeats are stored once, full_text is the transcript, is_final closes it (then 409)', async () => {
+    await answered({ operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T12:00:00Z' })
+    const callId = nextCallId()
+    const base = { call_id: callId, operator_num: '101001' }
+    const first = (await chunk({ ...base, channel: 'caller', chunk_text: 'Здравствуйте,', full_text: 'Здравствуйте,' })).json()
+    assert.deepEqual([first.seq, first.duplicate], [1, false])
+    const second = (await chunk({ ...base, channel: 'operator', chunk_text: 'слушаю вас', full_text: 'Здравствуйте, слушаю вас' })).json()
+    assert.equal(second.seq, 2)
+    const repeat = (await chunk({ ...base, channel: 'operator', chunk_text: 'слушаю вас', full_text: 'Здравствуйте, слушаю вас' })).json()
+    assert.deepEqual([repeat.duplicate, repeat.seq], [true, 0])
+    const last = (await chunk({ ...base, channel: 'caller', chunk_text: 'Спасибо.', full_text: 'Здравствуйте, слушаю вас. Спасибо.', is_final: true })).json()
+    assert.deepEqual([last.seq, last.is_final], [3, true])
+    assert.equal((await chunk({ ...base, channel: 'caller', chunk_text: 'Спасибо.', full_text: 'Здравствуйте, слушаю вас. Спасибо.', is_final: true })).json().duplicate, true, 'the final chunk repeated is still idempotent')
+    const late = await chunk({ ...base, channel: 'caller', chunk_text: 'ещё', full_text: 'ещё' })
+    assert.equal(late.statusCode, 409)
+    const detail = (await t.app.inject({ url: `/api/call-events/calls/${callId}`, headers: admin })).json()
+    assert.equal(detail.transcript, 'Здравствуйте, слушаю вас. Спасибо.')
+    assert.deepEqual(detail.chunks.map((c: { seq: number, channel: string }) => [c.seq, c.channel]), [[1, 'caller'], [2, 'operator'], [3, 'caller']])
+    assert.equal(detail.is_final, true)
+    assert.equal(detail.caller_phone, '+77011234567', 'the chunks named the operator\'s answered call')
+  })
+
+  it('transcription: 422 for missing or malformed fields, texts bounded', async () => {
+    const missing = await chunk({})
+    assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_id', 'channel', 'chunk_text', 'full_text', 'operator_num'])
+    for (const [patch, field] of [[{ channel: 'caller side' }, 'channel'], [{ chunk_text: 'x'.repeat(10_001) }, 'chunk_text'], [{ is_final: 'yes' }, 'is_final'], [{ call_id: 'bad id' }, 'call_id']] as const) {
+      const res = await chunk({ call_id: nextCallId(), operator_num: '101001', channel: 'caller', chunk_text: 'a', full_text: 'a', ...patch })
+      assert.equal(res.statusCode, 422, JSON.stringify(patch).slice(0, 40))
+      assert.deepEqual(res.json().detail[0].loc, ['body', field])
+    }
+  })
+
+  it('history: admin sees all, a manager its organization, an operator its own; filters and 404', async () => {
+    const all = (await t.app.inject({ url: '/api/call-events/calls', headers: admin })).json() as { organization_id: number | null, operator_num: string }[]
+    assert.ok(all.some((c) => c.organization_id === null))
+    const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
+    const managed = (await t.app.inject({ url: '/api/call-events/calls', headers: manager })).json() as { organization_id: number }[]
+    assert.ok(managed.length > 0 && managed.every((c) => c.organization_id === org.id))
+    const mine = (await t.app.inject({ url: '/api/call-events/calls', headers: await login(t.app, operator) })).json() as { employee_id: number }[]
+    assert.ok(mine.length > 0 && mine.every((c) => c.employee_id === operator.id))
+    const stranger = await login(t.app, await makeUser(t.database.db, { role: 'operator', organization_id: org.id }))
+    assert.deepEqual((await t.app.inject({ url: '/api/call-events/calls', headers: stranger })).json(), [])
+    const byPhone = (await t.app.inject({ url: '/api/call-events/calls?phone=8%20701%20123%2045%2067', headers: admin })).json() as { caller_phone: string }[]
+    assert.ok(byPhone.length >= 2 && byPhone.every((c) => c.caller_phone === '+77011234567'))
+    const window = (await t.app.inject({ url: '/api/call-events/calls?from=2100-01-01T00:00:00Z', headers: admin })).json()
+    assert.deepEqual(window, [])
+    assert.equal((await t.app.inject({ url: '/api/call-events/calls?from=soon', headers: admin })).statusCode, 422)
+    assert.equal((await t.app.inject({ url: '/api/call-events/calls' })).statusCode, 401)
+    assert.equal((await t.app.inject({ url: '/api/call-events/calls/nope', headers: admin })).statusCode, 404)
+  })
+})
+
+describe('call events with SERVICE_TOKEN', () => {
+  it('the intake accepts only the service token', async () => {
+    const t = await buildTestApp({ env: { SERVICE_TOKEN: 'speech-service-token-123' } })
+    try {
+      const payload = { operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T10:00:00Z' }
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload })).statusCode, 401)
+      const user = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload, headers: user })).statusCode, 401)
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload, headers: { authorization: 'Bearer speech-service-token-123' } })).statusCode, 200)
+    } finally { await t.close() }
+  })
+})
