@@ -48,7 +48,7 @@ describe('call events: intake and history', () => {
     assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_datetime', 'caller_phone', 'operator_num'])
     for (const [patch, field] of [[{ operator_num: 'abc' }, 'operator_num'], [{ operator_num: '1'.repeat(33) }, 'operator_num'],
       [{ call_datetime: 'yesterday' }, 'call_datetime'], [{ call_datetime: '2026-11-21' }, 'call_datetime'], [{ caller_phone: '' }, 'caller_phone']] as const) {
-      const res = await answered({ operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T10:00:00Z', ...patch })
+      const res = await answered(Object.assign({ operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T10:00:00Z' }, patch))
       assert.equal(res.statusCode, 422, JSON.stringify(patch))
       assert.deepEqual(res.json().detail[0].loc, ['body', field])
     }
@@ -80,7 +80,7 @@ describe('call events: intake and history', () => {
     const missing = await chunk({})
     assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_id', 'channel', 'chunk_text', 'full_text', 'operator_num'])
     for (const [patch, field] of [[{ channel: 'caller side' }, 'channel'], [{ chunk_text: 'x'.repeat(10_001) }, 'chunk_text'], [{ is_final: 'yes' }, 'is_final'], [{ call_id: 'bad id' }, 'call_id']] as const) {
-      const res = await chunk({ call_id: nextCallId(), operator_num: '101001', channel: 'caller', chunk_text: 'a', full_text: 'a', ...patch })
+      const res = await chunk(Object.assign({ call_id: nextCallId(), operator_num: '101001', channel: 'caller', chunk_text: 'a', full_text: 'a' }, patch))
       assert.equal(res.statusCode, 422, JSON.stringify(patch).slice(0, 40))
       assert.deepEqual(res.json().detail[0].loc, ['body', field])
     }
