@@ -131,10 +131,14 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/pbx',
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
   })
+  const callRepo = callEvents.createCallRepo(db)
   await app.register(callEvents.routes, {
     prefix: '/api/call-events',
-    service: callEvents.createCallEventService({ repo: callEvents.createCallRepo(db), transaction: transactional(db, callEvents.createCallRepo), clock }),
+    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock }),
   })
+  const retention = callEvents.createRetentionJob({ repo: callRepo, clock, log: app.log, retentionDays: config.calls.retentionDays, intervalMs: config.calls.purgeIntervalMs })
+  app.addHook('onReady', async () => { retention.start() })
+  app.addHook('onClose', async () => { await retention.stop() })
   if (config.extSync.url) {
     const worker = organizations.createExtSyncWorker({
       repo: organizations.createExtSyncRepo(db),

@@ -25,6 +25,12 @@ export interface Config {
   serviceToken?: string
   authMode: AuthMode
   cellId?: string
+  calls: {
+    /** transcripts are personal data: calls older than this are deleted */
+    retentionDays: number
+    /** how often the purge runs */
+    purgeIntervalMs: number
+  }
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
     configDir: string
@@ -164,6 +170,10 @@ export function loadConfig (env: Env = process.env): Config {
     serviceToken: secret(env, 'SERVICE_TOKEN', 16),
     authMode: oneOf(env, 'AUTH_MODE', 'interface', ['interface', 'strict'] as const),
     cellId,
+    calls: {
+      retentionDays: integer(env, 'CALL_RETENTION_DAYS', 365, 1, 36500),
+      purgeIntervalMs: duration(env, 'CALL_PURGE_INTERVAL', '1h') * 1000,
+    },
     pbx: {
       configDir: text(env, 'PBX_CONFIG_DIR') ?? `${text(env, 'DATA_DIR') ?? './data'}/asterisk`,
       sipRealm: text(env, 'PBX_SIP_REALM') ?? 'asterisk',

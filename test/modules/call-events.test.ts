@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { eq } from 'drizzle-orm'
+import { callChunks, calls } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
+import { eventually } from '../helpers/http-target.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
 const PASSWORD = 'Abcdefghij0123456789'
@@ -115,6 +119,23 @@ describe('call events with SERVICE_TOKEN', () => {
       const user = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload, headers: user })).statusCode, 401)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload, headers: { authorization: 'Bearer speech-service-token-123' } })).statusCode, 200)
+    } finally { await t.close() }
+  })
+})
+
+describe('call retention', () => {
+  it('calls older than CALL_RETENTION_DAYS are purged with their transcripts; newer ones stay', async () => {
+    const clock = manualClock(Date.parse('2026-11-21T12:00:00Z'))
+    const t = await buildTestApp({ env: { CALL_RETENTION_DAYS: '30', CALL_PURGE_INTERVAL: '50ms' }, deps: { clock } })
+    try {
+      const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+      const send = (call_id: string) => t.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id, operator_num: '777', channel: 'caller', chunk_text: 'Персональные данные', full_text: 'Персональные данные' } })
+      await send('old-call')
+      await t.database.db.update(calls).set({ created_at: new Date('2026-10-01T00:00:00Z') }).where(eq(calls.call_id, 'old-call'))
+      await send('new-call')
+      await eventually(async () => (await t.app.inject({ url: '/api/call-events/calls/old-call', headers: admin })).statusCode === 404, 5000, 'purge')
+      assert.equal((await t.app.inject({ url: '/api/call-events/calls/new-call', headers: admin })).statusCode, 200)
+      assert.equal((await t.database.db.select().from(callChunks)).length, 1, 'the old call\'s chunks went with it')
     } finally { await t.close() }
   })
 })
