@@ -16,6 +16,7 @@ import { authPlugin } from './lib/auth.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
+import { createNotifier } from './db/notify.js'
 import * as auth from './modules/auth/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
@@ -132,9 +133,14 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
   })
   const callRepo = callEvents.createCallRepo(db)
+  const callNotifier = createNotifier(database, 'call_events')
+  app.addHook('onReady', async () => { await callNotifier.start() })
+  app.addHook('onClose', async () => { await callNotifier.stop() })
+  const live = callEvents.createLiveEvents(callNotifier)
   await app.register(callEvents.routes, {
     prefix: '/api/call-events',
-    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock }),
+    live,
+    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock, live, log: app.log }),
   })
   const retention = callEvents.createRetentionJob({ repo: callRepo, clock, log: app.log, retentionDays: config.calls.retentionDays, intervalMs: config.calls.purgeIntervalMs })
   app.addHook('onReady', async () => { retention.start() })

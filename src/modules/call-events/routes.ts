@@ -4,12 +4,43 @@ import { bearer, ref } from '../../lib/openapi.js'
 import {
   CallAnsweredEvent, CallAnsweredResult, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
 } from './schemas.js'
+import type { LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
 
 const tags = ['call events']
 const machine = { machine: true }
 
-const routes: FastifyPluginAsyncTypebox<{ service: CallEventService }> = async (app, { service }) => {
+/** a console this far behind is cut off rather than buffered without end */
+const MAX_UNSENT_BYTES = 1024 * 1024
+const HEARTBEAT_MS = 15_000
+
+const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveEvents }> = async (app, { service, live }) => {
+  const streams = new Set<() => void>()
+  app.addHook('preClose', async () => { for (const end of streams) end() })
+
+  app.get('/stream', {
+    onRequest: app.requireUser,
+    schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
+  }, async (req, reply) => {
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
+    res.write(': connected\n\n')
+    const end = () => {
+      streams.delete(end)
+      unsubscribe()
+      clearInterval(heartbeat)
+      res.end()
+    }
+    const unsubscribe = live.subscribe(req.principal!, (event) => {
+      if (res.writableLength > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); res.destroy(); end(); return }
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+    })
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS)
+    streams.add(end)
+    req.raw.on('close', end)
+  })
+
   app.post('/answered', {
     config: machine,
     schema: { tags, operationId: 'callAnswered', summary: 'A call was connected to an operator (stored before the answer; the caller is looked up among persons)', body: ref(CallAnsweredEvent), response: { 200: ref(CallAnsweredResult) } },

@@ -4,6 +4,7 @@ import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
+import { MAX_CHUNK_IN_EVENT, type LiveEvent, type LiveEvents } from './live.js'
 import type { CallRepo, CallRow } from './repo.js'
 import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
 
@@ -23,7 +24,16 @@ export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
   }
 }
 
-export function createCallEventService ({ repo, transaction, clock }: { repo: CallRepo, transaction: Transactional<CallRepo>, clock: Clock }) {
+export function createCallEventService ({ repo, transaction, clock, live, log }: {
+  repo: CallRepo
+  transaction: Transactional<CallRepo>
+  clock: Clock
+  live?: Pick<LiveEvents, 'publish'>
+  log?: { warn: (o: object, m: string) => void }
+}) {
+  /** the event is stored already: a failed push is logged, never the caller's error */
+  const push = async (event: LiveEvent) => { await live?.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
+
   /** who may see a call: admins all, managers their organization's, operators their own */
   function visibility (actor: Principal): { organizationId?: number, employeeId?: number } {
     if (actor.role === 'admin') return {}
@@ -46,12 +56,14 @@ export function createCallEventService ({ repo, transaction, clock }: { repo: Ca
       const phone = callerPhone(event.caller_phone)
       const [link, person, previous] = await Promise.all([linkTerminal(event.operator_num), repo.personByPhone(phone), repo.callsFrom(phone)])
       const call = await repo.insertCall({ operator_num: event.operator_num, caller_phone: phone, answered_at: new Date(event.call_datetime), person_id: person?.id ?? null, ...link })
-      return {
+      const result = {
         message: 'Call answered',
         call: toCallSummary(call),
         person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null,
         previous_calls: previous,
       }
+      await push({ type: 'call.answered', organization_id: call.organization_id, employee_id: call.employee_id, call: result.call, person: result.person, previous_calls: previous })
+      return result
     },
 
     /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409) */
@@ -59,7 +71,7 @@ export function createCallEventService ({ repo, transaction, clock }: { repo: Ca
       const final = event.is_final ?? false
       const fingerprint = createHash('sha256').update(JSON.stringify([event.operator_num, event.channel, event.chunk_text, event.full_text, final])).digest('hex')
       const link = await linkTerminal(event.operator_num)
-      return transaction(async (tx) => {
+      const stored = await transaction(async (tx) => {
         const now = clock()
         let call = await tx.lockByCallId(event.call_id)
         if (!call) {
@@ -68,14 +80,24 @@ export function createCallEventService ({ repo, transaction, clock }: { repo: Ca
           else call = await tx.insertCall({ call_id: event.call_id, operator_num: event.operator_num, ...link }) // a unique call_id: a concurrent first chunk is 409
         }
         if (await tx.chunkByFingerprint(call.id, fingerprint)) {
-          return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final }
+          return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final, call }
         }
         if (call.is_final) throw new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed')
         const seq = await tx.nextSeq(call.id)
         await tx.insertChunk({ call_row_id: call.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
         await tx.updateTranscript(call.id, event.full_text, final, now)
-        return { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.id, seq, duplicate: false, is_final: final }
+        return { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.id, seq, duplicate: false, is_final: final, call }
       })
+      const { call, ...result } = stored
+      if (!result.duplicate) {
+        const truncated = event.chunk_text.length > MAX_CHUNK_IN_EVENT
+        await push({
+          type: final ? 'call.final' : 'call.transcription', organization_id: call.organization_id, employee_id: call.employee_id,
+          call_id: event.call_id, call_row_id: call.id, operator_num: call.operator_num, seq: result.seq, channel: event.channel,
+          chunk_text: truncated ? event.chunk_text.slice(0, MAX_CHUNK_IN_EVENT) : event.chunk_text, truncated,
+        })
+      }
+      return result
     },
 
     async list (actor: Principal, q: CallListQuery) {

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Database } from '../../src/db/client.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { openSse } from '../helpers/sse.js'
+
+const PASSWORD = 'Abcdefghij0123456789'
+
+describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY', () => {
+  let database: Database
+  let a: TestApp
+  let b: TestApp
+  let urlA: string
+  let urlB: string
+  const auth: Record<string, Record<string, string>> = {}
+
+  before(async () => {
+    database = await createTestDatabase()
+    // two instances of the service on one database
+    a = await buildTestApp({ database })
+    b = await buildTestApp({ database })
+    urlA = await a.app.listen({ port: 0, host: '127.0.0.1' })
+    urlB = await b.app.listen({ port: 0, host: '127.0.0.1' })
+    const admin = await makeUser(database.db, { role: 'admin' })
+    auth.admin = await login(a.app, admin)
+    const org1 = await makeOrganization(database.db, { prefix: '101' })
+    const org2 = await makeOrganization(database.db, { prefix: '202' })
+    const op1 = await makeUser(database.db, { role: 'operator', organization_id: org1.id })
+    const op2 = await makeUser(database.db, { role: 'operator', organization_id: org1.id })
+    auth.op1 = await login(a.app, op1)
+    auth.op2 = await login(a.app, op2)
+    auth.manager2 = await login(a.app, await makeUser(database.db, { role: 'manager', organization_id: org2.id }))
+    for (const [org, ext, employee] of [[org1.id, '001', op1.id], [org1.id, '002', op2.id], [org2.id, '001', null]] as const) {
+      const res: { statusCode: number, body: string } = await a.app.inject({ method: 'POST', url: `/api/organizations/${org}/endpoints/`, headers: auth.admin!, payload: { name: 'Оператор', extension: ext, password: PASSWORD, employee_id: employee } })
+      assert.equal(res.statusCode, 201, res.body)
+    }
+  })
+  after(async () => {
+    await a.app.close()
+    await b.app.close()
+    await database.close()
+  })
+
+  it('each console gets the events meant for it, on either instance', async () => {
+    const consoles = {
+      admin: await openSse(`${urlB}/api/call-events/stream`, auth.admin!),
+      op1: await openSse(`${urlB}/api/call-events/stream`, auth.op1!),
+      op2: await openSse(`${urlA}/api/call-events/stream`, auth.op2!),
+      manager2: await openSse(`${urlB}/api/call-events/stream`, auth.manager2!),
+    }
+    try {
+      assert.equal(consoles.admin.status, 200)
+      assert.match(consoles.admin.contentType ?? '', /text\/event-stream/)
+      // posted to instance A; consoles on instance B must see it
+      const answered = await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-11-21T10:00:00Z' } })
+      assert.equal(answered.statusCode, 200)
+      await a.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Алло', full_text: 'Алло' } })
+      await a.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Спасибо', full_text: 'Алло. Спасибо', is_final: true } })
+      await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '202001', caller_phone: '87017654321', call_datetime: '2026-11-21T10:05:00Z' } })
+
+      await eventually(async () => consoles.admin.events.length >= 4, 5000, 'admin sees all four')
+      assert.deepEqual(consoles.admin.events.map((e) => e.event), ['call.answered', 'call.transcription', 'call.final', 'call.answered'])
+      await eventually(async () => consoles.op1.events.length >= 3, 5000, 'operator 1 sees its call')
+      await eventually(async () => consoles.manager2.events.length >= 1, 5000, 'manager of organization 2 sees its call')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      assert.deepEqual(consoles.op1.events.map((e) => e.event), ['call.answered', 'call.transcription', 'call.final'])
+      assert.equal(consoles.op1.events[1]!.data.chunk_text, 'Алло')
+      assert.deepEqual(consoles.op2.events, [], 'another operator sees nothing of it')
+      assert.deepEqual(consoles.manager2.events.map((e) => (e.data.call as { operator_num: string }).operator_num), ['202001'])
+    } finally {
+      await Promise.all(Object.values(consoles).map((c) => c.close()))
+    }
+  })
+
+  it('the stream needs a user token', async () => {
+    const res = await fetch(`${urlA}/api/call-events/stream`)
+    assert.equal(res.status, 401)
+  })
+})
