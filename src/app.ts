@@ -140,7 +140,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(callEvents.routes, {
     prefix: '/api/call-events',
     live,
-    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock, live, log: app.log }),
+    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock, live, log: app.log, control: pbxControl }),
   })
   const retention = callEvents.createRetentionJob({ repo: callRepo, clock, log: app.log, retentionDays: config.calls.retentionDays, intervalMs: config.calls.purgeIntervalMs })
   app.addHook('onReady', async () => { retention.start() })

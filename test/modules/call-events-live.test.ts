@@ -61,18 +61,39 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       await a.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Спасибо', full_text: 'Алло. Спасибо', is_final: true } })
       await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '202001', caller_phone: '87017654321', call_datetime: '2026-11-21T10:05:00Z' } })
 
-      await eventually(async () => consoles.admin.events.length >= 4, 5000, 'admin sees all four')
-      assert.deepEqual(consoles.admin.events.map((e) => e.event), ['call.answered', 'call.transcription', 'call.final', 'call.answered'])
-      await eventually(async () => consoles.op1.events.length >= 3, 5000, 'operator 1 sees its call')
-      await eventually(async () => consoles.manager2.events.length >= 1, 5000, 'manager of organization 2 sees its call')
+      const callEvents = (c: { events: { event: string, data: Record<string, unknown> }[] }) => c.events.filter((e) => e.event.startsWith('call.'))
+      await eventually(async () => callEvents(consoles.admin).length >= 4, 5000, 'admin sees all four')
+      assert.deepEqual(callEvents(consoles.admin).map((e) => e.event), ['call.answered', 'call.transcription', 'call.final', 'call.answered'])
+      await eventually(async () => callEvents(consoles.op1).length >= 3, 5000, 'operator 1 sees its call')
+      await eventually(async () => callEvents(consoles.manager2).length >= 1, 5000, 'manager of organization 2 sees its call')
       await new Promise((resolve) => setTimeout(resolve, 200))
-      assert.deepEqual(consoles.op1.events.map((e) => e.event), ['call.answered', 'call.transcription', 'call.final'])
-      assert.equal(consoles.op1.events[1]!.data.chunk_text, 'Алло')
-      assert.deepEqual(consoles.op2.events, [], 'another operator sees nothing of it')
-      assert.deepEqual(consoles.manager2.events.map((e) => (e.data.call as { operator_num: string }).operator_num), ['202001'])
+      assert.deepEqual(callEvents(consoles.op1).map((e) => e.event), ['call.answered', 'call.transcription', 'call.final'])
+      assert.equal(callEvents(consoles.op1)[1]!.data.chunk_text, 'Алло')
+      assert.deepEqual(callEvents(consoles.op2), [], 'another operator sees nothing of it')
+      assert.deepEqual(callEvents(consoles.manager2).map((e) => (e.data.call as { operator_num: string }).operator_num), ['202001'])
     } finally {
       await Promise.all(Object.values(consoles).map((c) => c.close()))
     }
+  })
+
+  it('online-operators: a connected console, seen by every instance, idle or on a call', async () => {
+    type Online = { operator_num: string, console_connected: boolean, state: string, caller_phone: string | null, since: string | null }
+    const online = async (base: string) => (await (await fetch(`${base}/api/call-events/online-operators`)).json()) as Online[]
+    assert.deepEqual(await online(urlA), [])
+    const console1 = await openSse(`${urlB}/api/call-events/stream`, auth.op1!)
+    try {
+      const idle = (await online(urlA)).find((o) => o.operator_num === '101001')
+      assert.deepEqual([idle?.console_connected, idle?.state], [true, 'idle'])
+      assert.ok(!(await online(urlA)).some((o) => o.operator_num === '101002'), 'no console, not registered: not online')
+      await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87019998877', call_datetime: '2026-11-21T11:00:00Z' } })
+      const busy = (await online(urlB)).find((o) => o.operator_num === '101001')!
+      assert.deepEqual([busy.state, busy.caller_phone, busy.since], ['on_call', '+77019998877', '2026-11-21T11:00:00.000Z'])
+      await a.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'live-2', operator_num: '101001', channel: 'caller', chunk_text: 'Всё', full_text: 'Всё', is_final: true } })
+      assert.equal((await online(urlB)).find((o) => o.operator_num === '101001')!.state, 'idle')
+    } finally {
+      await console1.close()
+    }
+    await eventually(async () => (await online(urlA)).length === 0, 5000, 'offline once the console closed')
   })
 
   it('the stream needs a user token', async () => {

@@ -43,3 +43,11 @@ export const callChunks = pgTable('call_chunks', {
   uniqueIndex('call_chunks_fingerprint_unique').on(t.call_row_id, t.fingerprint),
   uniqueIndex('call_chunks_seq_unique').on(t.call_row_id, t.seq),
 ])
+
+/** Consoles connected to any instance, kept alive by a heartbeat: every instance sees the same list. */
+export const consolePresence = pgTable('console_presence', {
+  id: serial('id').primaryKey(),
+  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  connected_at: timestamp('connected_at', { withTimezone: true }).notNull(),
+  last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+}, (t) => [index('console_presence_seen_idx').on(t.last_seen_at), index('console_presence_user_idx').on(t.user_id)])

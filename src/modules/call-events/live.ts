@@ -3,7 +3,7 @@ import type { Principal } from '../../lib/auth.js'
 
 /** What a console receives. Small on purpose: NOTIFY carries at most 8000 bytes. */
 export interface LiveEvent {
-  type: 'call.answered' | 'call.transcription' | 'call.final'
+  type: 'call.answered' | 'call.transcription' | 'call.final' | 'operator.online' | 'operator.offline'
   organization_id: number | null
   employee_id: number | null
   [key: string]: unknown

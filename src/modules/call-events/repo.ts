@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, max, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { callChunks, calls, persons, sipTerminals } from '../../db/schema/index.js'
+import { callChunks, calls, consolePresence, organizations, persons, sipTerminals, users } from '../../db/schema/index.js'
 
 export type CallRow = typeof calls.$inferSelect
 
@@ -57,6 +57,29 @@ export function createCallRepo (db: AppDb) {
     findByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)))[0],
     chunksOf: (callRowId: number) => db.select({ seq: callChunks.seq, channel: callChunks.channel, chunk_text: callChunks.chunk_text, is_final: callChunks.is_final, received_at: callChunks.received_at })
       .from(callChunks).where(eq(callChunks.call_row_id, callRowId)).orderBy(asc(callChunks.seq)),
+    presenceOpen: async (userId: number, at: Date) =>
+      (await db.insert(consolePresence).values({ user_id: userId, connected_at: at, last_seen_at: at }).returning({ id: consolePresence.id }))[0]!.id,
+    presenceBeat: async (id: number, at: Date) => { await db.update(consolePresence).set({ last_seen_at: at }).where(eq(consolePresence.id, id)) },
+    presenceClose: async (id: number) => { await db.delete(consolePresence).where(eq(consolePresence.id, id)) },
+
+    /** the terminals and employees to show as online: consoles seen since `since`, and the given registered terminal ids */
+    onlineTerminals: (since: Date, registeredIds: string[]) => db.selectDistinct({
+      terminal_id: sipTerminals.id, terminal_name: sipTerminals.name, organization_id: sipTerminals.organization_id, organization_name: organizations.name,
+      employee_id: users.id, last_name: users.last_name, first_name: users.first_name, console: sql<boolean>`exists (select 1 from ${consolePresence} p where p.user_id = ${users.id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
+    }).from(sipTerminals)
+      .innerJoin(organizations, eq(organizations.id, sipTerminals.organization_id))
+      .leftJoin(users, eq(users.id, sipTerminals.employee_id))
+      .where(or(
+        sql`exists (select 1 from ${consolePresence} p where p.user_id = ${sipTerminals.employee_id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
+        registeredIds.length > 0 ? inArray(sipTerminals.id, registeredIds) : sql`false`,
+      ))
+      .orderBy(asc(sipTerminals.id)),
+    /** the open call of each operator number, if any (answered, not final, recent) */
+    openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0 ? Promise.resolve([]) : db.selectDistinctOn([calls.operator_num], {
+      operator_num: calls.operator_num, caller_phone: calls.caller_phone, answered_at: calls.answered_at, created_at: calls.created_at,
+    }).from(calls).where(and(inArray(calls.operator_num, operatorNums), eq(calls.is_final, false), gt(calls.created_at, since)))
+      .orderBy(calls.operator_num, desc(calls.created_at)),
+
     /** retention: calls older than the cutoff go, their chunks with them */
     purgeBefore: async (cutoff: Date) => (await db.delete(calls).where(sql`${calls.created_at} < ${cutoff.toISOString()}::timestamptz`).returning({ id: calls.id })).length,
   }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
-  CallAnsweredEvent, CallAnsweredResult, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
+  CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
 } from './schemas.js'
 import type { LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
@@ -22,21 +22,29 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     onRequest: app.requireUser,
     schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
   }, async (req, reply) => {
+    const presence = await service.connectConsole(req.principal!)
     reply.hijack()
     const res = reply.raw
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
     res.write(': connected\n\n')
+    let ended = false
     const end = () => {
+      if (ended) return
+      ended = true
       streams.delete(end)
       unsubscribe()
       clearInterval(heartbeat)
       res.end()
+      presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
     const unsubscribe = live.subscribe(req.principal!, (event) => {
       if (res.writableLength > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); res.destroy(); end(); return }
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
     })
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS)
+    const heartbeat = setInterval(() => {
+      res.write(': ping\n\n')
+      presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
+    }, HEARTBEAT_MS)
     streams.add(end)
     req.raw.on('close', end)
   })
@@ -50,6 +58,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     config: machine,
     schema: { tags, operationId: 'callTranscription', summary: 'A transcript chunk (idempotent; is_final closes the call, later chunks are 409)', body: ref(CallTranscriptionEvent), response: { 200: ref(CallTranscriptionResult) } },
   }, async (req) => service.transcription(req.body))
+
+  app.get('/online-operators', {
+    schema: { tags, operationId: 'onlineOperators', summary: 'Operators online: console connected (any instance) or terminal registered in Asterisk, with state idle/on_call, caller and since when', response: { 200: Type.Array(ref(OnlineOperator)) } },
+  }, async () => service.onlineOperators())
 
   app.get('/calls', {
     onRequest: app.requireUser,

@@ -54,9 +54,16 @@ export const CallListQuery = Type.Object({
 })
 export const CallIdParams = Type.Object({ call_id: Type.String({ pattern: '^[A-Za-z0-9._:@-]{1,128}$' }) })
 
+export const OnlineOperator = Type.Object({
+  operator_num: Type.String(), name: Type.String(), employee_id: Nullable(Type.Integer()), organization_id: Type.Integer(),
+  organization_name: Type.String(), console_connected: Type.Boolean(), registered: Type.Boolean(),
+  state: Type.String({ description: 'idle, or on_call from answered until is_final' }), caller_phone: Nullable(Type.String()),
+  since: Nullable(Type.String({ format: 'date-time' })),
+}, { $id: 'OnlineOperator' })
+
 export type CallAnsweredEvent = Static<typeof CallAnsweredEvent>
 export type CallTranscriptionEvent = Static<typeof CallTranscriptionEvent>
 export type CallSummary = Static<typeof CallSummary>
 export type CallListQuery = Static<typeof CallListQuery>
 
-export const schemas = [CallAnsweredEvent, CallTranscriptionEvent, CallSummary, CallAnsweredResult, CallTranscriptionResult, CallDetail]
+export const schemas = [OnlineOperator, CallAnsweredEvent, CallTranscriptionEvent, CallSummary, CallAnsweredResult, CallTranscriptionResult, CallDetail]

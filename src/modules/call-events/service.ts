@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
+import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
@@ -24,12 +25,16 @@ export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
   }
 }
 
-export function createCallEventService ({ repo, transaction, clock, live, log }: {
+/** a console not seen for this long is offline (its instance died without saying goodbye) */
+export const PRESENCE_TTL_MS = 45_000
+
+export function createCallEventService ({ repo, transaction, clock, live, log, control }: {
   repo: CallRepo
   transaction: Transactional<CallRepo>
   clock: Clock
   live?: Pick<LiveEvents, 'publish'>
   log?: { warn: (o: object, m: string) => void }
+  control?: Pick<PbxControl, 'endpointStates'>
 }) {
   /** the event is stored already: a failed push is logged, never the caller's error */
   const push = async (event: LiveEvent) => { await live?.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
@@ -109,6 +114,37 @@ export function createCallEventService ({ repo, transaction, clock, live, log }:
         to: q.to === undefined ? undefined : new Date(q.to), skip: q.skip, limit: q.limit,
       })
       return rows.map(toCallSummary)
+    },
+
+    /** a console connected: presence in the database, kept by beats, gone on close */
+    async connectConsole (actor: Principal) {
+      const id = await repo.presenceOpen(actor.id, clock())
+      const who = { organization_id: actor.organization_id, employee_id: actor.id, user_id: actor.id }
+      await push({ type: 'operator.online', ...who })
+      return {
+        beat: () => repo.presenceBeat(id, clock()),
+        close: async () => { await repo.presenceClose(id); await push({ type: 'operator.offline', ...who }) },
+      }
+    },
+
+    /** terminals whose employee has a console open, and terminals registered in Asterisk, with their current call */
+    async onlineOperators () {
+      const now = clock().getTime()
+      const registered = control
+        ? (await control.endpointStates().catch(() => [])).filter((s) => s.contacts.length > 0).map((s) => s.id)
+        : []
+      const rows = await repo.onlineTerminals(new Date(now - PRESENCE_TTL_MS), registered)
+      const open = new Map((await repo.openCalls(rows.map((r) => r.terminal_id), new Date(now - LINK_WINDOW_MS))).map((c) => [c.operator_num, c]))
+      return rows.map((r) => {
+        const call = open.get(r.terminal_id)
+        return {
+          operator_num: r.terminal_id,
+          name: r.employee_id === null ? r.terminal_name : [r.last_name, r.first_name].filter(Boolean).join(' ') || r.terminal_name,
+          employee_id: r.employee_id, organization_id: r.organization_id, organization_name: r.organization_name,
+          console_connected: r.console ?? false, registered: registered.includes(r.terminal_id),
+          state: call ? 'on_call' : 'idle', caller_phone: call?.caller_phone ?? null, since: call ? iso(call.answered_at ?? call.created_at) : null,
+        }
+      })
     },
 
     async get (actor: Principal, callId: string) {
