@@ -1,4 +1,5 @@
 import cors from '@fastify/cors'
+import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
@@ -132,6 +133,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/pbx',
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
   })
+  await app.register(websocket, { options: { maxPayload: 64 * 1024, handleProtocols: (offered: Set<string>) => (offered.has('bearer') ? 'bearer' : false) } })
   const callRepo = callEvents.createCallRepo(db)
   const callNotifier = createNotifier(database, 'call_events')
   app.addHook('onReady', async () => { await callNotifier.start() })

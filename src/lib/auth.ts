@@ -32,6 +32,8 @@ declare module 'fastify' {
     requireUser: onRequestHookHandler
     /** the route requires a valid user token of one of these roles */
     requireRole: (...roles: Role[]) => onRequestHookHandler
+    /** the principal of a token that did not come in the Authorization header (WebSocket upgrades) */
+    resolvePrincipal: (token: string) => Promise<Principal | undefined>
   }
 }
 
@@ -86,6 +88,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     if (!req.principal) throw new UnauthorizedError()
   }
   app.decorate('requireUser', requireUser)
+  app.decorate('resolvePrincipal', options.resolvePrincipal)
   app.decorate('requireRole', (...allowed: Role[]): onRequestHookHandler => async (req) => {
     if (!req.principal) throw new UnauthorizedError()
     if (!allowed.includes(req.principal.role)) throw new ForbiddenError()

@@ -31,7 +31,8 @@ export function registerNotFound (app: FastifyInstance): void {
   const registered: RegisteredRoute[] = []
   app.decorate('registeredRoutes', registered)
   app.addHook('onRoute', (route) => {
-    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true
+    // OpenAPI cannot describe a WebSocket: @fastify/swagger leaves those routes out, the README has them
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true || (route as { websocket?: boolean }).websocket === true
     for (const method of ([] as string[]).concat(route.method)) {
       methods.add(method as HTTPMethod)
       registered.push({ method, url: route.url, hidden })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import WebSocket from 'ws'
 import type { Database } from '../../src/db/client.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
@@ -94,6 +95,35 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       await console1.close()
     }
     await eventually(async () => (await online(urlA)).length === 0, 5000, 'offline once the console closed')
+  })
+
+  it('WebSocket consoles: token as ?token= or as the bearer subprotocol; the same events; no token is refused', async () => {
+    const token = (h: Record<string, string>) => h.authorization!.slice('Bearer '.length)
+    const open = (url: string, protocols?: string[]) => new Promise<{ socket: WebSocket, messages: Record<string, unknown>[] }>((resolve, reject) => {
+      const socket = new WebSocket(url, protocols)
+      const messages: Record<string, unknown>[] = []
+      socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>))
+      socket.once('open', () => resolve({ socket, messages }))
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
+      socket.once('error', reject)
+    })
+    const wsA = urlA.replace('http', 'ws')
+    const byQuery = await open(`${wsA}/api/call-events/ws?token=${token(auth.op1!)}`)
+    const byProtocol = await open(`${urlB.replace('http', 'ws')}/api/call-events/ws`, ['bearer', token(auth.admin!)])
+    assert.equal(byProtocol.socket.protocol, 'bearer')
+    try {
+      await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87015550000', call_datetime: '2026-11-21T12:00:00Z' } })
+      await eventually(async () => byQuery.messages.some((m) => m.type === 'call.answered'), 5000, 'operator socket')
+      await eventually(async () => byProtocol.messages.some((m) => m.type === 'call.answered'), 5000, 'admin socket on the other instance')
+      await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '202001', caller_phone: '87015550001', call_datetime: '2026-11-21T12:00:00Z' } })
+      await eventually(async () => byProtocol.messages.filter((m) => m.type === 'call.answered').length === 2, 5000, 'admin sees both')
+      assert.equal(byQuery.messages.filter((m) => m.type === 'call.answered').length, 1, 'the operator sees its own only')
+    } finally {
+      byQuery.socket.close()
+      byProtocol.socket.close()
+    }
+    await assert.rejects(open(`${wsA}/api/call-events/ws`), /401/)
+    await assert.rejects(open(`${wsA}/api/call-events/ws?token=forged`), /401/)
   })
 
   it('the stream needs a user token', async () => {

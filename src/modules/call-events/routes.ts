@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
@@ -58,6 +59,49 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     config: machine,
     schema: { tags, operationId: 'callTranscription', summary: 'A transcript chunk (idempotent; is_final closes the call, later chunks are 409)', body: ref(CallTranscriptionEvent), response: { 200: ref(CallTranscriptionResult) } },
   }, async (req) => service.transcription(req.body))
+
+  // Browsers cannot set headers on a WebSocket: the token comes as ?token= or as the second
+  // subprotocol (new WebSocket(url, ['bearer', token])).
+  app.get('/ws', {
+    websocket: true,
+    onRequest: async (req) => {
+      if (req.principal) return
+      const query = req.query as { token?: string }
+      const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+      const token = query.token ?? (offered[0]?.toLowerCase() === 'bearer' ? offered[1] : undefined)
+      const principal = token ? await app.resolvePrincipal(token) : undefined
+      if (!principal) throw new UnauthorizedError()
+      req.principal = principal
+    },
+    schema: { tags, operationId: 'callEventSocket', summary: 'WebSocket for operator consoles: the same events as /stream, as JSON messages (token as ?token= or the subprotocol pair bearer, <token>)' },
+  }, async (socket, req) => {
+    const presence = await service.connectConsole(req.principal!)
+    let alive = true
+    const unsubscribe = live.subscribe(req.principal!, (event) => {
+      if (socket.bufferedAmount > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); socket.close(1013, 'too slow'); return }
+      socket.send(JSON.stringify(event))
+    })
+    // a ping each beat; a console that did not answer the last one is gone
+    const heartbeat = setInterval(() => {
+      if (!alive) { socket.terminate(); return }
+      alive = false
+      socket.ping()
+      presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
+    }, HEARTBEAT_MS)
+    socket.on('pong', () => { alive = true })
+    let ended = false
+    const end = () => {
+      if (ended) return
+      ended = true
+      streams.delete(end)
+      unsubscribe()
+      clearInterval(heartbeat)
+      if (socket.readyState === socket.OPEN) socket.close(1001, 'server closing')
+      presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
+    }
+    streams.add(end)
+    socket.on('close', end)
+  })
 
   app.get('/online-operators', {
     schema: { tags, operationId: 'onlineOperators', summary: 'Operators online: console connected (any instance) or terminal registered in Asterisk, with state idle/on_call, caller and since when', response: { 200: Type.Array(ref(OnlineOperator)) } },
