@@ -20,13 +20,18 @@ export function canSee (p: Principal, e: Pick<LiveEvent, 'organization_id' | 'em
 
 /** Call events fanned out through PostgreSQL, so a console on any instance sees them. */
 export function createLiveEvents (notifier: Notifier) {
+  const consoles = new Set<{ principal: Principal, deliver: (event: LiveEvent, json: string) => void }>()
+  // one parse per event, not one per console
+  notifier.subscribe((payload) => {
+    const event = JSON.parse(payload) as LiveEvent
+    for (const c of consoles) if (canSee(c.principal, event)) c.deliver(event, payload)
+  })
   return {
     publish: (event: LiveEvent) => notifier.publish(JSON.stringify(event)),
-    subscribe (principal: Principal, deliver: (event: LiveEvent) => void): () => void {
-      return notifier.subscribe((payload) => {
-        const event = JSON.parse(payload) as LiveEvent
-        if (canSee(principal, event)) deliver(event)
-      })
+    subscribe (principal: Principal, deliver: (event: LiveEvent, json: string) => void): () => void {
+      const entry = { principal, deliver }
+      consoles.add(entry)
+      return () => { consoles.delete(entry) }
     },
   }
 }

@@ -38,9 +38,9 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       res.end()
       presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
-    const unsubscribe = live.subscribe(req.principal!, (event) => {
+    const unsubscribe = live.subscribe(req.principal!, (event, json) => {
       if (res.writableLength > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); res.destroy(); end(); return }
-      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      res.write(`event: ${event.type}\ndata: ${json}\n\n`)
     })
     const heartbeat = setInterval(() => {
       res.write(': ping\n\n')
@@ -77,9 +77,9 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
   }, async (socket, req) => {
     const presence = await service.connectConsole(req.principal!)
     let alive = true
-    const unsubscribe = live.subscribe(req.principal!, (event) => {
+    const unsubscribe = live.subscribe(req.principal!, (_event, json) => {
       if (socket.bufferedAmount > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); socket.close(1013, 'too slow'); return }
-      socket.send(JSON.stringify(event))
+      socket.send(json)
     })
     // a ping each beat; a console that did not answer the last one is gone
     const heartbeat = setInterval(() => {
