@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -15,19 +16,26 @@ const machine = { machine: true }
 const MAX_UNSENT_BYTES = 1024 * 1024
 const HEARTBEAT_MS = 15_000
 
+/** how a console is reached: SSE or WebSocket */
+interface ConsoleTransport {
+  /** false when the console is too far behind and was cut off */
+  send: (type: string, json: string) => boolean
+  /** false when the console is gone */
+  beat: () => boolean
+  close: () => void
+  onClose: (end: () => void) => void
+}
+
 const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveEvents }> = async (app, { service, live }) => {
   const streams = new Set<() => void>()
   app.addHook('preClose', async () => { for (const end of streams) end() })
 
-  app.get('/stream', {
-    onRequest: app.requireUser,
-    schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
-  }, async (req, reply) => {
+  /**
+   * One console, whatever carries it: presence while it is open, the events it may see, a heartbeat,
+   * and the end (closed by the console, cut off when too slow or dead, or at shutdown).
+   */
+  async function attachConsole (req: FastifyRequest, transport: ConsoleTransport): Promise<void> {
     const presence = await service.connectConsole(req.principal!)
-    reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
-    res.write(': connected\n\n')
     let ended = false
     const end = () => {
       if (ended) return
@@ -35,19 +43,39 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       streams.delete(end)
       unsubscribe()
       clearInterval(heartbeat)
-      res.end()
+      transport.close()
       presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
     const unsubscribe = live.subscribe(req.principal!, (event, json) => {
-      if (res.writableLength > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); res.destroy(); end(); return }
-      res.write(`event: ${event.type}\ndata: ${json}\n\n`)
+      if (!transport.send(event.type, json)) { req.log.warn('slow console cut off'); end() }
     })
     const heartbeat = setInterval(() => {
-      res.write(': ping\n\n')
+      if (!transport.beat()) { end(); return }
       presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
     }, HEARTBEAT_MS)
     streams.add(end)
-    req.raw.on('close', end)
+    transport.onClose(end)
+  }
+
+  app.get('/stream', {
+    onRequest: app.requireUser,
+    schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
+  }, async (req, reply) => {
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
+    res.write(': connected\n\n')
+    // the response is ours now: a failure here must end it, not leave it open
+    await attachConsole(req, {
+      send: (type, json) => {
+        if (res.writableLength > MAX_UNSENT_BYTES) { res.destroy(); return false }
+        res.write(`event: ${type}\ndata: ${json}\n\n`)
+        return true
+      },
+      beat: () => res.write(': ping\n\n') || true,
+      close: () => { res.end() },
+      onClose: (end) => { req.raw.on('close', end) },
+    }).catch((err: unknown) => { req.log.error({ err }, 'console not attached'); res.end() })
   })
 
   app.post('/answered', {
@@ -75,32 +103,24 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     },
     schema: { tags, operationId: 'callEventSocket', summary: 'WebSocket for operator consoles: the same events as /stream, as JSON messages (token as ?token= or the subprotocol pair bearer, <token>)' },
   }, async (socket, req) => {
-    const presence = await service.connectConsole(req.principal!)
     let alive = true
-    const unsubscribe = live.subscribe(req.principal!, (_event, json) => {
-      if (socket.bufferedAmount > MAX_UNSENT_BYTES) { req.log.warn('slow console cut off'); socket.close(1013, 'too slow'); return }
-      socket.send(json)
-    })
-    // a ping each beat; a console that did not answer the last one is gone
-    const heartbeat = setInterval(() => {
-      if (!alive) { socket.terminate(); return }
-      alive = false
-      socket.ping()
-      presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
-    }, HEARTBEAT_MS)
     socket.on('pong', () => { alive = true })
-    let ended = false
-    const end = () => {
-      if (ended) return
-      ended = true
-      streams.delete(end)
-      unsubscribe()
-      clearInterval(heartbeat)
-      if (socket.readyState === socket.OPEN) socket.close(1001, 'server closing')
-      presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
-    }
-    streams.add(end)
-    socket.on('close', end)
+    await attachConsole(req, {
+      send: (_type, json) => {
+        if (socket.bufferedAmount > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
+        socket.send(json)
+        return true
+      },
+      // a ping each beat; a console that did not answer the last one is gone
+      beat: () => {
+        if (!alive) { socket.terminate(); return false }
+        alive = false
+        socket.ping()
+        return true
+      },
+      close: () => { if (socket.readyState === socket.OPEN) socket.close(1001, 'server closing') },
+      onClose: (end) => { socket.on('close', end) },
+    })
   })
 
   app.get('/online-operators', {
