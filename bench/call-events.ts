@@ -1,33 +1,11 @@
 // Issue 7's figures: sustained transcription chunks per second with 50 consoles connected over SSE,
 // and the delay from POST to delivery on the consoles (p50/p99).
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
+import { openSse } from '../test/helpers/sse.js'
 import { BENCH_SECONDS, benchDatabase, startService } from './harness.js'
 
 const CONSOLES = 50
 const POSTERS = 10
-
-async function openConsole (url: string, token: string, onEvent: (data: string) => void): Promise<AbortController> {
-  const controller = new AbortController()
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal })
-  const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read()
-        if (done) return
-        buffer += decoder.decode(value, { stream: true })
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1]
-          buffer = buffer.slice(end + 2)
-          if (data) onEvent(data)
-        }
-      }
-    } catch { /* closed */ }
-  })()
-  return controller
-}
 
 export async function benchCallEvents (): Promise<void> {
   const database = await benchDatabase()
@@ -37,11 +15,10 @@ export async function benchCallEvents (): Promise<void> {
 
   const delays: number[] = []
   let delivered = 0
-  const consoles = await Promise.all(Array.from({ length: CONSOLES }, () => openConsole(`${service.url}/api/call-events/stream`, token, (data) => {
-    const event = JSON.parse(data) as { type: string, chunk_text?: string }
-    if (event.type !== 'call.transcription' || !event.chunk_text) return
+  const consoles = await Promise.all(Array.from({ length: CONSOLES }, () => openSse(`${service.url}/api/call-events/stream`, { authorization: `Bearer ${token}` }, ({ event, data }) => {
+    if (event !== 'call.transcription' || typeof data.chunk_text !== 'string') return
     delivered++
-    delays.push(performance.now() - Number(event.chunk_text))
+    delays.push(performance.now() - Number(data.chunk_text))
   })))
 
   let posted = 0
@@ -64,7 +41,7 @@ export async function benchCallEvents (): Promise<void> {
   const q = (p: number) => (delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN).toFixed(1)
   process.stdout.write(`\nCall events on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${POSTERS} posters, ${CONSOLES} SSE consoles, ${elapsed} s\n`)
   process.stdout.write(`chunks stored: ${(posted / elapsed).toFixed(0)}/s (${failed} failed); deliveries: ${delivered} of ${posted * CONSOLES} expected; POST-to-console delay p50 ${q(0.5)} ms, p99 ${q(0.99)} ms\n`)
-  for (const c of consoles) c.abort()
+  await Promise.all(consoles.map((c) => c.close()))
   await service.app.close()
   await database.close()
 }

@@ -1,8 +1,10 @@
-/** A Server-Sent Events client over fetch: collects the events it receives. */
-export async function openSse (url: string, headers: Record<string, string>) {
+export interface SseEvent { event: string, data: Record<string, unknown> }
+
+/** A Server-Sent Events client over fetch: collects the events it receives, or hands each to onEvent. */
+export async function openSse (url: string, headers: Record<string, string>, onEvent?: (e: SseEvent) => void) {
   const controller = new AbortController()
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal })
-  const events: { event: string, data: Record<string, unknown> }[] = []
+  const events: SseEvent[] = []
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
   let buffer = ''
@@ -17,7 +19,10 @@ export async function openSse (url: string, headers: Record<string, string>) {
           buffer = buffer.slice(end + 2)
           const event = /^event: (.*)$/m.exec(block)?.[1]
           const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> })
+          if (!event || !data) continue
+          const e = { event, data: JSON.parse(data) as Record<string, unknown> }
+          if (onEvent) onEvent(e)
+          else events.push(e)
         }
       }
     } catch { /* aborted */ }
