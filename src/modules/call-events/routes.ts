@@ -18,6 +18,8 @@ const HEARTBEAT_MS = 15_000
 
 /** how a console is reached: SSE or WebSocket */
 interface ConsoleTransport {
+  /** called once the console counts as online, before any event */
+  open: () => void
   /** false when the console is too far behind and was cut off */
   send: (type: string, json: string) => boolean
   /** false when the console is gone */
@@ -36,6 +38,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
    */
   async function attachConsole (req: FastifyRequest, transport: ConsoleTransport): Promise<void> {
     const presence = await service.connectConsole(req.principal!)
+    transport.open()
     let ended = false
     const end = () => {
       if (ended) return
@@ -63,19 +66,27 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
   }, async (req, reply) => {
     reply.hijack()
     const res = reply.raw
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
-    res.write(': connected\n\n')
     // the response is ours now: a failure here must end it, not leave it open
     await attachConsole(req, {
+      // headers only once presence is recorded: a console that sees 200 is already online
+      open: () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
+        res.write(': connected\n\n')
+      },
       send: (type, json) => {
         if (res.writableLength > MAX_UNSENT_BYTES) { res.destroy(); return false }
-        res.write(`event: ${type}\ndata: ${json}\n\n`)
+        // a Buffer, so that writableLength counts bytes rather than UTF-16 units
+        res.write(Buffer.from(`event: ${type}\ndata: ${json}\n\n`))
         return true
       },
       beat: () => res.write(': ping\n\n') || true,
       close: () => { res.end() },
       onClose: (end) => { req.raw.on('close', end) },
-    }).catch((err: unknown) => { req.log.error({ err }, 'console not attached'); res.end() })
+    }).catch((err: unknown) => {
+      req.log.error({ err }, 'console not attached')
+      if (res.headersSent) { res.end(); return }
+      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Console could not be attached' }))
+    })
   })
 
   app.post('/answered', {
@@ -106,6 +117,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     let alive = true
     socket.on('pong', () => { alive = true })
     await attachConsole(req, {
+      open: () => {},
       send: (_type, json) => {
         if (socket.bufferedAmount > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
         socket.send(json)
