@@ -25,6 +25,8 @@ import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
+import * as llm from './modules/llm/index.js'
+import { createLlmGateway, type LlmGateway } from './integrations/llm/gateway.js'
 import * as organizations from './modules/organizations/index.js'
 import * as pbx from './modules/pbx/index.js'
 import { createAmiClient } from './integrations/ami/client.js'
@@ -45,6 +47,8 @@ export interface AppDeps {
   mailer?: Mailer
   /** Asterisk over AMI; absent: reload and status say AMI is not configured */
   pbxControl?: PbxControl
+  /** defaults to the providers of config.llm over HTTP */
+  llmGateway?: LlmGateway
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -60,7 +64,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -109,7 +113,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }
   await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db) }) })
-  await app.register(classifiers.routes, { prefix: '/api/classifiers', service: classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) }) })
+  const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
+  await app.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
   const regionService = regions.createRegionService({ repo: regions.createRegionRepo(db), transaction: transactional(db, regions.createRegionRepo) })
   for (const [prefix, variant] of [['/api/regions', ''], ['/api/shared/regions', 'Shared']] as const) {
     await app.register(regions.routes, { prefix, variant, service: regionService })
@@ -158,6 +163,16 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onReady', async () => { worker.start() })
     app.addHook('onClose', async () => { await worker.stop() })
   }
+  await app.register(llm.routes, {
+    prefix: '/api/llm',
+    service: llm.createLlmService({
+      config: config.llm,
+      gateway: deps.llmGateway ?? createLlmGateway(config.llm),
+      repo: llm.createLlmRepo(db),
+      choices: classifierService.subcategoryChoices,
+      log: app.log,
+    }),
+  })
   await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
 
   return app

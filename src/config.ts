@@ -39,6 +39,7 @@ export interface Config {
     /** unset: no Asterisk Manager Interface; reload and status say so */
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number }
   }
+  llm: LlmConfig
   extSync: {
     /** unset: synchronisation is `disabled` */
     url?: string
@@ -50,6 +51,37 @@ export interface Config {
     /** how often the worker looks for due work */
     intervalMs: number
   }
+}
+
+export type LlmProviderKind = 'openai-compatible' | 'anthropic'
+
+export interface LlmProviderConfig {
+  name: string
+  kind: LlmProviderKind
+  baseUrl: string
+  apiKey?: string
+  /** the model used when a request names none */
+  model: string
+  /** every model a request may name (the default model first) */
+  models: string[]
+  timeoutMs: number
+  /** openai-compatible only: sends stream_options.include_usage (some compatible servers refuse it) */
+  streamOptions: boolean
+  /** runs outside the centre: personal data is redacted before a request leaves (unless LLM_REDACT_PII says otherwise) */
+  external: boolean
+}
+
+export interface LlmConfig {
+  providers: LlmProviderConfig[]
+  defaultProvider?: string
+  /** providers tried in this order when the chosen one fails */
+  fallback: string[]
+  /** unset: redact for external providers only */
+  redactPii?: boolean
+  logPrompts: boolean
+  maxRetries: number
+  backoffMs: number
+  retryAfterCapMs: number
 }
 
 export class ConfigError extends Error {
@@ -141,6 +173,88 @@ function amiConfig (env: Env): Config['pbx']['ami'] {
   return { host, port: integer(env, 'AMI_PORT', 5038, 1, 65535), username, secret, timeoutMs: duration(env, 'AMI_TIMEOUT', '5s') * 1000 }
 }
 
+function flag (env: Env, name: string): boolean | undefined {
+  const raw = text(env, name)
+  if (raw === undefined) return undefined
+  if (raw === 'true' || raw === '1') return true
+  if (raw === 'false' || raw === '0') return false
+  throw new ConfigError(name, 'must be true or false', raw)
+}
+
+/** one provider from LLM_PROVIDERS (JSON) or from LLM_<NAME>_* variables; `where` names the source in errors */
+function llmProvider (raw: Record<string, unknown>, where: (field: string) => string): LlmProviderConfig {
+  const field = (key: string): string | undefined => {
+    const v = raw[key]
+    if (v === undefined || v === null || v === '') return undefined
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ConfigError(where(key), 'must be a string', JSON.stringify(v))
+    return String(v).trim()
+  }
+  const name = field('name') ?? ''
+  if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(name)) throw new ConfigError(where('name'), 'must match [a-z0-9][a-z0-9_-]{0,31}', name)
+  const kind = field('kind') ?? 'openai-compatible'
+  if (kind !== 'openai-compatible' && kind !== 'anthropic') throw new ConfigError(where('kind'), 'must be openai-compatible or anthropic', kind)
+  // keyed by the variable's own name, so that the shared parsers name it in their errors
+  const local: Env = Object.fromEntries(['base_url', 'timeout', 'stream_options', 'external'].map((k) => [where(k), field(k)]))
+  const baseUrl = url(local, where('base_url'), ['http:', 'https:'])
+  if (!baseUrl) throw new ConfigError(where('base_url'), 'must be set', '')
+  const model = field('model')
+  if (!model) throw new ConfigError(where('model'), 'must be set', '')
+  if (kind === 'anthropic' && !field('api_key')) throw new ConfigError(where('api_key'), 'must be set for an anthropic provider', '')
+  const listed = raw.models
+  const models = Array.isArray(listed) ? listed.map(String) : (field('models') ?? '').split(',')
+  return {
+    name,
+    kind,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: field('api_key'),
+    model,
+    models: [...new Set([model, ...models.map((m) => m.trim()).filter(Boolean)])],
+    timeoutMs: duration(local, where('timeout'), '60s') * 1000,
+    streamOptions: flag(local, where('stream_options')) ?? kind === 'openai-compatible',
+    external: flag(local, where('external')) ?? true,
+  }
+}
+
+function llmConfig (env: Env): LlmConfig {
+  const providers: LlmProviderConfig[] = []
+  const json = text(env, 'LLM_PROVIDERS')
+  if (json !== undefined) {
+    let parsed: unknown
+    try { parsed = JSON.parse(json) } catch { throw new ConfigError('LLM_PROVIDERS', 'must be a JSON array of providers', '<unparsable>') }
+    if (!Array.isArray(parsed)) throw new ConfigError('LLM_PROVIDERS', 'must be a JSON array of providers', '<not an array>')
+    parsed.forEach((p, i) => {
+      if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new ConfigError(`LLM_PROVIDERS[${i}]`, 'must be an object', JSON.stringify(p))
+      providers.push(llmProvider(p as Record<string, unknown>, (f) => `LLM_PROVIDERS[${i}].${f}`))
+    })
+  }
+  // LLM_<NAME>_BASE_URL announces a provider configured by variables
+  for (const key of Object.keys(env).sort()) {
+    const m = /^LLM_([A-Z0-9]+)_BASE_URL$/.exec(key)
+    if (!m) continue
+    const prefix = `LLM_${m[1]}_`
+    const fields = Object.fromEntries(['kind', 'base_url', 'api_key', 'model', 'models', 'timeout', 'stream_options', 'external'].map((f) => [f, env[prefix + f.toUpperCase()]]))
+    providers.push(llmProvider({ name: m[1]!.toLowerCase(), ...fields }, (f) => prefix + f.toUpperCase()))
+  }
+  const names = providers.map((p) => p.name)
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i)
+  if (duplicate) throw new ConfigError('LLM_PROVIDERS', 'names a provider twice', duplicate)
+  const known = (variable: string, name: string) => {
+    if (!names.includes(name)) throw new ConfigError(variable, `must name a configured provider (${names.join(', ') || 'none configured'})`, name)
+    return name
+  }
+  const chosen = text(env, 'LLM_DEFAULT_PROVIDER')
+  return {
+    providers,
+    defaultProvider: chosen !== undefined ? known('LLM_DEFAULT_PROVIDER', chosen) : names[0],
+    fallback: (text(env, 'LLM_FALLBACK') ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((n) => known('LLM_FALLBACK', n)),
+    redactPii: flag(env, 'LLM_REDACT_PII'),
+    logPrompts: flag(env, 'LLM_LOG_PROMPTS') ?? false,
+    maxRetries: integer(env, 'LLM_MAX_RETRIES', 2, 0, 10),
+    backoffMs: duration(env, 'LLM_BACKOFF', '500ms') * 1000,
+    retryAfterCapMs: duration(env, 'LLM_RETRY_AFTER_CAP', '20s') * 1000,
+  }
+}
+
 export function loadConfig (env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535)
   const host = text(env, 'HOST') ?? '0.0.0.0'
@@ -179,6 +293,7 @@ export function loadConfig (env: Env = process.env): Config {
       sipRealm: text(env, 'PBX_SIP_REALM') ?? 'asterisk',
       ami: amiConfig(env),
     },
+    llm: llmConfig(env),
     extSync: {
       url: url(env, 'EXT_SYNC_URL', ['http:', 'https:']),
       token: text(env, 'EXT_SYNC_TOKEN'),

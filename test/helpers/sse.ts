@@ -1,9 +1,14 @@
-export interface SseEvent { event: string, data: Record<string, unknown> }
+/** `event` is `message` when the server named none; `raw` is the data line as sent ([DONE] is not JSON) */
+export interface SseEvent { event: string, data: Record<string, unknown>, raw: string, at: number }
 
-/** A Server-Sent Events client over fetch: collects the events it receives, or hands each to onEvent. */
-export async function openSse (url: string, headers: Record<string, string>, onEvent?: (e: SseEvent) => void) {
+/**
+ * A Server-Sent Events client over fetch: collects the events it receives, or hands each to onEvent.
+ * A body makes it a POST.
+ */
+export async function openSse (url: string, headers: Record<string, string>, onEvent?: (e: SseEvent) => void, body?: unknown) {
   const controller = new AbortController()
-  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal })
+  const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }
+  const res = await fetch(url, { ...init, headers: { accept: 'text/event-stream', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, signal: controller.signal })
   const events: SseEvent[] = []
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
@@ -17,10 +22,10 @@ export async function openSse (url: string, headers: Record<string, string>, onE
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
-          const event = /^event: (.*)$/m.exec(block)?.[1]
+          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message'
           const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (!event || !data) continue
-          const e = { event, data: JSON.parse(data) as Record<string, unknown> }
+          if (data === undefined) continue
+          const e = { event, data: data.startsWith('{') ? JSON.parse(data) as Record<string, unknown> : {}, raw: data, at: performance.now() }
           if (onEvent) onEvent(e)
           else events.push(e)
         }
@@ -31,6 +36,8 @@ export async function openSse (url: string, headers: Record<string, string>, onE
     status: res.status,
     contentType: res.headers.get('content-type'),
     events,
+    /** resolves when the server ends the stream */
+    ended: pump,
     close: async () => { controller.abort(); await pump },
   }
 }

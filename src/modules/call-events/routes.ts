@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
+import type { ServerResponse } from 'node:http'
+import { startEventStream, writeEvent } from '../../lib/sse.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -64,28 +66,26 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     onRequest: app.requireUser,
     schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
   }, async (req, reply) => {
-    reply.hijack()
-    const res = reply.raw
-    // the response is ours now: a failure here must end it, not leave it open
+    let res: ServerResponse | undefined
+    // the response is ours once it starts: a failure here must end it, not leave it open
     await attachConsole(req, {
-      // headers only once presence is recorded: a console that sees 200 is already online
+      // the stream starts only once presence is recorded: a console that sees 200 is already online
       open: () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id })
+        res = startEventStream(req, reply)
         res.write(': connected\n\n')
       },
       send: (type, json) => {
-        if (res.writableLength > MAX_UNSENT_BYTES) { res.destroy(); return false }
-        // a Buffer, so that writableLength counts bytes rather than UTF-16 units
-        res.write(Buffer.from(`event: ${type}\ndata: ${json}\n\n`))
+        if (res!.writableLength > MAX_UNSENT_BYTES) { res!.destroy(); return false }
+        writeEvent(res!, json, type)
         return true
       },
-      beat: () => res.write(': ping\n\n') || true,
-      close: () => { res.end() },
+      beat: () => res!.write(': ping\n\n') || true,
+      close: () => { res!.end() },
       onClose: (end) => { req.raw.on('close', end) },
     }).catch((err: unknown) => {
+      if (!res) throw err
       req.log.error({ err }, 'console not attached')
-      if (res.headersSent) { res.end(); return }
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Console could not be attached' }))
+      res.end()
     })
   })
 

@@ -82,6 +82,17 @@ export function createClassifierRepo (db: AppDb) {
         .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))
       return { types, cats, subs }
     },
+
+    /** every active subcategory under active parents, with its path, for choosing one (LLM classify) */
+    activeSubcategoryPaths: async (limit: number) => db
+      .select({ id: subcategories.id, subcategory: subcategories.name, category: categories.name, appeal_type: appealTypes.name, classifier: classifiers.name })
+      .from(subcategories)
+      .innerJoin(categories, and(eq(categories.id, subcategories.category_id), eq(categories.is_active, true)))
+      .innerJoin(appealTypes, and(eq(appealTypes.id, categories.appeal_type_id), eq(appealTypes.is_active, true)))
+      .innerJoin(classifiers, and(eq(classifiers.id, appealTypes.classifier_id), eq(classifiers.is_active, true)))
+      .where(eq(subcategories.is_active, true))
+      .orderBy(asc(classifiers.id), asc(appealTypes.sort_order), asc(appealTypes.id), asc(categories.sort_order), asc(categories.id), asc(subcategories.sort_order), asc(subcategories.id))
+      .limit(limit),
   }
 }
 

@@ -21,6 +21,10 @@ export function createClassifierService ({ repo }: { repo: ClassifierRepo }) {
 
   return {
     get,
+    /** the active subcategories as labels "appeal type / category / subcategory", at most `limit` */
+    async subcategoryChoices (limit: number) {
+      return (await repo.activeSubcategoryPaths(limit)).map((r) => ({ id: r.id, label: `${r.appeal_type} / ${r.category} / ${r.subcategory}` }))
+    },
     list: async (level: LevelName, filter: { parentId?: number, includeInactive: boolean }) =>
       (await repo.list(level, filter)).map(toWire),
 
