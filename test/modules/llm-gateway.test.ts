@@ -198,10 +198,15 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
     assert.equal(lastRequests(1)[0]!.body.stream_options, undefined)
   })
 
-  it('retries before the first byte when streaming too', async () => {
+  it('retries before the first byte when streaming too: a 503, a first byte slower than the time-out', async () => {
     upstream.script({ status: 503 }, { chunks: ['ok'] })
     const s = await streamOf({ messages: [{ role: 'user', content: 'x' }] })
     assert.deepEqual(s.events.map((e) => e.data.type ?? e.raw), ['delta', 'done', '[DONE]'])
+
+    upstream.script({ delayMs: 1500, chunks: ['late'] }, { chunks: ['on time'] })
+    const slow = await streamOf({ provider: 'local', messages: [{ role: 'user', content: 'x' }] })
+    assert.deepEqual(slow.events.map((e) => e.data.text ?? e.data.type ?? e.raw), ['on time', 'done', '[DONE]'])
+    assert.equal(lastRequests(2)[0]!.aborted, true)
   })
 
   for (const [kind, provider] of [['OpenAI', 'openai'], ['Anthropic', 'claude']] as const) {
