@@ -29,6 +29,7 @@ import * as llm from './modules/llm/index.js'
 import { createLlmGateway, type LlmGateway } from './integrations/llm/gateway.js'
 import * as organizations from './modules/organizations/index.js'
 import * as pbx from './modules/pbx/index.js'
+import * as platform from './modules/platform/index.js'
 import { createAmiClient } from './integrations/ami/client.js'
 import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
 import { createExtSyncClient } from './integrations/ext-sync/index.js'
@@ -64,7 +65,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -130,8 +131,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
   await app.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
   await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
+  const platformService = platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock })
+  await app.register(platform.routes, { prefix: '/platform', service: platformService })
   await app.register(endpoints.routes, {
     prefix: '/api/organizations/:tenant_id/endpoints',
+    telephonyGate: platformService.assertTelephonyActive,
     service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
   })
   await app.register(pbx.routes, {

@@ -14,7 +14,7 @@ describe('AUTH_MODE', () => {
     } finally { await t.close() }
   })
 
-  it('strict: unmarked writes need a user token or the service token; reads and login stay open', async () => {
+  it('strict: unmarked writes need a user token (the service token is not one); reads and login stay open', async () => {
     const serviceToken = 'service-token-0123456789abcdef'
     const t = await buildTestApp({ env: { AUTH_MODE: 'strict', SERVICE_TOKEN: serviceToken } })
     try {
@@ -26,7 +26,7 @@ describe('AUTH_MODE', () => {
       const user = await makeUser(t.database.db, { role: 'admin' })
       const headers = await login(t.app, user)
       assert.equal((await post(headers, 'Strict A')).statusCode, 200)
-      assert.equal((await post({ authorization: `Bearer ${serviceToken}` }, 'Strict B')).statusCode, 200)
+      assert.equal((await post({ authorization: `Bearer ${serviceToken}` }, 'Strict B')).statusCode, 401)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'x@y.kz' } })).statusCode, 200)
       // PBX routes need a user token for reads too in strict mode
       assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)

@@ -51,6 +51,7 @@ describe('the service process', () => {
     const lines = service.output().stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string, generated_password?: string })
     assert.ok(lines.some((l) => l.msg === 'stopping'))
     assert.ok(lines.some((l) => l.generated_password), 'the first administrator\'s generated password is shown once')
+    assert.ok(lines.some((l) => /SERVICE_TOKEN is not set/.test(l.msg)), 'running without SERVICE_TOKEN is warned about at start')
   })
 
   it('npm run cli -- create-admin creates an administrator who can log in', async () => {

@@ -78,7 +78,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     if (config.machine && serviceDigest !== undefined && !req.viaServiceToken) {
       throw new UnauthorizedError('This route accepts only the service token')
     }
-    if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal && !req.viaServiceToken &&
+    // the service token is a machine credential: it opens machine routes, not the users' writes
+    if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal &&
         (WRITE_METHODS.has(req.method) || config.strictReads)) {
       throw new UnauthorizedError('Not authenticated (AUTH_MODE=strict)')
     }

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence, organizations, persons, sipTerminals, users } from '../../db/schema/index.js'
+import { telephonyEnabled } from '../platform/index.js'
 
 export type CallRow = typeof calls.$inferSelect
 
@@ -69,10 +70,10 @@ export function createCallRepo (db: AppDb) {
     }).from(sipTerminals)
       .innerJoin(organizations, eq(organizations.id, sipTerminals.organization_id))
       .leftJoin(users, eq(users.id, sipTerminals.employee_id))
-      .where(or(
+      .where(and(telephonyEnabled(sipTerminals.organization_id), or(
         sql`exists (select 1 from ${consolePresence} p where p.user_id = ${sipTerminals.employee_id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
         registeredIds.length > 0 ? inArray(sipTerminals.id, registeredIds) : sql`false`,
-      ))
+      )))
       .orderBy(asc(sipTerminals.id)),
     /** the open call of each operator number, if any (answered, not final, recent) */
     openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0 ? Promise.resolve([]) : db.selectDistinctOn([calls.operator_num], {

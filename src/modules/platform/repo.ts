@@ -1,0 +1,46 @@
+import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { platformAudit, platformTenants, type TenantStatus } from '../../db/schema/index.js'
+
+export type TenantRow = typeof platformTenants.$inferSelect
+export type AuditRow = typeof platformAudit.$inferInsert
+
+/**
+ * True unless a tenant named after the organization is suspended or deleted: the one rule that
+ * keeps a suspended tenant's telephony out of terminal routes, PBX files and online operators.
+ */
+export const telephonyEnabled = (organizationId: SQLWrapper) =>
+  sql`not exists (select 1 from ${platformTenants} t where t.tenant_id = (${organizationId})::text and t.status <> 'active')`
+
+export function createPlatformRepo (db: AppDb) {
+  return {
+    find: async (tenantId: string, forUpdate = false): Promise<TenantRow | undefined> => {
+      const query = db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId))
+      return (await (forUpdate ? query.for('update') : query))[0]
+    },
+    /** undefined when the id is taken (a concurrent create of the same tenant included) */
+    insert: async (row: typeof platformTenants.$inferInsert): Promise<TenantRow | undefined> =>
+      (await db.insert(platformTenants).values(row).onConflictDoNothing().returning())[0],
+    setStatus: async (tenantId: string, status: TenantStatus, at: Date): Promise<TenantRow> => (await db.update(platformTenants).set({
+      status,
+      updated_at: at,
+      ...(status === 'suspended' ? { suspended_at: at } : {}),
+      ...(status === 'active' ? { suspended_at: null } : {}),
+      ...(status === 'deleted' ? { deleted_at: at } : {}),
+    }).where(eq(platformTenants.tenant_id, tenantId)).returning())[0]!,
+    list: (filter: { status?: TenantStatus, skip: number, limit: number }) => db.select().from(platformTenants)
+      .where(filter.status ? eq(platformTenants.status, filter.status) : undefined)
+      .orderBy(platformTenants.tenant_id).offset(filter.skip).limit(filter.limit),
+    audit: async (row: AuditRow) => { await db.insert(platformAudit).values(row) },
+    auditLog: (filter: { tenantId?: string, skip: number, limit: number }) => db.select().from(platformAudit)
+      .where(and(filter.tenantId ? eq(platformAudit.tenant_id, filter.tenantId) : undefined))
+      .orderBy(desc(platformAudit.at), desc(platformAudit.id)).offset(filter.skip).limit(filter.limit),
+    /** whether the organization's telephony is switched off by its tenant */
+    telephonySuspended: async (organizationId: number): Promise<TenantStatus | undefined> => {
+      const row = (await db.select({ status: platformTenants.status }).from(platformTenants).where(eq(platformTenants.tenant_id, String(organizationId))))[0]
+      return row && row.status !== 'active' ? row.status : undefined
+    },
+  }
+}
+
+export type PlatformRepo = ReturnType<typeof createPlatformRepo>
