@@ -55,21 +55,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: LlmService }> = async (app, {
     }
   })
 
-  app.post('/tasks/summarize', {
-    schema: { tags, operationId: 'llmSummarize', summary: 'Summary, key points and the citizen\'s request, worded for role operator, supervisor or citizen', body: ref(SummarizeRequest), response: { 200: ref(TaskResponse) } },
-  }, async (req) => service.summarize(req.body, req.principal))
-
-  app.post('/tasks/translate', {
-    schema: { tags, operationId: 'llmTranslate', summary: 'Translation kk-ru, ru-kk, auto-ru or auto-kk with the detected source language', body: ref(TranslateRequest), response: { 200: ref(TaskResponse) } },
-  }, async (req) => service.translate(req.body, req.principal))
-
-  app.post('/tasks/classify', {
-    schema: { tags, operationId: 'llmClassify', summary: 'One of the given categories, or of the active classifier subcategories when none are given, with confidence and reasoning', body: ref(ClassifyRequest), response: { 200: ref(TaskResponse) } },
-  }, async (req) => service.classify(req.body, req.principal))
-
-  app.post('/tasks/check-response', {
-    schema: { tags, operationId: 'llmCheckResponse', summary: 'Whether an official reply answers each point of the appeal, in its language, with legal basis and the right of appeal; a verdict', body: ref(CheckResponseRequest), response: { 200: ref(TaskResponse) } },
-  }, async (req) => service.checkResponse(req.body, req.principal))
+  const tasks = [
+    ['summarize', 'llmSummarize', SummarizeRequest, 'Summary, key points and the citizen\'s request, worded for role operator, supervisor or citizen', service.summarize],
+    ['translate', 'llmTranslate', TranslateRequest, 'Translation kk-ru, ru-kk, auto-ru or auto-kk with the detected source language', service.translate],
+    ['classify', 'llmClassify', ClassifyRequest, 'One of the given categories, or of the active classifier subcategories when none are given, with confidence and reasoning', service.classify],
+    ['check-response', 'llmCheckResponse', CheckResponseRequest, 'Whether an official reply answers each point of the appeal, in its language, with legal basis and the right of appeal; a verdict', service.checkResponse],
+  ] as const
+  for (const [task, operationId, body, summary, run] of tasks) {
+    app.post(`/tasks/${task}`, {
+      schema: { tags, operationId, summary, body: ref(body), response: { 200: ref(TaskResponse) } },
+    }, async (req) => (run as (body: unknown, actor: typeof req.principal) => ReturnType<LlmService['summarize']>)(req.body, req.principal))
+  }
 
   app.get('/usage', {
     onRequest: app.requireRole('admin'),
