@@ -28,6 +28,12 @@ describe('AUTH_MODE', () => {
       assert.equal((await post(headers, 'Strict A')).statusCode, 200)
       assert.equal((await post({ authorization: `Bearer ${serviceToken}` }, 'Strict B')).statusCode, 401)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'x@y.kz' } })).statusCode, 200)
+      // the LLM gateway's calls are writes: a user token in strict mode
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/llm/simple', payload: { prompt: 'x' } })).statusCode, 401)
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/llm/simple', payload: { prompt: 'x' }, headers })).statusCode, 503, 'through to the gateway (no provider configured)')
+      // machine routes take the service token, not a user's
+      assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers: { authorization: `Bearer ${serviceToken}` } })).statusCode, 404)
       // PBX routes need a user token for reads too in strict mode
       assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/pbx/preview/sip' })).statusCode, 401)
