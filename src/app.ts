@@ -167,16 +167,15 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onReady', async () => { worker.start() })
     app.addHook('onClose', async () => { await worker.stop() })
   }
-  await app.register(llm.routes, {
-    prefix: '/api/llm',
-    service: llm.createLlmService({
-      config: config.llm,
-      gateway: deps.llmGateway ?? createLlmGateway(config.llm),
-      repo: llm.createLlmRepo(db),
-      choices: classifierService.subcategoryChoices,
-      log: app.log,
-    }),
+  const llmService = llm.createLlmService({
+    config: config.llm,
+    gateway: deps.llmGateway ?? createLlmGateway(config.llm),
+    repo: llm.createLlmRepo(db),
+    choices: classifierService.subcategoryChoices,
+    log: app.log,
   })
+  app.addHook('onClose', llmService.flush)
+  await app.register(llm.routes, { prefix: '/api/llm', service: llmService })
   await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
 
   return app

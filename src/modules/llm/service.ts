@@ -62,10 +62,15 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
 
   const redacted = (messages: ChatMessage[], redactor: Redactor) => messages.map((m) => ({ ...m, content: redactor.redact(m.content) }))
 
-  /** accounting must never cost the caller its answer */
+  /** accounting rows still being written: a stop waits for them */
+  const pending = new Set<Promise<void>>()
+
+  /** accounting must never cost the caller its answer, nor delay it */
   function record (row: Omit<LlmCallRecord, 'prompt' | 'answer'>, prompt: ChatMessage[], answer: string | null) {
     const full = config.logPrompts ? { ...row, prompt, answer } : row
-    repo.record(full).catch((err: unknown) => log.warn({ err }, 'LLM call not recorded'))
+    const write = repo.record(full).catch((err: unknown) => log.warn({ err }, 'LLM call not recorded'))
+    pending.add(write)
+    void write.finally(() => pending.delete(write))
   }
 
   function recordAnswer (task: string, actor: Principal | null | undefined, started: number, redactor: Redactor, request: LlmRequest, outcome: LlmAnswer | LlmCallError, text: string | null) {
@@ -214,6 +219,9 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
       runTask('check-response', checkResponseTask(body.appeal_text, body.response_text), actor, body),
 
     usage: (from: Date, to: Date) => repo.usage(from, to),
+
+    /** waits for the accounting rows still being written */
+    flush: async () => { await Promise.all(pending) },
   }
 }
 
