@@ -85,7 +85,12 @@ function describe (e: ErrorObject, fromText: boolean): Pick<FieldError, 'type' |
       const msg = values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values[0]
       return { type: 'enum', msg: `Input should be ${msg}`, ctx: { expected: values.join(', ') } }
     }
-    case 'const': return { type: 'literal_error', msg: `Input should be '${String(p.allowedValue)}'` }
+    case 'const': {
+      // a union of literals fails once per branch: name them all, as pydantic does
+      const values = ((p.allowedValues as unknown[] | undefined) ?? [p.allowedValue]).map((v) => `'${String(v)}'`)
+      const expected = values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values[0]
+      return { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } }
+    }
     case 'format': return { type: 'value_error', msg: `Value is not a valid ${String(p.format)}` }
     case 'not': return { type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }
     case 'minProperties': return { type: 'too_short', msg: `Object should have at least ${p.limit} field${p.limit === 1 ? '' : 's'}` }
@@ -99,7 +104,12 @@ export function toFieldErrors (errors: ErrorObject[], context: string | undefine
   const fromText = part !== 'body'
   const seen = new Set<string>()
   const out: FieldError[] = []
+  const literals = new Map<string, unknown[]>()
   for (const e of errors) {
+    if (e.keyword === 'const') literals.set(e.instancePath, [...(literals.get(e.instancePath) ?? []), (e.params as { allowedValue: unknown }).allowedValue])
+  }
+  for (const e of errors) {
+    if (e.keyword === 'const') e.params = { ...e.params, allowedValues: literals.get(e.instancePath) }
     // anyOf/oneOf summaries repeat what their branches already said
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue
     const path = e.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')))

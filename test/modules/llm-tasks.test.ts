@@ -66,6 +66,9 @@ describe('LLM tasks: structured answers, checked, with one repair attempt', () =
       const bad = await task('translate', { text: 'x', direction })
       assert.equal(bad.statusCode, 422, direction)
       assert.deepEqual(bad.json().detail[0].loc, ['body', 'direction'])
+      assert.equal(bad.json().detail[0].type, 'literal_error')
+      assert.equal(bad.json().detail[0].msg, "Input should be 'kk-ru', 'ru-kk', 'auto-ru' or 'auto-kk'", 'every allowed value named, as pydantic does')
+      assert.equal(bad.json().detail.length, 1)
     }
   })
 
