@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
-import type { Clock } from '../../lib/clock.js'
+import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { MAX_CHUNK_IN_EVENT, type LiveEvent, type LiveEvents } from './live.js'
@@ -12,7 +12,6 @@ import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEv
 /** a transcription names the operator's answered call if it comes within this time */
 const LINK_WINDOW_MS = 6 * 3600_000
 
-const iso = (d: Date | null) => d?.toISOString() ?? null
 const maskIin = (iin: string | null) => (iin ? `********${iin.slice(-4)}` : null)
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
@@ -20,8 +19,8 @@ export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
 export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
   return {
     id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
-    employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: iso(c.answered_at),
-    is_final: c.is_final, closed_at: iso(c.closed_at), created_at: c.created_at.toISOString(),
+    employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: isoOrNull(c.answered_at),
+    is_final: c.is_final, closed_at: isoOrNull(c.closed_at), created_at: c.created_at.toISOString(),
   }
 }
 
@@ -142,7 +141,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
           name: r.employee_id === null ? r.terminal_name : [r.last_name, r.first_name].filter(Boolean).join(' ') || r.terminal_name,
           employee_id: r.employee_id, organization_id: r.organization_id, organization_name: r.organization_name,
           console_connected: r.console ?? false, registered: registered.includes(r.terminal_id),
-          state: call ? 'on_call' : 'idle', caller_phone: call?.caller_phone ?? null, since: call ? iso(call.answered_at ?? call.created_at) : null,
+          state: call ? 'on_call' : 'idle', caller_phone: call?.caller_phone ?? null, since: call ? isoOrNull(call.answered_at ?? call.created_at) : null,
         }
       })
     },

@@ -1,5 +1,5 @@
 import type { Transactional } from '../../db/client.js'
-import type { Clock } from '../../lib/clock.js'
+import { isoOrNull, type Clock } from '../../lib/clock.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import type { RegionRow } from '../regions/repo.js'
@@ -37,7 +37,7 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
       modules: r.modules, is_active: r.is_active, max_queues: r.max_queues, max_operators: r.max_operators,
       created_at: r.created_at.toISOString(),
       ext_sync_status: r.ext_sync_status ?? (deps.extSyncEnabled ? 'pending' : 'disabled'),
-      ext_sync_error: r.ext_sync_error, ext_synced_at: r.ext_synced_at?.toISOString() ?? null,
+      ext_sync_error: r.ext_sync_error, ext_synced_at: isoOrNull(r.ext_synced_at),
       oblast_id: oblast?.id ?? null, oblast_name: oblast?.name ?? null,
       city_name: region && oblast && region.id !== oblast.id ? region.name : null,
       // one queue per organization that has terminals (the queues generator); outbound routes are not stored entities

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Transactional } from '../../db/client.js'
 import type { TenantStatus } from '../../db/schema/index.js'
-import type { Clock } from '../../lib/clock.js'
+import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import type { PlatformRepo, TenantRow } from './repo.js'
 import type { TenantCreate } from './schemas.js'
@@ -20,10 +20,9 @@ const transitions: Record<TenantAction, Record<TenantStatus, TenantStatus | 'ref
   delete: { active: 'deleted', suspended: 'deleted', deleted: 'deleted' },
 }
 
-const iso = (d: Date | null) => d?.toISOString() ?? null
 const toWire = (t: TenantRow) => ({
   tenant_id: t.tenant_id, name: t.name, cell_id: t.cell_id, metadata: t.metadata, status: t.status,
-  created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(), suspended_at: iso(t.suspended_at), deleted_at: iso(t.deleted_at),
+  created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(), suspended_at: isoOrNull(t.suspended_at), deleted_at: isoOrNull(t.deleted_at),
 })
 
 export function createPlatformService ({ repo, transaction, cellId, clock }: { repo: PlatformRepo, transaction: Transactional<PlatformRepo>, cellId?: string, clock: Clock }) {
