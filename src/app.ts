@@ -131,11 +131,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
   await app.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
   await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
-  const platformService = platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock })
-  await app.register(platform.routes, { prefix: '/platform', service: platformService })
+  await app.register(platform.routes, {
+    prefix: '/platform',
+    service: platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock }),
+  })
   await app.register(endpoints.routes, {
     prefix: '/api/organizations/:tenant_id/endpoints',
-    telephonyGate: platformService.assertTelephonyActive,
     service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
   })
   await app.register(pbx.routes, {

@@ -195,6 +195,9 @@ describe('a suspended tenant switches its organization\'s telephony off', () => 
         assert.equal(res.statusCode, 403, res.body)
         assert.match(res.json().detail, new RegExp(`telephony of organization ${org.id} is switched off: its platform tenant is suspended`))
       }
+      const outsider = await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/`, headers: auth.operator! })
+      assert.equal(outsider.statusCode, 403)
+      assert.match(outsider.json().detail, /Only an administrator/, 'who may not manage terminals learns nothing about the tenant')
       const suspended = await config()
       assert.ok(!suspended.sip.includes('731001') && !suspended.queues.includes('731001') && !/\b731\d{3}\b/.test(suspended.extensions), 'left out of every file')
       assert.ok(suspended.sip.includes('[732001]'), 'other organizations stay')

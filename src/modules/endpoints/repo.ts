@@ -1,6 +1,7 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { organizations, psAors, psAuths, psEndpoints, sipTerminals, users } from '../../db/schema/index.js'
+import { tenantStatusOf } from '../platform/index.js'
 
 const terminalColumns = {
   endpoint: psEndpoints,
@@ -28,7 +29,9 @@ export function createEndpointRepo (db: AppDb) {
     countFor: async (organizationId: number) =>
       (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId)))[0]!.n,
     employeeOrganization: async (id: number) => (await db.select({ organization_id: users.organization_id }).from(users).where(eq(users.id, id)))[0]?.organization_id,
-    organization: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)))[0],
+    /** the organization with the status of its platform tenant (null: none) */
+    organization: async (id: number) => (await db.select({ ...getTableColumns(organizations), tenant_status: tenantStatusOf(organizations.id) })
+      .from(organizations).where(eq(organizations.id, id)))[0],
     /** the Asterisk rows and the service's row, together (the caller holds a transaction) */
     async insert (w: TerminalWrite): Promise<void> {
       await db.insert(psEndpoints).values(w.endpoint)

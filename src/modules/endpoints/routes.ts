@@ -9,10 +9,8 @@ const tags = ['endpoints']
 const security = bearer
 
 /** SIP terminals of one tenant, under /api/organizations/{tenant_id}/endpoints/ (all Bearer). */
-const routes: FastifyPluginAsyncTypebox<{ service: EndpointService, telephonyGate: (organizationId: number) => Promise<void> }> = async (app, { service, telephonyGate }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: EndpointService }> = async (app, { service }) => {
   app.addHook('onRequest', app.requireUser)
-  // a suspended or deleted platform tenant switches the organization's terminals off (403)
-  app.addHook('preHandler', async (req) => { await telephonyGate((req.params as { tenant_id: number }).tenant_id) })
 
   app.get('/', {
     prefixTrailingSlash: 'slash',

@@ -61,6 +61,10 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
     if (actor.role !== 'admin' && !(actor.role === 'manager' && actor.organization_id === tenantId)) {
       throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
     }
+    // a suspended or deleted platform tenant switches the organization's terminals off
+    if (organization.tenant_status !== null && organization.tenant_status !== 'active') {
+      throw new ForbiddenError(`The telephony of organization ${tenantId} is switched off: its platform tenant is ${organization.tenant_status}`)
+    }
     return organization
   }
   async function checkEmployee (tenantId: number, employeeId: number | null | undefined): Promise<void> {

@@ -5,12 +5,18 @@ import { platformAudit, platformTenants, type TenantStatus } from '../../db/sche
 export type TenantRow = typeof platformTenants.$inferSelect
 export type AuditRow = typeof platformAudit.$inferInsert
 
+const tenantOf = (organizationId: SQLWrapper) => sql`t.tenant_id = (${organizationId})::text`
+
 /**
  * True unless a tenant named after the organization is suspended or deleted: the one rule that
  * keeps a suspended tenant's telephony out of terminal routes, PBX files and online operators.
  */
 export const telephonyEnabled = (organizationId: SQLWrapper) =>
-  sql`not exists (select 1 from ${platformTenants} t where t.tenant_id = (${organizationId})::text and t.status <> 'active')`
+  sql`not exists (select 1 from ${platformTenants} t where ${tenantOf(organizationId)} and t.status <> 'active')`
+
+/** the status of the tenant named after the organization, or null when there is none */
+export const tenantStatusOf = (organizationId: SQLWrapper) =>
+  sql<TenantStatus | null>`(select t.status from ${platformTenants} t where ${tenantOf(organizationId)})`
 
 export function createPlatformRepo (db: AppDb) {
   return {
@@ -35,11 +41,6 @@ export function createPlatformRepo (db: AppDb) {
     auditLog: (filter: { tenantId?: string, skip: number, limit: number }) => db.select().from(platformAudit)
       .where(and(filter.tenantId ? eq(platformAudit.tenant_id, filter.tenantId) : undefined))
       .orderBy(desc(platformAudit.at), desc(platformAudit.id)).offset(filter.skip).limit(filter.limit),
-    /** whether the organization's telephony is switched off by its tenant */
-    telephonySuspended: async (organizationId: number): Promise<TenantStatus | undefined> => {
-      const row = (await db.select({ status: platformTenants.status }).from(platformTenants).where(eq(platformTenants.tenant_id, String(organizationId))))[0]
-      return row && row.status !== 'active' ? row.status : undefined
-    },
   }
 }
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Transactional } from '../../db/client.js'
 import type { TenantStatus } from '../../db/schema/index.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
+import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import type { PlatformRepo, TenantRow } from './repo.js'
 import type { TenantCreate } from './schemas.js'
 
@@ -72,12 +72,6 @@ export function createPlatformService ({ repo, transaction, cellId, clock }: { r
 
     audit: async (filter: { tenantId?: string, skip: number, limit: number }) =>
       (await repo.auditLog(filter)).map((e) => ({ ...e, at: e.at.toISOString() })),
-
-    /** for the terminal routes: 403 while the organization's tenant is suspended or deleted */
-    async assertTelephonyActive (organizationId: number): Promise<void> {
-      const status = await repo.telephonySuspended(organizationId)
-      if (status) throw new ForbiddenError(`The telephony of organization ${organizationId} is switched off: its platform tenant is ${status}`)
-    },
   }
 }
 
