@@ -83,8 +83,7 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
   }
 
   /** one generate call, redacted on the way out and restored on the way back, recorded */
-  async function generate (task: string, actor: Principal | null | undefined, selection: Selection, messages: ChatMessage[], options: { temperature?: number, maxTokens?: number }) {
-    const targets = targetsFor(selection)
+  async function generate (task: string, actor: Principal | null | undefined, targets: LlmTarget[], messages: ChatMessage[], options: { temperature?: number, maxTokens?: number }) {
     const redactor = redactorFor(targets)
     const request = { messages: redacted(messages, redactor), temperature: options.temperature, maxTokens: options.maxTokens }
     const started = performance.now()
@@ -103,16 +102,17 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
     systemPrompt ? [{ role: 'system', content: systemPrompt }, ...messages] : messages
 
   /** a task: the answer parsed and checked, with one repair attempt when it is not valid */
-  async function runTask (task: TaskName, spec: TaskSpec, actor: Principal | null | undefined, selection: Selection) {
+  async function runTask (task: TaskName, spec: TaskSpec, actor: Principal | null | undefined, targets: LlmTarget[]) {
     const options = { temperature: TASK_TEMPERATURE, maxTokens: TASK_MAX_TOKENS }
-    const first = await generate(task, actor, selection, spec.messages, options)
+    const first = await generate(task, actor, targets, spec.messages, options)
     if (!first.ok) return taskFailure(first.error, first.started)
     let answer = first.answer
     let read = readAnswer(answer.text, spec)
     let usage = answer.usage
     if ('problem' in read) {
       const repair: ChatMessage[] = [...spec.messages, { role: 'assistant', content: answer.text }, { role: 'user', content: repairPrompt(read.problem) }]
-      const second = await generate(task, actor, { provider: answer.provider, model: answer.model }, repair, options)
+      // the repair goes to whoever answered
+      const second = await generate(task, actor, targetsFor({ provider: answer.provider, model: answer.model }), repair, options)
       if (!second.ok) return taskFailure(second.error, first.started)
       answer = second.answer
       usage = sum(usage, answer.usage)
@@ -139,7 +139,7 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
 
     /** upstream failure is an answer (success false, error), not an HTTP error: see the README */
     async complete (body: CompletionBody, actor?: Principal | null) {
-      const outcome = await generate('complete', actor, body, withSystem(body.messages, body.system_prompt), { temperature: body.temperature, maxTokens: body.max_tokens })
+      const outcome = await generate('complete', actor, targetsFor(body), withSystem(body.messages, body.system_prompt), { temperature: body.temperature, maxTokens: body.max_tokens })
       if (!outcome.ok) {
         const e = outcome.error
         return { success: false, text: '', provider: e.provider, model: e.model, usage: NO_USAGE, processing_time: seconds(outcome.started), finish_reason: null, error: e.message }
@@ -150,7 +150,7 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
 
     /** the answer's text only; an upstream failure is 502, since the result has no place for it */
     async simple (body: { prompt: string, provider?: string, model?: string, system_prompt?: string }, actor?: Principal | null) {
-      const outcome = await generate('simple', actor, body, withSystem([{ role: 'user', content: body.prompt }], body.system_prompt), {})
+      const outcome = await generate('simple', actor, targetsFor(body), withSystem([{ role: 'user', content: body.prompt }], body.system_prompt), {})
       if (!outcome.ok) throw new UpstreamError(`The LLM provider failed: ${outcome.error.message}`)
       return { text: outcome.answer.text }
     },
@@ -201,22 +201,22 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
     },
 
     summarize: (body: { text: string, role?: SummaryRole } & Selection, actor?: Principal | null) =>
-      runTask('summarize', summarizeTask(body.text, body.role ?? 'operator'), actor, body),
+      runTask('summarize', summarizeTask(body.text, body.role ?? 'operator'), actor, targetsFor(body)),
 
     translate: (body: { text: string, direction?: Direction } & Selection, actor?: Principal | null) =>
-      runTask('translate', translateTask(body.text, body.direction ?? 'auto-ru'), actor, body),
+      runTask('translate', translateTask(body.text, body.direction ?? 'auto-ru'), actor, targetsFor(body)),
 
     async classify (body: { text: string, categories?: string[] } & Selection, actor?: Principal | null) {
-      targetsFor(body) // 422/503 before the database is asked
+      const targets = targetsFor(body) // 422/503 before the database is asked
       const offered = body.categories
         ? [...new Set(body.categories.map((c) => c.trim()).filter(Boolean))].map((label) => ({ label, id: null }))
         : await choices(MAX_CHOICES)
       if (offered.length === 0) throw RequestValidationError.field(['body', 'categories'], 'No categories given and the classifiers have no active subcategories', body.categories ?? null)
-      return runTask('classify', classifyTask(body.text, offered), actor, body)
+      return runTask('classify', classifyTask(body.text, offered), actor, targets)
     },
 
     checkResponse: (body: { appeal_text: string, response_text: string } & Selection, actor?: Principal | null) =>
-      runTask('check-response', checkResponseTask(body.appeal_text, body.response_text), actor, body),
+      runTask('check-response', checkResponseTask(body.appeal_text, body.response_text), actor, targetsFor(body)),
 
     usage: (from: Date, to: Date) => repo.usage(from, to),
 
