@@ -1,7 +1,7 @@
 import cors from '@fastify/cors'
 import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Database } from './db/client.js'
@@ -54,6 +54,16 @@ export interface AppDeps {
 
 export const BODY_LIMIT = 1024 * 1024
 
+const frameworkDetails: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Invalid URL: the path is not valid percent-encoded UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI too long: a path parameter has more than 100 characters',
+}
+
+/** a path Fastify cannot route (bad percent-encoding, a parameter over 100 characters) still gets a FastAPI body */
+function frameworkErrors (err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  reply.code(err.statusCode ?? 400).send({ detail: frameworkDetails[err.code] ?? 'Bad Request' })
+}
+
 /** Fields that must never reach a log line. */
 const redact = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-token"]',
@@ -79,6 +89,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     genReqId: requestId,
     requestIdHeader: false,
+    // a path Fastify cannot route (bad percent-encoding, a parameter over 100 characters) still gets a FastAPI body
+    frameworkErrors,
     // a hop count as the function Fastify would make of it (its types only take the other forms)
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from './helpers/app.js'
 
-type Document = { paths: Record<string, Record<string, { operationId?: string }>>, components: { schemas: Record<string, unknown> } }
+interface Schema { $ref?: string, type?: string | string[], enum?: unknown[], const?: unknown, format?: string, maxLength?: number, minimum?: number, maximum?: number, properties?: Record<string, Schema>, items?: Schema, anyOf?: Schema[] }
+interface Operation { operationId?: string, parameters?: { in: string, name: string, schema?: Schema }[], requestBody?: { content?: Record<string, { schema?: Schema }> } }
+type Document = { paths: Record<string, Record<string, Operation>>, components: { schemas: Record<string, unknown> } }
 
 describe('OpenAPI document', () => {
   let t: TestApp
@@ -29,6 +31,33 @@ describe('OpenAPI document', () => {
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId))
     assert.ok(ids.every(Boolean), 'operation without operationId')
     assert.equal(new Set(ids).size, ids.length, 'duplicate operationId')
+  })
+
+  it('declares the limits of every input: strings a maximum length, numbers a range', () => {
+    const components = doc.components.schemas as Record<string, Schema>
+    const unbounded = new Set<string>()
+    const walk = (schema: Schema | undefined, where: string, seen: Set<string>): void => {
+      if (!schema) return
+      if (typeof schema.$ref === 'string') {
+        const name = schema.$ref.split('/').pop()!.replace(/#$/, '')
+        if (!seen.has(name)) walk(components[name], `${where}>${name}`, new Set([...seen, name]))
+        return
+      }
+      const types = ([] as string[]).concat(schema.type ?? [])
+      const closed = schema.enum !== undefined || schema.const !== undefined || ['date-time', 'date', 'uuid'].includes(schema.format ?? '')
+      if (types.includes('string') && !closed && schema.maxLength === undefined) unbounded.add(`${where}: string without maxLength`)
+      if ((types.includes('integer') || types.includes('number')) && (schema.minimum === undefined || schema.maximum === undefined)) unbounded.add(`${where}: number without a range`)
+      for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, `${where}.${key}`, seen)
+      walk(schema.items, `${where}[]`, seen)
+      for (const branch of schema.anyOf ?? []) walk(branch, where, seen)
+    }
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops) as [string, Operation][]) {
+        for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.in}.${p.name}`, new Set())
+        walk(op.requestBody?.content?.['application/json']?.schema, `${method} ${path} body`, new Set())
+      }
+    }
+    assert.deepEqual([...unbounded], [])
   })
 
   it('matches the committed openapi.json (run `npm run openapi` after changing the API)', () => {

@@ -12,6 +12,13 @@ export const Nullable = <T extends TSchema>(schema: T) => {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
 }
 
+/** PostgreSQL's `integer` (int4): every id, count and number column of the service holds this range */
+export const INT4_MAX = 2_147_483_647
+/** a stored row's id (serial) */
+export const Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: INT4_MAX, ...options })
+/** `skip` of a list */
+export const Offset = () => Type.Integer({ minimum: 0, maximum: INT4_MAX, default: 0 })
+
 export const Timestamp = () => Type.String({ format: 'date-time' })
 
 export const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'MessageResponse', additionalProperties: true })
@@ -35,7 +42,7 @@ export const IncludeInactiveQuery = Type.Object({
 })
 
 export const Pagination = (defaultLimit: number) => ({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: Offset(),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: defaultLimit }),
 })
 

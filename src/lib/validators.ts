@@ -30,12 +30,54 @@ function makeAjv (options: Options): Ajv {
   return ajv
 }
 
+/** NUL (which PostgreSQL text and jsonb refuse) and unpaired surrogates (which are not Unicode text) */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** JSON pointer escaping of one path segment */
+const pointer = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`
+
+/**
+ * Every string of a request, keys included, that no PostgreSQL column could store, as Ajv errors.
+ * Walked with an explicit stack: a body may be nested thousands of levels deep.
+ */
+export function unstorableText (data: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = []
+  const stack: [unknown, string][] = [[data, '']]
+  while (stack.length > 0 && errors.length < 20) {
+    const [value, path] = stack.pop()!
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) errors.push({ keyword: 'x-text', instancePath: path, schemaPath: '#/x-text', params: {}, data: value })
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path + pointer(i)])
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (UNSTORABLE_TEXT.test(key)) errors.push({ keyword: 'x-text', instancePath: path + pointer(key), schemaPath: '#/x-text', params: {}, data: key })
+        stack.push([item, path + pointer(key)])
+      }
+    }
+  }
+  return errors
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
+
+/** Ajv's verdict, then the text check: a value Ajv accepts may still hold what the database refuses. */
+function withTextCheck (validate: Validate): Validate {
+  const checked: Validate = (data) => {
+    const valid = validate(data)
+    const bad = unstorableText(data)
+    checked.errors = valid ? (bad.length > 0 ? bad : null) : [...(validate.errors ?? []), ...bad]
+    return valid && bad.length === 0
+  }
+  return checked
+}
+
 /** JSON bodies are validated strictly (no coercion, unknown keys dropped); path and query values are coerced. */
 export function installValidators (app: FastifyInstance, shared: AnySchema[]): void {
   const body = makeAjv({ coerceTypes: false, removeAdditional: true })
   const rest = makeAjv({ coerceTypes: 'array', removeAdditional: false })
   for (const s of shared) { body.addSchema(s); rest.addSchema(s) }
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : rest).compile(schema as AnySchema))
+  app.setValidatorCompiler(({ schema, httpPart }) => withTextCheck((httpPart === 'body' ? body : rest).compile(schema as AnySchema)))
 }
 
 const locPart: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' }
@@ -92,6 +134,7 @@ function describe (e: ErrorObject, fromText: boolean): Pick<FieldError, 'type' |
       return { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } }
     }
     case 'format': return { type: 'value_error', msg: `Value is not a valid ${String(p.format)}` }
+    case 'x-text': return { type: 'string_unicode', msg: 'Input should be a valid string: text may not contain NUL (\\u0000) or unpaired surrogates' }
     case 'not': return { type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }
     case 'minProperties': return { type: 'too_short', msg: `Object should have at least ${p.limit} field${p.limit === 1 ? '' : 's'}` }
     default: return { type: 'value_error', msg: e.message ?? 'Invalid value' }

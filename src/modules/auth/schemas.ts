@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../lib/common-schemas.js'
+import { Id, Nullable } from '../../lib/common-schemas.js'
 import { ref } from '../../lib/openapi.js'
 import { PASSWORD_MAX_LENGTH } from '../../lib/passwords.js'
 
@@ -95,7 +95,7 @@ export const SendInviteResponse = Type.Object({
 }, { $id: 'SendInviteResponse' })
 
 export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
-export const EmployeeIdParams = Type.Object({ employee_id: Type.Integer({ minimum: 1 }) })
+export const EmployeeIdParams = Type.Object({ employee_id: Id() })
 
 export type LoginRequest = Static<typeof LoginRequest>
 export type LoginResponse = Static<typeof LoginResponse>

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../lib/common-schemas.js'
+import { Id, Nullable, Offset } from '../../lib/common-schemas.js'
 
-const OperatorNum = Type.String({ pattern: '^[0-9]{1,32}$', description: 'the operator\'s number: a SIP terminal id links the call to it' })
+const OperatorNum = Type.String({ pattern: '^[0-9]{1,32}$', maxLength: 32, description: 'the operator\'s number: a SIP terminal id links the call to it' })
 
 export const CallAnsweredEvent = Type.Object({
   operator_num: OperatorNum,
@@ -10,9 +10,9 @@ export const CallAnsweredEvent = Type.Object({
 }, { $id: 'CallAnsweredEvent', additionalProperties: false })
 
 export const CallTranscriptionEvent = Type.Object({
-  call_id: Type.String({ pattern: '^[A-Za-z0-9._:@-]{1,128}$' }),
+  call_id: Type.String({ pattern: '^[A-Za-z0-9._:@-]{1,128}$', maxLength: 128 }),
   operator_num: OperatorNum,
-  channel: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'a short label such as caller or operator' }),
+  channel: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', maxLength: 32, description: 'a short label such as caller or operator' }),
   chunk_text: Type.String({ maxLength: 10_000 }),
   full_text: Type.String({ maxLength: 200_000 }),
   is_final: Type.Optional(Type.Boolean({ default: false, description: 'the last chunk: closes the transcript' })),
@@ -44,15 +44,15 @@ export const CallDetail = Type.Object({
 }, { $id: 'CallDetail' })
 
 export const CallListQuery = Type.Object({
-  operator_num: Type.Optional(Type.String({ pattern: '^[0-9]{1,32}$' })),
-  organization_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  operator_num: Type.Optional(Type.String({ pattern: '^[0-9]{1,32}$', maxLength: 32 })),
+  organization_id: Type.Optional(Id()),
   phone: Type.Optional(Type.String({ maxLength: 32 })),
   from: Type.Optional(Type.String({ format: 'date-time' })),
   to: Type.Optional(Type.String({ format: 'date-time' })),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: Offset(),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 })
-export const CallIdParams = Type.Object({ call_id: Type.String({ pattern: '^[A-Za-z0-9._:@-]{1,128}$' }) })
+export const CallIdParams = Type.Object({ call_id: Type.String({ pattern: '^[A-Za-z0-9._:@-]{1,128}$', maxLength: 128 }) })
 
 export const OnlineOperator = Type.Object({
   operator_num: Type.String(), name: Type.String(), employee_id: Nullable(Type.Integer()), organization_id: Type.Integer(),

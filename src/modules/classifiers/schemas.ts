@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox'
-import { Name, Nullable } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable } from '../../lib/common-schemas.js'
 
 const Code = Type.String({ minLength: 1, maxLength: 64, 'x-trim': true })
 const Description = Nullable(Type.String({ maxLength: 10000, 'x-trim': true }))
 const SortOrder = Type.Integer({ minimum: 0, maximum: 1_000_000 })
 const Priority = Type.Integer({ minimum: 1, maximum: 5, description: '1 is the highest priority, 5 the lowest' })
 const Hours = (what: string) => Nullable(Type.Integer({ minimum: 0, maximum: 87_600, description: `${what}, in whole hours` }))
-const ParentId = Type.Integer({ minimum: 1 })
+const ParentId = Id()
 
 export const ClassifierResponse = Type.Object({
   id: Type.Integer(), name: Type.String(), code: Type.String(), description: Nullable(Type.String()),
@@ -69,12 +69,12 @@ export const ClassifierTree = Type.Object({
   appeal_types: Type.Array(TreeAppealType),
 }, { $id: 'ClassifierTree' })
 
-export const ClassifierIdParams = Type.Object({ classifier_id: Type.Integer({ minimum: 1 }) })
-export const ItemIdParams = Type.Object({ item_id: Type.Integer({ minimum: 1 }) })
+export const ClassifierIdParams = Type.Object({ classifier_id: Id() })
+export const ItemIdParams = Type.Object({ item_id: Id() })
 const includeInactive = Type.Boolean({ default: false })
-export const AppealTypeListQuery = Type.Object({ classifier_id: Type.Optional(Type.Integer({ minimum: 1 })), include_inactive: includeInactive })
-export const CategoryListQuery = Type.Object({ appeal_type_id: Type.Optional(Type.Integer({ minimum: 1 })), include_inactive: includeInactive })
-export const SubcategoryListQuery = Type.Object({ category_id: Type.Optional(Type.Integer({ minimum: 1 })), include_inactive: includeInactive })
+export const AppealTypeListQuery = Type.Object({ classifier_id: Type.Optional(Id()), include_inactive: includeInactive })
+export const CategoryListQuery = Type.Object({ appeal_type_id: Type.Optional(Id()), include_inactive: includeInactive })
+export const SubcategoryListQuery = Type.Object({ category_id: Type.Optional(Id()), include_inactive: includeInactive })
 export const ClassifierListQuery = Type.Object({ include_inactive: includeInactive })
 
 export type ClassifierResponse = Static<typeof ClassifierResponse>

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Name, Nullable, Pagination } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable, Pagination } from '../../lib/common-schemas.js'
 import { roles, userTypes } from '../../db/schema/users.js'
 import { profileFields } from '../auth/schemas.js'
 
@@ -22,7 +22,7 @@ const employeeFields = {
   last_name: Name(100),
   first_name: Name(100),
   middle_name: Nullable(Type.String({ maxLength: 100, 'x-trim': true })),
-  organization_id: Nullable(Type.Integer({ minimum: 1 })),
+  organization_id: Nullable(Id()),
   position: Nullable(Type.String({ maxLength: 255, 'x-trim': true })),
   phone: Nullable(Type.String({ maxLength: 32 })),
   modules: Modules,
@@ -42,14 +42,14 @@ export const EmployeeUpdate = Type.Object({
 }, { $id: 'EmployeeUpdate', additionalProperties: false })
 
 export const EmployeeListQuery = Type.Object({
-  organization_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  organization_id: Type.Optional(Id()),
   role: Type.Optional(RoleEnum),
   q: Type.Optional(Type.String({ maxLength: 100 })),
   include_inactive: Type.Boolean({ default: false }),
   ...Pagination(100),
 })
 
-export const EmployeeIdParams = Type.Object({ employee_id: Type.Integer({ minimum: 1 }) })
+export const EmployeeIdParams = Type.Object({ employee_id: Id() })
 
 export type EmployeeResponse = Static<typeof EmployeeResponse>
 export type EmployeeCreate = Static<typeof EmployeeCreate>

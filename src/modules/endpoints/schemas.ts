@@ -1,15 +1,15 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../lib/common-schemas.js'
+import { Id, Nullable, Offset } from '../../lib/common-schemas.js'
 
 /** Values that end up in Asterisk configuration: validated so they cannot open a section or a new line. */
-const ConfigName = (what: string) => Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$', description: what })
+const ConfigName = (what: string) => Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$', maxLength: 40, description: what })
 const Codecs = Type.String({ pattern: '^[a-z0-9_]+(,[a-z0-9_]+)*$', maxLength: 200, description: 'comma-separated codec names, or all' })
-const Destination = Nullable(Type.String({ pattern: '^\\+?[0-9]{3,15}$', description: 'a 3-digit extension or a phone number' }))
+const Destination = Nullable(Type.String({ pattern: '^\\+?[0-9]{3,15}$', maxLength: 16, description: 'a 3-digit extension or a phone number' }))
 const TerminalName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f\\[\\];]+$', 'x-trim': true, description: 'no control characters, brackets or semicolons' })
-const SipPassword = Type.String({ pattern: '^[A-Za-z0-9]{20}$', description: 'exactly 20 characters of A-Z, a-z, 0-9' })
-const Extension = Type.String({ pattern: '^[0-9]{3}$', description: '3 digits, 000-999' })
-const Cli = Nullable(Type.String({ pattern: '^\\+?[0-9]{3,15}$', description: 'caller id number for outgoing calls' }))
-const Mailboxes = Nullable(Type.String({ pattern: '^[A-Za-z0-9_@,.-]{1,40}$' }))
+const SipPassword = Type.String({ pattern: '^[A-Za-z0-9]{20}$', minLength: 20, maxLength: 20, description: 'exactly 20 characters of A-Z, a-z, 0-9' })
+const Extension = Type.String({ pattern: '^[0-9]{3}$', minLength: 3, maxLength: 3, description: '3 digits, 000-999' })
+const Cli = Nullable(Type.String({ pattern: '^\\+?[0-9]{3,15}$', maxLength: 16, description: 'caller id number for outgoing calls' }))
+const Mailboxes = Nullable(Type.String({ pattern: '^[A-Za-z0-9_@,.-]{1,40}$', maxLength: 40 }))
 
 const settings = {
   transport: ConfigName('PJSIP transport section'),
@@ -19,7 +19,7 @@ const settings = {
   rtp_symmetric: Type.Boolean(),
   force_rport: Type.Boolean(),
   rewrite_contact: Type.Boolean(),
-  language: Type.String({ pattern: '^[a-z]{2}(_[A-Z]{2})?$' }),
+  language: Type.String({ pattern: '^[a-z]{2}(_[A-Z]{2})?$', maxLength: 5 }),
   outgoing_cli: Cli,
   allow_long_distance: Type.Boolean({ description: 'long-distance and mobile calls allowed' }),
   cf_unconditional_enabled: Type.Boolean(),
@@ -32,7 +32,7 @@ const settings = {
   cf_busy_enabled: Type.Boolean(),
   cf_busy_dest: Destination,
   mailboxes: Mailboxes,
-  employee_id: Nullable(Type.Integer({ minimum: 1, description: 'the employee working at this terminal (an employee of the same organization)' })),
+  employee_id: Nullable(Id({ description: 'the employee working at this terminal (an employee of the same organization)' })),
 }
 
 export const EndpointResponse = Type.Object({
@@ -63,11 +63,11 @@ export const EndpointUpdate = Type.Object({
 export const EndpointPasswordUpdate = Type.Object({ password: SipPassword }, { $id: 'EndpointPasswordUpdate', additionalProperties: false })
 
 export const EndpointListQuery = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: Offset(),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 })
-export const TenantParams = Type.Object({ tenant_id: Type.Integer({ minimum: 1 }) })
-export const EndpointParams = Type.Object({ tenant_id: Type.Integer({ minimum: 1 }), endpoint_id: Type.String({ pattern: '^[0-9]{6}$' }) })
+export const TenantParams = Type.Object({ tenant_id: Id() })
+export const EndpointParams = Type.Object({ tenant_id: Id(), endpoint_id: Type.String({ pattern: '^[0-9]{6}$', minLength: 6, maxLength: 6 }) })
 
 export type EndpointResponse = Static<typeof EndpointResponse>
 export type EndpointCreate = Static<typeof EndpointCreate>

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Name } from '../../lib/common-schemas.js'
+import { Id, Name } from '../../lib/common-schemas.js'
 
 export const GroupResponse = Type.Object({
   name: Type.String(),
@@ -14,7 +14,7 @@ export const GroupUpdate = Type.Object({
   name: Name(),
 }, { $id: 'GroupUpdate', additionalProperties: false })
 
-export const GroupIdParams = Type.Object({ group_id: Type.Integer({ minimum: 1 }) })
+export const GroupIdParams = Type.Object({ group_id: Id() })
 
 export type GroupResponse = Static<typeof GroupResponse>
 export type GroupCreate = Static<typeof GroupCreate>

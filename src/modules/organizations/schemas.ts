@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox'
-import { Name, Nullable } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable, Offset } from '../../lib/common-schemas.js'
 
-const Prefix = Type.String({ pattern: '^[0-9]{3}$', description: '3 digits, 000-999' })
-const RegionId = Type.Integer({ minimum: 1 })
-const GroupIds = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100, uniqueItems: true })
+const Prefix = Type.String({ pattern: '^[0-9]{3}$', minLength: 3, maxLength: 3, description: '3 digits, 000-999' })
+const RegionId = Id()
+const GroupIds = Type.Array(Id(), { maxItems: 100, uniqueItems: true })
 const Modules = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true })
 const Quota = (what: string) => Type.Integer({ minimum: 0, maximum: 100_000, description: what })
 const Timestamp = Type.String({ format: 'date-time' })
@@ -68,27 +68,27 @@ export const NotificationSettingsSave = Type.Object({
   is_active: Type.Optional(Type.Boolean()),
   partner_uuid: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
   call_local: Type.Optional(Type.Boolean()), call_longdistance: Type.Optional(Type.Boolean()), call_mobile: Type.Optional(Type.Boolean()),
-  cli_route_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))), sms_enabled: Type.Optional(Type.Boolean()),
+  cli_route_id: Type.Optional(Nullable(Id())), sms_enabled: Type.Optional(Type.Boolean()),
 }, { $id: 'NotificationSettingsSave', additionalProperties: false })
 
 export const RetryResponse = Type.Object({ message: Type.String(), queued: Type.Integer() }, { $id: 'ExtSyncRetryResponse' })
 
-const lists = { skip: Type.Integer({ minimum: 0, default: 0 }) }
+const lists = { skip: Offset() }
 export const SharedListQuery = Type.Object({
-  region_id: Type.Optional(Type.Integer({ minimum: 1 })), show_inactive: Type.Boolean({ default: false }),
+  region_id: Type.Optional(Id()), show_inactive: Type.Boolean({ default: false }),
   ...lists, limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000 }),
 })
 export const SharedListQueryS = Type.Object({
-  region_id: Type.Optional(Type.Integer({ minimum: 1 })), show_inactive: Type.Boolean({ default: false }),
-  oblast_id: Type.Optional(Type.Integer({ minimum: 1 })), ...lists, limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000 }),
+  region_id: Type.Optional(Id()), show_inactive: Type.Boolean({ default: false }),
+  oblast_id: Type.Optional(Id()), ...lists, limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000 }),
 })
 export const TelephonyListQuery = Type.Object({
   ...lists, limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }),
-  include_inactive: Type.Boolean({ default: false }), oblast_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  include_inactive: Type.Boolean({ default: false }), oblast_id: Type.Optional(Id()),
 })
 export const PartnerQuery = Type.Object({ partner_uuid: Type.String({ format: 'uuid' }) })
-export const OrgIdParams = Type.Object({ org_id: Type.Integer({ minimum: 1 }) })
-export const OrganizationIdParams = Type.Object({ organization_id: Type.Integer({ minimum: 1 }) })
+export const OrgIdParams = Type.Object({ org_id: Id() })
+export const OrganizationIdParams = Type.Object({ organization_id: Id() })
 
 export type OrganizationCreate = Static<typeof OrganizationCreate>
 export type OrganizationDetailUpdate = Static<typeof OrganizationDetailUpdate>

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, Pagination } from '../../lib/common-schemas.js'
 
-const Identifier = (description: string) => Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description })
+const Identifier = (description: string) => Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', minLength: 1, maxLength: 63, description })
 const TenantId = Identifier('[a-z0-9][a-z0-9_-]{0,62}; an organization\'s id (as text) makes the tenant govern that organization\'s telephony')
 export const TenantStatus = Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('deleted')])
 

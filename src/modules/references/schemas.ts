@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Name, Nullable } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable } from '../../lib/common-schemas.js'
 
 export const ItemResponse = Type.Object({ id: Type.Integer(), name: Type.String(), is_active: Type.Boolean() }, { $id: 'ItemResponse' })
 export const ItemUpdate = Type.Object({
@@ -43,12 +43,12 @@ export const OrganizationItem = Type.Object({
 }, { $id: 'OrganizationItem' })
 
 export const IncludeInactiveQuery = Type.Object({ include_inactive: Type.Boolean({ default: false }) })
-export const SourceIdParams = Type.Object({ source_id: Type.Integer({ minimum: 1 }) })
-export const MethodIdParams = Type.Object({ method_id: Type.Integer({ minimum: 1 }) })
-export const PersonIdParams = Type.Object({ person_id: Type.Integer({ minimum: 1 }) })
-export const CategoriesQuery = Type.Object({ appeal_type_id: Type.Optional(Type.Integer({ minimum: 1 })) })
-export const SubcategoriesQuery = Type.Object({ category_id: Type.Optional(Type.Integer({ minimum: 1 })) })
-export const OrganizationsQuery = Type.Object({ region_id: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const SourceIdParams = Type.Object({ source_id: Id() })
+export const MethodIdParams = Type.Object({ method_id: Id() })
+export const PersonIdParams = Type.Object({ person_id: Id() })
+export const CategoriesQuery = Type.Object({ appeal_type_id: Type.Optional(Id()) })
+export const SubcategoriesQuery = Type.Object({ category_id: Type.Optional(Id()) })
+export const OrganizationsQuery = Type.Object({ region_id: Type.Optional(Id()) })
 
 export type PersonCreate = Static<typeof PersonCreate>
 export type PersonUpdate = Static<typeof PersonUpdate>

@@ -1,10 +1,10 @@
 import { Type, type Static, type TSchema } from 'typebox'
-import { Name, Nullable } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable } from '../../lib/common-schemas.js'
 
-const PhoneCode = Nullable(Type.String({ pattern: '^[0-9]{3,5}$', description: 'area code without +7 or 8: 7172, 727, 72533' }))
-const PhoneZone = Nullable(Type.String({ pattern: '^[0-9]{3}$', description: '3-digit ABC zone, 710-729' }))
+const PhoneCode = Nullable(Type.String({ pattern: '^[0-9]{3,5}$', maxLength: 5, description: 'area code without +7 or 8: 7172, 727, 72533' }))
+const PhoneZone = Nullable(Type.String({ pattern: '^[0-9]{3}$', minLength: 3, maxLength: 3, description: '3-digit ABC zone, 710-729' }))
 const LocalDigits = Nullable(Type.Integer({ minimum: 5, maximum: 7, description: '10 minus the length of the area code' }))
-const ParentId = Nullable(Type.Integer({ minimum: 1 }))
+const ParentId = Nullable(Id())
 
 export const RegionResponse = Type.Object({
   id: Type.Integer(), name: Type.String(), phone_code: Nullable(Type.String()), phone_zone: Nullable(Type.String()),
@@ -29,16 +29,16 @@ export const RegionUpdate = Type.Object({
 }, { $id: 'RegionUpdate', additionalProperties: false })
 
 export const RegionReorder = Type.Object({
-  region_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, uniqueItems: true }),
+  region_ids: Type.Array(Id(), { minItems: 1, maxItems: 1000, uniqueItems: true }),
 }, { $id: 'RegionReorder', additionalProperties: false })
 
 export const RegionListQuery = Type.Object({
-  parent_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  parent_id: Type.Optional(Id()),
   top_level: Type.Boolean({ default: false }),
   include_inactive: Type.Boolean({ default: false }),
 })
 export const TreeQuery = Type.Object({ include_inactive: Type.Boolean({ default: false }) })
-export const RegionIdParams = Type.Object({ region_id: Type.Integer({ minimum: 1 }) })
+export const RegionIdParams = Type.Object({ region_id: Id() })
 
 export type RegionResponse = Static<typeof RegionResponse>
 export type RegionCreate = Static<typeof RegionCreate>
