@@ -90,14 +90,18 @@ describe('invitations and password reset over a real SMTP server', () => {
     assert.match(late.json().detail, /expired/)
   })
 
-  it('send-invite: unknown employee 404, a manager of another organization 403, bad id 422', async () => {
+  it('send-invite: unknown employee 404, another organization\'s employee 404 to a manager, an operator 403 before any lookup, bad id 422', async () => {
     const employee = await newEmployee('erlan@appeals.test')
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/send-invite/999999', headers: adminAuth })).statusCode, 404)
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/send-invite/abc', headers: adminAuth })).statusCode, 422)
     const otherOrg = await makeOrganization(t.database.db)
     const manager = await makeUser(t.database.db, { role: 'manager', organization_id: otherOrg.id })
     const res = await t.app.inject({ method: 'POST', url: `/api/auth/send-invite/${employee.id}`, headers: await login(t.app, manager) })
-    assert.equal(res.statusCode, 403)
+    assert.equal(res.statusCode, 404)
+    const operator = await login(t.app, await makeUser(t.database.db, { role: 'operator', organization_id: otherOrg.id }))
+    for (const id of [employee.id, 999999]) {
+      assert.equal((await t.app.inject({ method: 'POST', url: `/api/auth/send-invite/${id}`, headers: operator })).statusCode, 403)
+    }
   })
 
   it('forgot-password answers the same for known and unknown addresses and mails only the known one; reset works once', async () => {

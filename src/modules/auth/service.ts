@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { Mailer } from '../../integrations/mail/index.js'
+import { canManage, requireManagerRole } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { AppError, ConflictError, ForbiddenError, NotFoundError, RequestValidationError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js'
@@ -170,11 +171,10 @@ export function createAuthService (deps: AuthServiceDeps) {
     },
 
     async sendInvite (employeeId: number, actor: Principal | null) {
+      if (actor) requireManagerRole(actor, 'Only an administrator or a manager of the employee\'s organization can invite')
       const user = await repo.findUserById(employeeId)
-      if (!user) throw new NotFoundError('Employee')
-      if (actor && actor.role !== 'admin' && !(actor.role === 'manager' && actor.organization_id !== null && actor.organization_id === user.organization_id)) {
-        throw new ForbiddenError('Only an administrator or a manager of the employee\'s organization can invite')
-      }
+      // another organization's employee is as unknown to a manager as in /api/employees
+      if (!user || (actor && !canManage(actor, user.organization_id))) throw new NotFoundError('Employee')
       if (user.password_hash) throw new ConflictError('The employee has already activated the account; use forgot-password', 'already_active')
       const token = newOneTimeToken()
       const expiresAt = new Date(clock().getTime() + INVITE_TTL_MS)

@@ -1,4 +1,5 @@
 import type { Notifier } from '../../db/notify.js'
+import { canSee } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 
 /** What a console receives. Small on purpose: NOTIFY carries at most 8000 bytes. */
@@ -10,13 +11,6 @@ export interface LiveEvent {
 }
 
 export const MAX_CHUNK_IN_EVENT = 1500
-
-/** who may see what: admins everything, managers their organization's, operators their own */
-export function canSee (p: Principal, e: Pick<LiveEvent, 'organization_id' | 'employee_id'>): boolean {
-  if (p.role === 'admin') return true
-  if (p.role === 'manager') return p.organization_id !== null && e.organization_id === p.organization_id
-  return e.employee_id === p.id
-}
 
 /** Call events fanned out through PostgreSQL, so a console on any instance sees them. */
 export function createLiveEvents (notifier: Notifier) {

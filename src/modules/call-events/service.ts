@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import { canSee, scopeOf } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
@@ -37,17 +38,6 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
 }) {
   /** the event is stored already: a failed push is logged, never the caller's error */
   const push = async (event: LiveEvent) => { await live?.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
-
-  /** who may see a call: admins all, managers their organization's, operators their own */
-  function visibility (actor: Principal): { organizationId?: number, employeeId?: number } {
-    if (actor.role === 'admin') return {}
-    if (actor.role === 'manager') return { organizationId: actor.organization_id ?? -1 }
-    return { employeeId: actor.id }
-  }
-  const visible = (actor: Principal, c: CallRow) => {
-    const v = visibility(actor)
-    return (v.organizationId === undefined || c.organization_id === v.organizationId) && (v.employeeId === undefined || c.employee_id === v.employeeId)
-  }
 
   async function linkTerminal (operatorNum: string) {
     const terminal = await repo.terminal(operatorNum)
@@ -105,7 +95,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     },
 
     async list (actor: Principal, q: CallListQuery) {
-      const v = visibility(actor)
+      const v = scopeOf(actor)
       if (v.organizationId !== undefined && q.organization_id !== undefined && q.organization_id !== v.organizationId) return []
       const rows = await repo.list({
         operatorNum: q.operator_num, organizationId: v.organizationId ?? q.organization_id, employeeId: v.employeeId,
@@ -148,7 +138,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
 
     async get (actor: Principal, callId: string) {
       const call = await repo.findByCallId(callId)
-      if (!call || !visible(actor, call)) throw new NotFoundError('Call')
+      if (!call || !canSee(actor, call)) throw new NotFoundError('Call')
       const chunks = await repo.chunksOf(call.id)
       return { ...toCallSummary(call), transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })) }
     },

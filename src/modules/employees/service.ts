@@ -1,3 +1,4 @@
+import { canManage } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
@@ -13,14 +14,11 @@ const toResponse = (r: EmployeeRow): EmployeeResponse => ({
   created_at: r.created_at.toISOString(),
 })
 
-const isManagerOf = (actor: Principal, organizationId: number | null | undefined) =>
-  actor.role === 'manager' && actor.organization_id !== null && actor.organization_id === organizationId
-
 export function createEmployeeService ({ repo }: { repo: EmployeeRepo }) {
   /** an employee the actor may see: admins see all, managers their organization's (others are 404) */
   async function visible (actor: Principal, id: number): Promise<EmployeeRow> {
     const row = await repo.findById(id)
-    if (!row || (actor.role !== 'admin' && !isManagerOf(actor, row.organization_id))) throw new NotFoundError('Employee')
+    if (!row || !canManage(actor, row.organization_id)) throw new NotFoundError('Employee')
     return row
   }
 
@@ -48,7 +46,7 @@ export function createEmployeeService ({ repo }: { repo: EmployeeRepo }) {
   function checkManagerScope (actor: Principal, target: { role?: string, organization_id?: number | null, user_type?: string }): void {
     if (actor.role === 'admin') return
     if ((target.role !== undefined && target.role !== 'operator') || (target.user_type !== undefined && target.user_type !== 'staff') ||
-        (target.organization_id !== undefined && !isManagerOf(actor, target.organization_id))) {
+        (target.organization_id !== undefined && !canManage(actor, target.organization_id))) {
       throw new ForbiddenError('A manager manages the operators of its own organization only')
     }
   }

@@ -1,3 +1,4 @@
+import { canManage } from '../../lib/access.js'
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
@@ -56,11 +57,9 @@ function split (input: Partial<EndpointCreate>) {
 
 export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
   async function tenant (actor: Principal, tenantId: number) {
+    if (!canManage(actor, tenantId)) throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
     const organization = await repo.organization(tenantId)
     if (!organization) throw new NotFoundError('Organization')
-    if (actor.role !== 'admin' && !(actor.role === 'manager' && actor.organization_id === tenantId)) {
-      throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
-    }
     // a suspended or deleted platform tenant switches the organization's terminals off
     if (organization.tenant_status !== null && organization.tenant_status !== 'active') {
       throw new ForbiddenError(`The telephony of organization ${tenantId} is switched off: its platform tenant is ${organization.tenant_status}`)

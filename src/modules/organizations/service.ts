@@ -1,3 +1,4 @@
+import { canManage } from '../../lib/access.js'
 import type { Transactional } from '../../db/client.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import type { Principal } from '../../lib/auth.js'
@@ -154,8 +155,8 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
       return { ...notificationDefaults, ...saved, organization_id: id }
     },
     async saveNotifications (actor: Principal, id: number, input: NotificationSettingsSave) {
+      if (!canManage(actor, id)) throw new ForbiddenError('A manager changes its own organization\'s settings only')
       if (!await repos.orgs.findBasic(id)) throw new NotFoundError('Organization')
-      if (actor.role !== 'admin' && actor.organization_id !== id) throw new ForbiddenError('A manager changes its own organization\'s settings only')
       const saved = await repos.orgs.upsertNotifications(id, input) // a partner_uuid of another organization is 409
       return { ...notificationDefaults, ...saved, organization_id: id }
     },
