@@ -7,7 +7,7 @@ import type { Config } from './config.js'
 import type { Database } from './db/client.js'
 import { commonSchemas } from './lib/common-schemas.js'
 import { registerErrorHandler } from './lib/error-handler.js'
-import { registerNotFound, requestId } from './lib/http.js'
+import { acceptEmptyJsonBodies, loggableUrl, registerNotFound, requestId } from './lib/http.js'
 import { registerOpenApi } from './lib/openapi.js'
 import { installValidators } from './lib/validators.js'
 import { serviceVersion } from './lib/version.js'
@@ -72,7 +72,14 @@ const redact = [
 ]
 
 export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
-  return { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } }
+  return {
+    level: config.logLevel,
+    redact: { paths: redact, censor: '[redacted]' },
+    // Fastify's request line without the secrets a URL may carry (?token= of WebSocket consoles)
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
+  }
 }
 
 const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas]
@@ -96,6 +103,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerNotFound(app)
+  acceptEmptyJsonBodies(app)
   registerErrorHandler(app)
   installValidators(app, sharedSchemas)
   for (const schema of sharedSchemas) app.addSchema(schema)

@@ -38,6 +38,9 @@ describe('AUTH_MODE', () => {
       assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/pbx/preview/sip' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/pbx/status', headers })).statusCode, 200)
+      // so does the list of online operators, which carries callers' numbers
+      assert.equal((await t.app.inject({ url: '/api/call-events/online-operators' })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/api/call-events/online-operators', headers })).statusCode, 200)
     } finally { await t.close() }
   })
 })

@@ -56,3 +56,37 @@ export function registerNotFound (app: FastifyInstance): void {
     return reply.code(404).send({ detail: 'Not Found' })
   })
 }
+
+/**
+ * FastAPI ignores the body of an operation that takes none, and many HTTP clients send
+ * `Content-Type: application/json` on every POST: an empty JSON body is no body, not an error.
+ * An operation that needs a body still answers 422 "Field required".
+ */
+export function acceptEmptyJsonBodies (app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString()
+    if (text.trim() === '') { done(null, undefined); return }
+    parseJson(req, text, done)
+  })
+}
+
+const SECRET_QUERY_KEY = /token|secret|password|key/i
+
+/**
+ * A request URL as it may be logged: the values of secret-looking query parameters (the WebSocket's
+ * `?token=`) and the invitation token in `/invite/{token}` are replaced.
+ */
+export function loggableUrl (url: string): string {
+  const q = url.indexOf('?')
+  const path = (q < 0 ? url : url.slice(0, q)).replace(/\/invite\/[^/]+/, '/invite/[redacted]')
+  if (q < 0) return path
+  const query = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=')
+    let key = eq < 0 ? pair : pair.slice(0, eq)
+    try { key = decodeURIComponent(key) } catch { /* logged as sent */ }
+    return eq >= 0 && SECRET_QUERY_KEY.test(key) ? `${pair.slice(0, eq)}=[redacted]` : pair
+  })
+  return `${path}?${query.join('&')}`
+}

@@ -1,6 +1,18 @@
 // Personal data out of LLM requests: IINs, phone numbers and e-mail addresses become placeholders
 // such as [IIN_1] before a request leaves the service, and are put back into the answer.
 
+/** what the screen shows of an IIN: its last 4 digits */
+export const maskIin = (iin: string | null): string | null => (iin ? `********${iin.slice(-4)}` : null)
+
+/** what an open read shows of a phone number: the code and the last 2 digits (+7701*****67) */
+export function maskPhone (phone: string | null): string | null {
+  if (phone === null) return null
+  const digits = phone.replace(/\D/g, '')
+  if (digits.length < 7) return '*'.repeat(phone.length)
+  const head = phone.startsWith('+') ? `+${digits.slice(0, 4)}` : digits.slice(0, 4)
+  return `${head}${'*'.repeat(digits.length - 6)}${digits.slice(-2)}`
+}
+
 const patterns: { kind: string, re: RegExp }[] = [
   { kind: 'EMAIL', re: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu },
   // any 12-digit run: IIN and BIN look alike, and a mistyped IIN is personal data too

@@ -77,9 +77,9 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     }
   })
 
-  it('online-operators: a connected console, seen by every instance, idle or on a call', async () => {
+  it('online-operators: a connected console, seen by every instance, idle or on a call; the caller\'s number in full only to who may see the call', async () => {
     type Online = { operator_num: string, console_connected: boolean, state: string, caller_phone: string | null, since: string | null }
-    const online = async (base: string) => (await (await fetch(`${base}/api/call-events/online-operators`)).json()) as Online[]
+    const online = async (base: string, headers: Record<string, string> = auth.admin!) => (await (await fetch(`${base}/api/call-events/online-operators`, { headers })).json()) as Online[]
     assert.deepEqual(await online(urlA), [])
     const console1 = await openSse(`${urlB}/api/call-events/stream`, auth.op1!)
     try {
@@ -89,6 +89,11 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87019998877', call_datetime: '2026-11-21T11:00:00Z' } })
       const busy = (await online(urlB)).find((o) => o.operator_num === '101001')!
       assert.deepEqual([busy.state, busy.caller_phone, busy.since], ['on_call', '+77019998877', '2026-11-21T11:00:00.000Z'])
+      const phoneSeenBy = async (headers: Record<string, string>) => (await online(urlA, headers)).find((o) => o.operator_num === '101001')!.caller_phone
+      assert.equal(await phoneSeenBy({}), '+7701*****77', 'no token: masked')
+      assert.equal(await phoneSeenBy(auth.op1!), '+77019998877', 'the operator on the call')
+      assert.equal(await phoneSeenBy(auth.op2!), '+7701*****77', 'another operator of the organization')
+      assert.equal(await phoneSeenBy(auth.manager2!), '+7701*****77', 'a manager of another organization')
       await a.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'live-2', operator_num: '101001', channel: 'caller', chunk_text: 'Всё', full_text: 'Всё', is_final: true } })
       assert.equal((await online(urlB)).find((o) => o.operator_num === '101001')!.state, 'idle')
     } finally {

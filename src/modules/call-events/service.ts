@@ -6,6 +6,7 @@ import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
+import { maskIin, maskPhone } from '../../lib/pii.js'
 import { MAX_CHUNK_IN_EVENT, type LiveEvent, type LiveEvents } from './live.js'
 import type { CallRepo, CallRow } from './repo.js'
 import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
@@ -13,7 +14,6 @@ import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEv
 /** a transcription names the operator's answered call if it comes within this time */
 const LINK_WINDOW_MS = 6 * 3600_000
 
-const maskIin = (iin: string | null) => (iin ? `********${iin.slice(-4)}` : null)
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
 
@@ -116,8 +116,11 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
       }
     },
 
-    /** terminals whose employee has a console open, and terminals registered in Asterisk, with their current call */
-    async onlineOperators () {
+    /**
+     * terminals whose employee has a console open, and terminals registered in Asterisk, with their
+     * current call; the caller's number in full only to a viewer whose scope holds the terminal
+     */
+    async onlineOperators (viewer: Principal | null) {
       const now = clock().getTime()
       const registered = control
         ? (await control.endpointStates().catch(() => [])).filter((s) => s.contacts.length > 0).map((s) => s.id)
@@ -131,7 +134,8 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
           name: r.employee_id === null ? r.terminal_name : [r.last_name, r.first_name].filter(Boolean).join(' ') || r.terminal_name,
           employee_id: r.employee_id, organization_id: r.organization_id, organization_name: r.organization_name,
           console_connected: r.console ?? false, registered: registered.includes(r.terminal_id),
-          state: call ? 'on_call' : 'idle', caller_phone: call?.caller_phone ?? null, since: call ? isoOrNull(call.answered_at ?? call.created_at) : null,
+          state: call ? 'on_call' : 'idle',
+          caller_phone: viewer && canSee(viewer, r) ? call?.caller_phone ?? null : maskPhone(call?.caller_phone ?? null), since: call ? isoOrNull(call.answered_at ?? call.created_at) : null,
         }
       })
     },

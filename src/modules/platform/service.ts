@@ -27,8 +27,8 @@ const toWire = (t: TenantRow) => ({
 
 export function createPlatformService ({ repo, transaction, cellId, clock }: { repo: PlatformRepo, transaction: Transactional<PlatformRepo>, cellId?: string, clock: Clock }) {
   return {
-    /** 201 when created; an identical repeat answers the tenant as it is (200), a different one is 409 */
-    async create (body: TenantCreate, actor: Actor): Promise<{ created: boolean, tenant: ReturnType<typeof toWire> }> {
+    /** creates the tenant; an identical repeat answers the tenant as it is, a different one is 409 */
+    async create (body: TenantCreate, actor: Actor): Promise<ReturnType<typeof toWire>> {
       if (cellId !== undefined && body.cell_id !== cellId) throw new ConflictError(`This is cell '${cellId}': tenant placed in cell '${body.cell_id}' does not belong here`, 'wrong_cell')
       const metadata = body.metadata ?? {}
       if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) throw RequestValidationError.field(['body', 'metadata'], `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`, null)
@@ -37,13 +37,13 @@ export function createPlatformService ({ repo, transaction, cellId, clock }: { r
         const inserted = await tx.insert({ tenant_id: body.tenant_id, name: body.name, cell_id: body.cell_id, metadata, created_at: now, updated_at: now })
         if (inserted) {
           await tx.audit({ ...actor, at: now, action: 'create', tenant_id: body.tenant_id, from_status: null, to_status: 'active' })
-          return { created: true, tenant: toWire(inserted) }
+          return toWire(inserted)
         }
         const existing = (await tx.find(body.tenant_id))!
         const same = existing.name === body.name && existing.cell_id === body.cell_id && isDeepStrictEqual(existing.metadata, metadata)
         if (!same) throw new ConflictError(`Tenant '${body.tenant_id}' exists with a different name, cell or metadata`, 'tenant_exists')
         if (existing.status === 'deleted') throw new ConflictError(`Tenant '${body.tenant_id}' was deleted; its id cannot be used again`, 'tenant_deleted')
-        return { created: false, tenant: toWire(existing) }
+        return toWire(existing)
       })
     },
 
