@@ -46,12 +46,25 @@ describe('PBX configuration routes without AMI', () => {
     assert.match((await t.app.inject({ url: '/api/pbx/preview/extensions' })).json().content, /exten => _XXXXXX,1/)
   })
 
+  it('the SIP preview masks every credential unless an administrator asks; the file on disk is complete', async () => {
+    const digest = (content: string) => [...content.matchAll(/^md5_cred=(.*)$/gm)].map((m) => m[1]!)
+    const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
+    for (const headers of [{}, manager]) {
+      const masked = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers })).json().content)
+      assert.ok(masked.length >= 2)
+      assert.ok(masked.every((d) => /^\*{32}$/.test(d)), masked.join())
+    }
+    const full = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers: admin })).json().content)
+    assert.ok(full.length >= 2 && full.every((d) => /^[0-9a-f]{32}$/.test(d)), full.join())
+  })
+
   it('generate-configs writes the three files, then keeps the previous set in a timestamped backup', async () => {
     const first = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
     assert.equal(first.success, true, JSON.stringify(first))
     assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
     assert.equal(first.backup_path, null)
     const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
+    assert.ok([...before.matchAll(/^md5_cred=(.*)$/gm)].every((m) => /^[0-9a-f]{32}$/.test(m[1]!)), 'the file on disk has the credentials')
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Новый', extension: '003', password: PASSWORD } })
     const second = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=true' })).json()
     assert.equal(second.success, true)

@@ -30,3 +30,8 @@ export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
     })),
   }))
 }
+
+/** the model as an open preview shows it: SIP digests are as good as passwords, so every one is masked */
+export function withMaskedCredentials (orgs: PbxOrganization[]): PbxOrganization[] {
+  return orgs.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, md5_cred: '*'.repeat(t.md5_cred.length || 32) })) }))
+}

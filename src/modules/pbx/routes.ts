@@ -11,8 +11,8 @@ const routes: FastifyPluginAsyncTypebox<{ service: PbxService }> = async (app, {
   for (const type of ['sip', 'queues', 'extensions'] as ConfigType[]) {
     app.get(`/preview/${type}`, {
       config,
-      schema: { tags, operationId: `preview${type[0]!.toUpperCase()}${type.slice(1)}Config`, summary: `The ${type} configuration as it would be written`, response: { 200: ref(ConfigPreview) } },
-    }, async () => service.preview(type))
+      schema: { tags, operationId: `preview${type[0]!.toUpperCase()}${type.slice(1)}Config`, summary: `The ${type} configuration as it would be written (credentials masked unless the token is an administrator's)`, response: { 200: ref(ConfigPreview) } },
+    }, async (req) => service.preview(type, req.principal?.role === 'admin'))
   }
   app.post('/generate-configs', {
     config,

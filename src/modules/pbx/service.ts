@@ -3,7 +3,7 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { writeConfigSet } from '../../integrations/asterisk-files/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization } from './generators.js'
-import { loadPbxModel } from './model.js'
+import { loadPbxModel, withMaskedCredentials } from './model.js'
 import type { PbxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
 
@@ -42,8 +42,10 @@ export function createPbxService ({ repo, transaction, configDir, clock, control
   }
 
   return {
-    async preview (type: ConfigType) {
-      const content = generators[type].render(await loadPbxModel(repo))
+    /** the file as it would be written; credentials masked unless `reveal` (an administrator asks) */
+    async preview (type: ConfigType, reveal: boolean) {
+      const model = await loadPbxModel(repo)
+      const content = generators[type].render(reveal ? model : withMaskedCredentials(model))
       return { config_type: type, content, lines_count: content.split('\n').length }
     },
 
