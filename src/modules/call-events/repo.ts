@@ -24,6 +24,9 @@ export function createCallRepo (db: AppDb) {
       .where(and(eq(persons.phone, phone), eq(persons.is_active, true))).orderBy(asc(persons.id)).limit(1))[0],
     callsFrom: async (phone: string) => (await db.select({ n: count() }).from(calls).where(eq(calls.caller_phone, phone)))[0]!.n,
     insertCall: async (values: typeof calls.$inferInsert) => (await db.insert(calls).values(values).returning())[0]!,
+    /** a call named by its first chunk; undefined when a concurrent first chunk named it already */
+    insertNamedCall: async (values: typeof calls.$inferInsert & { call_id: string }) =>
+      (await db.insert(calls).values(values).onConflictDoNothing({ target: calls.call_id }).returning())[0],
 
     /** the call row, locked until the transaction ends: chunks of one call are numbered one at a time */
     lockByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0],

@@ -71,7 +71,9 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
         if (!call) {
           call = await tx.lockUnnamedFor(event.operator_num, new Date(now.getTime() - LINK_WINDOW_MS))
           if (call) await tx.nameCall(call.id, event.call_id)
-          else call = await tx.insertCall({ call_id: event.call_id, operator_num: event.operator_num, ...link }) // a unique call_id: a concurrent first chunk is 409
+          // two first chunks at once: one inserts, the other waits for it and takes its row
+          else call = await tx.insertNamedCall({ call_id: event.call_id, operator_num: event.operator_num, ...link }) ?? await tx.lockByCallId(event.call_id)
+          if (!call) throw new ConflictError(`Call ${event.call_id} could not be registered; send the chunk again`, 'call_race')
         }
         if (await tx.chunkByFingerprint(call.id, fingerprint)) {
           return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final, call }

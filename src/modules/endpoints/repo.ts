@@ -32,6 +32,9 @@ export function createEndpointRepo (db: AppDb) {
     /** the organization with the status of its platform tenant (null: none) */
     organization: async (id: number) => (await db.select({ ...getTableColumns(organizations), tenant_status: tenantStatusOf(organizations.id) })
       .from(organizations).where(eq(organizations.id, id)))[0],
+    /** the prefix and quota of the organization, its row locked until the transaction ends (prefix changes and creations queue) */
+    lockOrganization: async (id: number) => (await db.select({ prefix: organizations.prefix, max_operators: organizations.max_operators })
+      .from(organizations).where(eq(organizations.id, id)).for('update'))[0],
     /** the Asterisk rows and the service's row, together (the caller holds a transaction) */
     async insert (w: TerminalWrite): Promise<void> {
       await db.insert(psEndpoints).values(w.endpoint)

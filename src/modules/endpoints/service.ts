@@ -88,21 +88,25 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
       return toEndpointResponse(await terminal(tenantId, id))
     },
     async create (actor: Principal, tenantId: number, input: EndpointCreate) {
-      const organization = await tenant(actor, tenantId)
-      const id = `${organization.prefix}${input.extension}`
-      const values = { ...endpointDefaults(organization.prefix), ...input }
-      checkForwarding(values)
+      await tenant(actor, tenantId)
       await checkEmployee(tenantId, input.employee_id)
-      const { endpoint, terminal: own } = split(values)
-      await transaction(async (tx) => {
+      // the organization's row is locked: parallel creations count one after another, and its prefix cannot change meanwhile
+      const id = await transaction(async (tx) => {
+        const organization = await tx.lockOrganization(tenantId)
+        if (!organization) throw new NotFoundError('Organization')
         if (await tx.countFor(tenantId) >= organization.max_operators) {
           throw new ConflictError(`The organization may have ${organization.max_operators} SIP terminals (max_operators)`, 'quota_exceeded')
         }
+        const id = `${organization.prefix}${input.extension}`
+        const values = { ...endpointDefaults(organization.prefix), ...input }
+        checkForwarding(values)
+        const { endpoint, terminal: own } = split(values)
         await tx.insert({ // an extension in use is a primary-key clash: 409
           endpoint: { ...endpoint, id, aors: id, auth: id, context: `org${organization.prefix}-internal` },
           auth: { id, auth_type: 'md5', username: id, realm: sipRealm, md5_cred: sipCredentials(id, sipRealm, input.password) },
           terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
         })
+        return id
       })
       return toEndpointResponse(await terminal(tenantId, id))
     },

@@ -60,6 +60,8 @@ export function createOrganizationRepo (db: AppDb) {
     },
 
     findBasic: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)))[0],
+    /** the row, locked until the transaction ends: a prefix change waits for a terminal being created, and the other way round */
+    lockForUpdate: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)).for('update'))[0],
     regionExists: async (id: number) => (await db.select({ id: regions.id }).from(regions).where(eq(regions.id, id))).length > 0,
     existingGroupIds: async (ids: number[]) =>
       (await db.select({ id: organizationGroups.id }).from(organizationGroups).where(inArray(organizationGroups.id, ids))).map((g) => g.id),

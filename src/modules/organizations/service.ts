@@ -112,7 +112,7 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
         throw RequestValidationError.field(['body', 'org_name'], 'name and org_name name the same field and differ', input.org_name)
       }
       return transaction(async (tx) => {
-        const current = await tx.orgs.findBasic(id)
+        const current = await tx.orgs.lockForUpdate(id)
         if (!current) throw new NotFoundError('Organization')
         await checkReferences(tx, input)
         if (input.org_prefix !== undefined && input.org_prefix !== current.prefix && (await tx.orgs.dependents(id)).terminals > 0) {
