@@ -41,6 +41,11 @@ export interface DbOptions {
 
 export const pgliteExtensions = { pg_trgm }
 
+/** how long a connection to the PostgreSQL server may take to open */
+const CONNECT_TIMEOUT_MS = 5000
+/** the longest statement the service runs (its heaviest are exports and generations: far below this) */
+const STATEMENT_TIMEOUT_MS = 30_000
+
 export async function createDb (options: DbOptions): Promise<Database> {
   if (options.databaseUrl) return createPostgres(options.databaseUrl, options.poolSize ?? 10)
   const dataDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'pgdata')
@@ -62,7 +67,15 @@ export async function createDb (options: DbOptions): Promise<Database> {
 }
 
 function createPostgres (connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000 })
+  // no query waits forever: a server that stops answering is given up on and the request answers 503
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 5000,
+    keepAlive: true,
+  })
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = drizzlePg({ client: pool, schema }) as unknown as AppDb

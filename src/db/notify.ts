@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { backoffDelay } from '../lib/backoff.js'
 import type { Database } from './client.js'
 
 export type Listener = (payload: string) => void
@@ -18,26 +19,35 @@ export function createNotifier (database: Database, channel: string) {
     stop = async () => { if (!client.closed) await unlisten() }
   }
 
-  /** a dedicated connection (LISTEN holds it), reconnected with backoff when it is lost */
+  /**
+   * A dedicated connection (LISTEN holds it), reconnected with backoff when it is lost; the backoff
+   * starts again after a connection that worked, and a client whose LISTEN failed is closed.
+   */
   function startPostgres (pool: pg.Pool) {
     let client: pg.Client | undefined
     let closed = false
     let retry: NodeJS.Timeout | undefined
     const connect = async (attempt: number): Promise<void> => {
-      const options = pool.options as pg.ClientConfig
-      const c = new pg.Client(options)
-      c.on('notification', (n) => { if (n.channel === channel && n.payload !== undefined) dispatch(n.payload) })
-      c.on('error', () => {
-        if (closed) return
+      const c = new pg.Client(pool.options as pg.ClientConfig)
+      let listening = false
+      let gaveUp = false
+      const reconnect = () => {
+        if (gaveUp || closed) return
+        gaveUp = true
+        if (client === c) client = undefined
         c.end().catch(() => {})
-        retry = setTimeout(() => { void connect(attempt + 1) }, Math.min(100 * 2 ** attempt, 10_000))
-      })
+        const next = listening ? 0 : attempt + 1
+        retry = setTimeout(() => { void connect(next) }, backoffDelay(next, { baseMs: 100, maxMs: 10_000 }))
+      }
+      c.on('notification', (n) => { if (n.channel === channel && n.payload !== undefined) dispatch(n.payload) })
+      c.on('error', reconnect)
       try {
         await c.connect()
         await c.query(`listen "${channel}"`)
+        listening = true
         client = c
       } catch {
-        if (!closed) retry = setTimeout(() => { void connect(attempt + 1) }, Math.min(100 * 2 ** attempt, 10_000))
+        reconnect()
       }
     }
     stop = async () => { closed = true; clearTimeout(retry); await client?.end().catch(() => {}) }

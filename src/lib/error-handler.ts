@@ -12,6 +12,18 @@ function driverError (err: unknown): DriverError | undefined {
   return undefined
 }
 
+/** the database is down, restarting, refusing or not answering: the request may succeed later */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '53300', '57014', '57P01', '57P02', '57P03'])
+const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection error|Query read timeout|Client was closed/i
+
+function databaseUnavailable (err: unknown): boolean {
+  for (let e = err as { code?: unknown, message?: unknown, cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true
+  }
+  return false
+}
+
 const humanTable = (table?: string) => (table ?? 'other rows').replace(/_/g, ' ')
 
 function duplicateDetail (e: DriverError): string {
@@ -51,6 +63,10 @@ export function registerErrorHandler (app: FastifyInstance): void {
     }
     if (pgError?.code === '23503') {
       return reply.code(409).send({ detail: `Still referenced by ${humanTable(pgError.table)}`, code: 'still_referenced' })
+    }
+    if (databaseUnavailable(err)) {
+      req.log.warn({ err: (err as { cause?: unknown }).cause ?? err }, 'database unavailable')
+      return reply.code(503).header('retry-after', '5').send({ detail: 'The database is unavailable; try again shortly', code: 'database_unavailable' })
     }
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ detail: err.message })

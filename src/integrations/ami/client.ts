@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { encodeAction, decodeMessage, field, MESSAGE_END, type AmiMessage } from './protocol.js'
+import { backoffDelay } from '../../lib/backoff.js'
 
 export interface AmiOptions {
   host: string
@@ -131,7 +132,7 @@ export function createAmiClient (options: AmiOptions) {
     ready = open().then(() => { failures = 0 }, (err: Error) => {
       failures++
       lastError = err.message
-      retryAt = Date.now() + Math.min(1000 * 2 ** (failures - 1), MAX_BACKOFF_MS)
+      retryAt = Date.now() + backoffDelay(failures - 1, { baseMs: 1000, maxMs: MAX_BACKOFF_MS })
       ready = undefined
       throw err
     })

@@ -1,6 +1,7 @@
 import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart, type LanguageModelV3Usage } from '@ai-sdk/provider'
 import type { LlmProviderConfig } from '../../config.js'
 import { createLanguageModel } from './providers.js'
+import { backoffDelay } from '../../lib/backoff.js'
 
 export interface ChatMessage { role: 'system' | 'user' | 'assistant', content: string }
 
@@ -141,7 +142,7 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
           last = { failure, target }
           if (!failure.retryable || retry === policy.maxRetries) break
           if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.retryAfterCapMs) break
-          const backoff = policy.backoffMs * 2 ** retry * (0.5 + Math.random() / 2)
+          const backoff = backoffDelay(retry, { baseMs: policy.backoffMs, jitter: true })
           await sleep(failure.retryAfterMs ?? backoff, outer)
         }
       }

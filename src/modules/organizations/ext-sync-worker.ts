@@ -1,6 +1,7 @@
 import type { ExtSyncClient } from '../../integrations/ext-sync/index.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ClaimedSync, ExtSyncRepo } from './ext-sync-repo.js'
+import { backoffDelay } from '../../lib/backoff.js'
 
 export interface ExtSyncWorkerOptions {
   repo: ExtSyncRepo
@@ -35,7 +36,7 @@ export function createExtSyncWorker (o: ExtSyncWorkerOptions) {
       const attempt = c.attempts + 1
       const now = o.clock()
       const giveUp = attempt >= o.maxAttempts
-      const retryAt = new Date(now.getTime() + Math.min(o.backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS))
+      const retryAt = new Date(now.getTime() + backoffDelay(attempt - 1, { baseMs: o.backoffMs, maxMs: MAX_BACKOFF_MS }))
       const error = (err as Error).message
       await o.repo.markFailed(c, error, now, { status: giveUp ? 'failed' : 'pending', retryAt })
       o.log.warn({ organization_id: c.organization_id, attempt, give_up: giveUp, error }, 'ext sync failed')

@@ -1,0 +1,61 @@
+// A PostgreSQL server that refuses connections or stops answering: requests answer 503 with
+// Retry-After, never 500, and none waits forever.
+import assert from 'node:assert/strict'
+import { createServer, type Server, type Socket } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createDb, type Database } from '../src/db/client.js'
+import { testEnv } from './helpers/app.js'
+
+async function listening (server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return (server.address() as { port: number }).port
+}
+
+describe('the database is down', () => {
+  const sockets = new Set<Socket>()
+  // accepts connections and never says a word, as a hung server or a dropped network does
+  const silent = createServer((socket) => { sockets.add(socket) })
+  // refuses: a port with nothing behind it once this server is closed
+  const closedPort = createServer()
+  const apps: { app: FastifyInstance, database: Database }[] = []
+  let silentUrl: string
+  let refusedUrl: string
+
+  before(async () => {
+    silentUrl = `postgresql://u:p@127.0.0.1:${await listening(silent)}/db`
+    const port = await listening(closedPort)
+    await new Promise<void>((resolve) => closedPort.close(() => resolve()))
+    refusedUrl = `postgresql://u:p@127.0.0.1:${port}/db`
+  })
+  after(async () => {
+    for (const { app, database } of apps) { await app.close(); await database.close().catch(() => {}) }
+    for (const s of sockets) s.destroy()
+    await new Promise<void>((resolve) => silent.close(() => resolve()))
+  })
+
+  async function appOn (url: string) {
+    const database = await createDb({ databaseUrl: url, poolSize: 2 })
+    const app = await buildApp({ config: loadConfig({ ...testEnv, DATABASE_URL: url }), database, logger: false })
+    await app.ready()
+    apps.push({ app, database })
+    return app
+  }
+
+  for (const [what, url] of [['refused', () => refusedUrl], ['not answering', () => silentUrl]] as const) {
+    it(`connection ${what}: reads and writes answer 503 with Retry-After, /health 503`, async () => {
+      const app = await appOn(url())
+      for (const request of [{ url: '/api/shared/groups' }, { method: 'POST' as const, url: '/api/shared/groups', payload: { name: 'X' } }]) {
+        const started = Date.now()
+        const res = await app.inject(request)
+        assert.ok(Date.now() - started < 8000, 'no request waits beyond the connection time-out (5 s)')
+        assert.equal(res.statusCode, 503, res.body)
+        assert.equal(res.headers['retry-after'], '5')
+        assert.match(res.json().detail, /database is unavailable/)
+      }
+      assert.equal((await app.inject({ url: '/health' })).statusCode, 503)
+    })
+  }
+})
