@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { lockDataDir } from '../src/db/data-dir-lock.js'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
 
@@ -33,5 +37,30 @@ describe('Kazakhstan phone numbers', () => {
     for (const input of ['12345', '+1 202 555 0100', '+8 701 123 45 67', 'phone', '8701123456789', '']) {
       assert.equal(normalizeKzPhone(input), undefined, input)
     }
+  })
+})
+
+describe('the embedded database lock (DATA_DIR/service.pid)', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'appeals-lock-'))
+  const ownStart = () => readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]
+
+  it('is refused while its owner runs, and released on close', () => {
+    const d = dir()
+    const release = lockDataDir(d)
+    assert.throws(() => lockDataDir(d), /in use by process/)
+    release()
+    lockDataDir(d)()
+  })
+
+  it('left by a killed process: taken over, also when a restarted container gave this process the same pid', () => {
+    const d = dir()
+    writeFileSync(join(d, 'service.pid'), '999999999 12345')
+    lockDataDir(d)()
+    // our own pid with another start time: the pid was reused, the owner is gone
+    writeFileSync(join(d, 'service.pid'), `${process.pid} ${Number(ownStart()) - 1}`)
+    lockDataDir(d)()
+    // a lock of the old format (pid only) of a running process still holds
+    writeFileSync(join(d, 'service.pid'), String(process.pid))
+    assert.throws(() => lockDataDir(d), /in use/)
   })
 })
