@@ -161,7 +161,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   await app.register(pbx.routes, {
     prefix: '/api/pbx',
-    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, clock, control: pbxControl }),
+    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, backupRetention: config.pbx.backupRetention, clock, control: pbxControl }),
   })
   await app.register(websocket, { options: { maxPayload: 64 * 1024, handleProtocols: (offered: Set<string>) => (offered.has('bearer') ? 'bearer' : false) } })
   const callRepo = callEvents.createCallRepo(db)

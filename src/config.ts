@@ -34,6 +34,8 @@ export interface Config {
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
     configDir: string
+    /** how many backups of earlier configuration sets generate-configs keeps */
+    backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
     sipRealm: string
     /** unset: no Asterisk Manager Interface; reload and status say so */
@@ -290,6 +292,7 @@ export function loadConfig (env: Env = process.env): Config {
     },
     pbx: {
       configDir: text(env, 'PBX_CONFIG_DIR') ?? `${text(env, 'DATA_DIR') ?? './data'}/asterisk`,
+      backupRetention: integer(env, 'PBX_BACKUP_RETENTION', 20, 1, 10_000),
       sipRealm: text(env, 'PBX_SIP_REALM') ?? 'asterisk',
       ami: amiConfig(env),
     },

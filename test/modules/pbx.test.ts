@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -125,5 +125,28 @@ describe('PBX configuration routes without AMI', () => {
     const withReload = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?reload_pbx=true' })).json()
     assert.equal(withReload.success, false)
     assert.match(withReload.errors[0], /not configured/)
+  })
+})
+
+describe('PBX generation on disk: leftovers of a crash, retention of backups', () => {
+  it('removes the temporary files and unfinished backups a crashed generation left, and keeps PBX_BACKUP_RETENTION backups', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'appeals-pbx-retention-'))
+    const t = await buildTestApp({ env: { PBX_CONFIG_DIR: dir, PBX_BACKUP_RETENTION: '2' } })
+    try {
+      mkdirSync(join(dir, 'backups', '.2026-01-01T00-00-00-000Z.partial'), { recursive: true })
+      writeFileSync(join(dir, '.pjsip.conf.tmp-4242'), 'half a file')
+      for (let i = 0; i < 5; i++) {
+        const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+        assert.equal(res.success, true, JSON.stringify(res))
+      }
+      assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-')), [])
+      const backups = readdirSync(join(dir, 'backups'))
+      assert.equal(backups.length, 2, backups.join())
+      assert.ok(backups.every((b) => !b.startsWith('.')), 'no unfinished backup is left')
+      for (const b of backups) assert.deepEqual(readdirSync(join(dir, 'backups', b)).sort(), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
+    } finally {
+      await t.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

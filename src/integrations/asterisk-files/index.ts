@@ -13,16 +13,62 @@ async function writeDurably (path: string, content: string): Promise<void> {
   }
 }
 
+/** makes the names in a directory (created, renamed, removed) durable */
+async function syncDirectory (path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try { await handle.sync() } finally { await handle.close() }
+}
+
+async function copyDurably (from: string, to: string): Promise<void> {
+  await copyFile(from, to)
+  const handle = await open(to, 'r+')
+  try { await handle.sync() } finally { await handle.close() }
+}
+
+const TEMP_FILE = /^\..+\.tmp-\d+$/
+const PARTIAL_BACKUP = /^\..+\.partial$/
+
+/** what a generation that crashed half-way left behind: temporary files and unfinished backups */
+async function removeLeftovers (dir: string): Promise<void> {
+  for (const name of await readdir(dir)) if (TEMP_FILE.test(name)) await rm(join(dir, name), { force: true })
+  const backups = join(dir, 'backups')
+  for (const name of await readdir(backups).catch(() => [] as string[])) {
+    if (PARTIAL_BACKUP.test(name)) await rm(join(backups, name), { recursive: true, force: true })
+  }
+}
+
+/** a copy of the previous files, complete or absent: written under a temporary name, then renamed */
+async function backUp (dir: string, names: string[], now: Date): Promise<string> {
+  const backups = join(dir, 'backups')
+  const stamp = now.toISOString().replace(/[:.]/g, '-')
+  let backupPath = join(backups, stamp)
+  for (let n = 1; await exists(backupPath); n++) backupPath = join(backups, `${stamp}-${n}`)
+  const partial = join(backups, `.${stamp}.partial`)
+  await mkdir(partial, { recursive: true })
+  for (const name of names) await copyDurably(join(dir, name), join(partial, name))
+  await syncDirectory(partial)
+  await rename(partial, backupPath)
+  await syncDirectory(backups)
+  return backupPath
+}
+
+/** keeps the newest `keep` backups: a busy centre generates often, and each set is megabytes */
+async function pruneBackups (dir: string, keep: number): Promise<void> {
+  for (const old of (await listBackups(dir)).slice(keep)) await rm(join(dir, 'backups', old), { recursive: true, force: true })
+}
+
 const exists = async (path: string) => stat(path).then(() => true, () => false)
 
 /**
  * Writes a set of configuration files into `dir`: every file goes to a temporary name first, the
- * previous files are copied into `backups/<timestamp>/`, then each temporary file is renamed over its
- * target (atomic per file). When any write fails, the temporary files are removed and the previous
- * files stay as they were.
+ * previous files are copied into `backups/<timestamp>/` (atomically), then each temporary file is
+ * renamed over its target (atomic per file) and the directory is synced. When any write fails, the
+ * temporary files are removed and the previous files stay as they were. Leftovers of a crashed
+ * generation are removed first; only the newest `keepBackups` backups are kept.
  */
-export async function writeConfigSet (dir: string, files: Record<string, string>, now: Date): Promise<WrittenSet> {
+export async function writeConfigSet (dir: string, files: Record<string, string>, now: Date, keepBackups = 20): Promise<WrittenSet> {
   await mkdir(dir, { recursive: true })
+  await removeLeftovers(dir)
   const names = Object.keys(files).sort()
   const temp = (name: string) => join(dir, `.${name}.tmp-${process.pid}`)
   try {
@@ -33,18 +79,14 @@ export async function writeConfigSet (dir: string, files: Record<string, string>
   }
   let backupPath: string | null = null
   const previous = (await Promise.all(names.map(async (name) => ((await exists(join(dir, name))) ? name : undefined)))).filter((n): n is string => n !== undefined)
-  if (previous.length > 0) {
-    const stamp = now.toISOString().replace(/[:.]/g, '-')
-    backupPath = join(dir, 'backups', stamp)
-    for (let n = 1; await exists(backupPath); n++) backupPath = join(dir, 'backups', `${stamp}-${n}`)
-    await mkdir(backupPath, { recursive: true })
-    for (const name of previous) await copyFile(join(dir, name), join(backupPath, name))
-  }
+  if (previous.length > 0) backupPath = await backUp(dir, previous, now)
   for (const name of names) await rename(temp(name), join(dir, name))
+  await syncDirectory(dir)
+  await pruneBackups(dir, keepBackups)
   return { files: names.map((name) => join(dir, name)), backupPath }
 }
 
 /** the backup directories, newest first */
 export async function listBackups (dir: string): Promise<string[]> {
-  return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).sort().reverse()
+  return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort().reverse()
 }

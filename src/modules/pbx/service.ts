@@ -23,10 +23,12 @@ const reloadCommands: Record<typeof reloadModules[number], string[]> = {
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, clock, control }: {
+export function createPbxService ({ repo, transaction, configDir, backupRetention = 20, clock, control }: {
   repo: PbxRepo
   transaction: Transactional<PbxRepo>
   configDir: string
+  /** backups kept (PBX_BACKUP_RETENTION) */
+  backupRetention?: number
   clock: Clock
   control?: PbxControl
 }) {
@@ -59,7 +61,7 @@ export function createPbxService ({ repo, transaction, configDir, clock, control
         const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model)]))
         if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [] }
         try {
-          const written = await writeConfigSet(configDir, files, clock())
+          const written = await writeConfigSet(configDir, files, clock(), backupRetention)
           return { success: true, message: `${written.files.length} files written`, files: written.files, backup_path: written.backupPath, errors: [] }
         } catch (err) {
           return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message] }
