@@ -20,7 +20,7 @@ import { bodyValue, textValue, toJsonText, type Components, type JsonSchema } fr
 const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'))
 const components: Components = document.components.schemas
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647)
-const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 60)
+const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 300)
 const deadline = Date.now() + Number(process.env.FUZZ_SECONDS ?? 240) * 1000
 
 /** never answers by itself: an endless event stream */
