@@ -11,7 +11,7 @@ export async function benchOrganizations (): Promise<void> {
   const regions = await sql<{ id: number, parent_id: number | null }>('select id, parent_id from regions')
   const regionIds = regions.map((r) => r.id)
   // 10,000 organizations spread over the seeded regions, each in two of ten groups, with some employees
-  await sql(`insert into organization_groups (name) select 'Группа ' || g from generate_series(1, 10) g`)
+  await sql('insert into organization_groups (name) select \'Группа \' || g from generate_series(1, 10) g')
   // a bench-only database: 10,000 organizations need more than the 1,000 three-digit prefixes
   await sql('alter table organizations drop constraint organizations_prefix_unique')
   await sql(`insert into organizations (name, prefix, region_id, modules)
@@ -19,8 +19,8 @@ export async function benchOrganizations (): Promise<void> {
     from generate_series(1, 10000) i`)
   await sql(`insert into organization_group_links (organization_id, group_id)
     select o.id, g.id from organizations o join organization_groups g on g.id in (1 + o.id % 10, 1 + (o.id + 3) % 10)`)
-  await sql(`insert into users (email, organization_id, role) select 'op' || i || '@bench.kz', 1 + i % 10000, 'operator' from generate_series(1, 20000) i`)
-  await sql(`insert into ext_sync_outbox (organization_id, payload, status) select id, '{}'::jsonb, 'synced' from organizations`)
+  await sql('insert into users (email, organization_id, role) select \'op\' || i || \'@bench.kz\', 1 + i % 10000, \'operator\' from generate_series(1, 20000) i')
+  await sql('insert into ext_sync_outbox (organization_id, payload, status) select id, \'{}\'::jsonb, \'synced\' from organizations')
   await sql('analyze')
 
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)

@@ -13,7 +13,7 @@ export async function benchTelephony (): Promise<void> {
   const database = await benchDatabase()
   const sql = rawQuery(database)
   const started = performance.now()
-  await sql(`insert into regions (name, phone_code, phone_zone, local_digits) values ('Астана', '7172', '717', 6)`)
+  await sql('insert into regions (name, phone_code, phone_zone, local_digits) values (\'Астана\', \'7172\', \'717\', 6)')
   await sql(`insert into organizations (name, prefix, region_id, max_operators)
     select 'Организация ' || i, lpad(i::text, 3, '0'), (select id from regions limit 1), 1000 from generate_series(0, 999) i`)
   const terminals = `select o.prefix || lpad(e::text, 3, '0') as id, o.id as organization_id, lpad(e::text, 3, '0') as extension, o.prefix
@@ -44,7 +44,7 @@ export async function benchTelephony (): Promise<void> {
   const sizes = result.files.map((f) => `${f.split('/').at(-1)} ${(statSync(f).size / 1e6).toFixed(1)} MB`).join(', ')
   process.stdout.write(`\ngenerate-configs, 100,000 terminals: ${(generateMs / 1000).toFixed(2)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service); ${sizes}\n`)
 
-  const orgId = (await sql<{ id: number }>(`select id from organizations where prefix = '500'`))[0]!.id
+  const orgId = (await sql<{ id: number }>('select id from organizations where prefix = \'500\''))[0]!.id
   const list = await load(`${service.url}/api/organizations/${orgId}/endpoints/?limit=100`, auth)
   process.stdout.write(`list 100 terminals of one tenant (${BENCH_CONNECTIONS} connections, ${BENCH_SECONDS} s): ${list.rps.toFixed(0)} req/s, p99 ${list.p99} ms\n`)
 

@@ -51,4 +51,3 @@ main().then((code) => { process.exitCode = code }, (err: unknown) => {
   process.stderr.write(`${err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)}\n`)
   process.exitCode = err instanceof ConfigError ? 2 : 1
 })
-

@@ -5,7 +5,7 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly headers: Record<string, string> = {},
+    readonly headers: Record<string, string> = {}
   ) {
     super(message)
     this.name = new.target.name

@@ -31,6 +31,7 @@ function makeAjv (options: Options): Ajv {
 }
 
 /** NUL (which PostgreSQL text and jsonb refuse) and unpaired surrogates (which are not Unicode text) */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** JSON pointer escaping of one path segment */

@@ -36,7 +36,7 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie
     { depthSize: 'small', withCrossShrink: true },
     fc.constant(null), fc.boolean(), edgeNumber, hostileString,
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(hostileString, fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(fc.oneof(hostileString, fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 })
   ),
 })).value
 
@@ -163,7 +163,7 @@ export function bodyValue (schema: JsonSchema, components: Components): fc.Arbit
     { arbitrary: fieldsDropped, weight: 1 },
     { arbitrary: extras, weight: 1 },
     { arbitrary: anyJson, weight: 1 },
-    { arbitrary: deeplyNested, weight: 1 },
+    { arbitrary: deeplyNested, weight: 1 }
   )
 }
 
@@ -180,6 +180,6 @@ export function textValue (schema: JsonSchema, components: Components): fc.Arbit
     { arbitrary: validValue(s, components).map((v) => urlEncode(asText(v))), weight: 6 },
     { arbitrary: fc.constantFrom(...edgeTexts), weight: 3 },
     { arbitrary: edgeValue(s, components).map((v) => urlEncode(asText(v))), weight: 2 },
-    { arbitrary: hostileString.map(urlEncode), weight: 1 },
+    { arbitrary: hostileString.map(urlEncode), weight: 1 }
   )
 }

@@ -143,7 +143,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     // ~40 MB of events, far more than the kernel's socket buffers and the 1 MiB allowance hold
     const payload = JSON.stringify({ type: 'call.transcription', organization_id: null, employee_id: null, seq: 'SEQ', chunk_text: 'ж'.repeat(3500) })
     // PostgreSQL folds identical notifications of one transaction into one: each payload differs
-    const sql = `select pg_notify($1, replace($2, 'SEQ', i::text)) from generate_series(1, 400) i`
+    const sql = 'select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 400) i'
     for (let i = 0; i < 14; i++) {
       if (database.driver.kind === 'pglite') await database.driver.client.query(sql, ['call_events', payload])
       else await database.driver.pool.query(sql, ['call_events', payload])

@@ -49,7 +49,7 @@ describe('LLM tasks: structured answers, checked, with one repair attempt', () =
     assert.equal(sent().messages[1]!.content, 'В доме 5 нет отопления третий день')
 
     upstream.script({ text: '{"summary": "Жылу жоқ", "key_points": [], "citizen_request": "жылуды қосу"}' })
-    await task('summarize', { text: 'Үйде жылу жоқ' , role: 'citizen' })
+    await task('summarize', { text: 'Үйде жылу жоқ', role: 'citizen' })
     assert.match(systemPrompt(), /өтініш тілінде/, 'a citizen-facing summary is asked in the appeal\'s language, in Kazakh too')
     assert.equal((await task('summarize', { text: 'x', role: 'minister' })).statusCode, 422)
   })

@@ -46,7 +46,7 @@ class TimeoutError extends Error {}
 
 const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
   const timer = setTimeout(resolve, ms)
-  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason as Error) }, { once: true })
+  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')) }, { once: true })
 })
 
 function toUsage (u: LanguageModelV3Usage | undefined): TokenUsage {
@@ -80,7 +80,7 @@ function classify (err: unknown): Failure {
 
 function streamError (error: unknown): Error {
   if (error instanceof Error) return error
-  const inner = (error as { message?: unknown, error?: { message?: unknown } } | undefined)
+  const inner = error as { message?: unknown, error?: { message?: unknown } } | undefined
   const message = inner?.error?.message ?? inner?.message
   return new Error(`upstream sent an error: ${typeof message === 'string' ? message : JSON.stringify(error)}`.slice(0, 500))
 }

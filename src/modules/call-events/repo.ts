@@ -75,14 +75,16 @@ export function createCallRepo (db: AppDb) {
       .leftJoin(users, eq(users.id, sipTerminals.employee_id))
       .where(and(telephonyEnabled(sipTerminals.organization_id), or(
         sql`exists (select 1 from ${consolePresence} p where p.user_id = ${sipTerminals.employee_id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
-        registeredIds.length > 0 ? inArray(sipTerminals.id, registeredIds) : sql`false`,
+        registeredIds.length > 0 ? inArray(sipTerminals.id, registeredIds) : sql`false`
       )))
       .orderBy(asc(sipTerminals.id)),
     /** the open call of each operator number, if any (answered, not final, recent) */
-    openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0 ? Promise.resolve([]) : db.selectDistinctOn([calls.operator_num], {
-      operator_num: calls.operator_num, caller_phone: calls.caller_phone, answered_at: calls.answered_at, created_at: calls.created_at,
-    }).from(calls).where(and(inArray(calls.operator_num, operatorNums), eq(calls.is_final, false), gt(calls.created_at, since)))
-      .orderBy(calls.operator_num, desc(calls.created_at)),
+    openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0
+      ? Promise.resolve([])
+      : db.selectDistinctOn([calls.operator_num], {
+        operator_num: calls.operator_num, caller_phone: calls.caller_phone, answered_at: calls.answered_at, created_at: calls.created_at,
+      }).from(calls).where(and(inArray(calls.operator_num, operatorNums), eq(calls.is_final, false), gt(calls.created_at, since)))
+        .orderBy(calls.operator_num, desc(calls.created_at)),
 
     /** retention: calls older than the cutoff go, their chunks with them */
     purgeBefore: async (cutoff: Date) => (await db.delete(calls).where(sql`${calls.created_at} < ${cutoff.toISOString()}::timestamptz`).returning({ id: calls.id })).length,

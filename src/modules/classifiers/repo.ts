@@ -74,12 +74,16 @@ export function createClassifierRepo (db: AppDb) {
       const types = await db.select().from(appealTypes)
         .where(and(eq(appealTypes.classifier_id, classifierId), eq(appealTypes.is_active, true)))
         .orderBy(asc(appealTypes.sort_order), asc(appealTypes.name), asc(appealTypes.id))
-      const cats = types.length === 0 ? [] : await db.select().from(categories)
-        .where(and(inArray(categories.appeal_type_id, types.map((t) => t.id)), eq(categories.is_active, true)))
-        .orderBy(asc(categories.sort_order), asc(categories.name), asc(categories.id))
-      const subs = cats.length === 0 ? [] : await db.select().from(subcategories)
-        .where(and(inArray(subcategories.category_id, cats.map((c) => c.id)), eq(subcategories.is_active, true)))
-        .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))
+      const cats = types.length === 0
+        ? []
+        : await db.select().from(categories)
+          .where(and(inArray(categories.appeal_type_id, types.map((t) => t.id)), eq(categories.is_active, true)))
+          .orderBy(asc(categories.sort_order), asc(categories.name), asc(categories.id))
+      const subs = cats.length === 0
+        ? []
+        : await db.select().from(subcategories)
+          .where(and(inArray(subcategories.category_id, cats.map((c) => c.id)), eq(subcategories.is_active, true)))
+          .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))
       return { types, cats, subs }
     },
 
