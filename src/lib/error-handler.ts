@@ -16,12 +16,17 @@ function driverError (err: unknown): DriverError | undefined {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '53300', '57014', '57P01', '57P02', '57P03'])
 const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection error|Query read timeout|Client was closed/i
 
+/** a failed query (drizzle names its SQL; PostgreSQL its SQLSTATE) whose cause is the connection, not the statement */
 function databaseUnavailable (err: unknown): boolean {
-  for (let e = err as { code?: unknown, message?: unknown, cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true
-    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true
+  let fromQuery = false
+  let connection = false
+  for (let e = err as { code?: unknown, message?: unknown, cause?: unknown, query?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.query === 'string' || (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))) fromQuery = true
+    if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) connection = true
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) connection = true
   }
-  return false
+  // an SMTP or AMI peer that refuses is not the database
+  return fromQuery && connection
 }
 
 const humanTable = (table?: string) => (table ?? 'other rows').replace(/_/g, ' ')

@@ -1,7 +1,7 @@
-import { canManage } from '../../lib/access.js'
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import { canManage } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, TerminalRow } from './repo.js'

@@ -1,5 +1,5 @@
-import { canManage } from '../../lib/access.js'
 import type { Transactional } from '../../db/client.js'
+import { canManage } from '../../lib/access.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
