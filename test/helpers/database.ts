@@ -30,9 +30,25 @@ async function createPostgresTestDatabase (url: string): Promise<Database> {
     if (closed) return
     closed = true
     await close()
-    await adminQuery(url, `drop database if exists "${name}" with (force)`)
+    await dropDatabase(url, name)
   }
   return database
+}
+
+/**
+ * `drop database ... with (force)` fails while an autovacuum worker (a backend our role may not
+ * terminate) is busy in the new database: wait for it to finish and try again.
+ */
+async function dropDatabase (url: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(url, `drop database if exists "${name}" with (force)`)
+      return
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42501' || attempt === 20) throw err
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
 }
 
 export async function adminQuery (url: string, text: string): Promise<void> {
