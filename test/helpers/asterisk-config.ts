@@ -18,3 +18,20 @@ export function parseConf (text: string): ConfSection[] {
   }
   return sections
 }
+
+/**
+ * The options of Asterisk 22's configuration reference (res_pjsip, app_queue) that the generators may
+ * write, by section type; deprecated ones (`md5_cred`, `auth_type=md5`) are left out on purpose.
+ */
+export const asterisk22Options: Record<string, readonly string[]> = {
+  transport: ['type', 'protocol', 'bind', 'local_net', 'external_media_address', 'external_signaling_address'],
+  endpoint: ['type', 'transport', 'context', 'disallow', 'allow', 'direct_media', 'rtp_symmetric', 'force_rport', 'rewrite_contact',
+    'language', 'aors', 'auth', 'callerid', 'mailboxes', 'set_var'],
+  auth: ['type', 'auth_type', 'username', 'realm', 'password_digest', 'supported_algorithms_uas', 'supported_algorithms_uac', 'nonce_lifetime'],
+  aor: ['type', 'max_contacts', 'remove_existing', 'qualify_frequency'],
+  'queues.conf [general]': ['persistentmembers', 'autofill', 'monitor-type', 'shared_lastcall', 'log_membername_as_agent'],
+  'queues.conf queue': ['strategy', 'timeout', 'retry', 'wrapuptime', 'ringinuse', 'joinempty', 'leavewhenempty', 'member', 'musicclass'],
+}
+
+/** RFC 8760's digest algorithms as Asterisk names them, with the length of each hex digest */
+export const digestAlgorithms: Record<string, number> = { MD5: 32, 'SHA-256': 64, 'SHA-512-256': 64 }

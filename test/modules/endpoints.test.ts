@@ -38,7 +38,9 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
     })
     assert.ok(!res.body.includes(PASSWORD))
     const [auth] = await t.database.db.select().from(psAuths).where(eq(psAuths.id, '101001'))
-    assert.equal(auth!.md5_cred, createHash('md5').update(`101001:asterisk:${PASSWORD}`).digest('hex'), 'only the digest credential is stored')
+    assert.equal(auth!.auth_type, 'digest')
+    assert.equal(auth!.md5_cred, createHash('md5').update(`101001:asterisk:${PASSWORD}`).digest('hex'), 'only the digest credentials are stored')
+    assert.equal(auth!.password_digest, `SHA-256:${createHash('sha256').update(`101001:asterisk:${PASSWORD}`).digest('hex')}`)
     assert.deepEqual((await t.app.inject({ url: `${base(org.id)}/101001`, headers: admin })).json(), e)
   })
 
@@ -99,11 +101,15 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
 
   it('password change stores a new credential; delete answers 204', async () => {
     await create({ name: 'Пароль', extension: '030', password: PASSWORD })
+    // as a terminal created before SHA-256 digests were kept
+    await t.database.db.update(psAuths).set({ auth_type: 'md5', password_digest: null }).where(eq(psAuths.id, '101030'))
     const url = `${base(org.id)}/101030`
     const changed = await t.app.inject({ method: 'PUT', url: `${url}/password`, headers: admin, payload: { password: 'Zyxwvutsrq9876543210' } })
     assert.equal(changed.statusCode, 200)
     const [auth] = await t.database.db.select().from(psAuths).where(eq(psAuths.id, '101030'))
     assert.equal(auth!.md5_cred, createHash('md5').update('101030:asterisk:Zyxwvutsrq9876543210').digest('hex'))
+    assert.equal(auth!.password_digest, `SHA-256:${createHash('sha256').update('101030:asterisk:Zyxwvutsrq9876543210').digest('hex')}`)
+    assert.equal(auth!.auth_type, 'digest')
     assert.equal((await t.app.inject({ method: 'PUT', url: `${url}/password`, headers: admin, payload: { password: 'weak' } })).statusCode, 422)
     const deleted = await t.app.inject({ method: 'DELETE', url, headers: admin })
     assert.equal(deleted.statusCode, 204)

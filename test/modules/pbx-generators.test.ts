@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
 import { generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization, type PbxTerminal } from '../../src/modules/pbx/generators.js'
-import { parseConf } from '../helpers/asterisk-config.js'
+import { asterisk22Options, digestAlgorithms, parseConf } from '../helpers/asterisk-config.js'
 
 const terminal = (id: string, extension: string, extra: Partial<PbxTerminal> = {}): PbxTerminal => ({
   id, extension, name: `Оператор ${extension}`, transport: 'transport-udp', context: `org${id.slice(0, 3)}-internal`, disallow: 'all', allow: 'alaw,ulaw',
   direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru', mailboxes: null,
-  md5_cred: `md5${id}`, realm: 'asterisk', outgoing_cli: null, allow_long_distance: false,
+  passwordDigests: [`MD5:${'5'.repeat(29)}${id.slice(3)}`, `SHA-256:${'a'.repeat(61)}${id.slice(3)}`], realm: 'asterisk', outgoing_cli: null, allow_long_distance: false,
   cf_unconditional_enabled: false, cf_unconditional_dest: null, cf_unavailable_enabled: false, cf_unavailable_dest: null,
   cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20, cf_busy_enabled: false, cf_busy_dest: null, ...extra,
 })
@@ -18,7 +18,8 @@ export const fixture: PbxOrganization[] = [
     terminal('202001', '001', { allow_long_distance: true, outgoing_cli: '+77272505050', cf_noanswer_enabled: true, cf_noanswer_dest: '87011234567', cf_noanswer_timeout: 15 }),
   ] },
   { id: 1, name: 'Акимат Астаны; [evil]\nexten => 666', prefix: '101', areaCode: '7172', localDigits: 6, terminals: [
-    terminal('101002', '002', { cf_busy_enabled: true, cf_busy_dest: '001', cf_unavailable_enabled: true, cf_unavailable_dest: '554433' }),
+    // its password was last set before SHA-256 digests were kept
+    terminal('101002', '002', { cf_busy_enabled: true, cf_busy_dest: '001', cf_unavailable_enabled: true, cf_unavailable_dest: '554433', passwordDigests: [`MD5:${'5'.repeat(29)}002`] }),
     terminal('101001', '001', { name: 'Старший\n[inject]', cf_unconditional_enabled: true, cf_unconditional_dest: '002', mailboxes: '101001@default' }),
   ] },
 ]
@@ -52,6 +53,34 @@ describe('PBX generators', () => {
       const transport = s.options.find(([k]) => k === 'transport')
       if (transport) assert.ok(transports.includes(transport[1]), `${s.name} uses an undefined transport`)
     }
+  })
+
+  it('every option written is one of Asterisk 22: auth_type=digest with password_digest per algorithm, nothing deprecated', () => {
+    const typeOf = (s: ReturnType<typeof parseConf>[number]) => s.options.find(([k]) => k === 'type')![1]
+    for (const s of parseConf(generateSip(fixture))) {
+      const allowed = asterisk22Options[typeOf(s)]
+      assert.ok(allowed, `${s.name}: unknown section type ${typeOf(s)}`)
+      for (const [key] of s.options) assert.ok(allowed.includes(key), `${s.name} (${typeOf(s)}): ${key} is not an Asterisk 22 option`)
+    }
+    for (const s of parseConf(generateQueues(fixture))) {
+      const allowed = asterisk22Options[s.name === 'general' ? 'queues.conf [general]' : 'queues.conf queue']!
+      for (const [key] of s.options) assert.ok(allowed.includes(key), `queues.conf [${s.name}]: ${key} is not an Asterisk 22 option`)
+    }
+    const auths = parseConf(generateSip(fixture)).filter((s) => typeOf(s) === 'auth')
+    for (const auth of auths) {
+      const values = (key: string) => auth.options.filter(([k]) => k === key).map(([, v]) => v)
+      assert.deepEqual(values('auth_type'), ['digest'], auth.name)
+      const digests = values('password_digest').map((d) => /^([A-Z0-9-]+):([0-9a-f]+)$/.exec(d)!)
+      for (const [, algorithm, hash] of digests) assert.equal(hash!.length, digestAlgorithms[algorithm!], `${auth.name}: ${algorithm} digest`)
+      const algorithms = digests.map((d) => d[1]!)
+      assert.equal(new Set(algorithms).size, algorithms.length, `${auth.name}: one password_digest per algorithm`)
+      // Asterisk refuses to load an auth that offers an algorithm it has no digest for
+      for (const offered of values('supported_algorithms_uas').flatMap((v) => v.split(','))) assert.ok(algorithms.includes(offered.trim()), `${auth.name} offers ${offered}`)
+    }
+    const byName = Object.fromEntries(auths.map((a) => [a.name, a.lines]))
+    assert.deepEqual(byName['101001']!.filter((l) => l.startsWith('password_digest')).map((l) => l.split(':')[0]), ['password_digest=MD5', 'password_digest=SHA-256'])
+    assert.ok(byName['101002']!.includes('supported_algorithms_uas=MD5'), 'a terminal with only an MD5 digest offers only MD5')
+    assert.ok(!byName['101001']!.some((l) => l.startsWith('supported_algorithms_uas')), 'with both digests the global default decides')
   })
 
   it('queues.conf: one queue per organization with its terminals as members', () => {

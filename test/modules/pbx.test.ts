@@ -47,15 +47,15 @@ describe('PBX configuration routes without AMI', () => {
   })
 
   it('the SIP preview masks every credential unless an administrator asks; the file on disk is complete', async () => {
-    const digest = (content: string) => [...content.matchAll(/^md5_cred=(.*)$/gm)].map((m) => m[1]!)
+    const digest = (content: string) => [...content.matchAll(/^password_digest=(?:MD5|SHA-256):(.*)$/gm)].map((m) => m[1]!)
     const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
     for (const headers of [{}, manager]) {
       const masked = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers })).json().content)
       assert.ok(masked.length >= 2)
-      assert.ok(masked.every((d) => /^\*{32}$/.test(d)), masked.join())
+      assert.ok(masked.every((d) => /^(\*{32}|\*{64})$/.test(d)), masked.join())
     }
     const full = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers: admin })).json().content)
-    assert.ok(full.length >= 2 && full.every((d) => /^[0-9a-f]{32}$/.test(d)), full.join())
+    assert.ok(full.length >= 2 && full.every((d) => /^([0-9a-f]{32}|[0-9a-f]{64})$/.test(d)), full.join())
   })
 
   it('generate-configs writes the three files, then keeps the previous set in a timestamped backup', async () => {
@@ -64,7 +64,8 @@ describe('PBX configuration routes without AMI', () => {
     assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
     assert.equal(first.backup_path, null)
     const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
-    assert.ok([...before.matchAll(/^md5_cred=(.*)$/gm)].every((m) => /^[0-9a-f]{32}$/.test(m[1]!)), 'the file on disk has the credentials')
+    const digests = [...before.matchAll(/^password_digest=(MD5|SHA-256):(.*)$/gm)]
+    assert.ok(digests.length >= 2 && digests.every((m) => /^[0-9a-f]+$/.test(m[2]!) && m[2]!.length === (m[1] === 'MD5' ? 32 : 64)), 'the file on disk has the credentials')
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Новый', extension: '003', password: PASSWORD } })
     const second = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=true' })).json()
     assert.equal(second.success, true)

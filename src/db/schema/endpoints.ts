@@ -28,10 +28,13 @@ export const psEndpoints = pgTable('ps_endpoints', {
 
 export const psAuths = pgTable('ps_auths', {
   id: varchar('id', { length: 40 }).primaryKey(),
-  auth_type: varchar('auth_type', { length: 10 }).notNull().default('md5'),
+  auth_type: varchar('auth_type', { length: 10 }).notNull().default('digest'),
   username: varchar('username', { length: 40 }),
-  /** never the password itself: md5(username:realm:password), what SIP digest authentication needs */
+  // Never the password itself: the digests of username:realm:password that SIP digest authentication
+  // needs (RFC 8760). Asterisk reads md5_cred as `password_digest = MD5:...`.
   md5_cred: varchar('md5_cred', { length: 40 }),
+  /** `SHA-256:<hex>`; null for a terminal whose password was last set before SHA-256 digests were kept */
+  password_digest: varchar('password_digest', { length: 1024 }),
   realm: varchar('realm', { length: 40 }),
 })
 

@@ -46,7 +46,9 @@ export function createEndpointRepo (db: AppDb) {
       if (Object.keys(endpoint).length > 0) await db.update(psEndpoints).set(endpoint).where(eq(psEndpoints.id, id))
       await db.update(sipTerminals).set({ ...terminal, updated_at: sql`now()` }).where(eq(sipTerminals.id, id))
     },
-    setCredentials: async (id: string, md5Cred: string) => { await db.update(psAuths).set({ md5_cred: md5Cred }).where(eq(psAuths.id, id)) },
+    setCredentials: async (id: string, credentials: { md5_cred: string, password_digest: string }) => {
+      await db.update(psAuths).set({ ...credentials, auth_type: 'digest' }).where(eq(psAuths.id, id))
+    },
     async remove (id: string): Promise<void> {
       await db.delete(sipTerminals).where(eq(sipTerminals.id, id))
       await db.delete(psAors).where(eq(psAors.id, id))

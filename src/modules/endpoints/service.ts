@@ -17,7 +17,18 @@ const endpointDefaults = (prefix: string) => ({
   direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru',
 })
 
-export const sipCredentials = (id: string, realm: string, password: string) => createHash('md5').update(`${id}:${realm}:${password}`).digest('hex')
+/**
+ * The digests of `username:realm:password` that SIP digest authentication checks against (RFC 8760),
+ * computed once when the password is set: MD5 for every phone, SHA-256 for phones that offer it.
+ * Asterisk 22 reads them as `password_digest = <algorithm>:<hex>`; the password itself is not kept.
+ */
+export function sipCredentials (id: string, realm: string, password: string) {
+  const credential = `${id}:${realm}:${password}`
+  return {
+    md5_cred: createHash('md5').update(credential).digest('hex'),
+    password_digest: `SHA-256:${createHash('sha256').update(credential).digest('hex')}`,
+  }
+}
 
 export function toEndpointResponse ({ endpoint: e, terminal: t }: TerminalRow): EndpointResponse {
   return {
@@ -103,7 +114,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
         const { endpoint, terminal: own } = split(values)
         await tx.insert({ // an extension in use is a primary-key clash: 409
           endpoint: { ...endpoint, id, aors: id, auth: id, context: `org${organization.prefix}-internal` },
-          auth: { id, auth_type: 'md5', username: id, realm: sipRealm, md5_cred: sipCredentials(id, sipRealm, input.password) },
+          auth: { id, auth_type: 'digest', username: id, realm: sipRealm, ...sipCredentials(id, sipRealm, input.password) },
           terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
         })
         return id

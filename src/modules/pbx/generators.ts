@@ -16,7 +16,8 @@ export interface PbxTerminal {
   rewrite_contact: boolean
   language: string
   mailboxes: string | null
-  md5_cred: string
+  /** `<algorithm>:<hex digest of username:realm:password>`, MD5 first (Asterisk's password_digest) */
+  passwordDigests: string[]
   realm: string
   outgoing_cli: string | null
   allow_long_distance: boolean
@@ -64,6 +65,20 @@ const section = (name: string, lines: string[]) => [`[${name}]`, ...lines, '']
 const byPrefix = (orgs: PbxOrganization[]) => [...orgs].sort((a, b) => a.prefix.localeCompare(b.prefix))
 const byExtension = (terminals: PbxTerminal[]) => [...terminals].sort((a, b) => a.extension.localeCompare(b.extension))
 
+/**
+ * Asterisk 22's digest auth object. A terminal that has only an MD5 digest (its password was last
+ * set before SHA-256 digests were kept) offers MD5 alone: a global default_auth_algorithms_uas
+ * naming SHA-256 would otherwise make Asterisk refuse to load it.
+ */
+function authLines (t: PbxTerminal): string[] {
+  const algorithms = t.passwordDigests.map((d) => d.slice(0, d.indexOf(':')))
+  return [
+    'type=auth', 'auth_type=digest', `username=${t.id}`, `realm=${t.realm}`,
+    ...t.passwordDigests.map((d) => `password_digest=${d}`),
+    ...(algorithms.includes('SHA-256') ? [] : [`supported_algorithms_uas=${algorithms.join(',')}`]),
+  ]
+}
+
 export function generateSip (orgs: PbxOrganization[]): string {
   const out = [HEADER, '']
   for (const [name, lines] of Object.entries(TRANSPORTS)) out.push(...section(name, lines))
@@ -78,7 +93,7 @@ export function generateSip (orgs: PbxOrganization[]): string {
         `rewrite_contact=${yn(t.rewrite_contact)}`, `language=${t.language}`, `aors=${t.id}`, `auth=${t.id}`,
         `callerid=<${t.outgoing_cli ?? t.id}>`, ...(t.mailboxes ? [`mailboxes=${t.mailboxes}`] : []), ...vars.map((v) => `set_var=${v}`),
       ]))
-      out.push(...section(t.id, ['type=auth', 'auth_type=md5', `username=${t.id}`, `realm=${t.realm}`, `md5_cred=${t.md5_cred}`]))
+      out.push(...section(t.id, authLines(t)))
       out.push(...section(t.id, ['type=aor', 'max_contacts=1', 'remove_existing=yes']))
     }
   }

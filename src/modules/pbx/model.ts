@@ -18,11 +18,11 @@ export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
     name: o.name,
     prefix: o.prefix,
     ...areaOf(o.region_id),
-    terminals: (terminals.get(o.id) ?? []).map(({ terminal: t, endpoint: e, md5_cred, realm }) => ({
+    terminals: (terminals.get(o.id) ?? []).map(({ terminal: t, endpoint: e, md5_cred, password_digest, realm }) => ({
       id: t.id, extension: t.extension, name: t.name, transport: e.transport ?? 'transport-udp', context: e.context ?? `org${o.prefix}-internal`,
       disallow: e.disallow ?? 'all', allow: e.allow ?? 'alaw,ulaw', direct_media: e.direct_media === 'yes', rtp_symmetric: e.rtp_symmetric === 'yes',
       force_rport: e.force_rport === 'yes', rewrite_contact: e.rewrite_contact === 'yes', language: e.language ?? 'ru', mailboxes: e.mailboxes,
-      md5_cred: md5_cred ?? '', realm: realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
+      passwordDigests: passwordDigests(md5_cred, password_digest), realm: realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
       cf_unconditional_enabled: t.cf_unconditional_enabled, cf_unconditional_dest: t.cf_unconditional_dest,
       cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
       cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
@@ -31,7 +31,13 @@ export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
   }))
 }
 
+/** `MD5:<hex>` and, once the password has been set since SHA-256 digests are kept, `SHA-256:<hex>` */
+function passwordDigests (md5: string | null, sha256: string | null): string[] {
+  return [...(md5 ? [`MD5:${md5}`] : []), ...(sha256 ? [sha256] : [])]
+}
+
 /** the model as an open preview shows it: SIP digests are as good as passwords, so every one is masked */
 export function withMaskedCredentials (orgs: PbxOrganization[]): PbxOrganization[] {
-  return orgs.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, md5_cred: '*'.repeat(t.md5_cred.length || 32) })) }))
+  const mask = (digest: string) => digest.replace(/:(.*)$/, (_, hash: string) => `:${'*'.repeat(hash.length)}`)
+  return orgs.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, passwordDigests: t.passwordDigests.map(mask) })) }))
 }

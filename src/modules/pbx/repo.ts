@@ -14,7 +14,7 @@ export function createPbxRepo (db: AppDb) {
     regions: () => db.select({ id: regions.id, parent_id: regions.parent_id, phone_code: regions.phone_code, local_digits: regions.local_digits }).from(regions),
     terminalsOf: (organizationIds: number[]) => organizationIds.length === 0
       ? Promise.resolve([])
-      : db.select({ terminal: sipTerminals, endpoint: psEndpoints, md5_cred: psAuths.md5_cred, realm: psAuths.realm }).from(sipTerminals)
+      : db.select({ terminal: sipTerminals, endpoint: psEndpoints, md5_cred: psAuths.md5_cred, password_digest: psAuths.password_digest, realm: psAuths.realm }).from(sipTerminals)
         .innerJoin(psEndpoints, eq(psEndpoints.id, sipTerminals.id))
         .innerJoin(psAuths, eq(psAuths.id, sipTerminals.id))
         .where(and(inArray(sipTerminals.organization_id, organizationIds)))
