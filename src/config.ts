@@ -1,5 +1,11 @@
-// The only module that reads process.env. Every variable is parsed and checked here, once;
-// a bad value stops the start with one line naming the variable.
+// The only module that reads process.env. Every variable is checked here, once, against the schema
+// of config/env-schema.ts; a bad value stops the start with one line naming the variable.
+import { Ajv, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { TSchema } from 'typebox'
+import { EnvSchema, LlmProviderSchema, parseDuration, type EnvValues, type LlmProviderValues } from './config/env-schema.js'
+
+export { parseDuration } from './config/env-schema.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 export type AuthMode = 'interface' | 'strict'
@@ -94,132 +100,83 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>
+type SchemaWithMeta = TSchema & { 'x-problem': string, 'x-secret'?: boolean, 'x-max-seconds'?: number, pattern?: string }
 
-function text (env: Env, name: string): string | undefined {
-  const v = env[name]?.trim()
-  return v === undefined || v === '' ? undefined : v
-}
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+// integers arrive as text: coerced; defaults of the schema filled in
+const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }))
+ajv.addKeyword({ keyword: 'x-max-seconds', type: 'string', validate: (max: number, raw: string) => (parseDuration(raw) ?? 0) <= max })
+for (const keyword of ['x-problem', 'x-secret', 'x-default-doc']) ajv.addKeyword({ keyword })
 
-function integer (env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(env, name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!/^\d+$/.test(raw) || n < min || n > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw)
+/** A validator of one schema whose errors name the variable as `nameOf(key)` says. */
+function reader<T> (schema: TSchema) {
+  const validate = ajv.compile(schema) as ValidateFunction<T>
+  const properties = (schema as unknown as { properties: Record<string, SchemaWithMeta> }).properties
+  return (input: Record<string, unknown>, nameOf: (key: string) => string): T => {
+    // empty values are unset; only the schema's own keys are read
+    const values: Record<string, unknown> = {}
+    for (const key of Object.keys(properties)) {
+      const v = input[key]
+      if (v === undefined || v === null) continue
+      const value = typeof v === 'string' ? v.trim() : v
+      if (value !== '') values[key] = value
+    }
+    const raw = { ...values }
+    if (validate(values)) return values
+    const key = validate.errors![0]!.instancePath.split('/')[1]!
+    const property = properties[key]!
+    throw new ConfigError(nameOf(key), property['x-problem'], property['x-secret'] ? '<redacted>' : String(raw[key]))
   }
-  return n
 }
 
-function oneOf<T extends string> (env: Env, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = text(env, name)
-  if (raw === undefined) return fallback
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}`, raw)
-  }
-  return raw as T
-}
+const readEnv = reader<EnvValues>(EnvSchema)
+const readProvider = reader<LlmProviderValues>(LlmProviderSchema)
 
-function url (env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = text(env, name)
-  if (raw === undefined) return undefined
-  let parsed: URL
-  try { parsed = new URL(raw) } catch { throw new ConfigError(name, 'must be a URL', raw) }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`, raw)
-  }
-  return raw
-}
+const seconds = (raw: string) => parseDuration(raw)!
+const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+const isTrue = (raw: string | undefined) => raw === undefined ? undefined : raw === 'true' || raw === '1'
 
-const durationUnits: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
-
-/** `90`, `500ms`, `90s`, `15m`, `12h`, `7d` to seconds */
-export function parseDuration (raw: string): number | undefined {
-  const m = /^(\d+)\s*(ms|[smhd]?)$/.exec(raw.trim())
-  if (!m) return undefined
-  const seconds = Number(m[1]) * durationUnits[m[2] || 's']!
-  return seconds > 0 ? seconds : undefined
-}
-
-function duration (env: Env, name: string, fallback: string): number {
-  const raw = text(env, name) ?? fallback
-  const seconds = parseDuration(raw)
-  if (seconds === undefined) throw new ConfigError(name, 'must be a duration such as 500ms, 900s, 30m, 12h or 7d', raw)
-  return seconds
-}
-
-function secret (env: Env, name: string, minLength: number): string | undefined {
-  const raw = text(env, name)
-  if (raw !== undefined && raw.length < minLength) {
-    throw new ConfigError(name, `must be at least ${minLength} characters long`, '<redacted>')
-  }
-  return raw
-}
-
-function trustProxy (env: Env): Config['trustProxy'] {
-  const raw = text(env, 'TRUST_PROXY')
-  if (raw === undefined || raw === 'false') return false
+function trustProxy (raw: string): Config['trustProxy'] {
+  if (raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d+$/.test(raw)) return Number(raw)
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
-  if (list.some((a) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs', raw)
-  return list
+  return list(raw)
 }
 
-function amiConfig (env: Env): Config['pbx']['ami'] {
-  const host = text(env, 'AMI_HOST')
-  if (host === undefined) return undefined
-  const username = text(env, 'AMI_USERNAME')
-  const secret = text(env, 'AMI_SECRET')
-  if (!username) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
-  if (!secret) throw new ConfigError('AMI_SECRET', 'must be set when AMI_HOST is', '')
-  return { host, port: integer(env, 'AMI_PORT', 5038, 1, 65535), username, secret, timeoutMs: duration(env, 'AMI_TIMEOUT', '5s') * 1000 }
-}
-
-function flag (env: Env, name: string): boolean | undefined {
-  const raw = text(env, name)
-  if (raw === undefined) return undefined
-  if (raw === 'true' || raw === '1') return true
-  if (raw === 'false' || raw === '0') return false
-  throw new ConfigError(name, 'must be true or false', raw)
+function amiConfig (e: EnvValues): Config['pbx']['ami'] {
+  if (e.AMI_HOST === undefined) return undefined
+  if (!e.AMI_USERNAME) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
+  if (!e.AMI_SECRET) throw new ConfigError('AMI_SECRET', 'must be set when AMI_HOST is', '')
+  return { host: e.AMI_HOST, port: e.AMI_PORT, username: e.AMI_USERNAME, secret: e.AMI_SECRET, timeoutMs: seconds(e.AMI_TIMEOUT) * 1000 }
 }
 
 /** one provider from LLM_PROVIDERS (JSON) or from LLM_<NAME>_* variables; `where` names the source in errors */
-function llmProvider (raw: Record<string, unknown>, where: (field: string) => string): LlmProviderConfig {
-  const field = (key: string): string | undefined => {
-    const v = raw[key]
-    if (v === undefined || v === null || v === '') return undefined
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ConfigError(where(key), 'must be a string', JSON.stringify(v))
-    return String(v).trim()
+function llmProvider (input: Record<string, unknown>, where: (field: string) => string): LlmProviderConfig {
+  // LLM_PROVIDERS entries may write booleans and a list of models as JSON
+  const fields = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : typeof v === 'boolean' || typeof v === 'number' ? String(v) : v]))
+  for (const [k, v] of Object.entries(fields)) {
+    if (v !== undefined && v !== null && typeof v !== 'string') throw new ConfigError(where(k), 'must be a string', JSON.stringify(v))
   }
-  const name = field('name') ?? ''
-  if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(name)) throw new ConfigError(where('name'), 'must match [a-z0-9][a-z0-9_-]{0,31}', name)
-  const kind = field('kind') ?? 'openai-compatible'
-  if (kind !== 'openai-compatible' && kind !== 'anthropic') throw new ConfigError(where('kind'), 'must be openai-compatible or anthropic', kind)
-  // keyed by the variable's own name, so that the shared parsers name it in their errors
-  const local: Env = Object.fromEntries(['base_url', 'timeout', 'stream_options', 'external'].map((k) => [where(k), field(k)]))
-  const baseUrl = url(local, where('base_url'), ['http:', 'https:'])
-  if (!baseUrl) throw new ConfigError(where('base_url'), 'must be set', '')
-  const model = field('model')
-  if (!model) throw new ConfigError(where('model'), 'must be set', '')
-  if (kind === 'anthropic' && !field('api_key')) throw new ConfigError(where('api_key'), 'must be set for an anthropic provider', '')
-  const listed = raw.models
-  const models = Array.isArray(listed) ? listed.map(String) : (field('models') ?? '').split(',')
+  const p = readProvider(fields, where)
+  if (!p.name) throw new ConfigError(where('name'), 'must match [a-z0-9][a-z0-9_-]{0,31}', '')
+  if (!p.base_url) throw new ConfigError(where('base_url'), 'must be set', '')
+  if (!p.model) throw new ConfigError(where('model'), 'must be set', '')
+  if (p.kind === 'anthropic' && !p.api_key) throw new ConfigError(where('api_key'), 'must be set for an anthropic provider', '')
   return {
-    name,
-    kind,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    apiKey: field('api_key'),
-    model,
-    models: [...new Set([model, ...models.map((m) => m.trim()).filter(Boolean)])],
-    timeoutMs: duration(local, where('timeout'), '60s') * 1000,
-    streamOptions: flag(local, where('stream_options')) ?? kind === 'openai-compatible',
-    external: flag(local, where('external')) ?? true,
+    name: p.name,
+    kind: p.kind,
+    baseUrl: p.base_url.replace(/\/+$/, ''),
+    apiKey: p.api_key,
+    model: p.model,
+    models: [...new Set([p.model, ...list(p.models)])],
+    timeoutMs: seconds(p.timeout) * 1000,
+    streamOptions: isTrue(p.stream_options) ?? p.kind === 'openai-compatible',
+    external: isTrue(p.external) ?? true,
   }
 }
 
-function llmConfig (env: Env): LlmConfig {
+function llmProviders (env: Env, json: string | undefined): LlmProviderConfig[] {
   const providers: LlmProviderConfig[] = []
-  const json = text(env, 'LLM_PROVIDERS')
   if (json !== undefined) {
     let parsed: unknown
     try { parsed = JSON.parse(json) } catch { throw new ConfigError('LLM_PROVIDERS', 'must be a JSON array of providers', '<unparsable>') }
@@ -234,9 +191,14 @@ function llmConfig (env: Env): LlmConfig {
     const m = /^LLM_([A-Z0-9]+)_BASE_URL$/.exec(key)
     if (!m) continue
     const prefix = `LLM_${m[1]}_`
-    const fields = Object.fromEntries(['kind', 'base_url', 'api_key', 'model', 'models', 'timeout', 'stream_options', 'external'].map((f) => [f, env[prefix + f.toUpperCase()]]))
+    const fields = Object.fromEntries(Object.keys(LlmProviderSchema.properties).filter((f) => f !== 'name').map((f) => [f, env[prefix + f.toUpperCase()]]))
     providers.push(llmProvider({ name: m[1]!.toLowerCase(), ...fields }, (f) => prefix + f.toUpperCase()))
   }
+  return providers
+}
+
+function llmConfig (env: Env, e: EnvValues): LlmConfig {
+  const providers = llmProviders(env, e.LLM_PROVIDERS)
   const names = providers.map((p) => p.name)
   const duplicate = names.find((n, i) => names.indexOf(n) !== i)
   if (duplicate) throw new ConfigError('LLM_PROVIDERS', 'names a provider twice', duplicate)
@@ -244,66 +206,56 @@ function llmConfig (env: Env): LlmConfig {
     if (!names.includes(name)) throw new ConfigError(variable, `must name a configured provider (${names.join(', ') || 'none configured'})`, name)
     return name
   }
-  const chosen = text(env, 'LLM_DEFAULT_PROVIDER')
   return {
     providers,
-    defaultProvider: chosen !== undefined ? known('LLM_DEFAULT_PROVIDER', chosen) : names[0],
-    fallback: (text(env, 'LLM_FALLBACK') ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((n) => known('LLM_FALLBACK', n)),
-    redactPii: flag(env, 'LLM_REDACT_PII'),
-    logPrompts: flag(env, 'LLM_LOG_PROMPTS') ?? false,
-    maxRetries: integer(env, 'LLM_MAX_RETRIES', 2, 0, 10),
-    backoffMs: duration(env, 'LLM_BACKOFF', '500ms') * 1000,
-    retryAfterCapMs: duration(env, 'LLM_RETRY_AFTER_CAP', '20s') * 1000,
+    defaultProvider: e.LLM_DEFAULT_PROVIDER !== undefined ? known('LLM_DEFAULT_PROVIDER', e.LLM_DEFAULT_PROVIDER) : names[0],
+    fallback: list(e.LLM_FALLBACK).map((n) => known('LLM_FALLBACK', n)),
+    redactPii: isTrue(e.LLM_REDACT_PII),
+    logPrompts: isTrue(e.LLM_LOG_PROMPTS) ?? false,
+    maxRetries: e.LLM_MAX_RETRIES,
+    backoffMs: seconds(e.LLM_BACKOFF) * 1000,
+    retryAfterCapMs: seconds(e.LLM_RETRY_AFTER_CAP) * 1000,
   }
 }
 
 export function loadConfig (env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 8000, 0, 65535)
-  const host = text(env, 'HOST') ?? '0.0.0.0'
-  const cellId = text(env, 'CELL_ID')
-  if (cellId !== undefined && !/^[a-z0-9][a-z0-9_-]{0,62}$/.test(cellId)) {
-    throw new ConfigError('CELL_ID', 'must match [a-z0-9][a-z0-9_-]{0,62}', cellId)
-  }
-  const adminEmail = text(env, 'ADMIN_EMAIL')?.toLowerCase()
-  if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
-    throw new ConfigError('ADMIN_EMAIL', 'must be an e-mail address', adminEmail)
-  }
+  const e = readEnv(env, (key) => key)
   return {
-    port,
-    host,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    dataDir: text(env, 'DATA_DIR') ?? './data',
-    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    jwtSecret: secret(env, 'JWT_SECRET', 32),
-    accessTokenTtlSeconds: duration(env, 'ACCESS_TOKEN_TTL', '12h'),
-    adminEmail,
-    adminPassword: secret(env, 'ADMIN_PASSWORD', 10),
-    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
-    mailFrom: text(env, 'MAIL_FROM') ?? 'appeals@localhost',
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
-    corsOrigins: (text(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    trustProxy: trustProxy(env),
-    serviceToken: secret(env, 'SERVICE_TOKEN', 16),
-    authMode: oneOf(env, 'AUTH_MODE', 'interface', ['interface', 'strict'] as const),
-    cellId,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    jwtSecret: e.JWT_SECRET,
+    accessTokenTtlSeconds: seconds(e.ACCESS_TOKEN_TTL),
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    corsOrigins: list(e.CORS_ORIGINS),
+    trustProxy: trustProxy(e.TRUST_PROXY),
+    serviceToken: e.SERVICE_TOKEN,
+    authMode: e.AUTH_MODE,
+    cellId: e.CELL_ID,
     calls: {
-      retentionDays: integer(env, 'CALL_RETENTION_DAYS', 365, 1, 36500),
-      purgeIntervalMs: duration(env, 'CALL_PURGE_INTERVAL', '1h') * 1000,
+      retentionDays: e.CALL_RETENTION_DAYS,
+      purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,
     },
     pbx: {
-      configDir: text(env, 'PBX_CONFIG_DIR') ?? `${text(env, 'DATA_DIR') ?? './data'}/asterisk`,
-      backupRetention: integer(env, 'PBX_BACKUP_RETENTION', 20, 1, 10_000),
-      sipRealm: text(env, 'PBX_SIP_REALM') ?? 'asterisk',
-      ami: amiConfig(env),
+      configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
+      backupRetention: e.PBX_BACKUP_RETENTION,
+      sipRealm: e.PBX_SIP_REALM,
+      ami: amiConfig(e),
     },
-    llm: llmConfig(env),
+    llm: llmConfig(env, e),
     extSync: {
-      url: url(env, 'EXT_SYNC_URL', ['http:', 'https:']),
-      token: text(env, 'EXT_SYNC_TOKEN'),
-      timeoutMs: duration(env, 'EXT_SYNC_TIMEOUT', '10s') * 1000,
-      maxAttempts: integer(env, 'EXT_SYNC_MAX_ATTEMPTS', 8, 1, 100),
-      backoffMs: duration(env, 'EXT_SYNC_BACKOFF', '5s') * 1000,
-      intervalMs: duration(env, 'EXT_SYNC_INTERVAL', '2s') * 1000,
+      url: e.EXT_SYNC_URL,
+      token: e.EXT_SYNC_TOKEN,
+      timeoutMs: seconds(e.EXT_SYNC_TIMEOUT) * 1000,
+      maxAttempts: e.EXT_SYNC_MAX_ATTEMPTS,
+      backoffMs: seconds(e.EXT_SYNC_BACKOFF) * 1000,
+      intervalMs: seconds(e.EXT_SYNC_INTERVAL) * 1000,
     },
   }
 }

@@ -2,6 +2,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { STOP_GRACE_MS } from './config/env-schema.js'
 import { createDb } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
 import { seedOnFirstStart } from './db/seed/index.js'
@@ -38,7 +39,7 @@ async function main (): Promise<void> {
   if (!config.serviceToken) app.log.warn('SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller')
   if (config.authMode === 'interface') app.log.warn('AUTH_MODE=interface: routes without the interface\'s Bearer marker are open; set AUTH_MODE=strict to require a user token for writes')
 
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: STOP_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an error')
     else app.log.info({ signal }, 'stopping')
     await app.close() // stops accepting, finishes requests in flight, runs onClose hooks (workers)

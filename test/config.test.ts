@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { readFileSync } from 'node:fs'
 import { loadConfig, parseDuration } from '../src/config.js'
+import { EnvSchema } from '../src/config/env-schema.js'
+import { withTable } from '../scripts/write-config-table.js'
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -25,10 +28,35 @@ describe('configuration', () => {
       [{ CELL_ID: 'Bad Cell' }, /CELL_ID/],
       [{ TRUST_PROXY: 'the load balancer' }, /TRUST_PROXY/],
       [{ AMI_HOST: '127.0.0.1' }, /AMI_USERNAME must be set/],
+      [{ PORT: '80.5' }, /PORT must be an integer from 0 to 65535/],
+      [{ PBX_SIP_REALM: 'asterisk\nmd5_cred=x' }, /PBX_SIP_REALM must be 1 to 40 letters/],
+      [{ EXT_SYNC_TIMEOUT: '30s' }, /EXT_SYNC_TIMEOUT must be a duration .* of at most 8s/],
+      [{ LLM_LOG_PROMPTS: 'yes' }, /LLM_LOG_PROMPTS must be true or false/],
     ]
     for (const [env, message] of bad) assert.throws(() => loadConfig(env), message)
     assert.throws(() => loadConfig({ JWT_SECRET: 'short-secret-value' }), (err: Error) =>
       /JWT_SECRET must be at least 32/.test(err.message) && !err.message.includes('short-secret-value'))
+    assert.throws(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail' }), (err: Error) => /SMTP_URL/.test(err.message) && !err.message.includes('hunter2'))
+  })
+
+  it('reads values through the schema: integers, lists, flags, durations; empty means unset', () => {
+    const c = loadConfig({ PORT: ' 9000 ', CORS_ORIGINS: 'https://a.kz, https://b.kz', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', DATABASE_URL: '', EXT_SYNC_TIMEOUT: '8s', LLM_REDACT_PII: '0' })
+    assert.equal(c.port, 9000)
+    assert.equal(c.publicUrl, 'http://localhost:9000')
+    assert.deepEqual(c.corsOrigins, ['https://a.kz', 'https://b.kz'])
+    assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1'])
+    assert.equal(c.databaseUrl, undefined)
+    assert.equal(c.extSync.timeoutMs, 8000)
+    assert.equal(c.llm.redactPii, false)
+  })
+
+  it('the README\'s configuration table is the one the schema writes, and names every variable', () => {
+    const readme = readFileSync('README.md', 'utf8')
+    assert.equal(readme, withTable(readme), 'README.md is out of date: npm run docs:config')
+    for (const name of Object.keys(EnvSchema.properties)) assert.ok(readme.includes(`| \`${name}\` |`), name)
+    // every variable the code reads is in the schema
+    const source = readFileSync('src/config.ts', 'utf8')
+    assert.ok(!/process\.env\.[A-Z]/.test(source) && !/env\['[A-Z_]+'\]/.test(source))
   })
 
   it('parses durations', () => {

@@ -8,6 +8,8 @@ export type Behaviour = (req: IncomingMessage, res: ServerResponse) => void
 export const answers = {
   ok: ((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}') }) as Behaviour,
   status: (code: number, body = 'upstream trouble'): Behaviour => (_req, res) => { res.writeHead(code).end(body) },
+  /** 200 after a while */
+  delayed: (ms: number): Behaviour => (_req, res) => { setTimeout(() => res.writeHead(200).end('{"ok":true}'), ms) },
   /** accepts the request and never answers */
   silent: (() => {}) as Behaviour,
 }

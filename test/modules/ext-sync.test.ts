@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Database } from '../../src/db/client.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
-import { answers, eventually, startHttpTarget } from '../helpers/http-target.js'
+import { answers, eventually, startHttpTarget, type Behaviour } from '../helpers/http-target.js'
 
 const fastSync = { EXT_SYNC_TOKEN: 'ext-token-123', EXT_SYNC_INTERVAL: '30ms', EXT_SYNC_BACKOFF: '40ms', EXT_SYNC_TIMEOUT: '300ms', EXT_SYNC_MAX_ATTEMPTS: '3' }
 
@@ -27,7 +27,7 @@ describe('ext sync against a real HTTP target', () => {
   const create = async (app = t.app) => {
     const res = await app.inject({ method: 'POST', url: '/api/organizations', payload: { name: 'Синхронная', region_id: await region(app), prefix: String(++prefixSeq), modules: ['appeals'] } })
     assert.equal(res.statusCode, 200, res.body)
-    return res.json() as { id: number, ext_sync_status: string }
+    return res.json() as { id: number, prefix: string, ext_sync_status: string }
   }
   let regionId: number | undefined
   const region = async (app = t.app) => {
@@ -76,6 +76,34 @@ describe('ext sync against a real HTTP target', () => {
     const one = await t.app.inject({ method: 'POST', url: `/api/shared/organizations/${o.id}/retry-ext-sync` })
     assert.equal(one.json().queued, 1)
     await eventually(async () => sentFor(o.id).length === 5, 5000, 'sent again on request')
+  })
+
+  it('two instances keep one organization\'s versions in order: a newer change waits for the send in flight', async () => {
+    const second = await buildTestApp({ database, env: { ...fastSync, EXT_SYNC_URL: target.url } })
+    try {
+      let inFlight = 0
+      let overlapped = false
+      const slow: Behaviour = (req, res) => {
+        inFlight++
+        if (inFlight > 1) overlapped = true
+        setTimeout(() => { inFlight--; answers.ok(req, res) }, 150)
+      }
+      target.setDefault(slow)
+      const o = await create()
+      await eventually(async () => sentFor(o.id).length >= 1, 5000, 'first send in flight')
+      for (const [i, app] of [t.app, second.app, t.app].entries()) {
+        const res = await app.inject({ method: 'PUT', url: `/api/shared/organizations/${o.id}`, payload: { name: `Синхронная ${i + 2}`, region_id: await region(), prefix: o.prefix, modules: ['appeals'] } })
+        assert.equal(res.statusCode, 200, res.body)
+      }
+      await eventually(async () => { const s = await state(o.id); return s.ext_sync_status === 'synced' && sentFor(o.id).at(-1)!.headers['idempotency-key'] === `organization-${o.id}-v4` }, 8000, 'the last version synced')
+      const versions = sentFor(o.id).map((r) => Number(/v(\d+)$/.exec(String(r.headers['idempotency-key']))![1]))
+      assert.deepEqual(versions, [...versions].sort((a, b) => a - b), `versions arrived in order: ${versions.join(', ')}`)
+      assert.equal(overlapped, false, 'never two sends of one organization at once')
+      assert.equal(JSON.parse(sentFor(o.id).at(-1)!.body).organization.name, 'Синхронная 4')
+    } finally {
+      target.setDefault(answers.ok)
+      await second.app.close()
+    }
   })
 
   it('restart in the middle: nothing is lost, and nothing is sent again once synced', async () => {

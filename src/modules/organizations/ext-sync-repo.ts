@@ -2,16 +2,25 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { extSyncOutbox, type ExtSyncStatus } from '../../db/schema/index.js'
 
-export interface ClaimedSync { organization_id: number, version: number, payload: unknown, attempts: number }
+/** a row taken by one worker; `locked_until` is its claim: another worker's later claim has another */
+export interface ClaimedSync { organization_id: number, version: number, payload: unknown, attempts: number, locked_until: string }
+
+/** the row as this worker claimed it: a claim that expired and was taken over elsewhere changes nothing */
+const stillClaimed = (c: ClaimedSync) =>
+  and(eq(extSyncOutbox.organization_id, c.organization_id), sql`${extSyncOutbox.locked_until} = ${c.locked_until}::timestamptz`)
 
 export function createExtSyncRepo (db: AppDb) {
   return {
-    /** the organization's latest state replaces whatever was waiting; a newer version supersedes an older send */
+    /**
+     * The organization's latest state replaces whatever was waiting. A send in flight keeps its claim
+     * (`locked_until`): no other instance takes the newer version until it ends, so an older version
+     * can never arrive after a newer one; when it ends, the newer version is due at once.
+     */
     enqueue: (organizationId: number, payload: unknown, status: 'pending' | 'disabled', at: Date) =>
       db.insert(extSyncOutbox).values({ organization_id: organizationId, payload, status, next_attempt_at: at, updated_at: at })
         .onConflictDoUpdate({
           target: extSyncOutbox.organization_id,
-          set: { payload, status, version: sql`${extSyncOutbox.version} + 1`, attempts: 0, next_attempt_at: at, last_error: null, locked_until: null, updated_at: at },
+          set: { payload, status, version: sql`${extSyncOutbox.version} + 1`, attempts: 0, next_attempt_at: at, last_error: null, updated_at: at },
         }),
 
     /** claims due rows for one worker; SKIP LOCKED keeps instances from taking the same row */
@@ -25,21 +34,22 @@ export function createExtSyncRepo (db: AppDb) {
           order by next_attempt_at, organization_id
           limit ${batch}
           for update skip locked)
-        returning organization_id, version, payload, attempts`)
+        returning organization_id, version, payload, attempts, locked_until::text as locked_until`)
       return (result as unknown as { rows: ClaimedSync[] }).rows
     },
 
-    /** synced, unless a newer version arrived meanwhile: then it stays pending for that one */
+    /** synced, unless a newer version arrived meanwhile: then it stays pending for that one (due now) */
     markSynced: (c: ClaimedSync, at: Date) => db.update(extSyncOutbox).set({
       status: sql`case when ${extSyncOutbox.version} = ${c.version} then 'synced' else 'pending' end`,
       synced_at: at, attempts: 0, last_error: null, locked_until: null, next_attempt_at: at, updated_at: at,
-    }).where(eq(extSyncOutbox.organization_id, c.organization_id)),
+    }).where(stillClaimed(c)),
 
     markFailed: (c: ClaimedSync, error: string, at: Date, next: { status: ExtSyncStatus, retryAt: Date }) => db.update(extSyncOutbox).set({
       status: sql`case when ${extSyncOutbox.version} = ${c.version} then ${next.status} else 'pending' end`,
       attempts: sql`case when ${extSyncOutbox.version} = ${c.version} then ${c.attempts + 1} else 0 end`,
-      last_error: error, locked_until: null, next_attempt_at: next.retryAt, updated_at: at,
-    }).where(eq(extSyncOutbox.organization_id, c.organization_id)),
+      next_attempt_at: sql`case when ${extSyncOutbox.version} = ${c.version} then ${next.retryAt.toISOString()}::timestamptz else ${at.toISOString()}::timestamptz end`,
+      last_error: error, locked_until: null, updated_at: at,
+    }).where(stillClaimed(c)),
 
     /** failed rows back to pending (all, or the given organizations'); answers how many */
     requeueFailed: async (at: Date, organizationIds?: number[]) => (await db.update(extSyncOutbox)

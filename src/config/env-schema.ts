@@ -1,0 +1,134 @@
+// The service's environment variables as one TypeBox schema: what each accepts, its default and what
+// it means. loadConfig validates process.env against it, and the README's configuration table is
+// written from it (`npm run docs:config`), so the two cannot drift apart.
+import { Type, type Static, type TSchema } from 'typebox'
+
+/** how long the service waits for requests in flight at a stop (close-with-grace) */
+export const STOP_GRACE_MS = 10_000
+
+const DURATION = '^(\\d+)\\s*(ms|[smhd]?)$'
+const durationUnits: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
+
+/** `90`, `500ms`, `90s`, `15m`, `12h`, `7d` to seconds */
+export function parseDuration (raw: string): number | undefined {
+  const m = new RegExp(DURATION).exec(raw.trim())
+  if (!m) return undefined
+  const seconds = Number(m[1]) * durationUnits[m[2] || 's']!
+  return seconds > 0 ? seconds : undefined
+}
+
+interface Doc {
+  /** what the README says the variable is for */
+  description: string
+  /** the default as the README states it, when it is not a literal value (computed, generated) */
+  defaultDoc?: string
+}
+
+// Each kind is a string schema (the environment holds strings) with the sentence an error says
+// (`x-problem`); secrets carry `x-secret` so that a bad value is never echoed.
+const meta = (doc: Doc, problem: string, extra: Record<string, unknown> = {}) =>
+  ({ description: doc.description, 'x-default-doc': doc.defaultDoc, 'x-problem': problem, ...extra })
+
+const text = (doc: Doc & { default?: string, pattern?: string, problem?: string }) =>
+  Type.String({ minLength: 1, maxLength: 4096, pattern: doc.pattern, default: doc.default, ...meta(doc, doc.problem ?? 'must be text') })
+const integer = (doc: Doc & { default: number, min: number, max: number }) =>
+  Type.Integer({ minimum: doc.min, maximum: doc.max, default: doc.default, ...meta(doc, `must be an integer from ${doc.min} to ${doc.max}`) })
+const oneOf = <T extends string>(values: readonly T[], doc: Doc & { default?: T, problem?: string }) =>
+  Type.Unsafe<T>({ type: 'string', enum: values, default: doc.default, ...meta(doc, doc.problem ?? `must be one of ${values.join(', ')}`) })
+const flag = (doc: Doc & { default?: 'true' | 'false' }) => oneOf(['true', 'false', '1', '0'] as const, { ...doc, problem: 'must be true or false' })
+const url = (protocols: string[], doc: Doc & { secret?: boolean }) => Type.String({
+  format: 'uri', maxLength: 4096, pattern: `^(${protocols.join('|')})://`,
+  ...meta(doc, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`, doc.secret ? { 'x-secret': true } : {}),
+})
+const secret = (minLength: number, doc: Doc) =>
+  Type.String({ minLength, maxLength: 4096, ...meta(doc, `must be at least ${minLength} characters long`, { 'x-secret': true }) })
+const duration = (doc: Doc & { default: string, maxSeconds?: number }) => Type.String({
+  pattern: DURATION, default: doc.default, 'x-max-seconds': doc.maxSeconds,
+  ...meta(doc, `must be a duration such as 500ms, 900s, 30m, 12h or 7d${doc.maxSeconds ? ` of at most ${doc.maxSeconds}s` : ''}`),
+})
+
+export const EnvSchema = Type.Object({
+  PORT: integer({ default: 8000, min: 0, max: 65535, description: 'HTTP port' }),
+  HOST: text({ default: '0.0.0.0', description: 'listen address' }),
+  DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { secret: true, description: '`postgresql://...` of a PostgreSQL server; unset = embedded PGlite in `DATA_DIR`' })),
+  DATA_DIR: text({ default: './data', description: 'embedded database (`pgdata/`), PBX config output' }),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info', description: 'log level of the JSON log on stdout' }),
+  JWT_SECRET: Type.Optional(secret(32, { defaultDoc: 'generated once, kept in the database', description: 'HS256 signing key of access tokens' })),
+  ACCESS_TOKEN_TTL: duration({ default: '12h', description: 'access token lifetime' }),
+  ADMIN_EMAIL: Type.Optional(text({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', problem: 'must be an e-mail address', description: 'first administrator, created at start when no user exists' })),
+  ADMIN_PASSWORD: Type.Optional(secret(10, { description: 'the first administrator\'s password' })),
+  SMTP_URL: Type.Optional(url(['smtp', 'smtps'], { secret: true, description: '`smtp://user:pass@host:587` or `smtps://...`; unset = mails go to the outbox table and the log' })),
+  MAIL_FROM: text({ default: 'appeals@localhost', description: 'sender of invitation and reset mails' }),
+  PUBLIC_URL: Type.Optional(url(['http', 'https'], { defaultDoc: '`http://localhost:PORT`', description: 'base of links in mails' })),
+  CORS_ORIGINS: Type.Optional(text({ description: 'comma-separated origins allowed by CORS' })),
+  TRUST_PROXY: text({
+    default: 'false',
+    pattern: '^(true|false|\\d+|[0-9a-fA-F:.]+(/\\d{1,3})?(\\s*,\\s*[0-9a-fA-F:.]+(/\\d{1,3})?)*)$',
+    problem: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+    description: 'proxies whose `X-Forwarded-For` is believed: `true`, a hop count, or addresses/CIDRs (login throttling counts per client address)',
+  }),
+  SERVICE_TOKEN: Type.Optional(secret(16, { description: 'bearer token of machine callers (call events, platform control)' })),
+  AUTH_MODE: oneOf(['interface', 'strict'] as const, { default: 'interface', description: '`interface`: unmarked routes are open as in the interface; `strict`: user token on every unmarked write' }),
+  CELL_ID: Type.Optional(text({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', problem: 'must match [a-z0-9][a-z0-9_-]{0,62}', description: 'identifier of this deployment cell (platform control)' })),
+  PBX_CONFIG_DIR: Type.Optional(text({ defaultDoc: '`DATA_DIR/asterisk`', description: 'where generate-configs writes pjsip.conf, queues.conf, extensions.conf' })),
+  PBX_BACKUP_RETENTION: integer({ default: 20, min: 1, max: 10_000, description: 'how many backups of earlier configuration sets are kept (older ones are removed)' }),
+  PBX_SIP_REALM: text({ default: 'asterisk', pattern: '^[A-Za-z0-9._-]{1,40}$', problem: 'must be 1 to 40 letters, digits, dots, dashes or underscores', description: 'realm of the SIP digest credentials (the realm Asterisk challenges with)' }),
+  AMI_HOST: Type.Optional(text({ description: 'host of the Asterisk Manager Interface; unset = no AMI (reload and status say so)' })),
+  AMI_PORT: integer({ default: 5038, min: 1, max: 65535, description: 'AMI port' }),
+  AMI_USERNAME: Type.Optional(text({ description: 'AMI user (required with `AMI_HOST`)' })),
+  AMI_SECRET: Type.Optional(secret(1, { description: 'AMI secret (required with `AMI_HOST`)' })),
+  AMI_TIMEOUT: duration({ default: '5s', description: 'AMI connection and action timeout' }),
+  CALL_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36_500, description: 'calls and transcripts older than this are deleted' }),
+  CALL_PURGE_INTERVAL: duration({ default: '1h', description: 'how often the purge of old calls runs' }),
+  EXT_SYNC_URL: Type.Optional(url(['http', 'https'], { description: 'where organization changes are posted; unset = synchronisation `disabled`' })),
+  EXT_SYNC_TOKEN: Type.Optional(secret(1, { description: 'bearer token sent with them' })),
+  EXT_SYNC_TIMEOUT: duration({ default: '5s', maxSeconds: STOP_GRACE_MS / 1000 - 2, description: 'per-request timeout (within the stop\'s grace period, so a stop never cuts a delivery short)' }),
+  EXT_SYNC_BACKOFF: duration({ default: '5s', description: 'first retry delay (doubling)' }),
+  EXT_SYNC_MAX_ATTEMPTS: integer({ default: 8, min: 1, max: 100, description: 'attempts before a change is `failed`' }),
+  EXT_SYNC_INTERVAL: duration({ default: '2s', description: 'how often the worker looks for due work' }),
+  LLM_PROVIDERS: Type.Optional(text({ description: 'JSON array of LLM providers, each with the fields of `LLM_<NAME>_*` in lower case (see LLM gateway)' })),
+  LLM_DEFAULT_PROVIDER: Type.Optional(text({ defaultDoc: 'the first provider', description: 'the provider used when a request names none' })),
+  LLM_FALLBACK: Type.Optional(text({ description: 'comma-separated providers tried in this order after the chosen one fails' })),
+  LLM_MAX_RETRIES: integer({ default: 2, min: 0, max: 10, description: 'retries per provider before the first byte' }),
+  LLM_BACKOFF: duration({ default: '500ms', description: 'first retry backoff (doubling, jittered)' }),
+  LLM_RETRY_AFTER_CAP: duration({ default: '20s', description: 'the longest `Retry-After` waited for' }),
+  LLM_REDACT_PII: Type.Optional(flag({ defaultDoc: 'for external providers', description: '`true`/`false`: replace IINs, phone numbers and e-mails by placeholders before a request leaves' })),
+  LLM_LOG_PROMPTS: flag({ default: 'false', description: 'keep the (redacted) messages and the answer with each accounted call' }),
+}, { additionalProperties: true })
+
+export type EnvValues = Static<typeof EnvSchema>
+
+/**
+ * One LLM provider: the fields of an `LLM_PROVIDERS` entry (lower case) and of the `LLM_<NAME>_*`
+ * variables (upper case), checked by the same schema.
+ */
+export const LlmProviderSchema = Type.Object({
+  name: Type.Optional(text({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', problem: 'must match [a-z0-9][a-z0-9_-]{0,31}', defaultDoc: '`<name>` in lower case', description: 'the provider\'s name (in `LLM_PROVIDERS` entries)' })),
+  kind: oneOf(['openai-compatible', 'anthropic'] as const, { default: 'openai-compatible', description: 'wire format of the provider' }),
+  base_url: Type.Optional(url(['http', 'https'], { description: 'base URL (`.../v1`); announces the provider' })),
+  api_key: Type.Optional(secret(1, { description: 'API key (required for anthropic)' })),
+  model: Type.Optional(text({ description: 'model used when a request names none (required)' })),
+  models: Type.Optional(text({ description: 'comma-separated further models a request may name' })),
+  timeout: duration({ default: '60s', description: 'wait for the first byte, and between streamed parts' }),
+  stream_options: Type.Optional(flag({ defaultDoc: '`true` for openai-compatible', description: 'send `stream_options.include_usage` (turn off for servers that refuse it)' })),
+  external: flag({ default: 'true', description: 'runs outside the centre (personal data is redacted by default)' }),
+}, { additionalProperties: true })
+
+export type LlmProviderValues = Static<typeof LlmProviderSchema>
+
+/** the README's configuration table, row for row from the schemas */
+export function configurationTable (): string {
+  const row = (name: string, schema: TSchema) => {
+    const s = schema as { default?: unknown, description: string, 'x-default-doc'?: string, 'x-problem': string }
+    const fallback = s['x-default-doc'] ?? (s.default === undefined ? 'unset' : `\`${String(s.default)}\``)
+    const accepts = s['x-problem'].replace(/^must (be|match) /, (_, verb: string) => (verb === 'match' ? 'matching ' : ''))
+    return `| \`${name}\` | ${fallback} | ${accepts} | ${s.description} |`
+  }
+  return [
+    '| variable | default | accepts | meaning |',
+    '|---|---|---|---|',
+    ...Object.entries(EnvSchema.properties).map(([name, schema]) => row(name, schema)),
+    ...Object.entries(LlmProviderSchema.properties).filter(([field]) => field !== 'name')
+      .map(([field, schema]) => row(`LLM_<NAME>_${field.toUpperCase()}`, schema)),
+  ].join('\n')
+}
