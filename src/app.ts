@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
+import { STOP_GRACE_MS } from './config/env-schema.js'
+import { drainOnClose } from './lib/drain.js'
 import type { Database } from './db/client.js'
 import { commonSchemas } from './lib/common-schemas.js'
 import { registerErrorHandler } from './lib/error-handler.js'
@@ -98,10 +100,13 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // a path Fastify cannot route (bad percent-encoding, a parameter over 100 characters) still gets a FastAPI body
     frameworkErrors,
+    // a stop finishes what had reached the service (lib/drain.ts) rather than answering 503
+    return503OnClosing: false,
     // a hop count as the function Fastify would make of it (its types only take the other forms)
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  drainOnClose(app, { acceptWindowMs: 1000, quietMs: 100, idleGraceMs: 300, deadlineMs: STOP_GRACE_MS - 2000 })
   registerNotFound(app)
   acceptEmptyJsonBodies(app)
   registerErrorHandler(app)

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -52,6 +53,43 @@ describe('the service process', () => {
     assert.ok(lines.some((l) => l.msg === 'stopping'))
     assert.ok(lines.some((l) => l.generated_password), 'the first administrator\'s generated password is shown once')
     assert.ok(lines.some((l) => /SERVICE_TOKEN is not set/.test(l.msg)), 'running without SERVICE_TOKEN is warned about at start')
+  })
+
+  it('a stop under load finishes every request that had reached it: no reset, no 503', async () => {
+    const service = startService({ DATA_DIR: tempDir() })
+    const { hostname, port } = new URL(await service.listening)
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`
+    const opened = async (): Promise<Socket> => {
+      const socket = connect(Number(port), hostname)
+      await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))
+      return socket
+    }
+    /** everything the socket receives until the service closes it; a reset is an error */
+    const answered = (socket: Socket) => new Promise<string>((resolve, reject) => {
+      let text = ''
+      socket.on('data', (d: Buffer) => { text += d.toString() })
+      socket.once('error', (err) => reject(new Error(`${(err as NodeJS.ErrnoException).code ?? err.message} after ${JSON.stringify(text.slice(0, 40))}`)))
+      socket.once('end', () => resolve(text))
+    })
+    // a kept-alive connection that already had one answer
+    const kept = await opened()
+    const keptText = answered(kept)
+    kept.write(request('/health'))
+    await new Promise((resolve) => setTimeout(resolve, 300)) // its first answer has come
+    // 150 connections accepted by the kernel, each with its request sent, then the stop
+    const sockets = await Promise.all(Array.from({ length: 150 }, opened))
+    const texts = sockets.map(answered)
+    for (const socket of sockets) socket.write(request('/api/shared/regions'))
+    service.child.kill('SIGTERM')
+    kept.write(request('/health'))
+    const results = await Promise.allSettled(texts)
+    const failures = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))
+    assert.deepEqual(failures, [], `${failures.length} connections were reset`)
+    const statuses = results.map((r) => /^HTTP\/1\.1 (\d+)/.exec((r as PromiseFulfilledResult<string>).value)?.[1])
+    assert.deepEqual(statuses.filter((s) => s !== '200'), [], 'every request answered 200')
+    const keptAnswers = (await keptText).match(/HTTP\/1\.1 \d+/g)
+    assert.deepEqual(keptAnswers, ['HTTP/1.1 200', 'HTTP/1.1 200'], 'the kept-alive connection\'s second request after the stop is served too')
+    assert.equal(await service.exited, 0)
   })
 
   it('npm run cli -- create-admin creates an administrator who can log in', async () => {

@@ -1,0 +1,59 @@
+import { once } from 'node:events'
+import { Server as NetServer, type Socket } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+
+export interface DrainOptions {
+  /** how long a stop keeps accepting while connections still arrive (the kernel's backlog) */
+  acceptWindowMs: number
+  /** accepting ends once no connection arrived for this long */
+  quietMs: number
+  /** how long an accepted connection has, after the listener closed, to show its request */
+  idleGraceMs: number
+  /** the longest the whole drain may take (inside the process's stop grace period) */
+  deadlineMs: number
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * A stop that finishes everything that had reached the service. Node's own `server.close()` stops
+ * listening and at once closes the connections it thinks idle, which includes connections the
+ * kernel had accepted and whose request bytes were not read yet: under load those clients saw
+ * resets, and requests on kept-alive connections got Fastify's 503. Instead, at a stop:
+ * 1. every response says `Connection: close`, so connections end after the request they carry;
+ * 2. connections still arriving (the listen backlog) are accepted until they stop coming;
+ * 3. the listener closes (without touching connections), accepted connections get a moment to
+ *    show their request, and only the ones that stay idle are closed;
+ * 4. the stop waits for the rest to finish, up to the deadline.
+ * Requires `return503OnClosing: false`.
+ */
+export function drainOnClose (app: FastifyInstance, options: DrainOptions): void {
+  let draining = false
+  const sockets = new Set<Socket>()
+  let lastConnection = 0
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    lastConnection = Date.now()
+    socket.once('close', () => sockets.delete(socket))
+  })
+  // a WebSocket is not a request in flight: its plugin closes it at the stop
+  app.server.on('upgrade', (_request, socket: Socket) => { sockets.delete(socket) })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close')
+  })
+  app.addHook('preClose', async () => {
+    if (!app.server.listening) return
+    draining = true
+    const started = Date.now()
+    lastConnection = Math.max(lastConnection, started)
+    while (Date.now() - lastConnection < options.quietMs && Date.now() - started < options.acceptWindowMs) await sleep(10)
+    NetServer.prototype.close.call(app.server) // stops listening; http.Server's close would also drop connections
+    await sleep(options.idleGraceMs)
+    // a timer runs before the loop's poll phase: let it read what arrived meanwhile, so a connection
+    // whose request bytes are waiting counts as busy, not idle
+    await new Promise((resolve) => setImmediate(resolve))
+    app.server.closeIdleConnections()
+    const deadline = started + options.deadlineMs
+    while (sockets.size > 0 && Date.now() < deadline) await Promise.race([once(sockets.values().next().value!, 'close'), sleep(50)])
+  })
+}
