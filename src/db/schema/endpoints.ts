@@ -1,4 +1,5 @@
 import { boolean, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 import { users } from './users.js'
 
@@ -7,6 +8,8 @@ import { users } from './users.js'
 // own columns live in sip_terminals beside them: realtime refuses unknown options.
 
 export const yesNo = ['yes', 'no'] as const
+/** Asterisk 22 writes `digest`; `md5` and `userpass` are its deprecated spellings of the same */
+export const authTypes = ['digest', 'md5', 'userpass'] as const
 const yn = (name: string) => varchar(name, { length: 3, enum: yesNo })
 
 export const psEndpoints = pgTable('ps_endpoints', {
@@ -24,11 +27,11 @@ export const psEndpoints = pgTable('ps_endpoints', {
   language: varchar('language', { length: 40 }),
   mailboxes: varchar('mailboxes', { length: 40 }),
   callerid: varchar('callerid', { length: 40 }),
-})
+}, (t) => [t.direct_media, t.force_rport, t.rewrite_contact, t.rtp_symmetric].map((c) => oneOf(`ps_endpoints_${c.name}_check`, c, yesNo)))
 
 export const psAuths = pgTable('ps_auths', {
   id: varchar('id', { length: 40 }).primaryKey(),
-  auth_type: varchar('auth_type', { length: 10 }).notNull().default('digest'),
+  auth_type: varchar('auth_type', { length: 10, enum: authTypes }).notNull().default('digest'),
   username: varchar('username', { length: 40 }),
   // Never the password itself: the digests of username:realm:password that SIP digest authentication
   // needs (RFC 8760). Asterisk reads md5_cred as `password_digest = MD5:...`.
@@ -36,13 +39,13 @@ export const psAuths = pgTable('ps_auths', {
   /** `SHA-256:<hex>`; null for a terminal whose password was last set before SHA-256 digests were kept */
   password_digest: varchar('password_digest', { length: 1024 }),
   realm: varchar('realm', { length: 40 }),
-})
+}, (t) => [oneOf('ps_auths_auth_type_check', t.auth_type, authTypes)])
 
 export const psAors = pgTable('ps_aors', {
   id: varchar('id', { length: 40 }).primaryKey(),
   max_contacts: integer('max_contacts').default(1),
   remove_existing: yn('remove_existing').default('yes'),
-})
+}, (t) => [oneOf('ps_aors_remove_existing_check', t.remove_existing, yesNo)])
 
 /** The service's side of a SIP terminal: its tenant, name, extension and call forwarding. */
 export const sipTerminals = pgTable('sip_terminals', {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { oneOf } from './checks.js'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core'
 import { organizationGroups } from './groups.js'
 import { regions } from './regions.js'
@@ -55,4 +56,4 @@ export const extSyncOutbox = pgTable('ext_sync_outbox', {
   last_error: text('last_error'),
   synced_at: timestamp('synced_at', { withTimezone: true }),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('ext_sync_outbox_due_idx').on(t.status, t.next_attempt_at)])
+}, (t) => [index('ext_sync_outbox_due_idx').on(t.status, t.next_attempt_at), oneOf('ext_sync_outbox_status_check', t.status, extSyncStatuses)])

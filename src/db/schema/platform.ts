@@ -1,6 +1,8 @@
 import { bigserial, index, jsonb, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
 
-export type TenantStatus = 'active' | 'suspended' | 'deleted'
+export const tenantStatuses = ['active', 'suspended', 'deleted'] as const
+export type TenantStatus = typeof tenantStatuses[number]
 
 /**
  * The tenants this cell hosts, as the platform's control plane placed them (DESIGN 5.10). A tenant
@@ -11,12 +13,12 @@ export const platformTenants = pgTable('platform_tenants', {
   name: varchar('name', { length: 255 }).notNull(),
   cell_id: varchar('cell_id', { length: 63 }).notNull(),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-  status: varchar('status', { length: 16 }).$type<TenantStatus>().notNull().default('active'),
+  status: varchar('status', { length: 16, enum: tenantStatuses }).notNull().default('active'),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   suspended_at: timestamp('suspended_at', { withTimezone: true }),
   deleted_at: timestamp('deleted_at', { withTimezone: true }),
-})
+}, (t) => [oneOf('platform_tenants_status_check', t.status, tenantStatuses)])
 
 /** every change of the registry: who, when, what, from which state to which */
 export const platformAudit = pgTable('platform_audit', {
@@ -28,6 +30,9 @@ export const platformAudit = pgTable('platform_audit', {
   request_id: varchar('request_id', { length: 128 }),
   action: varchar('action', { length: 16 }).notNull(),
   tenant_id: varchar('tenant_id', { length: 63 }).notNull(),
-  from_status: varchar('from_status', { length: 16 }),
-  to_status: varchar('to_status', { length: 16 }).notNull(),
-}, (t) => [index('platform_audit_at_idx').on(t.at), index('platform_audit_tenant_idx').on(t.tenant_id, t.at)])
+  from_status: varchar('from_status', { length: 16, enum: tenantStatuses }),
+  to_status: varchar('to_status', { length: 16, enum: tenantStatuses }).notNull(),
+}, (t) => [
+  index('platform_audit_at_idx').on(t.at), index('platform_audit_tenant_idx').on(t.tenant_id, t.at),
+  oneOf('platform_audit_from_status_check', t.from_status, tenantStatuses), oneOf('platform_audit_to_status_check', t.to_status, tenantStatuses),
+])

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
 export const roles = ['admin', 'manager', 'operator'] as const
@@ -31,6 +32,8 @@ export const users = pgTable('users', {
 }, (t) => [
   uniqueIndex('users_email_unique').on(t.email),
   index('users_organization_idx').on(t.organization_id),
+  oneOf('users_role_check', t.role, roles),
+  oneOf('users_user_type_check', t.user_type, userTypes),
 ])
 
 export const authTokenPurposes = ['invite', 'reset'] as const
@@ -48,6 +51,7 @@ export const authTokens = pgTable('auth_tokens', {
 }, (t) => [
   uniqueIndex('auth_tokens_hash_unique').on(t.token_hash),
   index('auth_tokens_user_idx').on(t.user_id, t.purpose),
+  oneOf('auth_tokens_purpose_check', t.purpose, authTokenPurposes),
 ])
 
 /** Failed logins, per account and per client address, shared by every instance. */

@@ -3,6 +3,7 @@ import type { AppDb } from '../../db/client.js'
 import { llmCalls } from '../../db/schema/index.js'
 
 export type LlmCallRecord = typeof llmCalls.$inferInsert
+export type LlmTask = LlmCallRecord['task']
 
 export function createLlmRepo (db: AppDb) {
   return {

@@ -6,7 +6,7 @@ import { AppError, RequestValidationError, ServiceUnavailableError } from '../..
 import { createRedactor, noRedaction, type Redactor } from '../../lib/pii.js'
 import type { Direction, SummaryRole } from './prompts.js'
 import { repairPrompt } from './prompts.js'
-import type { LlmCallRecord, LlmRepo } from './repo.js'
+import type { LlmCallRecord, LlmRepo, LlmTask } from './repo.js'
 import type { CompletionBody } from './schemas.js'
 import { checkResponseTask, classifyTask, readAnswer, summarizeTask, translateTask, type Choice, type TaskName, type TaskSpec } from './tasks.js'
 
@@ -73,7 +73,7 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
     void write.finally(() => pending.delete(write))
   }
 
-  function recordAnswer (task: string, actor: Principal | null | undefined, started: number, redactor: Redactor, request: LlmRequest, outcome: LlmAnswer | LlmCallError, text: string | null) {
+  function recordAnswer (task: LlmTask, actor: Principal | null | undefined, started: number, redactor: Redactor, request: LlmRequest, outcome: LlmAnswer | LlmCallError, text: string | null) {
     const base = { task, user_id: actor?.id ?? null, latency_ms: Math.round(performance.now() - started), redacted: redactor.count > 0 }
     if (outcome instanceof LlmCallError) {
       record({ ...base, provider: outcome.provider, model: outcome.model, attempts: outcome.attempts, outcome: 'error', error: outcome.message }, request.messages, null)
@@ -83,7 +83,7 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
   }
 
   /** one generate call, redacted on the way out and restored on the way back, recorded */
-  async function generate (task: string, actor: Principal | null | undefined, targets: LlmTarget[], messages: ChatMessage[], options: { temperature?: number, maxTokens?: number }) {
+  async function generate (task: LlmTask, actor: Principal | null | undefined, targets: LlmTarget[], messages: ChatMessage[], options: { temperature?: number, maxTokens?: number }) {
     const redactor = redactorFor(targets)
     const request = { messages: redacted(messages, redactor), temperature: options.temperature, maxTokens: options.maxTokens }
     const started = performance.now()
