@@ -20,12 +20,9 @@ export async function benchDatabase (): Promise<Database> {
   return database
 }
 
-/** Raw SQL on the same database, through the driver itself: what the baseline server uses. */
+/** Raw SQL on the same database, without the query builder: what the baseline server uses. */
 export function rawQuery (database: Database) {
-  return async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
-    if (database.driver.kind === 'pglite') return (await database.driver.client.query<T>(text, params)).rows
-    return (await database.driver.pool.query(text, params)).rows as T[]
-  }
+  return <T>(text: string, params: unknown[] = []): Promise<T[]> => database.query<T>(text, params)
 }
 
 export async function startService (database: Database, env: Record<string, string> = {}): Promise<{ app: FastifyInstance, url: string }> {

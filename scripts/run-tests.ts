@@ -19,8 +19,7 @@ function testFiles (dir: string): string[] {
 async function preparePglite (workDir: string): Promise<Record<string, string>> {
   const database = await createDb({})
   await runMigrations(database)
-  if (database.driver.kind !== 'pglite') throw new Error('expected PGlite')
-  const image = await database.driver.client.dumpDataDir('none')
+  const image = await database.image()
   const file = join(workDir, 'template.tar')
   writeFileSync(file, Buffer.from(await image.arrayBuffer()))
   await database.close()

@@ -1,8 +1,8 @@
 // The only module that reads process.env. Every variable is checked here, once, against the schema
 // of config/env-schema.ts; a bad value stops the start with one line naming the variable.
 import { Ajv, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import type { TSchema } from 'typebox'
+import type { TObject, TSchema } from 'typebox'
+import { addFormats } from './lib/validators.js'
 import { EnvSchema, LlmProviderSchema, parseDuration, type EnvValues, type LlmProviderValues } from './config/env-schema.js'
 
 export { parseDuration } from './config/env-schema.js'
@@ -102,16 +102,15 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>
 type SchemaWithMeta = TSchema & { 'x-problem': string, 'x-secret'?: boolean, 'x-max-seconds'?: number, pattern?: string }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 // integers arrive as text: coerced; defaults of the schema filled in
 const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }))
 ajv.addKeyword({ keyword: 'x-max-seconds', type: 'string', validate: (max: number, raw: string) => (parseDuration(raw) ?? 0) <= max })
 for (const keyword of ['x-problem', 'x-secret', 'x-default-doc']) ajv.addKeyword({ keyword })
 
 /** A validator of one schema whose errors name the variable as `nameOf(key)` says. */
-function reader<T> (schema: TSchema) {
+function reader<T> (schema: TObject) {
   const validate = ajv.compile(schema) as ValidateFunction<T>
-  const properties = (schema as unknown as { properties: Record<string, SchemaWithMeta> }).properties
+  const properties: Record<string, TSchema> = schema.properties
   return (input: Record<string, unknown>, nameOf: (key: string) => string): T => {
     // empty values are unset; only the schema's own keys are read
     const values: Record<string, unknown> = {}
@@ -124,7 +123,7 @@ function reader<T> (schema: TSchema) {
     const raw = { ...values }
     if (validate(values)) return values
     const key = validate.errors![0]!.instancePath.split('/')[1]!
-    const property = properties[key]!
+    const property = properties[key] as SchemaWithMeta
     throw new ConfigError(nameOf(key), property['x-problem'], property['x-secret'] ? '<redacted>' : String(raw[key]))
   }
 }

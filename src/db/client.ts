@@ -4,30 +4,64 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
+import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
 import * as schema from './schema/index.js'
 
 /** One handle type for both drivers (and their transactions): repositories take this. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
 
+declare const openTransaction: unique symbol
+/** A handle bound to an open transaction. Only `transactional` hands one out. */
+export type TxDb = AppDb & { readonly [openTransaction]: true }
+
 /** Runs `work` in one transaction with a repository bound to it. */
 export type Transactional<R> = <T>(work: (repo: R) => Promise<T>) => Promise<T>
 
-export function transactional<R> (db: AppDb, makeRepo: (db: AppDb) => R): Transactional<R> {
-  return (work) => db.transaction((tx) => work(makeRepo(tx as unknown as AppDb)))
+/** the brand is given here and only here: the handle drizzle opened the transaction on */
+const opened = (_handle: AppDb): _handle is TxDb => true
+
+export function transactional<R> (db: AppDb, makeRepo: (tx: TxDb) => R): Transactional<R> {
+  return (work) => db.transaction((tx) => {
+    const handle: AppDb = tx
+    if (!opened(handle)) throw new Error('unreachable')
+    return work(makeRepo(handle))
+  })
 }
 
+/**
+ * A query that only means something inside a transaction (a row lock, a transaction-scoped advisory
+ * lock): on a repository built over a plain connection its type is `never`, so calling it outside
+ * `transactional` does not compile, where it would have locked nothing.
+ */
+export function inTransactionOnly<D extends AppDb, F> (_db: D, query: F): D extends TxDb ? F : never {
+  return query as D extends TxDb ? F : never
+}
+
+export type Listener = (payload: string) => void
+
+/** What the service needs of its database, whichever driver serves it. */
 export interface Database {
+  /** the typed query builder the repositories use */
   db: AppDb
   kind: 'pglite' | 'postgres'
+  /** raw SQL with positional parameters, for the few places that are not repositories (benchmarks, tests) */
+  query: <T>(text: string, params?: unknown[]) => Promise<T[]>
+  notify: (channel: string, payload: string) => Promise<void>
+  /** LISTEN on `channel` (PostgreSQL: a dedicated connection, reconnected with backoff); answers the stop */
+  listen: (channel: string, listener: Listener) => Promise<() => Promise<void>>
+  /** applies the migrations of `folder` (PostgreSQL: under an advisory lock, for concurrent starts) */
+  migrate: (folder: string) => Promise<void>
+  /** the embedded database's files as an image (a migrated template for tests); PostgreSQL has none */
+  image: () => Promise<Blob>
   /** a round trip to the database */
   ping: () => Promise<void>
   close: () => Promise<void>
-  /** the raw driver, for migrations and LISTEN/NOTIFY */
-  driver: { kind: 'pglite', client: PGlite } | { kind: 'postgres', pool: pg.Pool }
 }
 
 export interface DbOptions {
@@ -45,6 +79,8 @@ export const pgliteExtensions = { pg_trgm }
 const CONNECT_TIMEOUT_MS = 5000
 /** the longest statement the service runs (its heaviest are exports and generations: far below this) */
 const STATEMENT_TIMEOUT_MS = 30_000
+// Any constant works; it only has to be the same for every instance of the service.
+const MIGRATION_LOCK = 7_351_001
 
 export async function createDb (options: DbOptions): Promise<Database> {
   if (options.databaseUrl) return createPostgres(options.databaseUrl, options.poolSize ?? 10)
@@ -53,11 +89,22 @@ export async function createDb (options: DbOptions): Promise<Database> {
   const unlock = options.dataDir === undefined ? () => {} : lockDataDir(options.dataDir)
   const client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
     .catch((err: unknown) => { unlock(); throw err })
-  const db = drizzlePglite({ client, schema }) as unknown as AppDb
+  return createPglite(client, unlock)
+}
+
+function createPglite (client: PGlite, unlock: () => void): Database {
+  const db: AppDb = drizzlePglite({ client, schema })
   return {
     db,
     kind: 'pglite',
-    driver: { kind: 'pglite', client },
+    query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+    notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },
+    listen: async (channel, listener) => {
+      const unlisten = await client.listen(channel, listener)
+      return async () => { if (!client.closed) await unlisten() }
+    },
+    migrate: async (folder) => { await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }) },
+    image: () => client.dumpDataDir('none'),
     ping: async () => { await client.query('select 1') },
     close: async () => {
       if (!client.closed) await client.close()
@@ -68,22 +115,71 @@ export async function createDb (options: DbOptions): Promise<Database> {
 
 function createPostgres (connectionString: string, max: number): Database {
   // no query waits forever: a server that stops answering is given up on and the request answers 503
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString,
     max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS + 5000,
     keepAlive: true,
-  })
+  }
+  const pool = new pg.Pool(config)
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {})
-  const db = drizzlePg({ client: pool, schema }) as unknown as AppDb
+  const db: AppDb = drizzlePg({ client: pool, schema })
   return {
     db,
     kind: 'postgres',
-    driver: { kind: 'postgres', pool },
+    query: async <T>(text: string, params: unknown[] = []) => (await pool.query<T & pg.QueryResultRow>(text, params)).rows,
+    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
+    listen: (channel, listener) => listenPostgres(config, channel, listener),
+    migrate: async (folder) => {
+      const client = await pool.connect()
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+        await migratePg(drizzlePg({ client }), { migrationsFolder: folder })
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+        client.release()
+      }
+    },
+    image: () => Promise.reject(new Error('a PostgreSQL database has no data directory image')),
     ping: async () => { await db.execute(sql`select 1`) },
     close: async () => { await pool.end() },
   }
+}
+
+/**
+ * A dedicated connection (LISTEN holds it), reconnected with backoff when it is lost; the backoff
+ * starts again after a connection that worked, and a client whose LISTEN failed is closed.
+ */
+async function listenPostgres (config: pg.ClientConfig, channel: string, listener: Listener): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined
+  let closed = false
+  let retry: NodeJS.Timeout | undefined
+  const connect = async (attempt: number): Promise<void> => {
+    const c = new pg.Client(config)
+    let listening = false
+    let gaveUp = false
+    const reconnect = () => {
+      if (gaveUp || closed) return
+      gaveUp = true
+      if (client === c) client = undefined
+      c.end().catch(() => {})
+      const next = listening ? 0 : attempt + 1
+      retry = setTimeout(() => { void connect(next) }, backoffDelay(next, { baseMs: 100, maxMs: 10_000 }))
+    }
+    c.on('notification', (n) => { if (n.channel === channel && n.payload !== undefined) listener(n.payload) })
+    c.on('error', reconnect)
+    try {
+      await c.connect()
+      await c.query(`listen "${channel.replace(/"/g, '""')}"`)
+      listening = true
+      client = c
+    } catch {
+      reconnect()
+    }
+  }
+  await connect(0)
+  return async () => { closed = true; clearTimeout(retry); await client?.end().catch(() => {}) }
 }

@@ -29,8 +29,10 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
     verify: async (token: string): Promise<AccessClaims | undefined> => {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
-        if (typeof payload.tv !== 'number' || !/^\d+$/.test(payload.sub ?? '')) return undefined
-        return payload as unknown as AccessClaims
+        const { sub, role, organization_id: organizationId, tv } = payload
+        if (typeof tv !== 'number' || typeof role !== 'string' || sub === undefined || !/^\d+$/.test(sub)) return undefined
+        if (organizationId !== null && typeof organizationId !== 'number') return undefined
+        return { sub, role, organization_id: organizationId, tv }
       } catch {
         return undefined
       }

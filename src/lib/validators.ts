@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import type { FieldError } from './errors.js'
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+export const addFormats = addFormatsModule.default
 
 /**
  * `x-trim: true` on a string schema trims the value in place before the other string keywords

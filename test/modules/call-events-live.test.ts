@@ -145,8 +145,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     // PostgreSQL folds identical notifications of one transaction into one: each payload differs
     const sql = 'select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 400) i'
     for (let i = 0; i < 14; i++) {
-      if (database.driver.kind === 'pglite') await database.driver.client.query(sql, ['call_events', payload])
-      else await database.driver.pool.query(sql, ['call_events', payload])
+      await database.query(sql, ['call_events', payload])
     }
     await new Promise((resolve) => setTimeout(resolve, 1000))
     // reading again: a console still attached would get all 40 MB and stay open; a cut-off one ends early

@@ -66,7 +66,7 @@ export interface SeedCounts { sources: number, response_methods: number, regions
 
 export async function seedReferenceData (db: AppDb): Promise<SeedCounts> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as AppDb
+    const t: AppDb = tx
     const inserted = { sources: 0, response_methods: 0, regions: 0, appeal_types: 0 }
     for (const [i, [name, kk]] of SOURCES.entries()) {
       inserted.sources += (await t.insert(sources).values({ name, name_kk: kk, sort_order: i }).onConflictDoNothing().returning()).length

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence, organizations, persons, sipTerminals, users } from '../../db/schema/index.js'
 import { telephonyEnabled } from '../platform/index.js'
 
@@ -16,7 +16,7 @@ export interface CallFilter {
   limit: number
 }
 
-export function createCallRepo (db: AppDb) {
+export function createCallRepo<D extends AppDb> (db: D) {
   return {
     terminal: async (id: string) => (await db.select({ id: sipTerminals.id, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
       .from(sipTerminals).where(eq(sipTerminals.id, id)))[0],
@@ -29,11 +29,11 @@ export function createCallRepo (db: AppDb) {
       (await db.insert(calls).values(values).onConflictDoNothing({ target: calls.call_id }).returning())[0],
 
     /** the call row, locked until the transaction ends: chunks of one call are numbered one at a time */
-    lockByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0],
+    lockByCallId: inTransactionOnly(db, async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0]),
     /** the operator's latest answered call that no transcription has named yet */
-    lockUnnamedFor: async (operatorNum: string, since: Date) => (await db.select().from(calls)
+    lockUnnamedFor: inTransactionOnly(db, async (operatorNum: string, since: Date) => (await db.select().from(calls)
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
-      .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0],
+      .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
     chunkByFingerprint: async (callRowId: number, fingerprint: string) => (await db.select().from(callChunks)
       .where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint))))[0],
@@ -91,4 +91,5 @@ export function createCallRepo (db: AppDb) {
   }
 }
 
-export type CallRepo = ReturnType<typeof createCallRepo>
+export type CallRepo = ReturnType<typeof createCallRepo<AppDb>>
+export type CallTxRepo = ReturnType<typeof createCallRepo<TxDb>>

@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskIin, maskPhone } from '../../lib/pii.js'
 import { MAX_CHUNK_IN_EVENT, type LiveEvent, type LiveEvents } from './live.js'
-import type { CallRepo, CallRow } from './repo.js'
+import type { CallRepo, CallRow, CallTxRepo } from './repo.js'
 import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
 
 /** a transcription names the operator's answered call if it comes within this time */
@@ -30,7 +30,7 @@ export const PRESENCE_TTL_MS = 45_000
 
 export function createCallEventService ({ repo, transaction, clock, live, log, control }: {
   repo: CallRepo
-  transaction: Transactional<CallRepo>
+  transaction: Transactional<CallTxRepo>
   clock: Clock
   live?: Pick<LiveEvents, 'publish'>
   log?: { warn: (o: object, m: string) => void }

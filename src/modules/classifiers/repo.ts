@@ -40,6 +40,12 @@ export type LevelName = keyof typeof levels
 export const levelOf = (name: LevelName): Level => levels[name]
 export type Row = Record<string, unknown> & { id: number }
 
+/** a row of any level: each has a serial id */
+function asRow (row: Record<string, unknown>): Row {
+  if (typeof row.id !== 'number') throw new Error('a classifier row without an id')
+  return { ...row, id: row.id }
+}
+
 export function createClassifierRepo (db: AppDb) {
   const level = levelOf
   return {
@@ -49,10 +55,10 @@ export function createClassifierRepo (db: AppDb) {
         filter.includeInactive ? undefined : eq(l.table.is_active, true),
         filter.parentId === undefined || !l.parent ? undefined : eq(l.parent.column, filter.parentId),
       ]
-      return await db.select().from(l.table).where(and(...where)).orderBy(...l.order.map((c) => asc(c))) as unknown as Row[]
+      return (await db.select().from(l.table).where(and(...where)).orderBy(...l.order.map((c) => asc(c)))).map(asRow)
     },
     findById: async (name: LevelName, id: number): Promise<Row | undefined> =>
-      (await db.select().from(level(name).table).where(eq(level(name).table.id, id)))[0] as Row | undefined,
+      (await db.select().from(level(name).table).where(eq(level(name).table.id, id))).map(asRow)[0],
     parentExists: async (name: LevelName, parentId: number): Promise<boolean> => {
       const parent = level(name).parent!
       return (await db.select({ id: parent.table.id }).from(parent.table).where(eq(parent.table.id, parentId))).length > 0

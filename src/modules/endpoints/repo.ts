@@ -1,5 +1,5 @@
 import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { organizations, psAors, psAuths, psEndpoints, sipTerminals, users } from '../../db/schema/index.js'
 import { tenantStatusOf } from '../platform/index.js'
 
@@ -16,7 +16,7 @@ export interface TerminalWrite {
   auth: typeof psAuths.$inferInsert
 }
 
-export function createEndpointRepo (db: AppDb) {
+export function createEndpointRepo<D extends AppDb> (db: D) {
   const joined = () => db.select(terminalColumns).from(sipTerminals)
     .innerJoin(psEndpoints, eq(psEndpoints.id, sipTerminals.id))
     .innerJoin(organizations, eq(organizations.id, sipTerminals.organization_id))
@@ -33,8 +33,8 @@ export function createEndpointRepo (db: AppDb) {
     organization: async (id: number) => (await db.select({ ...getTableColumns(organizations), tenant_status: tenantStatusOf(organizations.id) })
       .from(organizations).where(eq(organizations.id, id)))[0],
     /** the prefix and quota of the organization, its row locked until the transaction ends (prefix changes and creations queue) */
-    lockOrganization: async (id: number) => (await db.select({ prefix: organizations.prefix, max_operators: organizations.max_operators })
-      .from(organizations).where(eq(organizations.id, id)).for('update'))[0],
+    lockOrganization: inTransactionOnly(db, async (id: number) => (await db.select({ prefix: organizations.prefix, max_operators: organizations.max_operators })
+      .from(organizations).where(eq(organizations.id, id)).for('update'))[0]),
     /** the Asterisk rows and the service's row, together (the caller holds a transaction) */
     async insert (w: TerminalWrite): Promise<void> {
       await db.insert(psEndpoints).values(w.endpoint)
@@ -58,4 +58,5 @@ export function createEndpointRepo (db: AppDb) {
   }
 }
 
-export type EndpointRepo = ReturnType<typeof createEndpointRepo>
+export type EndpointRepo = ReturnType<typeof createEndpointRepo<AppDb>>
+export type EndpointTxRepo = ReturnType<typeof createEndpointRepo<TxDb>>

@@ -4,7 +4,7 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { canManage } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
-import type { EndpointRepo, TerminalRow } from './repo.js'
+import type { EndpointRepo, EndpointTxRepo, TerminalRow } from './repo.js'
 import type { EndpointCreate, EndpointResponse, EndpointUpdate } from './schemas.js'
 
 const yes = (b: boolean) => (b ? 'yes' : 'no') as 'yes' | 'no'
@@ -66,7 +66,7 @@ function split (input: Partial<EndpointCreate>) {
   return { endpoint, terminal }
 }
 
-export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
+export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
   async function tenant (actor: Principal, tenantId: number) {
     if (!canManage(actor, tenantId)) throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
     const organization = await repo.organization(tenantId)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { extSyncOutbox, type ExtSyncStatus } from '../../db/schema/index.js'
 
@@ -25,17 +25,17 @@ export function createExtSyncRepo (db: AppDb) {
 
     /** claims due rows for one worker; SKIP LOCKED keeps instances from taking the same row */
     async claimDue (now: Date, lockUntil: Date, batch: number): Promise<ClaimedSync[]> {
-      const result = await db.execute<ClaimedSync & Record<string, unknown>>(sql`
-        update ${extSyncOutbox} set locked_until = ${lockUntil.toISOString()}::timestamptz
-        where organization_id in (
-          select organization_id from ${extSyncOutbox}
-          where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-            and (locked_until is null or locked_until < ${now.toISOString()}::timestamptz)
-          order by next_attempt_at, organization_id
-          limit ${batch}
-          for update skip locked)
-        returning organization_id, version, payload, attempts, locked_until::text as locked_until`)
-      return (result as unknown as { rows: ClaimedSync[] }).rows
+      const due = db.select({ id: extSyncOutbox.organization_id }).from(extSyncOutbox)
+        .where(and(eq(extSyncOutbox.status, 'pending'), lte(extSyncOutbox.next_attempt_at, now),
+          or(isNull(extSyncOutbox.locked_until), lt(extSyncOutbox.locked_until, now))))
+        .orderBy(asc(extSyncOutbox.next_attempt_at), asc(extSyncOutbox.organization_id))
+        .limit(batch)
+        .for('update', { skipLocked: true })
+      return db.update(extSyncOutbox).set({ locked_until: lockUntil }).where(inArray(extSyncOutbox.organization_id, due))
+        .returning({
+          organization_id: extSyncOutbox.organization_id, version: extSyncOutbox.version, payload: extSyncOutbox.payload,
+          attempts: extSyncOutbox.attempts, locked_until: sql<string>`${extSyncOutbox.locked_until}::text`,
+        })
     },
 
     /** synced, unless a newer version arrived meanwhile: then it stays pending for that one (due now) */

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import {
   extSyncOutbox, notificationSettings, organizationGroupLinks, organizationGroups, organizations, regions, sipTerminals, users,
 } from '../../db/schema/index.js'
@@ -37,9 +37,9 @@ const organizationColumns = {
   ext_synced_at: extSyncOutbox.synced_at,
 }
 
-export type OrganizationRow = Awaited<ReturnType<ReturnType<typeof createOrganizationRepo>['list']>>[number]
+export type OrganizationRow = Awaited<ReturnType<ReturnType<typeof createOrganizationRepo<AppDb>>['list']>>[number]
 
-export function createOrganizationRepo (db: AppDb) {
+export function createOrganizationRepo<D extends AppDb> (db: D) {
   return {
     async list (f: OrganizationFilter) {
       const where: (SQL | undefined)[] = [
@@ -61,7 +61,7 @@ export function createOrganizationRepo (db: AppDb) {
 
     findBasic: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)))[0],
     /** the row, locked until the transaction ends: a prefix change waits for a terminal being created, and the other way round */
-    lockForUpdate: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)).for('update'))[0],
+    lockForUpdate: inTransactionOnly(db, async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)).for('update'))[0]),
     regionExists: async (id: number) => (await db.select({ id: regions.id }).from(regions).where(eq(regions.id, id))).length > 0,
     existingGroupIds: async (ids: number[]) =>
       (await db.select({ id: organizationGroups.id }).from(organizationGroups).where(inArray(organizationGroups.id, ids))).map((g) => g.id),
@@ -89,4 +89,5 @@ export function createOrganizationRepo (db: AppDb) {
   }
 }
 
-export type OrganizationRepo = ReturnType<typeof createOrganizationRepo>
+export type OrganizationRepo = ReturnType<typeof createOrganizationRepo<AppDb>>
+export type OrganizationTxRepo = ReturnType<typeof createOrganizationRepo<TxDb>>

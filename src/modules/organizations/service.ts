@@ -6,16 +6,17 @@ import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } 
 import type { RegionRow } from '../regions/repo.js'
 import { indexRegions } from '../regions/service.js'
 import type { ExtSyncRepo } from './ext-sync-repo.js'
-import type { OrganizationRepo, OrganizationRow } from './repo.js'
+import type { OrganizationRepo, OrganizationRow, OrganizationTxRepo } from './repo.js'
 import type { NotificationSettingsSave, OrganizationCreate, OrganizationDetailUpdate, OrganizationView, TelephonyOrganizationCreate } from './schemas.js'
 
 /** Repositories bound to one connection or transaction. Inside a transaction every read goes through
  * them: on the embedded database a query outside the open transaction would wait for it forever. */
 interface Repos { orgs: OrganizationRepo, sync: ExtSyncRepo, regions: { all: () => Promise<RegionRow[]> } }
+interface TxRepos extends Omit<Repos, 'orgs'> { orgs: OrganizationTxRepo }
 
 export interface OrganizationServiceDeps {
   repos: Repos
-  transaction: Transactional<Repos>
+  transaction: Transactional<TxRepos>
   clock: Clock
   /** false: no EXT_SYNC_URL, changes are recorded as `disabled` */
   extSyncEnabled: boolean
@@ -46,26 +47,26 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
     }
   }
 
-  async function views (filter: Parameters<OrganizationRepo['list']>[0], on: Repos = repos): Promise<OrganizationView[]> {
+  async function views (filter: Parameters<OrganizationRepo['list']>[0], on: Repos | TxRepos = repos): Promise<OrganizationView[]> {
     const [rows, regionRows] = await Promise.all([on.orgs.list(filter), on.regions.all()])
     const regions = indexRegions(regionRows)
     return rows.map((r) => toView(r, regions))
   }
 
-  async function get (id: number, on: Repos = repos): Promise<OrganizationView> {
+  async function get (id: number, on: Repos | TxRepos = repos): Promise<OrganizationView> {
     const [view] = await views({ id, includeInactive: true, skip: 0, limit: 1 }, on)
     if (!view) throw new NotFoundError('Organization')
     return view
   }
 
   /** the change and its outbox entry commit together */
-  async function syncWithin (tx: Repos, id: number, event: 'organization.upserted' | 'organization.deleted', organization: OrganizationView): Promise<void> {
+  async function syncWithin (tx: TxRepos, id: number, event: 'organization.upserted' | 'organization.deleted', organization: OrganizationView): Promise<void> {
     const now = clock()
     const { queues_count: _q, operators_count: _o, endpoints_count: _e, routes_count: _r, ext_sync_status: _s, ext_sync_error: _x, ext_synced_at: _t, org_name: _n, org_prefix: _p, ...state } = organization
     await tx.sync.enqueue(id, { event, organization: state, changed_at: now.toISOString() }, deps.extSyncEnabled ? 'pending' : 'disabled', now)
   }
 
-  async function checkReferences (tx: Repos, input: { region_id?: number, group_ids?: number[] }): Promise<void> {
+  async function checkReferences (tx: Repos | TxRepos, input: { region_id?: number, group_ids?: number[] }): Promise<void> {
     if (input.region_id !== undefined && !await tx.orgs.regionExists(input.region_id)) {
       throw RequestValidationError.field(['body', 'region_id'], `Region ${input.region_id} does not exist`, input.region_id)
     }

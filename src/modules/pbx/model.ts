@@ -3,7 +3,7 @@ import type { PbxOrganization } from './generators.js'
 import type { PbxRepo } from './repo.js'
 
 /** The rows the generators need: active organizations, their terminals, their area codes. */
-export async function loadPbxModel (repo: PbxRepo): Promise<PbxOrganization[]> {
+export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf'>): Promise<PbxOrganization[]> {
   const [orgs, regionRows] = await Promise.all([repo.activeOrganizations(), repo.regions()])
   const regions = new Map(regionRows.map((r) => [r.id, r]))
   const areaOf = (regionId: number | null) => {

@@ -4,7 +4,7 @@ import { writeConfigSet } from '../../integrations/asterisk-files/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization } from './generators.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
-import type { PbxRepo } from './repo.js'
+import type { PbxRepo, PbxTxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
 
 const generators = {
@@ -25,7 +25,7 @@ const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_
 
 export function createPbxService ({ repo, transaction, configDir, backupRetention = 20, clock, control }: {
   repo: PbxRepo
-  transaction: Transactional<PbxRepo>
+  transaction: Transactional<PbxTxRepo>
   configDir: string
   /** backups kept (PBX_BACKUP_RETENTION) */
   backupRetention?: number

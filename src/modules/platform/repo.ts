@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { platformAudit, platformTenants, type TenantStatus } from '../../db/schema/index.js'
 
 export type TenantRow = typeof platformTenants.$inferSelect
@@ -18,12 +18,13 @@ export const telephonyEnabled = (organizationId: SQLWrapper) =>
 export const tenantStatusOf = (organizationId: SQLWrapper) =>
   sql<TenantStatus | null>`(select t.status from ${platformTenants} t where ${tenantOf(organizationId)})`
 
-export function createPlatformRepo (db: AppDb) {
+export function createPlatformRepo<D extends AppDb> (db: D) {
   return {
-    find: async (tenantId: string, forUpdate = false): Promise<TenantRow | undefined> => {
-      const query = db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId))
-      return (await (forUpdate ? query.for('update') : query))[0]
-    },
+    find: async (tenantId: string): Promise<TenantRow | undefined> =>
+      (await db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId)))[0],
+    /** the tenant's row, locked until the transaction ends */
+    lock: inTransactionOnly(db, async (tenantId: string): Promise<TenantRow | undefined> =>
+      (await db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId)).for('update'))[0]),
     /** undefined when the id is taken (a concurrent create of the same tenant included) */
     insert: async (row: typeof platformTenants.$inferInsert): Promise<TenantRow | undefined> =>
       (await db.insert(platformTenants).values(row).onConflictDoNothing().returning())[0],
@@ -44,4 +45,5 @@ export function createPlatformRepo (db: AppDb) {
   }
 }
 
-export type PlatformRepo = ReturnType<typeof createPlatformRepo>
+export type PlatformRepo = ReturnType<typeof createPlatformRepo<AppDb>>
+export type PlatformTxRepo = ReturnType<typeof createPlatformRepo<TxDb>>

@@ -3,7 +3,7 @@ import type { Transactional } from '../../db/client.js'
 import type { TenantStatus } from '../../db/schema/index.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
-import type { PlatformRepo, TenantRow } from './repo.js'
+import type { PlatformRepo, PlatformTxRepo, TenantRow } from './repo.js'
 import type { TenantCreate } from './schemas.js'
 
 export type TenantAction = 'suspend' | 'activate' | 'delete'
@@ -25,7 +25,7 @@ const toWire = (t: TenantRow) => ({
   created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(), suspended_at: isoOrNull(t.suspended_at), deleted_at: isoOrNull(t.deleted_at),
 })
 
-export function createPlatformService ({ repo, transaction, cellId, clock }: { repo: PlatformRepo, transaction: Transactional<PlatformRepo>, cellId?: string, clock: Clock }) {
+export function createPlatformService ({ repo, transaction, cellId, clock }: { repo: PlatformRepo, transaction: Transactional<PlatformTxRepo>, cellId?: string, clock: Clock }) {
   return {
     /** creates the tenant; an identical repeat answers the tenant as it is, a different one is 409 */
     async create (body: TenantCreate, actor: Actor): Promise<ReturnType<typeof toWire>> {
@@ -58,7 +58,7 @@ export function createPlatformService ({ repo, transaction, cellId, clock }: { r
     /** suspend, activate, delete: idempotent; nothing leaves `deleted` */
     async apply (tenantId: string, action: TenantAction, actor: Actor) {
       return transaction(async (tx) => {
-        const tenant = await tx.find(tenantId, true)
+        const tenant = await tx.lock(tenantId)
         if (!tenant) throw new NotFoundError('Tenant')
         const next = transitions[action][tenant.status]
         if (next === 'refused') throw new ConflictError(`Tenant '${tenantId}' is deleted: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`, 'tenant_deleted')

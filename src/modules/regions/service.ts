@@ -16,7 +16,7 @@ interface PhoneFields { phone_code: string | null, phone_zone: string | null, lo
 export function checkPhoneFields (input: PhoneFields): PhoneFields {
   const out = { ...input }
   const problems: FieldError[] = []
-  const problem = (field: string, msg: string) => problems.push({ type: 'value_error', loc: ['body', field], msg, input: (input as unknown as Record<string, unknown>)[field] })
+  const problem = (field: string, msg: string) => problems.push({ type: 'value_error', loc: ['body', field], msg, input: Object.entries(input).find(([k]) => k === field)?.[1] })
   if (out.phone_code !== null) {
     if (!out.phone_code.startsWith('7')) problem('phone_code', 'Area code of Kazakhstan starts with 7 (without +7 or 8)')
     out.phone_zone ??= out.phone_code.slice(0, 3)
