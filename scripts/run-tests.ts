@@ -53,7 +53,7 @@ async function main (): Promise<number> {
     const url = process.env.TEST_DATABASE_URL
     const env = url ? await preparePostgres(url) : await preparePglite(workDir)
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=240000', ...files], {
       stdio: 'inherit',
       env: { ...process.env, ...env },
     })

@@ -21,7 +21,7 @@ const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.me
 const components: Components = document.components.schemas
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647)
 const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 300)
-const deadline = Date.now() + Number(process.env.FUZZ_SECONDS ?? 100) * 1000
+const deadline = Date.now() + Number(process.env.FUZZ_SECONDS ?? 180) * 1000
 
 /** never answers by itself: an endless event stream */
 const skipped = new Set(['GET /api/call-events/stream'])
