@@ -1,8 +1,8 @@
 // The only module that reads process.env. Every variable is checked here, once, against the schema
 // of config/env-schema.ts; a bad value stops the start with one line naming the variable.
-import { Ajv, type ValidateFunction } from 'ajv'
+import type { ValidateFunction } from 'ajv'
 import type { TObject, TSchema } from 'typebox'
-import { addFormats } from './lib/validators.js'
+import { makeAjv } from './lib/validators.js'
 import { EnvSchema, LlmProviderSchema, parseDuration, type EnvValues, type LlmProviderValues } from './config/env-schema.js'
 
 export { parseDuration } from './config/env-schema.js'
@@ -100,12 +100,11 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>
-type SchemaWithMeta = TSchema & { 'x-problem': string, 'x-secret'?: boolean, 'x-max-seconds'?: number, pattern?: string }
+type SchemaWithMeta = TSchema & { 'x-problem': string, 'x-secret'?: boolean }
 
-// integers arrive as text: coerced; defaults of the schema filled in
-const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }))
+// integers arrive as text: coerced; defaults of the schema filled in; the first problem stops the start
+const ajv = makeAjv({ coerceTypes: true, allErrors: false })
 ajv.addKeyword({ keyword: 'x-max-seconds', type: 'string', validate: (max: number, raw: string) => (parseDuration(raw) ?? 0) <= max })
-for (const keyword of ['x-problem', 'x-secret', 'x-default-doc']) ajv.addKeyword({ keyword })
 
 /** A validator of one schema whose errors name the variable as `nameOf(key)` says. */
 function reader<T> (schema: TObject) {

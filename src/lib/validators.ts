@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import type { FieldError } from './errors.js'
 
-export const addFormats = addFormatsModule.default
+const addFormats = addFormatsModule.default
 
 /**
  * `x-trim: true` on a string schema trims the value in place before the other string keywords
@@ -23,7 +23,7 @@ function addTrimKeyword (ajv: Ajv): void {
   } as Parameters<Ajv['addKeyword']>[0])
 }
 
-function makeAjv (options: Options): Ajv {
+export function makeAjv (options: Options): Ajv {
   // allErrors: every failing field is reported at once, as FastAPI does; verbose: errors carry the input.
   const ajv = addFormats(new Ajv({ useDefaults: true, allErrors: true, verbose: true, strict: false, ...options }))
   addTrimKeyword(ajv)

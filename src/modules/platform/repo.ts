@@ -19,12 +19,11 @@ export const tenantStatusOf = (organizationId: SQLWrapper) =>
   sql<TenantStatus | null>`(select t.status from ${platformTenants} t where ${tenantOf(organizationId)})`
 
 export function createPlatformRepo<D extends AppDb> (db: D) {
+  const byId = (tenantId: string) => db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId))
   return {
-    find: async (tenantId: string): Promise<TenantRow | undefined> =>
-      (await db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId)))[0],
+    find: async (tenantId: string): Promise<TenantRow | undefined> => (await byId(tenantId))[0],
     /** the tenant's row, locked until the transaction ends */
-    lock: inTransactionOnly(db, async (tenantId: string): Promise<TenantRow | undefined> =>
-      (await db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId)).for('update'))[0]),
+    lock: inTransactionOnly(db, async (tenantId: string): Promise<TenantRow | undefined> => (await byId(tenantId).for('update'))[0]),
     /** undefined when the id is taken (a concurrent create of the same tenant included) */
     insert: async (row: typeof platformTenants.$inferInsert): Promise<TenantRow | undefined> =>
       (await db.insert(platformTenants).values(row).onConflictDoNothing().returning())[0],
