@@ -23,7 +23,7 @@ export type TxDb = AppDb & { readonly [openTransaction]: true }
 /** Runs `work` in one transaction with a repository bound to it. */
 export type Transactional<R> = <T>(work: (repo: R) => Promise<T>) => Promise<T>
 
-/** the brand is given here and only here: the handle drizzle opened the transaction on */
+/** the brand is given in this file only: to the handle drizzle opened a transaction on, and to queries typed `never` elsewhere */
 const opened = (_handle: AppDb): _handle is TxDb => true
 
 export function transactional<R> (db: AppDb, makeRepo: (tx: TxDb) => R): Transactional<R> {
@@ -37,10 +37,15 @@ export function transactional<R> (db: AppDb, makeRepo: (tx: TxDb) => R): Transac
 /**
  * A query that only means something inside a transaction (a row lock, a transaction-scoped advisory
  * lock): on a repository built over a plain connection its type is `never`, so calling it outside
- * `transactional` does not compile, where it would have locked nothing.
+ * `transactional` does not compile, where it would have locked nothing. The query receives the
+ * handle typed as the transaction it is, so owners can export such queries taking a `TxDb`.
  */
-export function inTransactionOnly<D extends AppDb, F> (_db: D, query: F): D extends TxDb ? F : never {
-  return query as D extends TxDb ? F : never
+export function inTransactionOnly<D extends AppDb, A extends unknown[], R> (db: D, query: (tx: TxDb, ...args: A) => R):
+D extends TxDb ? (...args: A) => R : never {
+  const handle: AppDb = db
+  if (!opened(handle)) throw new Error('unreachable')
+  const bound = (...args: A) => query(handle, ...args)
+  return bound as D extends TxDb ? (...args: A) => R : never
 }
 
 export type Listener = (payload: string) => void

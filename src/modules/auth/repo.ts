@@ -1,37 +1,14 @@
-import { and, count, eq, gt, inArray, isNull, lt, min, sql } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, isNull, lt, min } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { authTokens, loginFailures, organizations, serviceSettings, users, type AuthTokenPurpose } from '../../db/schema/index.js'
+import { authTokens, loginFailures, serviceSettings, type AuthTokenPurpose } from '../../db/schema/index.js'
+import { createAccountRepo } from '../employees/queries.js'
 
-export type UserRow = typeof users.$inferSelect
+export type { UserRow } from '../employees/queries.js'
 
 export function createAuthRepo (db: AppDb) {
+  const accounts = createAccountRepo(db)
   return {
-    findUserByEmail: async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0],
-    /** the few columns a token check needs, on every authenticated request */
-    findPrincipal: async (id: number) => (await db.select({
-      id: users.id, email: users.email, role: users.role, user_type: users.user_type, organization_id: users.organization_id,
-      is_active: users.is_active, token_version: users.token_version,
-    }).from(users).where(eq(users.id, id)))[0],
-    findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0],
-    countUsers: async () => (await db.select({ n: count() }).from(users))[0]!.n,
-
-    findProfile: async (id: number) => (await db.select({ user: users, organization_name: organizations.name })
-      .from(users).leftJoin(organizations, eq(organizations.id, users.organization_id)).where(eq(users.id, id)))[0],
-
-    /** sets the password and revokes every earlier token by bumping the token version */
-    setPassword: async (id: number, passwordHash: string, options: { activate?: boolean, mustChange?: boolean } = {}) =>
-      (await db.update(users).set({
-        password_hash: passwordHash,
-        must_change_password: options.mustChange ?? false,
-        token_version: sql`${users.token_version} + 1`,
-        updated_at: sql`now()`,
-        ...(options.activate ? { is_active: true } : {}),
-      }).where(eq(users.id, id)).returning())[0],
-
-    updateProfile: async (id: number, fields: { phone?: string | null, position?: string | null }) =>
-      db.update(users).set({ ...fields, updated_at: sql`now()` }).where(eq(users.id, id)),
-
-    insertUser: async (values: typeof users.$inferInsert) => (await db.insert(users).values(values).returning())[0]!,
+    ...accounts,
 
     /** a new token of this purpose replaces the user's earlier unused ones */
     replaceToken: async (userId: number, purpose: AuthTokenPurpose, tokenHash: string, expiresAt: Date) => {
@@ -39,9 +16,11 @@ export function createAuthRepo (db: AppDb) {
       await db.insert(authTokens).values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt })
     },
 
-    findToken: async (tokenHash: string, purpose: AuthTokenPurpose) => (await db.select({ token: authTokens, user: users })
-      .from(authTokens).innerJoin(users, eq(users.id, authTokens.user_id))
-      .where(and(eq(authTokens.token_hash, tokenHash), eq(authTokens.purpose, purpose))))[0],
+    async findToken (tokenHash: string, purpose: AuthTokenPurpose) {
+      const token = (await db.select().from(authTokens).where(and(eq(authTokens.token_hash, tokenHash), eq(authTokens.purpose, purpose))))[0]
+      const user = token && await accounts.findUserById(token.user_id)
+      return user && { token, user }
+    },
 
     /** marks the token used unless it already is: of two concurrent uses only one succeeds */
     consumeToken: async (id: number, at: Date) =>

@@ -1,7 +1,11 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
-import { callChunks, calls, consolePresence, organizations, persons, sipTerminals, users } from '../../db/schema/index.js'
-import { telephonyEnabled } from '../platform/index.js'
+import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
+import { employeeNames } from '../employees/queries.js'
+import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
+import { organizationNames } from '../organizations/queries.js'
+import { telephonyEnabled } from '../platform/queries.js'
+import { personByPhone } from '../references/queries.js'
 
 export type CallRow = typeof calls.$inferSelect
 
@@ -18,10 +22,8 @@ export interface CallFilter {
 
 export function createCallRepo<D extends AppDb> (db: D) {
   return {
-    terminal: async (id: string) => (await db.select({ id: sipTerminals.id, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
-      .from(sipTerminals).where(eq(sipTerminals.id, id)))[0],
-    personByPhone: async (phone: string) => (await db.select({ id: persons.id, full_name: persons.full_name, iin: persons.iin }).from(persons)
-      .where(and(eq(persons.phone, phone), eq(persons.is_active, true))).orderBy(asc(persons.id)).limit(1))[0],
+    terminal: (id: string) => terminalOwner(db, id),
+    personByPhone: (phone: string) => personByPhone(db, phone),
     callsFrom: async (phone: string) => (await db.select({ n: count() }).from(calls).where(eq(calls.caller_phone, phone)))[0]!.n,
     insertCall: async (values: typeof calls.$inferInsert) => (await db.insert(calls).values(values).returning())[0]!,
     /** a call named by its first chunk; undefined when a concurrent first chunk named it already */
@@ -29,9 +31,9 @@ export function createCallRepo<D extends AppDb> (db: D) {
       (await db.insert(calls).values(values).onConflictDoNothing({ target: calls.call_id }).returning())[0],
 
     /** the call row, locked until the transaction ends: chunks of one call are numbered one at a time */
-    lockByCallId: inTransactionOnly(db, async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0]),
+    lockByCallId: inTransactionOnly(db, async (tx, callId: string) => (await tx.select().from(calls).where(eq(calls.call_id, callId)).for('update'))[0]),
     /** the operator's latest answered call that no transcription has named yet */
-    lockUnnamedFor: inTransactionOnly(db, async (operatorNum: string, since: Date) => (await db.select().from(calls)
+    lockUnnamedFor: inTransactionOnly(db, async (tx, operatorNum: string, since: Date) => (await tx.select().from(calls)
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
       .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
@@ -67,17 +69,24 @@ export function createCallRepo<D extends AppDb> (db: D) {
     presenceClose: async (id: number) => { await db.delete(consolePresence).where(eq(consolePresence.id, id)) },
 
     /** the terminals and employees to show as online: consoles seen since `since`, and the given registered terminal ids */
-    onlineTerminals: (since: Date, registeredIds: string[]) => db.selectDistinct({
-      terminal_id: sipTerminals.id, terminal_name: sipTerminals.name, organization_id: sipTerminals.organization_id, organization_name: organizations.name,
-      employee_id: users.id, last_name: users.last_name, first_name: users.first_name, console: sql<boolean>`exists (select 1 from ${consolePresence} p where p.user_id = ${users.id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
-    }).from(sipTerminals)
-      .innerJoin(organizations, eq(organizations.id, sipTerminals.organization_id))
-      .leftJoin(users, eq(users.id, sipTerminals.employee_id))
-      .where(and(telephonyEnabled(sipTerminals.organization_id), or(
-        sql`exists (select 1 from ${consolePresence} p where p.user_id = ${sipTerminals.employee_id} and p.last_seen_at > ${since.toISOString()}::timestamptz)`,
-        registeredIds.length > 0 ? inArray(sipTerminals.id, registeredIds) : sql`false`
-      )))
-      .orderBy(asc(sipTerminals.id)),
+    onlineTerminals: (since: Date, registeredIds: string[]) => {
+      const terminal = terminalDirectory(db)
+      const employee = employeeNames(db)
+      const organization = organizationNames(db)
+      const consoleSeen = (userId: SQLWrapper) =>
+        sql<boolean>`exists (select 1 from ${consolePresence} p where p.user_id = ${userId} and p.last_seen_at > ${since.toISOString()}::timestamptz)`
+      return db.selectDistinct({
+        terminal_id: terminal.id, terminal_name: terminal.name, organization_id: terminal.organization_id, organization_name: organization.name,
+        employee_id: employee.id, last_name: employee.last_name, first_name: employee.first_name, console: consoleSeen(employee.id),
+      }).from(terminal)
+        .innerJoin(organization, eq(organization.id, terminal.organization_id))
+        .leftJoin(employee, eq(employee.id, terminal.employee_id))
+        .where(and(telephonyEnabled(terminal.organization_id), or(
+          consoleSeen(terminal.employee_id),
+          registeredIds.length > 0 ? inArray(terminal.id, registeredIds) : sql`false`
+        )))
+        .orderBy(asc(terminal.id))
+    },
     /** the open call of each operator number, if any (answered, not final, recent) */
     openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0
       ? Promise.resolve([])

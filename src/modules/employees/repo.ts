@@ -1,7 +1,8 @@
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { organizations, users, type Role } from '../../db/schema/index.js'
+import { users, type Role } from '../../db/schema/index.js'
 import { containsPattern } from '../../lib/sql-text.js'
+import { organizationExists, organizationName } from '../organizations/queries.js'
 
 export type EmployeeRow = typeof users.$inferSelect & { organization_name: string | null }
 
@@ -15,8 +16,7 @@ export interface EmployeeFilter {
 }
 
 export function createEmployeeRepo (db: AppDb) {
-  const withOrganization = () => db.select({ user: users, organization_name: organizations.name })
-    .from(users).leftJoin(organizations, eq(organizations.id, users.organization_id))
+  const withOrganization = () => db.select({ user: users, organization_name: organizationName<null>(users.organization_id) }).from(users)
   const flatten = (r: { user: typeof users.$inferSelect, organization_name: string | null }): EmployeeRow => ({ ...r.user, organization_name: r.organization_name })
 
   return {
@@ -37,8 +37,7 @@ export function createEmployeeRepo (db: AppDb) {
       const row = (await withOrganization().where(eq(users.id, id)))[0]
       return row && flatten(row)
     },
-    organizationExists: async (id: number) =>
-      (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id))).length > 0,
+    organizationExists: (id: number) => organizationExists(db, id),
     insert: async (values: typeof users.$inferInsert) => (await db.insert(users).values(values).returning({ id: users.id }))[0]!.id,
     update: async (id: number, values: Partial<typeof users.$inferInsert>) =>
       db.update(users).set({ ...values, updated_at: sql`now()` }).where(eq(users.id, id)),

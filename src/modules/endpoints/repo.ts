@@ -1,12 +1,13 @@
-import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm'
+import { and, asc, count, eq, sql } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
-import { organizations, psAors, psAuths, psEndpoints, sipTerminals, users } from '../../db/schema/index.js'
-import { tenantStatusOf } from '../platform/index.js'
+import { psAors, psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
+import { employeeOrganization } from '../employees/queries.js'
+import { lockOrganizationQuota, organizationPrefix, organizationWithTenant } from '../organizations/queries.js'
 
 const terminalColumns = {
   endpoint: psEndpoints,
   terminal: sipTerminals,
-  organization_prefix: organizations.prefix,
+  organization_prefix: organizationPrefix(sipTerminals.organization_id),
 }
 export type TerminalRow = { endpoint: typeof psEndpoints.$inferSelect, terminal: typeof sipTerminals.$inferSelect, organization_prefix: string }
 
@@ -19,7 +20,6 @@ export interface TerminalWrite {
 export function createEndpointRepo<D extends AppDb> (db: D) {
   const joined = () => db.select(terminalColumns).from(sipTerminals)
     .innerJoin(psEndpoints, eq(psEndpoints.id, sipTerminals.id))
-    .innerJoin(organizations, eq(organizations.id, sipTerminals.organization_id))
   return {
     list: (organizationId: number, skip: number, limit: number): Promise<TerminalRow[]> => joined()
       .where(eq(sipTerminals.organization_id, organizationId)).orderBy(asc(sipTerminals.extension)).offset(skip).limit(limit),
@@ -28,13 +28,9 @@ export function createEndpointRepo<D extends AppDb> (db: D) {
       (await joined().where(and(eq(sipTerminals.organization_id, organizationId), eq(sipTerminals.id, id))))[0],
     countFor: async (organizationId: number) =>
       (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId)))[0]!.n,
-    employeeOrganization: async (id: number) => (await db.select({ organization_id: users.organization_id }).from(users).where(eq(users.id, id)))[0]?.organization_id,
-    /** the organization with the status of its platform tenant (null: none) */
-    organization: async (id: number) => (await db.select({ ...getTableColumns(organizations), tenant_status: tenantStatusOf(organizations.id) })
-      .from(organizations).where(eq(organizations.id, id)))[0],
-    /** the prefix and quota of the organization, its row locked until the transaction ends (prefix changes and creations queue) */
-    lockOrganization: inTransactionOnly(db, async (id: number) => (await db.select({ prefix: organizations.prefix, max_operators: organizations.max_operators })
-      .from(organizations).where(eq(organizations.id, id)).for('update'))[0]),
+    employeeOrganization: (id: number) => employeeOrganization(db, id),
+    organization: (id: number) => organizationWithTenant(db, id),
+    lockOrganization: inTransactionOnly(db, lockOrganizationQuota),
     /** the Asterisk rows and the service's row, together (the caller holds a transaction) */
     async insert (w: TerminalWrite): Promise<void> {
       await db.insert(psEndpoints).values(w.endpoint)

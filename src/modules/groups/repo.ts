@@ -1,6 +1,7 @@
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { organizationGroupLinks, organizationGroups } from '../../db/schema/index.js'
+import { organizationGroups } from '../../db/schema/index.js'
+import { groupMemberCount } from '../organizations/queries.js'
 
 export type GroupRow = typeof organizationGroups.$inferSelect
 
@@ -13,8 +14,7 @@ export function createGroupRepo (db: AppDb) {
     insert: async (name: string) => (await db.insert(organizationGroups).values({ name }).returning(columns))[0]!,
     rename: async (id: number, name: string) =>
       (await db.update(organizationGroups).set({ name }).where(eq(organizationGroups.id, id)).returning(columns))[0],
-    organizationCount: async (id: number) =>
-      (await db.select({ n: count() }).from(organizationGroupLinks).where(eq(organizationGroupLinks.group_id, id)))[0]!.n,
+    organizationCount: (id: number) => groupMemberCount(db, id),
     remove: async (id: number) =>
       (await db.delete(organizationGroups).where(eq(organizationGroups.id, id)).returning({ id: organizationGroups.id }))[0],
   }

@@ -1,8 +1,10 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
-import {
-  extSyncOutbox, notificationSettings, organizationGroupLinks, organizationGroups, organizations, regions, sipTerminals, users,
-} from '../../db/schema/index.js'
+import { extSyncOutbox, notificationSettings, organizationGroupLinks, organizations } from '../../db/schema/index.js'
+import { activeEmployeeCount, employeeCountOf } from '../employees/queries.js'
+import { terminalCount, terminalCountOf } from '../endpoints/queries.js'
+import { existingGroupIds, groupName } from '../groups/queries.js'
+import { regionExists, regionName } from '../regions/queries.js'
 
 export interface OrganizationFilter {
   regionIds?: number[]
@@ -19,7 +21,7 @@ const organizationColumns = {
   name: organizations.name,
   prefix: organizations.prefix,
   region_id: organizations.region_id,
-  region_name: regions.name,
+  region_name: regionName(organizations.region_id),
   modules: organizations.modules,
   is_active: organizations.is_active,
   max_queues: organizations.max_queues,
@@ -27,11 +29,11 @@ const organizationColumns = {
   created_at: organizations.created_at,
   groups: sql<{ id: number, name: string }[]>`coalesce((
     select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name, g.id)
-    from ${organizationGroupLinks} l join ${organizationGroups} g on g.id = l.group_id
-    where l.organization_id = ${organizations.id}), '[]'::json)`,
-  employee_count: sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizations.id} and u.is_active)::int`,
-  operators_count: sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizations.id} and u.is_active and u.role = 'operator')::int`,
-  endpoints_count: sql<number>`(select count(*) from ${sipTerminals} t where t.organization_id = ${organizations.id})::int`,
+    from (select l.group_id as id, ${groupName(sql`l.group_id`)} as name from ${organizationGroupLinks} l
+      where l.organization_id = ${organizations.id}) g), '[]'::json)`,
+  employee_count: activeEmployeeCount(organizations.id),
+  operators_count: activeEmployeeCount(organizations.id, 'operator'),
+  endpoints_count: terminalCount(organizations.id),
   ext_sync_status: extSyncOutbox.status,
   ext_sync_error: extSyncOutbox.last_error,
   ext_synced_at: extSyncOutbox.synced_at,
@@ -49,7 +51,6 @@ export function createOrganizationRepo<D extends AppDb> (db: D) {
         f.partnerUuid === undefined ? undefined : eq(notificationSettings.partner_uuid, f.partnerUuid),
       ]
       const rows = await db.select(organizationColumns).from(organizations)
-        .leftJoin(regions, eq(regions.id, organizations.region_id))
         .leftJoin(extSyncOutbox, eq(extSyncOutbox.organization_id, organizations.id))
         .leftJoin(notificationSettings, eq(notificationSettings.organization_id, organizations.id))
         .where(and(...where))
@@ -61,10 +62,9 @@ export function createOrganizationRepo<D extends AppDb> (db: D) {
 
     findBasic: async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)))[0],
     /** the row, locked until the transaction ends: a prefix change waits for a terminal being created, and the other way round */
-    lockForUpdate: inTransactionOnly(db, async (id: number) => (await db.select().from(organizations).where(eq(organizations.id, id)).for('update'))[0]),
-    regionExists: async (id: number) => (await db.select({ id: regions.id }).from(regions).where(eq(regions.id, id))).length > 0,
-    existingGroupIds: async (ids: number[]) =>
-      (await db.select({ id: organizationGroups.id }).from(organizationGroups).where(inArray(organizationGroups.id, ids))).map((g) => g.id),
+    lockForUpdate: inTransactionOnly(db, async (tx, id: number) => (await tx.select().from(organizations).where(eq(organizations.id, id)).for('update'))[0]),
+    regionExists: (id: number) => regionExists(db, id),
+    existingGroupIds: (ids: number[]) => existingGroupIds(db, ids),
     groupIdsOf: async (id: number) =>
       (await db.select({ id: organizationGroupLinks.group_id }).from(organizationGroupLinks).where(eq(organizationGroupLinks.organization_id, id))).map((g) => g.id),
 
@@ -77,8 +77,8 @@ export function createOrganizationRepo<D extends AppDb> (db: D) {
     },
     /** what still refers to the organization and blocks its deletion */
     dependents: async (id: number) => ({
-      employees: (await db.select({ n: count() }).from(users).where(eq(users.organization_id, id)))[0]!.n,
-      terminals: (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, id)))[0]!.n,
+      employees: await employeeCountOf(db, id),
+      terminals: await terminalCountOf(db, id),
     }),
     remove: async (id: number) => (await db.delete(organizations).where(eq(organizations.id, id)).returning({ id: organizations.id })).length > 0,
 

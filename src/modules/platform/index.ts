@@ -1,4 +1,5 @@
-export { createPlatformRepo, telephonyEnabled, tenantStatusOf } from './repo.js'
+export { createPlatformRepo } from './repo.js'
+export { telephonyEnabled, tenantStatusOf } from './queries.js'
 export { createPlatformService } from './service.js'
 export { schemas } from './schemas.js'
 export { default as routes } from './routes.js'

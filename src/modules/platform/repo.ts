@@ -1,29 +1,16 @@
-import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { platformAudit, platformTenants, type TenantStatus } from '../../db/schema/index.js'
 
 export type TenantRow = typeof platformTenants.$inferSelect
 export type AuditRow = typeof platformAudit.$inferInsert
 
-const tenantOf = (organizationId: SQLWrapper) => sql`t.tenant_id = (${organizationId})::text`
-
-/**
- * True unless a tenant named after the organization is suspended or deleted: the one rule that
- * keeps a suspended tenant's telephony out of terminal routes, PBX files and online operators.
- */
-export const telephonyEnabled = (organizationId: SQLWrapper) =>
-  sql`not exists (select 1 from ${platformTenants} t where ${tenantOf(organizationId)} and t.status <> 'active')`
-
-/** the status of the tenant named after the organization, or null when there is none */
-export const tenantStatusOf = (organizationId: SQLWrapper) =>
-  sql<TenantStatus | null>`(select t.status from ${platformTenants} t where ${tenantOf(organizationId)})`
-
 export function createPlatformRepo<D extends AppDb> (db: D) {
-  const byId = (tenantId: string) => db.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId))
+  const byId = (handle: AppDb, tenantId: string) => handle.select().from(platformTenants).where(eq(platformTenants.tenant_id, tenantId))
   return {
-    find: async (tenantId: string): Promise<TenantRow | undefined> => (await byId(tenantId))[0],
+    find: async (tenantId: string): Promise<TenantRow | undefined> => (await byId(db, tenantId))[0],
     /** the tenant's row, locked until the transaction ends */
-    lock: inTransactionOnly(db, async (tenantId: string): Promise<TenantRow | undefined> => (await byId(tenantId).for('update'))[0]),
+    lock: inTransactionOnly(db, async (tx, tenantId: string): Promise<TenantRow | undefined> => (await byId(tx, tenantId).for('update'))[0]),
     /** undefined when the id is taken (a concurrent create of the same tenant included) */
     insert: async (row: typeof platformTenants.$inferInsert): Promise<TenantRow | undefined> =>
       (await db.insert(platformTenants).values(row).onConflictDoNothing().returning())[0],

@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, like, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, like, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { appealTypes, categories, classifiers, organizations, persons, responseMethods, sources, subcategories } from '../../db/schema/index.js'
+import { persons, responseMethods, sources } from '../../db/schema/index.js'
 import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
+import { appealTypeItems, categoryItems, subcategoryItems } from '../classifiers/queries.js'
+import { activeOrganizationItems } from '../organizations/queries.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
@@ -41,30 +43,10 @@ export function createReferenceRepo (db: AppDb) {
       return (await db.delete(t).where(eq(t.id, id)).returning({ id: t.id })).length > 0
     },
 
-    /** active appeal types of active classifiers */
-    appealTypeItems: () => db.select({ id: appealTypes.id, name: appealTypes.name }).from(appealTypes)
-      .innerJoin(classifiers, eq(classifiers.id, appealTypes.classifier_id))
-      .where(and(eq(appealTypes.is_active, true), eq(classifiers.is_active, true)))
-      .orderBy(asc(appealTypes.classifier_id), asc(appealTypes.sort_order), asc(appealTypes.name), asc(appealTypes.id)),
-
-    categoryItems: (appealTypeId?: number) => db.select({
-      id: categories.id, name: categories.name, appeal_type_id: categories.appeal_type_id, priority: min(subcategories.priority),
-    }).from(categories)
-      .leftJoin(subcategories, and(eq(subcategories.category_id, categories.id), eq(subcategories.is_active, true)))
-      .where(and(eq(categories.is_active, true), appealTypeId === undefined ? undefined : eq(categories.appeal_type_id, appealTypeId)))
-      .groupBy(categories.id)
-      .orderBy(asc(categories.sort_order), asc(categories.name), asc(categories.id)),
-
-    subcategoryItems: (categoryId?: number) => db.select({
-      id: subcategories.id, name: subcategories.name, category_id: subcategories.category_id, priority: subcategories.priority,
-    }).from(subcategories)
-      .where(and(eq(subcategories.is_active, true), categoryId === undefined ? undefined : eq(subcategories.category_id, categoryId)))
-      .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id)),
-
-    organizationItems: (regionId?: number) => db.select({ id: organizations.id, name: organizations.name, region_id: organizations.region_id })
-      .from(organizations)
-      .where(and(eq(organizations.is_active, true), regionId === undefined ? undefined : eq(organizations.region_id, regionId)))
-      .orderBy(asc(organizations.name), asc(organizations.id)),
+    appealTypeItems: () => appealTypeItems(db),
+    categoryItems: (appealTypeId?: number) => categoryItems(db, appealTypeId),
+    subcategoryItems: (categoryId?: number) => subcategoryItems(db, categoryId),
+    organizationItems: (regionId?: number) => activeOrganizationItems(db, regionId),
 
     /**
      * Three indexed queries, each bounded: exact IIN or phone; names starting with the text, in name

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { organizations, regions } from '../../db/schema/index.js'
+import { regions } from '../../db/schema/index.js'
+import { organizationCountInRegion } from '../organizations/queries.js'
 
 export type RegionRow = typeof regions.$inferSelect
 
@@ -27,7 +28,7 @@ export function createRegionRepo (db: AppDb) {
     setSortOrder: async (id: number, sortOrder: number) => { await db.update(regions).set({ sort_order: sortOrder }).where(eq(regions.id, id)) },
     dependents: async (id: number) => ({
       children: (await db.select({ n: count() }).from(regions).where(eq(regions.parent_id, id)))[0]!.n,
-      organizations: (await db.select({ n: count() }).from(organizations).where(eq(organizations.region_id, id)))[0]!.n,
+      organizations: await organizationCountInRegion(db, id),
     }),
     remove: async (id: number) => { await db.delete(regions).where(and(eq(regions.id, id))) },
   }

@@ -1,0 +1,25 @@
+import { and, asc, eq, min } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { appealTypes, categories, classifiers, subcategories } from '../../db/schema/index.js'
+
+/* What other modules may ask of the classifier tables (their owner is this module): picker items. */
+
+/** active appeal types of active classifiers */
+export const appealTypeItems = (db: AppDb) => db.select({ id: appealTypes.id, name: appealTypes.name }).from(appealTypes)
+  .innerJoin(classifiers, eq(classifiers.id, appealTypes.classifier_id))
+  .where(and(eq(appealTypes.is_active, true), eq(classifiers.is_active, true)))
+  .orderBy(asc(appealTypes.classifier_id), asc(appealTypes.sort_order), asc(appealTypes.name), asc(appealTypes.id))
+
+export const categoryItems = (db: AppDb, appealTypeId?: number) => db.select({
+  id: categories.id, name: categories.name, appeal_type_id: categories.appeal_type_id, priority: min(subcategories.priority),
+}).from(categories)
+  .leftJoin(subcategories, and(eq(subcategories.category_id, categories.id), eq(subcategories.is_active, true)))
+  .where(and(eq(categories.is_active, true), appealTypeId === undefined ? undefined : eq(categories.appeal_type_id, appealTypeId)))
+  .groupBy(categories.id)
+  .orderBy(asc(categories.sort_order), asc(categories.name), asc(categories.id))
+
+export const subcategoryItems = (db: AppDb, categoryId?: number) => db.select({
+  id: subcategories.id, name: subcategories.name, category_id: subcategories.category_id, priority: subcategories.priority,
+}).from(subcategories)
+  .where(and(eq(subcategories.is_active, true), categoryId === undefined ? undefined : eq(subcategories.category_id, categoryId)))
+  .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))

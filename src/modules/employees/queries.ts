@@ -1,0 +1,53 @@
+import { count, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { users } from '../../db/schema/index.js'
+import { organizationName } from '../organizations/queries.js'
+
+/* What other modules may ask of the users table (its owner is this module). */
+
+export type UserRow = typeof users.$inferSelect
+
+/** active employees of the organization (of one role, or of all), correlated to the caller's row */
+export const activeEmployeeCount = (organizationId: SQLWrapper, role?: UserRow['role']) =>
+  sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizationId} and u.is_active${role === undefined ? sql`` : sql` and u.role = ${role}`})::int`
+
+export const employeeCountOf = async (db: AppDb, organizationId: number) =>
+  (await db.select({ n: count() }).from(users).where(eq(users.organization_id, organizationId)))[0]!.n
+
+export const employeeOrganization = async (db: AppDb, id: number) =>
+  (await db.select({ organization_id: users.organization_id }).from(users).where(eq(users.id, id)))[0]?.organization_id
+
+/** employees' names as a subquery to join (`employee.id`, `employee.last_name`, ...) */
+export const employeeNames = (db: AppDb) =>
+  db.select({ id: users.id, last_name: users.last_name, first_name: users.first_name }).from(users).as('employee')
+
+/** The accounts behind sign-in: what the auth module reads and writes of an employee. */
+export function createAccountRepo (db: AppDb) {
+  return {
+    findUserByEmail: async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0],
+    /** the few columns a token check needs, on every authenticated request */
+    findPrincipal: async (id: number) => (await db.select({
+      id: users.id, email: users.email, role: users.role, user_type: users.user_type, organization_id: users.organization_id,
+      is_active: users.is_active, token_version: users.token_version,
+    }).from(users).where(eq(users.id, id)))[0],
+    findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0],
+    countUsers: async () => (await db.select({ n: count() }).from(users))[0]!.n,
+    findProfile: async (id: number) => (await db.select({ user: users, organization_name: organizationName<null>(users.organization_id) })
+      .from(users).where(eq(users.id, id)))[0],
+
+    /** sets the password and revokes every earlier token by bumping the token version */
+    setPassword: async (id: number, passwordHash: string, options: { activate?: boolean, mustChange?: boolean } = {}) =>
+      (await db.update(users).set({
+        password_hash: passwordHash,
+        must_change_password: options.mustChange ?? false,
+        token_version: sql`${users.token_version} + 1`,
+        updated_at: sql`now()`,
+        ...(options.activate ? { is_active: true } : {}),
+      }).where(eq(users.id, id)).returning())[0],
+
+    updateProfile: async (id: number, fields: { phone?: string | null, position?: string | null }) =>
+      db.update(users).set({ ...fields, updated_at: sql`now()` }).where(eq(users.id, id)),
+
+    insertUser: async (values: typeof users.$inferInsert) => (await db.insert(users).values(values).returning())[0]!,
+  }
+}

@@ -1,0 +1,32 @@
+import { asc, count, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
+
+/* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
+
+/** terminals of the organization, correlated to the caller's row */
+export const terminalCount = (organizationId: SQLWrapper) =>
+  sql<number>`(select count(*) from ${sipTerminals} t where t.organization_id = ${organizationId})::int`
+
+export const terminalCountOf = async (db: AppDb, organizationId: number) =>
+  (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId)))[0]!.n
+
+/** whose terminal this is: its organization and employee */
+export const terminalOwner = async (db: AppDb, id: string) =>
+  (await db.select({ id: sipTerminals.id, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
+    .from(sipTerminals).where(eq(sipTerminals.id, id)))[0]
+
+/** terminals as a subquery to join (`terminal.id`, `terminal.name`, `terminal.organization_id`, `terminal.employee_id`) */
+export const terminalDirectory = (db: AppDb) =>
+  db.select({ id: sipTerminals.id, name: sipTerminals.name, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
+    .from(sipTerminals).as('terminal')
+
+/** the organizations' terminals with their endpoints and credentials (digests only), for the PBX's files */
+export const terminalsWithCredentials = (db: AppDb, organizationIds: number[]) => organizationIds.length === 0
+  ? Promise.resolve([])
+  : db.select({ terminal: sipTerminals, endpoint: psEndpoints, md5_cred: psAuths.md5_cred, password_digest: psAuths.password_digest, realm: psAuths.realm })
+    .from(sipTerminals)
+    .innerJoin(psEndpoints, eq(psEndpoints.id, sipTerminals.id))
+    .innerJoin(psAuths, eq(psAuths.id, sipTerminals.id))
+    .where(inArray(sipTerminals.organization_id, organizationIds))
+    .orderBy(asc(sipTerminals.id))

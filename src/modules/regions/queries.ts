@@ -1,0 +1,15 @@
+import { count, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import type { AppDb } from '../../db/client.js'
+import { regions } from '../../db/schema/index.js'
+
+/* What other modules may ask of the regions table (its owner is this module). */
+
+/** the name of the region with this id (null when there is none), correlated to the caller's row */
+export const regionName = (regionId: SQLWrapper) => sql<string | null>`(select r.name from ${regions} r where r.id = ${regionId})`
+
+export const regionExists = async (db: AppDb, id: number) =>
+  (await db.select({ n: count() }).from(regions).where(eq(regions.id, id)))[0]!.n > 0
+
+/** every region with what the dialplan needs: the tree and the area codes */
+export const regionDialCodes = (db: AppDb) =>
+  db.select({ id: regions.id, parent_id: regions.parent_id, phone_code: regions.phone_code, local_digits: regions.local_digits }).from(regions)

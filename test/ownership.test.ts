@@ -1,0 +1,83 @@
+// Each table has one owning module; others reach it through the queries the owner exports
+// (`<owner>/queries.ts`), never through its columns, its repository or SQL text naming it.
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, it } from 'node:test'
+import { getTableName } from 'drizzle-orm'
+import { PgTable } from 'drizzle-orm/pg-core'
+import * as schema from '../src/db/schema/index.js'
+
+const OWNERS: Record<string, string[]> = {
+  'modules/auth': ['authTokens', 'loginFailures', 'serviceSettings'],
+  'modules/call-events': ['calls', 'callChunks', 'consolePresence'],
+  'modules/classifiers': ['classifiers', 'appealTypes', 'categories', 'subcategories'],
+  'modules/employees': ['users'],
+  'modules/endpoints': ['psEndpoints', 'psAuths', 'psAors', 'sipTerminals'],
+  'modules/groups': ['organizationGroups'],
+  'modules/llm': ['llmCalls'],
+  'modules/organizations': ['organizations', 'organizationGroupLinks', 'notificationSettings', 'extSyncOutbox'],
+  'modules/platform': ['platformTenants', 'platformAudit'],
+  'modules/references': ['sources', 'responseMethods', 'persons'],
+  'modules/regions': ['regions'],
+  'integrations/mail': ['mailOutbox'],
+}
+
+const tables = new Map(Object.entries(schema).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))
+const ownerOf = new Map(Object.entries(OWNERS).flatMap(([owner, names]) => names.map((name) => [name, owner] as const)))
+
+const root = join(import.meta.dirname, '..', 'src')
+const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+  e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [])
+// src/db is the database layer itself (schema, migrations, the reference seed): it owns no module's rules
+const files = sources(root).map((path) => ({ path: relative(root, path), text: readFileSync(path, 'utf8') }))
+  .filter((f) => !f.path.startsWith('db/'))
+const unitOf = (path: string) => path.split('/').slice(0, 2).join('/')
+
+/** the value names a statement imports from the schema (type-only names left out) */
+function schemaImports (text: string): string[] {
+  return [...text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+'[./]*\/db\/schema\/[\w-]*(?:\.js)?'/g)]
+    .filter((m) => !m[1])
+    .flatMap((m) => m[2]!.split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type ')))
+}
+
+describe('table ownership', () => {
+  it('every table has exactly one owner, and every owned name is a table', () => {
+    for (const name of tables.keys()) assert.ok(ownerOf.has(name), `table ${name} has no owner`)
+    for (const name of ownerOf.keys()) assert.ok(tables.has(name), `${name} (owned by ${ownerOf.get(name)}) is not a table`)
+    assert.equal(ownerOf.size, Object.values(OWNERS).flat().length, 'a table is listed under two owners')
+  })
+
+  it('a module imports only its own tables from the schema', () => {
+    const trespasses = files.flatMap((f) => schemaImports(f.text)
+      .filter((name) => tables.has(name) && ownerOf.get(name) !== unitOf(f.path))
+      .map((name) => `${f.path} imports ${name} (owned by ${ownerOf.get(name)})`))
+    assert.deepEqual(trespasses, [])
+  })
+
+  it('no SQL text names another module\'s table', () => {
+    const trespasses: string[] = []
+    for (const f of files) {
+      const templates = [...f.text.matchAll(/`[^`]*`/g)].map((m) => m[0]).join('\n')
+      for (const [name, table] of tables) {
+        if (ownerOf.get(name) === unitOf(f.path)) continue
+        const pattern = new RegExp(`\\b(from|join|into|update|table)\\s+"?${getTableName(table)}"?\\b`, 'i')
+        if (pattern.test(templates)) trespasses.push(`${f.path} names ${getTableName(table)} in SQL (owned by ${ownerOf.get(name)})`)
+      }
+    }
+    assert.deepEqual(trespasses, [])
+  })
+
+  it('no module reaches into another module\'s repository', () => {
+    const trespasses = files.flatMap((f) => [...f.text.matchAll(/from\s+'\.\.\/([\w-]+)\/repo(?:\.js)?'/g)]
+      .filter((m) => `modules/${m[1]}` !== unitOf(f.path))
+      .map((m) => `${f.path} imports ${m[1]}/repo`))
+    assert.deepEqual(trespasses, [])
+  })
+
+  it('the checks see what they are looking for (a trespass would be found)', () => {
+    assert.deepEqual(schemaImports("import { users, type Role } from '../../db/schema/index.js'"), ['users'])
+    assert.deepEqual(schemaImports("import type { Role } from '../../db/schema/users.js'"), [])
+    assert.ok(files.some((f) => f.path === 'modules/employees/queries.ts' && schemaImports(f.text).includes('users')))
+  })
+})
