@@ -23,7 +23,7 @@ const OWNERS: Record<string, string[]> = {
   'integrations/mail': ['mailOutbox'],
 }
 
-const tables = new Map(Object.entries(schema).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))
+const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))
 const ownerOf = new Map(Object.entries(OWNERS).flatMap(([owner, names]) => names.map((name) => [name, owner] as const)))
 
 const root = join(import.meta.dirname, '..', 'src')
