@@ -20,7 +20,9 @@ import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
 import { createNotifier } from './db/notify.js'
+import * as appeals from './modules/appeals/index.js'
 import * as auth from './modules/auth/index.js'
+import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
@@ -84,7 +86,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -173,7 +175,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const callNotifier = createNotifier(database, 'call_events')
   app.addHook('onReady', async () => { await callNotifier.start() })
   app.addHook('onClose', async () => { await callNotifier.stop() })
-  const live = callEvents.createLiveEvents(callNotifier)
+  const appealRepo = appeals.createAppealRepo(db)
+  const live = callEvents.createLiveEvents(callNotifier, { isCentreStaff: appeals.centreStaffCheck(appealRepo) })
   await app.register(callEvents.routes, {
     prefix: '/api/call-events',
     live,
@@ -203,6 +206,26 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', llmService.flush)
   await app.register(llm.routes, { prefix: '/api/llm', service: llmService })
   await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
+
+  const calendarNotifier = createNotifier(database, 'calendar_changed')
+  const calendarService = calendar.createCalendarService({
+    repo: calendar.createCalendarRepo(db), settings: config.appeals, clock, announceChange: () => calendarNotifier.publish('changed'),
+  })
+  calendarNotifier.subscribe(calendarService.forget)
+  app.addHook('onReady', async () => { await calendarNotifier.start() })
+  app.addHook('onClose', async () => { await calendarNotifier.stop() })
+  await app.register(calendar.routes, { prefix: '/api/appeals/calendar', service: calendarService })
+  await app.register(appeals.routes, {
+    prefix: '/api/appeals',
+    service: appeals.createAppealService({
+      repo: appealRepo,
+      transaction: transactional(db, appeals.createAppealRepo),
+      calendar: calendarService.current,
+      rules: config.appeals,
+      clock,
+      publish: (event) => live.publish({ ...event, employee_id: null, audience: 'appeal' as const }),
+    }),
+  })
 
   return app
 }

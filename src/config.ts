@@ -37,6 +37,16 @@ export interface Config {
     /** how often the purge runs */
     purgeIntervalMs: number
   }
+  appeals: {
+    /** the IANA zone the centre works in */
+    timeZone: string
+    /** the working day, in minutes from midnight */
+    workStartMinute: number
+    workEndMinute: number
+    closeDays: number
+    maxDays: number
+    deadlineIntervalMs: number
+  }
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
     configDir: string
@@ -141,6 +151,25 @@ function trustProxy (raw: string): Config['trustProxy'] {
   return list(raw)
 }
 
+function appealsConfig (e: EnvValues): Config['appeals'] {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: e.TIME_ZONE }).format(0)
+  } catch {
+    throw new ConfigError('TIME_ZONE', 'must be an IANA time zone such as Asia/Almaty', e.TIME_ZONE)
+  }
+  const [start, end] = e.WORK_HOURS.split('-').map((hm) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3)))
+  if (end! <= start!) throw new ConfigError('WORK_HOURS', 'must end after it starts', e.WORK_HOURS)
+  if (e.APPEAL_MAX_DAYS < e.APPEAL_CLOSE_DAYS) throw new ConfigError('APPEAL_MAX_DAYS', 'must be at least APPEAL_CLOSE_DAYS', String(e.APPEAL_MAX_DAYS))
+  return {
+    timeZone: e.TIME_ZONE,
+    workStartMinute: start!,
+    workEndMinute: end!,
+    closeDays: e.APPEAL_CLOSE_DAYS,
+    maxDays: e.APPEAL_MAX_DAYS,
+    deadlineIntervalMs: seconds(e.APPEAL_DEADLINE_INTERVAL) * 1000,
+  }
+}
+
 function amiConfig (e: EnvValues): Config['pbx']['ami'] {
   if (e.AMI_HOST === undefined) return undefined
   if (!e.AMI_USERNAME) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
@@ -240,6 +269,7 @@ export function loadConfig (env: Env = process.env): Config {
       retentionDays: e.CALL_RETENTION_DAYS,
       purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,
     },
+    appeals: appealsConfig(e),
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
       backupRetention: e.PBX_BACKUP_RETENTION,

@@ -20,6 +20,8 @@ const OWNERS: Record<string, string[]> = {
   'modules/platform': ['platformTenants', 'platformAudit'],
   'modules/references': ['sources', 'responseMethods', 'persons'],
   'modules/regions': ['regions'],
+  'modules/appeals': ['appeals', 'appealEvents', 'appealCounters'],
+  'modules/calendar': ['calendarDays'],
   'integrations/mail': ['mailOutbox'],
 }
 

@@ -66,7 +66,8 @@ export function registerErrorHandler (app: FastifyInstance): void {
     if (pgError?.code === '23505') {
       return reply.code(409).send({ detail: duplicateDetail(pgError), code: 'conflict' })
     }
-    if (pgError?.code === '23503') {
+    // 23503: a NO ACTION foreign key; 23001: a RESTRICT one (`onDelete: 'restrict'`)
+    if (pgError?.code === '23503' || pgError?.code === '23001') {
       return reply.code(409).send({ detail: `Still referenced by ${humanTable(pgError.table)}`, code: 'still_referenced' })
     }
     if (databaseUnavailable(err)) {

@@ -23,3 +23,12 @@ export const subcategoryItems = (db: AppDb, categoryId?: number) => db.select({
 }).from(subcategories)
   .where(and(eq(subcategories.is_active, true), categoryId === undefined ? undefined : eq(subcategories.category_id, categoryId)))
   .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))
+
+/** a subcategory with its place in the tree and its terms: what an appeal copies at registration */
+export const subcategoryForAppeal = async (db: AppDb, id: number) => (await db.select({
+  subcategory_id: subcategories.id, category_id: categories.id, appeal_type_id: appealTypes.id, classifier_id: appealTypes.classifier_id,
+  priority: subcategories.priority, time_to_work: subcategories.time_to_work, time_to_close: subcategories.time_to_close, is_active: subcategories.is_active,
+}).from(subcategories)
+  .innerJoin(categories, eq(categories.id, subcategories.category_id))
+  .innerJoin(appealTypes, eq(appealTypes.id, categories.appeal_type_id))
+  .where(eq(subcategories.id, id)))[0]

@@ -47,3 +47,7 @@ export const lockOrganizationQuota = async (tx: TxDb, id: number) =>
 /** the prefix of the organization with this id, correlated to the caller's row */
 export const organizationPrefix = (organizationId: SQLWrapper) =>
   sql<string>`(select o.prefix from ${organizations} o where o.id = ${organizationId})`
+
+/** what decides whether an organization's staff are the centre's (DESIGN 7.2: `modules` contains `call_center`) */
+export const organizationRoleFacts = async (db: AppDb, id: number) =>
+  (await db.select({ is_active: organizations.is_active, modules: organizations.modules }).from(organizations).where(eq(organizations.id, id)))[0]

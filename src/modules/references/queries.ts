@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { persons } from '../../db/schema/index.js'
+import { persons, responseMethods, sources } from '../../db/schema/index.js'
 
 /* What other modules may ask of the reference tables (their owner is this module). */
 
@@ -8,3 +8,23 @@ import { persons } from '../../db/schema/index.js'
 export const personByPhone = async (db: AppDb, phone: string) =>
   (await db.select({ id: persons.id, full_name: persons.full_name, iin: persons.iin }).from(persons)
     .where(and(eq(persons.phone, phone), eq(persons.is_active, true))).orderBy(asc(persons.id)).limit(1))[0]
+
+export const personById = async (db: AppDb, id: number) =>
+  (await db.select({ id: persons.id, full_name: persons.full_name, iin: persons.iin, phone: persons.phone, email: persons.email, is_active: persons.is_active })
+    .from(persons).where(eq(persons.id, id)))[0]
+
+/** a new person; undefined when the IIN is known already (the existing person's id is then found with personByIin) */
+export const insertPersonIfNew = async (db: AppDb, values: { full_name: string, iin: string | null, phone: string | null, email: string | null }) =>
+  (await db.insert(persons).values(values).onConflictDoNothing({ target: persons.iin }).returning({ id: persons.id }))[0]?.id
+
+export const personByIin = async (db: AppDb, iin: string) =>
+  (await db.select({ id: persons.id, full_name: persons.full_name }).from(persons).where(eq(persons.iin, iin)))[0]
+
+/** ids of the people with this IIN, correlated into the caller's filter */
+export const personIdsWithIin = (iin: string) => sql`(select p.id from ${persons} p where p.iin = ${iin})`
+
+/** whether an active source / response method has this id */
+export const activeItemExists = async (db: AppDb, kind: 'source' | 'responseMethod', id: number) => {
+  const t = kind === 'source' ? sources : responseMethods
+  return (await db.select({ id: t.id }).from(t).where(and(eq(t.id, id), eq(t.is_active, true)))).length > 0
+}

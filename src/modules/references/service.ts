@@ -1,13 +1,12 @@
-import { NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
-import { iinProblem } from '../../lib/iin.js'
+import { NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import type { Clock } from '../../lib/clock.js'
 import type { RegionService } from '../regions/service.js'
+import { cleanPersonContact, type PersonContact } from './person-input.js'
 import type { ItemKind, PersonRow, ReferenceRepo } from './repo.js'
 import type { PersonCreate, PersonResponse, PersonUpdate } from './schemas.js'
 
 const itemLabels: Record<ItemKind, string> = { source: 'Source', responseMethod: 'Response method' }
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.full_name, iin: p.iin, phone: p.phone, email: p.email, is_active: p.is_active })
 
@@ -24,27 +23,7 @@ export function personQuery (q: string): { text?: string, digits?: string, exact
 }
 
 export function createReferenceService ({ repo, regions, clock }: { repo: ReferenceRepo, regions: Pick<RegionService, 'items'>, clock: Clock }) {
-  /** IIN, phone and e-mail checked and normalised; every problem reported at once */
-  function cleanPerson<T extends { iin?: string | null, phone?: string | null, email?: string | null }> (input: T): T {
-    const out = { ...input }
-    const problems: FieldError[] = []
-    if (typeof out.iin === 'string') {
-      out.iin = out.iin.replace(/\s/g, '') || null
-      const problem = out.iin === null ? undefined : iinProblem(out.iin, clock())
-      if (problem) problems.push({ type: 'value_error', loc: ['body', 'iin'], msg: problem, input: input.iin })
-    }
-    if (typeof out.phone === 'string') {
-      const phone = out.phone.trim() === '' ? null : normalizeKzPhone(out.phone)
-      if (phone === undefined) problems.push({ type: 'value_error', loc: ['body', 'phone'], msg: 'Value is not a valid Kazakhstan phone number', input: input.phone })
-      else out.phone = phone
-    }
-    if (typeof out.email === 'string') {
-      out.email = out.email.toLowerCase() || null
-      if (out.email !== null && !EMAIL.test(out.email)) problems.push({ type: 'value_error', loc: ['body', 'email'], msg: 'Value is not a valid email address', input: input.email })
-    }
-    if (problems.length > 0) throw new RequestValidationError(problems)
-    return out
-  }
+  const cleanPerson = <T extends PersonContact>(input: T): T => cleanPersonContact(input, clock(), ['body'])
 
   return {
     listItems: (kind: ItemKind, includeInactive: boolean) => repo.listItems(kind, includeInactive),

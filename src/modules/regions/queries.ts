@@ -13,3 +13,6 @@ export const regionExists = async (db: AppDb, id: number) =>
 /** every region with what the dialplan needs: the tree and the area codes */
 export const regionDialCodes = (db: AppDb) =>
   db.select({ id: regions.id, parent_id: regions.parent_id, phone_code: regions.phone_code, local_digits: regions.local_digits }).from(regions)
+
+/** the region and the regions directly under it (an oblast and its districts), as a subquery of ids */
+export const regionSubtree = (regionId: number) => sql`(select r.id from ${regions} r where r.id = ${regionId} or r.parent_id = ${regionId})`

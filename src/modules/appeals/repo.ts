@@ -1,0 +1,107 @@
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
+import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
+import { callForAppeal } from '../call-events/queries.js'
+import { subcategoryForAppeal } from '../classifiers/queries.js'
+import { employeeOrganization } from '../employees/queries.js'
+import { organizationRoleFacts } from '../organizations/queries.js'
+import { activeItemExists, insertPersonIfNew, personById, personByIin, personIdsWithIin } from '../references/queries.js'
+import { regionExists, regionSubtree } from '../regions/queries.js'
+
+export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
+export type AppealInsert = Omit<typeof appeals.$inferInsert, 'search'>
+export type AppealEventInsert = typeof appealEvents.$inferInsert
+
+export interface AppealFilter {
+  /** only this executor's appeals (the caller is executor staff, not the centre's) */
+  visibleTo?: number
+  status?: AppealRow['status']
+  executorOrganizationId?: number
+  regionId?: number
+  classifierId?: number
+  appealTypeId?: number
+  categoryId?: number
+  subcategoryId?: number
+  sourceId?: number
+  operatorId?: number
+  personId?: number
+  overdue?: boolean
+  receivedFrom?: Date
+  receivedTo?: Date
+  iin?: string
+  phone?: string
+  number?: string
+  words?: string
+  after?: { receivedAt: Date, id: number }
+  limit: number
+}
+
+const { search: _search, ...appealColumns } = getTableColumns(appeals)
+const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
+
+function conditions (f: AppealFilter): (SQL | undefined)[] {
+  const eqIf = <T>(column: Parameters<typeof eq>[0], value: T | undefined) => value === undefined ? undefined : eq(column, value)
+  return [
+    eqIf(appeals.executor_organization_id, f.visibleTo),
+    eqIf(appeals.status, f.status),
+    eqIf(appeals.executor_organization_id, f.executorOrganizationId),
+    f.regionId === undefined ? undefined : inArray(appeals.region_id, regionSubtree(f.regionId)),
+    eqIf(appeals.classifier_id, f.classifierId),
+    eqIf(appeals.appeal_type_id, f.appealTypeId),
+    eqIf(appeals.category_id, f.categoryId),
+    eqIf(appeals.subcategory_id, f.subcategoryId),
+    eqIf(appeals.source_id, f.sourceId),
+    eqIf(appeals.operator_id, f.operatorId),
+    eqIf(appeals.person_id, f.personId),
+    f.overdue === undefined ? undefined : f.overdue ? overdue : sql`not (${overdue})`,
+    f.receivedFrom ? gte(appeals.received_at, f.receivedFrom) : undefined,
+    f.receivedTo ? lt(appeals.received_at, f.receivedTo) : undefined,
+    f.iin ? inArray(appeals.person_id, personIdsWithIin(f.iin)) : undefined,
+    eqIf(appeals.citizen_phone, f.phone),
+    eqIf(appeals.number, f.number),
+    f.words ? sql`${appeals.search} @@ (websearch_to_tsquery('russian', ${f.words}) || websearch_to_tsquery('simple', ${f.words}))` : undefined,
+    // keyset: strictly after the last row of the previous page in (received_at desc, id desc)
+    f.after ? or(lt(appeals.received_at, f.after.receivedAt), and(eq(appeals.received_at, f.after.receivedAt), lt(appeals.id, f.after.id))) : undefined,
+  ]
+}
+
+export function createAppealRepo<D extends AppDb> (db: D) {
+  return {
+    // what registration and the transitions check, through the owners' queries
+    subcategory: (id: number) => subcategoryForAppeal(db, id),
+    organization: (id: number) => organizationRoleFacts(db, id),
+    employeeOrganization: (id: number) => employeeOrganization(db, id),
+    regionExists: (id: number) => regionExists(db, id),
+    activeItemExists: (kind: 'source' | 'responseMethod', id: number) => activeItemExists(db, kind, id),
+    person: (id: number) => personById(db, id),
+    personByIin: (iin: string) => personByIin(db, iin),
+    insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
+    call: (id: number) => callForAppeal(db, id),
+
+    /** the year's next registration number; the counter row stays locked until the transaction ends, so numbers have no gaps */
+    nextNumber: inTransactionOnly(db, async (tx, year: number) => (await tx.insert(appealCounters).values({ year, last_number: 1 })
+      .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
+      .returning({ n: appealCounters.last_number }))[0]!.n),
+    lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
+      (await tx.select(appealColumns).from(appeals).where(eq(appeals.id, id)).for('update'))[0]),
+    find: async (id: number): Promise<AppealRow | undefined> => (await db.select(appealColumns).from(appeals).where(eq(appeals.id, id)))[0],
+    insert: async (values: AppealInsert): Promise<AppealRow> => (await db.insert(appeals).values(values).returning(appealColumns))[0]!,
+    update: async (id: number, values: Partial<AppealInsert>): Promise<AppealRow> =>
+      (await db.update(appeals).set({ ...values, updated_at: sql`now()` }).where(eq(appeals.id, id)).returning(appealColumns))[0]!,
+    addEvent: async (values: AppealEventInsert) => { await db.insert(appealEvents).values(values) },
+    history: (id: number) => db.select().from(appealEvents).where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id)),
+    list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
+      .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),
+    /** an earlier appeal of the same citizen (person, or phone when anonymous) on the same subcategory since `since` */
+    hasRecent: async (c: { personId: number | null, phone: string | null, subcategoryId: number, since: Date, before: Date }) => {
+      const citizen = c.personId !== null ? eq(appeals.person_id, c.personId) : c.phone !== null ? eq(appeals.citizen_phone, c.phone) : undefined
+      if (!citizen) return false
+      return (await db.select({ id: appeals.id }).from(appeals)
+        .where(and(citizen, eq(appeals.subcategory_id, c.subcategoryId), gte(appeals.received_at, c.since), lte(appeals.received_at, c.before), ne(appeals.status, 'rejected')))
+        .limit(1)).length > 0
+    },
+  }
+}
+
+export type AppealRepo = ReturnType<typeof createAppealRepo<AppDb>>
+export type AppealTxRepo = ReturnType<typeof createAppealRepo<TxDb>>

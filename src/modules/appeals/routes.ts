@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { bearer, ref } from '../../lib/openapi.js'
+import {
+  AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
+  AppealRedirect, AppealReject, AppealResponse,
+} from './schemas.js'
+import type { AppealService } from './service.js'
+
+const tags = ['appeals']
+
+/** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
+const routes: FastifyPluginAsyncTypebox<{ service: AppealService }> = async (app, { service }) => {
+  app.addHook('onRequest', app.requireUser)
+  const one = { security: bearer, tags, params: AppealIdParams, response: { 200: ref(AppealResponse) } }
+
+  app.post('', {
+    schema: { tags, operationId: 'registerAppeal', summary: 'Register an appeal (call-centre staff)', security: bearer, body: ref(AppealCreate), response: { 201: ref(AppealResponse) } },
+  }, async (req, reply) => reply.code(201).send(await service.register(req.principal!, req.body)))
+
+  app.get('', {
+    schema: { tags, operationId: 'listAppeals', summary: 'Appeals, newest first, filtered; keyset pages', security: bearer, querystring: AppealListQuery, response: { 200: ref(AppealPage) } },
+  }, async (req) => service.list(req.principal!, req.query))
+
+  app.get('/:appeal_id', {
+    schema: { tags, operationId: 'getAppeal', summary: 'An appeal with its history', security: bearer, params: AppealIdParams, response: { 200: ref(AppealDetail) } },
+  }, async (req) => service.get(req.principal!, req.params.appeal_id))
+
+  app.post('/:appeal_id/assign', {
+    schema: { ...one, operationId: 'assignAppeal', summary: 'Assign to an executor organization (and employee)', body: ref(AppealAssign) },
+  }, async (req) => service.assign(req.principal!, req.params.appeal_id, req.body))
+
+  app.post('/:appeal_id/take', {
+    schema: { ...one, operationId: 'takeAppeal', summary: 'Take into work (executor staff)' },
+  }, async (req) => service.take(req.principal!, req.params.appeal_id))
+
+  app.post('/:appeal_id/redirect', {
+    schema: { ...one, operationId: 'redirectAppeal', summary: 'Redirect to another executor, with a reason (deadlines kept)', body: ref(AppealRedirect) },
+  }, async (req) => service.redirect(req.principal!, req.params.appeal_id, req.body))
+
+  app.post('/:appeal_id/extend', {
+    schema: { ...one, operationId: 'extendAppeal', summary: 'Extend the answer deadline once, with a reason (executor manager)', body: ref(AppealExtend) },
+  }, async (req) => service.extend(req.principal!, req.params.appeal_id, req.body))
+
+  app.post('/:appeal_id/answer', {
+    schema: { ...one, operationId: 'answerAppeal', summary: 'Answer (executor staff)', body: ref(AppealAnswer) },
+  }, async (req) => service.answer(req.principal!, req.params.appeal_id, req.body))
+
+  app.post('/:appeal_id/return', {
+    schema: { ...one, operationId: 'returnAppeal', summary: 'Return an answer for rework, with a reason (centre staff)', body: ref(AppealReason) },
+  }, async (req) => service.return(req.principal!, req.params.appeal_id, req.body.reason))
+
+  app.post('/:appeal_id/close', {
+    schema: { ...one, operationId: 'closeAppeal', summary: 'Close an answered appeal (centre staff)' },
+  }, async (req) => service.close(req.principal!, req.params.appeal_id))
+
+  app.post('/:appeal_id/reject', {
+    schema: { ...one, operationId: 'rejectAppeal', summary: 'Reject: not an appeal, a duplicate, out of competence (centre staff)', body: ref(AppealReject) },
+  }, async (req) => service.reject(req.principal!, req.params.appeal_id, req.body))
+}
+
+export default routes

@@ -1,0 +1,158 @@
+import { Type, type Static } from 'typebox'
+import { Id, Name, Nullable, Text, Timestamp } from '../../lib/common-schemas.js'
+import { appealActions, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
+import { ref } from '../../lib/openapi.js'
+
+const literals = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
+export const Language = () => literals(['kk', 'ru'] as const, { description: 'kk: Kazakh, ru: Russian' })
+const Reason = () => Type.String({ minLength: 1, maxLength: 1000, 'x-trim': true })
+const AppealText = () => Type.String({ minLength: 1, maxLength: 20_000, 'x-trim': true })
+
+export const AppealCitizen = Type.Object({
+  person_id: Type.Optional(Id({ description: 'an existing person; the other fields are then ignored' })),
+  full_name: Type.Optional(Name()),
+  iin: Type.Optional(Type.String({ maxLength: 32, description: 'with an IIN a new person is created (the IIN is checked); without, the citizen stays anonymous' })),
+  phone: Type.Optional(Type.String({ maxLength: 32, description: 'default: the caller\'s phone of the call' })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+}, { $id: 'AppealCitizen', additionalProperties: false })
+
+export const AppealCreate = Type.Object({
+  citizen: ref(AppealCitizen),
+  source_id: Id(),
+  language: Language(),
+  text: AppealText(),
+  subcategory_id: Id({ description: 'the classification: its category, appeal type and classifier follow' }),
+  region_id: Type.Optional(Nullable(Id())),
+  address: Type.Optional(Nullable(Text(500))),
+  response_method_id: Id(),
+  executor_organization_id: Type.Optional(Id({ description: 'given: the appeal is assigned at once' })),
+  executor_employee_id: Type.Optional(Id()),
+  call_id: Type.Optional(Id({ description: 'the `id` of the call it came from (call events)' })),
+}, { $id: 'AppealCreate', additionalProperties: false })
+
+export const AppealAnswerView = Type.Object({
+  text: Type.String(),
+  language: Language(),
+  attachments: Type.Array(Type.Object({ name: Type.String(), size: Type.Integer(), content_type: Type.String() })),
+  check: Nullable(Type.Object({}, { additionalProperties: true, description: 'the LLM review of the reply (check-response), when it ran' })),
+  answered_at: Timestamp(),
+})
+
+export const AppealResponse = Type.Object({
+  id: Type.Integer(),
+  number: Type.String({ description: '109-YYYY-NNNNNN' }),
+  status: literals(appealStatuses),
+  received_at: Timestamp(),
+  source_id: Type.Integer(),
+  call_id: Nullable(Type.Integer()),
+  person_id: Nullable(Type.Integer()),
+  citizen_name: Type.String(),
+  citizen_phone: Nullable(Type.String()),
+  citizen_email: Nullable(Type.String()),
+  language: Language(),
+  text: Type.String(),
+  classifier_id: Type.Integer(),
+  appeal_type_id: Type.Integer(),
+  category_id: Type.Integer(),
+  subcategory_id: Type.Integer(),
+  priority: Type.Integer(),
+  region_id: Nullable(Type.Integer()),
+  address: Nullable(Type.String()),
+  response_method_id: Type.Integer(),
+  executor_organization_id: Nullable(Type.Integer()),
+  executor_employee_id: Nullable(Type.Integer()),
+  operator_id: Nullable(Type.Integer()),
+  work_due_at: Timestamp(),
+  close_due_at: Type.String({ format: 'date-time', description: 'the answer deadline in force (the extension\'s, once extended)' }),
+  extended_until: Nullable(Timestamp()),
+  extension_reason: Nullable(Type.String()),
+  is_overdue: Type.Boolean(),
+  work_overdue_at: Nullable(Timestamp()),
+  close_overdue_at: Nullable(Timestamp()),
+  taken_at: Nullable(Timestamp()),
+  answer: Nullable(AppealAnswerView),
+  closed_at: Nullable(Timestamp()),
+  rejection_kind: Nullable(literals(rejectionKinds)),
+  is_repeat: Type.Boolean({ description: 'the same citizen appealed on the same subcategory within 30 days before' }),
+  allowed_actions: Type.Array(literals(appealActions), { description: 'what the caller may do with the appeal now' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+}, { $id: 'AppealResponse' })
+
+export const AppealEvent = Type.Object({
+  id: Type.Integer(),
+  at: Timestamp(),
+  actor_id: Nullable(Type.Integer()),
+  action: literals(appealActions),
+  from_status: Nullable(literals(appealStatuses)),
+  to_status: literals(appealStatuses),
+  reason: Nullable(Type.String()),
+  payload: Type.Object({}, { additionalProperties: true }),
+}, { $id: 'AppealEvent' })
+
+export const AppealDetail = Type.Intersect([ref(AppealResponse), Type.Object({ history: Type.Array(ref(AppealEvent)) })], { $id: 'AppealDetail' })
+
+export const AppealPage = Type.Object({
+  items: Type.Array(ref(AppealResponse)),
+  next_cursor: Nullable(Type.String({ description: 'pass as `cursor` for the next page; null on the last' })),
+}, { $id: 'AppealPage' })
+
+const Cursor = () => Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })
+const DateTimeQuery = () => Type.String({ format: 'date-time' })
+
+export const AppealListQuery = Type.Object({
+  status: Type.Optional(literals(appealStatuses)),
+  executor_organization_id: Type.Optional(Id()),
+  region_id: Type.Optional(Id({ description: 'the region or any region directly under it' })),
+  classifier_id: Type.Optional(Id()),
+  appeal_type_id: Type.Optional(Id()),
+  category_id: Type.Optional(Id()),
+  subcategory_id: Type.Optional(Id()),
+  source_id: Type.Optional(Id()),
+  operator_id: Type.Optional(Id()),
+  person_id: Type.Optional(Id()),
+  overdue: Type.Optional(Type.Boolean({ description: 'true: a deadline was missed' })),
+  received_from: Type.Optional(DateTimeQuery()),
+  received_to: Type.Optional(DateTimeQuery()),
+  iin: Type.Optional(Type.String({ maxLength: 12, pattern: '^\\d{12}$' })),
+  phone: Type.Optional(Type.String({ maxLength: 32 })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'a registration number, or words of the text (Russian stems and exact words)' })),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  cursor: Type.Optional(Cursor()),
+})
+
+export const AppealIdParams = Type.Object({ appeal_id: Id() })
+
+export const AppealAssign = Type.Object({
+  executor_organization_id: Type.Optional(Id({ description: 'required from `registered`; a manager of the executor may only pick the employee' })),
+  executor_employee_id: Type.Optional(Nullable(Id())),
+}, { $id: 'AppealAssign', additionalProperties: false })
+export const AppealRedirect = Type.Object({ executor_organization_id: Id(), reason: Reason() }, { $id: 'AppealRedirect', additionalProperties: false })
+export const AppealExtend = Type.Object({
+  until: Type.String({ format: 'date-time', description: 'the new answer deadline: later than the current one, within the legal maximum' }),
+  reason: Reason(),
+}, { $id: 'AppealExtend', additionalProperties: false })
+export const AppealAnswer = Type.Object({
+  text: AppealText(),
+  language: Language(),
+  attachments: Type.Optional(Type.Array(Type.Object({
+    name: Name(), size: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), content_type: Type.String({ minLength: 1, maxLength: 255 }),
+  }, { additionalProperties: false }), { maxItems: 20 })),
+  check: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the check-response result the console obtained, kept with the answer' })),
+}, { $id: 'AppealAnswer', additionalProperties: false })
+export const AppealReason = Type.Object({ reason: Reason() }, { $id: 'AppealReason', additionalProperties: false })
+export const AppealReject = Type.Object({ kind: literals(rejectionKinds), reason: Reason() }, { $id: 'AppealReject', additionalProperties: false })
+
+export type AppealCreate = Static<typeof AppealCreate>
+export type AppealResponse = Static<typeof AppealResponse>
+export type AppealEvent = Static<typeof AppealEvent>
+export type AppealListQuery = Static<typeof AppealListQuery>
+export type AppealAssign = Static<typeof AppealAssign>
+export type AppealRedirect = Static<typeof AppealRedirect>
+export type AppealExtend = Static<typeof AppealExtend>
+export type AppealAnswer = Static<typeof AppealAnswer>
+export type AppealReject = Static<typeof AppealReject>
+
+export const schemas = [AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

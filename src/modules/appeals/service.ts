@@ -1,0 +1,375 @@
+import type { Transactional } from '../../db/client.js'
+import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
+import type { Principal } from '../../lib/auth.js'
+import type { Clock } from '../../lib/clock.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
+import { localDate, type WorkingCalendar } from '../calendar/index.js'
+import { cleanPersonContact } from '../references/person-input.js'
+import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
+import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
+import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo } from './repo.js'
+import type {
+  AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse,
+} from './schemas.js'
+
+const CENTRE_MODULE = 'call_center'
+const REPEAT_WINDOW_MS = 30 * 86_400_000
+
+export interface AppealLiveEvent { type: `appeal.${AppealAction}`, organization_id: number | null, appeal_id: number, number: string, status: AppealStatus }
+
+export interface AppealServiceDeps {
+  repo: AppealRepo
+  transaction: Transactional<AppealTxRepo>
+  calendar: () => Promise<WorkingCalendar>
+  rules: DeadlineRules
+  clock: Clock
+  publish: (event: AppealLiveEvent) => Promise<void>
+}
+
+const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
+const problem = (loc: (string | number)[], msg: string, input?: unknown): FieldError => ({ type: 'value_error', loc, msg, input })
+
+export function formatNumber (year: number, n: number): string {
+  return `109-${year}-${String(n).padStart(6, '0')}`
+}
+
+function encodeCursor (row: Pick<AppealRow, 'received_at' | 'id'>): string {
+  return Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString('base64url')
+}
+function decodeCursor (cursor: string): { receivedAt: Date, id: number } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|')
+  const receivedAt = new Date(at ?? '')
+  const n = Number(id)
+  if (Number.isNaN(receivedAt.getTime()) || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
+    throw RequestValidationError.field(['query', 'cursor'], 'Value is not a cursor this service gave', cursor)
+  }
+  return { receivedAt, id: n }
+}
+
+/** whether the principal is the call centre's staff: an admin, or staff of an active organization running the centre */
+export function centreStaffCheck (repo: Pick<AppealRepo, 'organization'>) {
+  return async (principal: Principal): Promise<boolean> => {
+    if (principal.role === 'admin') return true
+    if (principal.organization_id === null) return false
+    const org = await repo.organization(principal.organization_id)
+    return !!org?.is_active && org.modules.includes(CENTRE_MODULE)
+  }
+}
+
+export function createAppealService (deps: AppealServiceDeps) {
+  const { repo, transaction, clock, rules } = deps
+  const isCentreStaff = centreStaffCheck(repo)
+
+  /** the caller as the lifecycle sees them */
+  const actorOf = async (principal: Principal): Promise<Actor> => ({ principal, centre: await isCentreStaff(principal) })
+
+  function view (row: AppealRow, actor: Actor): AppealResponse {
+    const iso = (d: Date | null) => d?.toISOString() ?? null
+    return {
+      id: row.id,
+      number: row.number,
+      status: row.status,
+      received_at: row.received_at.toISOString(),
+      source_id: row.source_id,
+      call_id: row.call_row_id,
+      person_id: row.person_id,
+      citizen_name: row.citizen_name,
+      citizen_phone: row.citizen_phone,
+      citizen_email: row.citizen_email,
+      language: row.language,
+      text: row.text,
+      classifier_id: row.classifier_id,
+      appeal_type_id: row.appeal_type_id,
+      category_id: row.category_id,
+      subcategory_id: row.subcategory_id,
+      priority: row.priority,
+      region_id: row.region_id,
+      address: row.address,
+      response_method_id: row.response_method_id,
+      executor_organization_id: row.executor_organization_id,
+      executor_employee_id: row.executor_employee_id,
+      operator_id: row.operator_id,
+      work_due_at: row.work_due_at.toISOString(),
+      close_due_at: row.close_due_at.toISOString(),
+      extended_until: iso(row.extended_until),
+      extension_reason: row.extension_reason,
+      is_overdue: row.work_overdue_at !== null || row.close_overdue_at !== null,
+      work_overdue_at: iso(row.work_overdue_at),
+      close_overdue_at: iso(row.close_overdue_at),
+      taken_at: iso(row.taken_at),
+      answer: row.answer_text === null || row.answered_at === null
+        ? null
+        : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: row.answer_check ?? null, answered_at: row.answered_at.toISOString() },
+      closed_at: iso(row.closed_at),
+      rejection_kind: row.rejection_kind,
+      is_repeat: row.is_repeat,
+      allowed_actions: allowedActions(actor, row),
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    }
+  }
+
+  const announce = (row: AppealRow, action: AppealAction) => deps.publish({
+    type: `appeal.${action}`, organization_id: row.executor_organization_id, appeal_id: row.id, number: row.number, status: row.status,
+  })
+
+  /** an executor must be an active organization; its employee must work there */
+  async function executorProblems (on: AppealRepo | AppealTxRepo, organizationId: number | undefined, employeeId: number | null | undefined, at: string[]): Promise<FieldError[]> {
+    const out: FieldError[] = []
+    if (organizationId !== undefined) {
+      const org = await on.organization(organizationId)
+      if (!org) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} does not exist`, organizationId))
+      else if (!org.is_active) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} is inactive`, organizationId))
+    }
+    if (employeeId !== undefined && employeeId !== null) {
+      const employeeOrg = await on.employeeOrganization(employeeId)
+      if (employeeOrg === undefined) out.push(problem([...at, 'executor_employee_id'], `Employee ${employeeId} does not exist`, employeeId))
+      else if (organizationId !== undefined && employeeOrg !== organizationId) {
+        out.push(problem([...at, 'executor_employee_id'], `Employee ${employeeId} does not work in organization ${organizationId}`, employeeId))
+      }
+    }
+    return out
+  }
+
+  async function referenceProblems (input: AppealCreate): Promise<FieldError[]> {
+    const out: FieldError[] = []
+    const body = ['body']
+    if (!await repo.activeItemExists('source', input.source_id)) out.push(problem([...body, 'source_id'], `Source ${input.source_id} does not exist or is inactive`, input.source_id))
+    if (!await repo.activeItemExists('responseMethod', input.response_method_id)) {
+      out.push(problem([...body, 'response_method_id'], `Response method ${input.response_method_id} does not exist or is inactive`, input.response_method_id))
+    }
+    if (input.region_id != null && !await repo.regionExists(input.region_id)) out.push(problem([...body, 'region_id'], `Region ${input.region_id} does not exist`, input.region_id))
+    if (input.executor_employee_id !== undefined && input.executor_organization_id === undefined) {
+      out.push(problem([...body, 'executor_employee_id'], 'An executor employee needs executor_organization_id', input.executor_employee_id))
+    }
+    out.push(...await executorProblems(repo, input.executor_organization_id, input.executor_employee_id, body))
+    return out
+  }
+
+  /** who the citizen is: an existing person, a new one (with an IIN), or anonymous */
+  async function citizenOf (input: AppealCreate, callPhone: string | null) {
+    const at = ['body', 'citizen']
+    const c = input.citizen
+    if (c.person_id !== undefined) {
+      const person = await repo.person(c.person_id)
+      if (!person) throw RequestValidationError.field([...at, 'person_id'], `Person ${c.person_id} does not exist`, c.person_id)
+      return { personId: person.id, iin: null, name: person.full_name, phone: person.phone ?? callPhone, email: person.email }
+    }
+    if (!c.full_name) throw RequestValidationError.field([...at, 'full_name'], 'Field required: the citizen\'s name (or person_id)', undefined, 'missing')
+    const contact = cleanPersonContact({ iin: c.iin ?? null, phone: c.phone ?? null, email: c.email ?? null }, clock(), at)
+    const phone = contact.phone ?? callPhone
+    if (!contact.iin && !phone) throw RequestValidationError.field([...at, 'phone'], 'An anonymous citizen needs a phone (or a call it came from)', undefined, 'missing')
+    return { personId: null, iin: contact.iin ?? null, name: c.full_name, phone, email: contact.email ?? null }
+  }
+
+  async function register (principal: Principal, input: AppealCreate): Promise<AppealResponse> {
+    const actor = await actorOf(principal)
+    if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
+    const subcategory = await repo.subcategory(input.subcategory_id)
+    const problems = await referenceProblems(input)
+    if (!subcategory || !subcategory.is_active) {
+      problems.push(problem(['body', 'subcategory_id'], `Subcategory ${input.subcategory_id} does not exist or is inactive`, input.subcategory_id))
+    }
+    const call = input.call_id === undefined ? undefined : await repo.call(input.call_id)
+    if (input.call_id !== undefined && !call) problems.push(problem(['body', 'call_id'], `Call ${input.call_id} does not exist`, input.call_id))
+    invalid(problems)
+    const callPhone = call?.caller_phone ? normalizeKzPhone(call.caller_phone) ?? call.caller_phone : null
+    const citizen = await citizenOf(input, callPhone)
+    const receivedAt = clock()
+    const calendar = await deps.calendar()
+    const due = deadlinesOf(calendar, rules, receivedAt, subcategory!)
+    const isRepeat = await repo.hasRecent({
+      personId: citizen.personId, phone: citizen.phone, subcategoryId: subcategory!.subcategory_id, since: new Date(receivedAt.getTime() - REPEAT_WINDOW_MS), before: receivedAt,
+    })
+
+    const row = await transaction(async (tx) => {
+      let personId = citizen.personId
+      if (citizen.iin) {
+        personId = await tx.insertPersonIfNew({ full_name: citizen.name, iin: citizen.iin, phone: citizen.phone, email: citizen.email }) ?? null
+        if (personId === null) {
+          const known = await tx.personByIin(citizen.iin)
+          throw new ConflictError(`A person with this IIN is registered already (id ${known?.id}, ${known?.full_name}): pass citizen.person_id`, 'person_exists')
+        }
+      }
+      const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
+      const values: AppealInsert = {
+        number: formatNumber(year, await tx.nextNumber(year)),
+        status: 'registered',
+        received_at: receivedAt,
+        source_id: input.source_id,
+        call_row_id: call?.id ?? null,
+        person_id: personId,
+        citizen_name: citizen.name,
+        citizen_phone: citizen.phone,
+        citizen_email: citizen.email,
+        language: input.language,
+        text: input.text,
+        subcategory_id: subcategory!.subcategory_id,
+        category_id: subcategory!.category_id,
+        appeal_type_id: subcategory!.appeal_type_id,
+        classifier_id: subcategory!.classifier_id,
+        priority: subcategory!.priority,
+        region_id: input.region_id ?? null,
+        address: input.address ?? null,
+        response_method_id: input.response_method_id,
+        operator_id: principal.id,
+        ...due,
+        is_repeat: isRepeat,
+      }
+      let appeal = await tx.insert(values)
+      await tx.addEvent({ appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'register', to_status: 'registered', payload: { call_id: call?.id ?? null } })
+      if (input.executor_organization_id !== undefined) {
+        appeal = await tx.update(appeal.id, { status: 'assigned', executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null })
+        await tx.addEvent({
+          appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'assign', from_status: 'registered', to_status: 'assigned',
+          payload: { executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null },
+        })
+      }
+      return appeal
+    })
+    await announce(row, row.status === 'assigned' ? 'assign' : 'register')
+    return view(row, actor)
+  }
+
+  interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
+
+  /** one transition: the row locked, the rule judged, the change and its history row written together */
+  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>): Promise<AppealResponse> {
+    const actor = await actorOf(principal)
+    const row = await transaction(async (tx) => {
+      const current = await tx.lock(id)
+      if (!current || !canSeeAppeal(actor, current)) throw new NotFoundError('Appeal')
+      const verdict = judge(actor, current, action)
+      if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`)
+      if (!verdict.ok) {
+        const open = openActions(current)
+        throw new ConflictError(`Appeal ${current.number} is ${current.status}: ${action} is not allowed now (allowed: ${open.length > 0 ? open.join(', ') : 'none'})`, 'invalid_transition')
+      }
+      const { values, reason, payload } = await change(current, tx)
+      const at = clock()
+      const updated = await tx.update(id, { ...values, status: verdict.to })
+      await tx.addEvent({ appeal_id: id, at, actor_id: principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
+      return updated
+    })
+    await announce(row, action)
+    return view(row, actor)
+  }
+
+  return {
+    register,
+
+    async get (principal: Principal, id: number): Promise<AppealResponse & { history: AppealEvent[] }> {
+      const actor = await actorOf(principal)
+      const row = await repo.find(id)
+      if (!row || !canSeeAppeal(actor, row)) throw new NotFoundError('Appeal')
+      const history = (await repo.history(id)).map((e) => ({ ...e, at: e.at.toISOString() }))
+      return { ...view(row, actor), history }
+    },
+
+    async list (principal: Principal, q: AppealListQuery): Promise<{ items: AppealResponse[], next_cursor: string | null }> {
+      const actor = await actorOf(principal)
+      const problems: FieldError[] = []
+      let phone: string | undefined
+      if (q.phone !== undefined) {
+        phone = normalizeKzPhone(q.phone)
+        if (phone === undefined) problems.push(problem(['query', 'phone'], 'Value is not a valid Kazakhstan phone number', q.phone))
+      }
+      invalid(problems)
+      const text = q.q?.trim()
+      const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
+      const filter: AppealFilter = {
+        visibleTo: actor.centre ? undefined : principal.organization_id ?? -1,
+        status: q.status,
+        executorOrganizationId: q.executor_organization_id,
+        regionId: q.region_id,
+        classifierId: q.classifier_id,
+        appealTypeId: q.appeal_type_id,
+        categoryId: q.category_id,
+        subcategoryId: q.subcategory_id,
+        sourceId: q.source_id,
+        operatorId: q.operator_id,
+        personId: q.person_id,
+        overdue: q.overdue,
+        receivedFrom: q.received_from ? new Date(q.received_from) : undefined,
+        receivedTo: q.received_to ? new Date(q.received_to) : undefined,
+        iin: q.iin,
+        phone,
+        number: isNumber ? text : undefined,
+        words: !isNumber && text ? text : undefined,
+        after: q.cursor ? decodeCursor(q.cursor) : undefined,
+        limit: q.limit + 1,
+      }
+      const rows = await repo.list(filter)
+      const page = rows.slice(0, q.limit)
+      return { items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null }
+    },
+
+    assign: (principal: Principal, id: number, input: AppealAssign) => transition(principal, id, 'assign', async (row, tx) => {
+      const from = row.status === 'registered'
+      if (from && input.executor_organization_id === undefined) {
+        throw RequestValidationError.field(['body', 'executor_organization_id'], 'Field required: the executor organization', undefined, 'missing')
+      }
+      if (!from && input.executor_organization_id !== undefined && input.executor_organization_id !== row.executor_organization_id) {
+        throw RequestValidationError.field(['body', 'executor_organization_id'], 'The appeal has an executor: redirect it to change the organization', input.executor_organization_id)
+      }
+      const organizationId = input.executor_organization_id ?? row.executor_organization_id!
+      invalid(await executorProblems(tx, from ? organizationId : undefined, input.executor_employee_id, ['body']))
+      if (!from && input.executor_employee_id != null && await tx.employeeOrganization(input.executor_employee_id) !== organizationId) {
+        throw RequestValidationError.field(['body', 'executor_employee_id'], `Employee ${input.executor_employee_id} does not work in organization ${organizationId}`, input.executor_employee_id)
+      }
+      const employeeId = input.executor_employee_id ?? null
+      return { values: { executor_organization_id: organizationId, executor_employee_id: employeeId }, payload: { executor_organization_id: organizationId, executor_employee_id: employeeId } }
+    }),
+
+    take: (principal: Principal, id: number) => transition(principal, id, 'take', async (row) => ({
+      values: { taken_at: clock(), executor_employee_id: row.executor_employee_id ?? principal.id },
+    })),
+
+    redirect: (principal: Principal, id: number, input: AppealRedirect) => transition(principal, id, 'redirect', async (row, tx) => {
+      if (input.executor_organization_id === row.executor_organization_id) {
+        throw RequestValidationError.field(['body', 'executor_organization_id'], 'The appeal is with this organization already', input.executor_organization_id)
+      }
+      invalid(await executorProblems(tx, input.executor_organization_id, undefined, ['body']))
+      return {
+        values: { executor_organization_id: input.executor_organization_id, executor_employee_id: null, taken_at: null },
+        reason: input.reason,
+        payload: { from_organization_id: row.executor_organization_id, to_organization_id: input.executor_organization_id },
+      }
+    }),
+
+    extend: (principal: Principal, id: number, input: AppealExtend) => transition(principal, id, 'extend', async (row) => {
+      const until = new Date(input.until)
+      const latest = latestExtension(await deps.calendar(), rules, row.received_at)
+      if (until.getTime() <= row.close_due_at.getTime()) {
+        throw RequestValidationError.field(['body', 'until'], `Must be later than the current deadline ${row.close_due_at.toISOString()}`, input.until)
+      }
+      if (until.getTime() > latest.getTime()) {
+        throw RequestValidationError.field(['body', 'until'], `Must not pass the legal maximum of ${rules.maxDays} working days: ${latest.toISOString()}`, input.until)
+      }
+      return { values: { extended_until: until, close_due_at: until, extension_reason: input.reason }, reason: input.reason, payload: { from: row.close_due_at.toISOString(), to: until.toISOString() } }
+    }),
+
+    answer: (principal: Principal, id: number, input: AppealAnswer) => transition(principal, id, 'answer', async () => ({
+      values: {
+        answer_text: input.text, answer_language: input.language, answer_attachments: input.attachments ?? [], answer_check: (input.check as Record<string, unknown> | undefined) ?? null, answered_at: clock(),
+      },
+      payload: { language: input.language, attachments: (input.attachments ?? []).length },
+    })),
+
+    return: (principal: Principal, id: number, reason: string) => transition(principal, id, 'return', async (row) => ({
+      values: { answered_at: null, answer_text: null, answer_language: null, answer_attachments: null, answer_check: null },
+      reason,
+      // the returned answer stays in the history
+      payload: { answer: { text: row.answer_text, language: row.answer_language, answered_at: row.answered_at?.toISOString() ?? null } },
+    })),
+
+    close: (principal: Principal, id: number) => transition(principal, id, 'close', async () => ({ values: { closed_at: clock() } })),
+
+    reject: (principal: Principal, id: number, input: AppealReject) => transition(principal, id, 'reject', async () => ({
+      values: { rejection_kind: input.kind, closed_at: clock() }, reason: input.reason, payload: { kind: input.kind },
+    })),
+  }
+}
+
+export type AppealService = ReturnType<typeof createAppealService>

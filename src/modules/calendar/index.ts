@@ -1,0 +1,5 @@
+export { createCalendarRepo } from './repo.js'
+export { createCalendarService, type CalendarService } from './service.js'
+export { schemas } from './schemas.js'
+export { default as routes } from './routes.js'
+export * from './working-time.js'

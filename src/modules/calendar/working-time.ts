@@ -1,0 +1,102 @@
+// Working-time arithmetic on the centre's calendar (DESIGN 7.3): Monday to Friday within the working
+// hours, in the centre's time zone, less holidays, plus the weekend days the government makes working.
+// Pure functions: the calendar's exceptions come in as a map, so the service reads them once.
+
+export type DayKind = 'holiday' | 'working'
+
+export interface WorkingCalendar {
+  timeZone: string
+  /** the working day, minutes from local midnight */
+  workStartMinute: number
+  workEndMinute: number
+  /** YYYY-MM-DD -> an exception to the Monday-Friday rule */
+  exceptions: ReadonlyMap<string, DayKind>
+}
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+/** no calendar has ten years without a working day: past this, the calendar is broken */
+const SEARCH_LIMIT_DAYS = 3660
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatter (timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    })
+    formatters.set(timeZone, f)
+  }
+  return f
+}
+
+/** the zone's offset from UTC at this instant, in milliseconds */
+function offsetAt (timeZone: string, instant: number): number {
+  const parts: Record<string, number> = {}
+  for (const p of formatter(timeZone).formatToParts(instant)) if (p.type !== 'literal') parts[p.type] = Number(p.value)
+  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!)
+  return asUtc - Math.floor(instant / 1000) * 1000
+}
+
+/** a local day as the number of days since 1970-01-01 */
+type DayNumber = number
+
+const dayNumberOf = (iso: string): DayNumber => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY
+export const isoDay = (day: DayNumber): string => new Date(day * DAY).toISOString().slice(0, 10)
+
+/** the local day and the milliseconds since its midnight of an instant */
+function local (timeZone: string, instant: number): { day: DayNumber, ms: number } {
+  const wall = instant + offsetAt(timeZone, instant)
+  const day = Math.floor(wall / DAY)
+  return { day, ms: wall - day * DAY }
+}
+
+/** the instant of a local wall-clock time (a time skipped or repeated by a clock change takes the first offset) */
+function instantOf (timeZone: string, day: DayNumber, ms: number): number {
+  const wall = day * DAY + ms
+  const guess = wall - offsetAt(timeZone, wall)
+  return wall - offsetAt(timeZone, guess)
+}
+
+export function isWorkingDay (calendar: WorkingCalendar, day: DayNumber | string): boolean {
+  const n = typeof day === 'string' ? dayNumberOf(day) : day
+  const exception = calendar.exceptions.get(isoDay(n))
+  if (exception) return exception === 'working'
+  const weekday = new Date(n * DAY).getUTCDay()
+  return weekday !== 0 && weekday !== 6
+}
+
+/** the length of one working day in milliseconds */
+export const workingDayMs = (calendar: WorkingCalendar) => (calendar.workEndMinute - calendar.workStartMinute) * MINUTE
+
+/**
+ * The instant `durationMs` of working time after `start`. Time before the working day starts, after
+ * it ends and on days off does not count; a deadline that falls exactly at a day's end stays there.
+ */
+export function addWorkingTime (calendar: WorkingCalendar, start: Date, durationMs: number): Date {
+  const open = calendar.workStartMinute * MINUTE
+  const close = calendar.workEndMinute * MINUTE
+  let { day, ms } = local(calendar.timeZone, start.getTime())
+  let remaining = Math.max(0, durationMs)
+  for (let searched = 0; searched < SEARCH_LIMIT_DAYS; searched++, day++, ms = 0) {
+    if (!isWorkingDay(calendar, day)) continue
+    const from = Math.max(ms, open)
+    if (from >= close) continue
+    if (remaining <= close - from) return new Date(instantOf(calendar.timeZone, day, from + remaining))
+    remaining -= close - from
+  }
+  throw new Error(`the working calendar has no working day in ${SEARCH_LIMIT_DAYS} days after ${start.toISOString()}`)
+}
+
+/** `hours` of working time after `start` */
+export const addWorkingHours = (calendar: WorkingCalendar, start: Date, hours: number) => addWorkingTime(calendar, start, hours * HOUR)
+
+/** `days` full working days after `start` (the same time of day, `days` working days later) */
+export const addWorkingDays = (calendar: WorkingCalendar, start: Date, days: number) => addWorkingTime(calendar, start, days * workingDayMs(calendar))
+
+/** calendar hours: an emergency's deadlines do not wait for the working day */
+export const addCalendarHours = (start: Date, hours: number) => new Date(start.getTime() + hours * HOUR)
+
+/** the local date (YYYY-MM-DD) of an instant in the centre's zone */
+export const localDate = (timeZone: string, instant: Date) => isoDay(local(timeZone, instant.getTime()).day)
