@@ -215,15 +215,26 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => { await calendarNotifier.start() })
   app.addHook('onClose', async () => { await calendarNotifier.stop() })
   await app.register(calendar.routes, { prefix: '/api/appeals/calendar', service: calendarService })
+  const publishAppeal = (event: appeals.AppealLiveEvent) => live.publish({ ...event, employee_id: null, audience: 'appeal' as const })
+  const appealTransaction = transactional(db, appeals.createAppealRepo)
+  const deadlineJob = appeals.createDeadlineJob({
+    repo: appealRepo, transaction: appealTransaction, clock, mailer, publish: publishAppeal, intervalMs: config.appeals.deadlineIntervalMs, log: app.log,
+  })
+  app.decorate('appealDeadlines', deadlineJob)
+  app.addHook('onReady', async () => { deadlineJob.start() })
+  app.addHook('onClose', async () => { await deadlineJob.stop() })
   await app.register(appeals.routes, {
     prefix: '/api/appeals',
     service: appeals.createAppealService({
       repo: appealRepo,
-      transaction: transactional(db, appeals.createAppealRepo),
+      transaction: appealTransaction,
       calendar: calendarService.current,
       rules: config.appeals,
       clock,
-      publish: (event) => live.publish({ ...event, employee_id: null, audience: 'appeal' as const }),
+      publish: async (event) => {
+        await publishAppeal(event)
+        if (event.type === 'appeal.register' || event.type === 'appeal.assign' || event.type === 'appeal.extend') deadlineJob.poke()
+      },
     }),
   })
 

@@ -3,7 +3,7 @@ import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal } from '../call-events/queries.js'
 import { subcategoryForAppeal } from '../classifiers/queries.js'
-import { employeeOrganization } from '../employees/queries.js'
+import { employeeOrganization, managerEmails } from '../employees/queries.js'
 import { organizationRoleFacts } from '../organizations/queries.js'
 import { activeItemExists, insertPersonIfNew, personById, personByIin, personIdsWithIin } from '../references/queries.js'
 import { regionExists, regionSubtree } from '../regions/queries.js'
@@ -35,6 +35,13 @@ export interface AppealFilter {
   after?: { receivedAt: Date, id: number }
   limit: number
 }
+
+export type Deadline = 'work' | 'close'
+/** which deadline binds in which states, and the column that records its breach */
+const DEADLINES = {
+  work: { due: appeals.work_due_at, flag: appeals.work_overdue_at, open: ['registered', 'assigned'] },
+  close: { due: appeals.close_due_at, flag: appeals.close_overdue_at, open: ['registered', 'assigned', 'in_work'] },
+} as const
 
 const { search: _search, ...appealColumns } = getTableColumns(appeals)
 const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
@@ -77,6 +84,29 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     personByIin: (iin: string) => personByIin(db, iin),
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
     call: (id: number) => callForAppeal(db, id),
+    managerEmails: (organizationId: number) => managerEmails(db, organizationId),
+
+    /**
+     * Marks the open appeals whose deadline passed, each breach once: rows another instance is marking
+     * are skipped (skip locked) and the flag is re-checked under the row lock.
+     */
+    markOverdue: inTransactionOnly(db, async (tx, deadline: Deadline, now: Date, batch: number) => {
+      const { due, flag, open } = DEADLINES[deadline]
+      const claimed = tx.select({ id: appeals.id }).from(appeals)
+        .where(and(inArray(appeals.status, [...open]), sql`${flag} is null`, lte(due, now)))
+        .orderBy(asc(due)).limit(batch).for('update', { skipLocked: true })
+      return tx.update(appeals).set({ [flag.name]: now }).where(and(inArray(appeals.id, claimed), sql`${flag} is null`))
+        .returning({ id: appeals.id, number: appeals.number, status: appeals.status, executor_organization_id: appeals.executor_organization_id, due_at: due })
+    }),
+    addEvents: async (values: AppealEventInsert[]) => { if (values.length > 0) await db.insert(appealEvents).values(values) },
+    /** the earliest deadline not yet marked, if any */
+    nextDeadline: async (): Promise<Date | undefined> => {
+      const next = await Promise.all((Object.keys(DEADLINES) as Deadline[]).map(async (d) => {
+        const { due, flag, open } = DEADLINES[d]
+        return (await db.select({ at: due }).from(appeals).where(and(inArray(appeals.status, [...open]), sql`${flag} is null`)).orderBy(asc(due)).limit(1))[0]?.at
+      }))
+      return next.filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0]
+    },
 
     /** the year's next registration number; the counter row stays locked until the transaction ends, so numbers have no gaps */
     nextNumber: inTransactionOnly(db, async (tx, year: number) => (await tx.insert(appealCounters).values({ year, last_number: 1 })

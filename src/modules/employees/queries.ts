@@ -1,4 +1,4 @@
-import { count, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, count, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { users } from '../../db/schema/index.js'
 import { organizationName } from '../organizations/queries.js'
@@ -51,3 +51,8 @@ export function createAccountRepo (db: AppDb) {
     insertUser: async (values: typeof users.$inferInsert) => (await db.insert(users).values(values).returning())[0]!,
   }
 }
+
+/** the e-mail addresses of the organization's active managers (who are told of breaches) */
+export const managerEmails = async (db: AppDb, organizationId: number) =>
+  (await db.select({ email: users.email }).from(users)
+    .where(and(eq(users.organization_id, organizationId), eq(users.role, 'manager'), eq(users.is_active, true)))).map((u) => u.email)

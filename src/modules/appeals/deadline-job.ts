@@ -1,0 +1,114 @@
+import type { Transactional } from '../../db/client.js'
+import type { Mailer } from '../../integrations/mail/index.js'
+import type { Clock } from '../../lib/clock.js'
+import type { AppealRepo, AppealTxRepo, Deadline } from './repo.js'
+import type { AppealLiveEvent } from './service.js'
+
+const BATCH = 500
+
+export interface DeadlineJobDeps {
+  repo: AppealRepo
+  transaction: Transactional<AppealTxRepo>
+  clock: Clock
+  mailer: Mailer
+  publish: (event: AppealLiveEvent) => Promise<void>
+  /** the longest wait between two looks; the job also wakes at the next deadline */
+  intervalMs: number
+  log: { info: (o: object, m: string) => void, error: (o: object, m: string) => void }
+}
+
+const deadlineWords: Record<Deadline, { ru: string, kk: string }> = {
+  work: { ru: 'срок принятия в работу', kk: 'жұмысқа алу мерзімі' },
+  close: { ru: 'срок ответа', kk: 'жауап беру мерзімі' },
+}
+
+/**
+ * Marks appeals overdue when they pass a deadline (DESIGN 7.3): the history row, the live event and a
+ * mail to the executor's managers, once per breach however many instances run the job.
+ */
+export function createDeadlineJob (deps: DeadlineJobDeps) {
+  const { repo, transaction, clock, log } = deps
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | undefined
+  let stopped = true
+
+  async function markOne (deadline: Deadline): Promise<number> {
+    const now = clock()
+    const marked = await transaction(async (tx) => {
+      const rows = await tx.markOverdue(deadline, now, BATCH)
+      await tx.addEvents(rows.map((r) => ({
+        appeal_id: r.id, at: now, actor_id: null, action: 'overdue' as const, from_status: r.status, to_status: r.status, payload: { deadline, due_at: r.due_at.toISOString() },
+      })))
+      return rows
+    })
+    for (const r of marked) {
+      await deps.publish({ type: 'appeal.overdue', organization_id: r.executor_organization_id, appeal_id: r.id, number: r.number, status: r.status })
+      if (r.executor_organization_id !== null) await tellManagers(r.executor_organization_id, r.number, deadline, r.due_at)
+    }
+    return marked.length
+  }
+
+  async function tellManagers (organizationId: number, number: string, deadline: Deadline, dueAt: Date) {
+    const words = deadlineWords[deadline]
+    for (const to of await repo.managerEmails(organizationId)) {
+      try {
+        await deps.mailer.send({
+          to,
+          subject: `Просрочено обращение ${number} / ${number} өтініші мерзімі өтті`,
+          text: `Обращение ${number}: истёк ${words.ru} (${dueAt.toISOString()}).\n\n${number} өтініші: ${words.kk} өтті (${dueAt.toISOString()}).\n`,
+        })
+      } catch (err) {
+        log.error({ err: { message: (err as Error).message }, to, number }, 'breach mail could not be sent')
+      }
+    }
+  }
+
+  /** marks every passed deadline; returns how many breaches it marked */
+  async function runOnce (): Promise<number> {
+    let total = 0
+    for (const deadline of ['work', 'close'] as const) {
+      for (let n = BATCH; n === BATCH;) { n = await markOne(deadline); total += n }
+    }
+    if (total > 0) log.info({ marked: total }, 'appeals passed a deadline')
+    return total
+  }
+
+  function schedule (delayMs: number) {
+    if (stopped) return
+    clearTimeout(timer)
+    timer = setTimeout(tick, Math.max(0, Math.min(delayMs, deps.intervalMs)))
+    timer.unref()
+  }
+
+  function tick () {
+    running = (async () => {
+      try {
+        await runOnce()
+        const next = await repo.nextDeadline()
+        schedule(next ? next.getTime() - clock().getTime() + 50 : deps.intervalMs)
+      } catch (err) {
+        log.error({ err }, 'deadline job failed')
+        schedule(deps.intervalMs)
+      }
+    })()
+  }
+
+  return {
+    runOnce,
+    start () { stopped = false; tick() },
+    /** an appeal registered or extended may have an earlier deadline than the one waited for */
+    poke () { if (!stopped) schedule(0) },
+    async stop () {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the deadline job of this instance (tests and operators may run it at once) */
+    appealDeadlines: Pick<ReturnType<typeof createDeadlineJob>, 'runOnce'>
+  }
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { asc, eq } from 'drizzle-orm'
+import { appealTypes, categories, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
+import { seedReferenceData } from '../../src/db/seed/index.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { startSmtpServer } from '../helpers/smtp.js'
+
+const local = (day: string, hhmm: string) => new Date(`${day}T${hhmm}:00+05:00`)
+
+describe('the deadline job on two instances', () => {
+  let first: TestApp
+  let second: TestApp
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+  const clock = manualClock(local('2026-02-02', '10:00').getTime())
+  let operator: Record<string, string>
+  let managerEmail: string
+  let executor: { id: number }
+  let payload: Record<string, unknown>
+
+  before(async () => {
+    smtp = await startSmtpServer()
+    // a long interval: the test drives the job by hand, the timers must not race it
+    const env = { SMTP_URL: smtp.url, MAIL_FROM: 'noreply@appeals.test', APPEAL_DEADLINE_INTERVAL: '1h', ACCESS_TOKEN_TTL: '30d' }
+    first = await buildTestApp({ env, deps: { clock } })
+    second = await buildTestApp({ env, database: first.database, deps: { clock } })
+    const db = first.database.db
+    await seedReferenceData(db)
+    const centre = await makeOrganization(db, { modules: ['call_center'] })
+    executor = await makeOrganization(db)
+    operator = await login(first.app, await makeUser(db, { role: 'operator', organization_id: centre.id }))
+    managerEmail = (await makeUser(db, { role: 'manager', organization_id: executor.id })).email
+    await makeUser(db, { role: 'operator', organization_id: executor.id })
+    const [type] = await db.select().from(appealTypes).limit(1)
+    const [category] = await db.insert(categories).values({ appeal_type_id: type!.id, name: 'Дороги' }).returning()
+    const [sub] = await db.insert(subcategories).values({ category_id: category!.id, name: 'Ямы', priority: 3, time_to_work: 1, time_to_close: 4 }).returning()
+    const [source] = await db.select().from(sources).orderBy(asc(sources.id)).limit(1)
+    const [method] = await db.select().from(responseMethods).where(eq(responseMethods.id, source!.id))
+    payload = {
+      citizen: { full_name: 'Ахметов Ерлан', phone: '+77011112233' }, source_id: source!.id, language: 'kk', text: 'Жолда шұңқыр бар',
+      subcategory_id: sub!.id, response_method_id: method!.id, executor_organization_id: executor.id,
+    }
+  })
+  after(async () => {
+    await second.app.close()
+    await first.close()
+    await smtp.close()
+  })
+
+  const jobOf = (t: TestApp) => t.app.appealDeadlines
+
+  it('each breach is marked once, with one history row, one live event and one mail, however many instances look', async () => {
+    const appeals = await Promise.all(Array.from({ length: 30 }, async () =>
+      (await first.app.inject({ method: 'POST', url: '/api/appeals', headers: operator, payload })).json() as { id: number, number: string }))
+    assert.equal((await first.app.inject({ url: '/api/appeals?overdue=true', headers: operator })).json().items.length, 0)
+    clock.advance(61 * 60_000) // past the one working hour to take it into work
+    const marked = await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce(), jobOf(first).runOnce(), jobOf(second).runOnce()])
+    assert.equal(marked.reduce((a, b) => a + b, 0), 30, `${marked.join('+')}: each appeal once`)
+    const list = (await first.app.inject({ url: '/api/appeals?overdue=true&limit=200', headers: operator })).json().items as { id: number, is_overdue: boolean, work_overdue_at: string | null, close_overdue_at: string | null }[]
+    assert.equal(list.length, 30)
+    assert.ok(list.every((a) => a.is_overdue && a.work_overdue_at !== null && a.close_overdue_at === null))
+    const detail = (await first.app.inject({ url: `/api/appeals/${appeals[0]!.id}`, headers: operator })).json()
+    assert.deepEqual(detail.history.filter((e: { action: string }) => e.action === 'overdue').map((e: { payload: { deadline: string } }) => e.payload.deadline), ['work'])
+    for (let i = 0; i < 30; i++) await smtp.next(managerEmail)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.equal(smtp.received.filter((m) => m.to.includes(managerEmail)).length, 0, 'no second mail for the same breach')
+
+    // the answer deadline (4 working hours) passes later; the first breach is not marked again
+    clock.advance(3 * 60 * 60_000)
+    const closing = await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce()])
+    assert.equal(closing[0]! + closing[1]!, 30)
+    const mail = await smtp.next(managerEmail)
+    assert.match(mail.subject, /Просрочено обращение 109-2026-\d{6}/)
+    assert.match(mail.text, /срок ответа/)
+    assert.match(mail.text, /жауап беру мерзімі/)
+    assert.deepEqual(await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce()]), [0, 0])
+  })
+
+  it('an answered appeal is not overdue when its answer deadline passes', async () => {
+    const res = await first.app.inject({ method: 'POST', url: '/api/appeals', headers: operator, payload })
+    const id = res.json().id as number
+    const executorOperator = await login(first.app, await makeUser(first.database.db, { role: 'operator', organization_id: executor.id }))
+    assert.equal((await first.app.inject({ method: 'POST', url: `/api/appeals/${id}/take`, headers: executorOperator })).statusCode, 200)
+    assert.equal((await first.app.inject({ method: 'POST', url: `/api/appeals/${id}/answer`, headers: executorOperator, payload: { text: 'Жөнделді', language: 'kk' } })).statusCode, 200)
+    clock.advance(10 * 60 * 60_000)
+    await jobOf(first).runOnce()
+    assert.equal((await first.app.inject({ url: `/api/appeals/${id}`, headers: operator })).json().is_overdue, false)
+  })
+})
