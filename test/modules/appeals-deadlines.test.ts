@@ -7,10 +7,11 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { startSmtpServer } from '../helpers/smtp.js'
+import { openSse } from '../helpers/sse.js'
 
 const local = (day: string, hhmm: string) => new Date(`${day}T${hhmm}:00+05:00`)
 
-describe('the deadline job on two instances', () => {
+describe('appeals across instances: the deadline job and live events', () => {
   let first: TestApp
   let second: TestApp
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>
@@ -87,5 +88,33 @@ describe('the deadline job on two instances', () => {
     clock.advance(10 * 60 * 60_000)
     await jobOf(first).runOnce()
     assert.equal((await first.app.inject({ url: `/api/appeals/${id}`, headers: operator })).json().is_overdue, false)
+  })
+
+  it('live events reach the consoles that may see the appeal, on either instance', async () => {
+    await second.app.listen({ port: 0, host: '127.0.0.1' })
+    const url = `http://127.0.0.1:${(second.app.server.address() as { port: number }).port}/api/call-events/stream`
+    const db = first.database.db
+    const other = await makeOrganization(db)
+    const consoles = {
+      centre: await openSse(url, operator),
+      executor: await openSse(url, await login(first.app, await makeUser(db, { role: 'operator', organization_id: executor.id }))),
+      other: await openSse(url, await login(first.app, await makeUser(db, { role: 'manager', organization_id: other.id }))),
+    }
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200)) // the consoles' centre check is asked when they subscribe
+      const res = await first.app.inject({ method: 'POST', url: '/api/appeals', headers: operator, payload })
+      assert.equal(res.statusCode, 201, res.body)
+      const appealEvents = (c: { events: { event: string, data: Record<string, unknown> }[] }) => c.events.filter((e) => e.event.startsWith('appeal.'))
+      for (let waited = 0; (appealEvents(consoles.centre).length === 0 || appealEvents(consoles.executor).length === 0) && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      for (const c of [consoles.centre, consoles.executor]) {
+        assert.deepEqual(appealEvents(c).map((e) => [e.event, e.data.number, e.data.status]), [['appeal.assign', res.json().number, 'assigned']])
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      assert.deepEqual(appealEvents(consoles.other), [], 'another organization sees nothing of it')
+    } finally {
+      await Promise.all(Object.values(consoles).map((c) => c.close()))
+    }
   })
 })
