@@ -1,4 +1,4 @@
--- Kazakhstan's working calendar for 2025, 2026, 2027 (src/db/seed/kz-calendar.ts; a test checks the two agree)
+-- Kazakhstan's working calendar (src/modules/calendar/kz-holidays.ts; test/seed.test.ts checks the two agree)
 INSERT INTO "calendar_days" ("day", "kind", "name") VALUES
   ('2025-01-01', 'holiday', 'Новый год'),
   ('2025-01-02', 'holiday', 'Новый год'),

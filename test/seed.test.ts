@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { loadSeedRegions, seedOnFirstStart, seedReferenceData } from '../src/db/seed/index.js'
 import { checkPhoneFields } from '../src/modules/regions/service.js'
+import { kazakhstanCalendar, SHIPPED_YEARS } from '../src/modules/calendar/kz-holidays.js'
+import { appeals, calendarDays } from '../src/db/schema/index.js'
 import { buildTestApp } from './helpers/app.js'
 
 describe('reference seed', () => {
@@ -39,5 +41,16 @@ describe('reference seed', () => {
       assert.equal(await seedOnFirstStart(t.database.db), undefined)
       assert.ok(!(await t.app.inject({ url: '/api/references/sources' })).json().some((s: { id: number }) => s.id === first.id))
     } finally { await t.close() }
+  })
+
+  it('the migrations ship the working calendar the holiday rules compute, and no appeals', async () => {
+    const t = await buildTestApp()
+    try {
+      const shipped = await t.database.db.select().from(calendarDays).orderBy(calendarDays.day)
+      assert.deepEqual(shipped, SHIPPED_YEARS.flatMap((y) => kazakhstanCalendar(y)))
+      assert.equal(await t.database.db.$count(appeals), 0, 'a fresh start has no appeals')
+    } finally {
+      await t.close()
+    }
   })
 })

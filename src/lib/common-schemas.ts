@@ -5,6 +5,10 @@ export const Name = (maxLength = 255) => Type.String({ minLength: 1, maxLength, 
 /** A trimmed free text that may be empty. */
 export const Text = (maxLength = 10000) => Type.String({ maxLength, 'x-trim': true })
 
+/** One of a fixed list of strings (a status, a role): one `enum`, so a bad value gives one clear error. */
+export const OneOf = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
 /** `T | null` as one JSON-schema type list, so a bad value gives one clear error rather than an anyOf. */
 export const Nullable = <T extends TSchema>(schema: T) => {
   const type = (schema as { type?: string }).type

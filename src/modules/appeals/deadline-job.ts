@@ -41,16 +41,21 @@ export function createDeadlineJob (deps: DeadlineJobDeps) {
       })))
       return rows
     })
+    // one look-up of each executor's managers per batch, not one per appeal
+    const managers = new Map<number, Promise<string[]>>()
     for (const r of marked) {
       await deps.publish({ type: 'appeal.overdue', organization_id: r.executor_organization_id, appeal_id: r.id, number: r.number, status: r.status })
-      if (r.executor_organization_id !== null) await tellManagers(r.executor_organization_id, r.number, deadline, r.due_at)
+      const organizationId = r.executor_organization_id
+      if (organizationId === null) continue
+      if (!managers.has(organizationId)) managers.set(organizationId, repo.managerEmails(organizationId))
+      await tellManagers(await managers.get(organizationId)!, r.number, deadline, r.due_at)
     }
     return marked.length
   }
 
-  async function tellManagers (organizationId: number, number: string, deadline: Deadline, dueAt: Date) {
+  async function tellManagers (recipients: string[], number: string, deadline: Deadline, dueAt: Date) {
     const words = deadlineWords[deadline]
-    for (const to of await repo.managerEmails(organizationId)) {
+    for (const to of recipients) {
       try {
         await deps.mailer.send({
           to,

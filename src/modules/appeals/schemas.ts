@@ -1,12 +1,9 @@
 import { Type, type Static } from 'typebox'
-import { Id, Name, Nullable, Text, Timestamp } from '../../lib/common-schemas.js'
-import { appealActions, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
+import { Id, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
+import { appealActions, appealLanguages, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
 import { ref } from '../../lib/openapi.js'
 
-const literals = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
-
-export const Language = () => literals(['kk', 'ru'] as const, { description: 'kk: Kazakh, ru: Russian' })
+export const Language = () => OneOf(appealLanguages, { description: 'kk: Kazakh, ru: Russian' })
 const Reason = () => Type.String({ minLength: 1, maxLength: 1000, 'x-trim': true })
 const AppealText = () => Type.String({ minLength: 1, maxLength: 20_000, 'x-trim': true })
 
@@ -43,7 +40,7 @@ export const AppealAnswerView = Type.Object({
 export const AppealResponse = Type.Object({
   id: Type.Integer(),
   number: Type.String({ description: '109-YYYY-NNNNNN' }),
-  status: literals(appealStatuses),
+  status: OneOf(appealStatuses),
   received_at: Timestamp(),
   source_id: Type.Integer(),
   call_id: Nullable(Type.Integer()),
@@ -74,9 +71,9 @@ export const AppealResponse = Type.Object({
   taken_at: Nullable(Timestamp()),
   answer: Nullable(AppealAnswerView),
   closed_at: Nullable(Timestamp()),
-  rejection_kind: Nullable(literals(rejectionKinds)),
+  rejection_kind: Nullable(OneOf(rejectionKinds)),
   is_repeat: Type.Boolean({ description: 'the same citizen appealed on the same subcategory within 30 days before' }),
-  allowed_actions: Type.Array(literals(appealActions), { description: 'what the caller may do with the appeal now' }),
+  allowed_actions: Type.Array(OneOf(appealActions), { description: 'what the caller may do with the appeal now' }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 }, { $id: 'AppealResponse' })
@@ -85,9 +82,9 @@ export const AppealEvent = Type.Object({
   id: Type.Integer(),
   at: Timestamp(),
   actor_id: Nullable(Type.Integer()),
-  action: literals(appealActions),
-  from_status: Nullable(literals(appealStatuses)),
-  to_status: literals(appealStatuses),
+  action: OneOf(appealActions),
+  from_status: Nullable(OneOf(appealStatuses)),
+  to_status: OneOf(appealStatuses),
   reason: Nullable(Type.String()),
   payload: Type.Object({}, { additionalProperties: true }),
 }, { $id: 'AppealEvent' })
@@ -103,7 +100,7 @@ const Cursor = () => Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }
 const DateTimeQuery = () => Type.String({ format: 'date-time' })
 
 export const AppealListQuery = Type.Object({
-  status: Type.Optional(literals(appealStatuses)),
+  status: Type.Optional(OneOf(appealStatuses)),
   executor_organization_id: Type.Optional(Id()),
   region_id: Type.Optional(Id({ description: 'the region or any region directly under it' })),
   classifier_id: Type.Optional(Id()),
@@ -143,7 +140,7 @@ export const AppealAnswer = Type.Object({
   check: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the check-response result the console obtained, kept with the answer' })),
 }, { $id: 'AppealAnswer', additionalProperties: false })
 export const AppealReason = Type.Object({ reason: Reason() }, { $id: 'AppealReason', additionalProperties: false })
-export const AppealReject = Type.Object({ kind: literals(rejectionKinds), reason: Reason() }, { $id: 'AppealReject', additionalProperties: false })
+export const AppealReject = Type.Object({ kind: OneOf(rejectionKinds), reason: Reason() }, { $id: 'AppealReject', additionalProperties: false })
 
 export type AppealCreate = Static<typeof AppealCreate>
 export type AppealResponse = Static<typeof AppealResponse>

@@ -30,7 +30,7 @@ export interface AppealServiceDeps {
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 const problem = (loc: (string | number)[], msg: string, input?: unknown): FieldError => ({ type: 'value_error', loc, msg, input })
 
-export function formatNumber (year: number, n: number): string {
+function formatNumber (year: number, n: number): string {
   return `109-${year}-${String(n).padStart(6, '0')}`
 }
 
@@ -166,12 +166,14 @@ export function createAppealService (deps: AppealServiceDeps) {
   async function register (principal: Principal, input: AppealCreate): Promise<AppealResponse> {
     const actor = await actorOf(principal)
     if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
-    const subcategory = await repo.subcategory(input.subcategory_id)
-    const problems = await referenceProblems(input)
+    const [subcategory, problems, call] = await Promise.all([
+      repo.subcategory(input.subcategory_id),
+      referenceProblems(input),
+      input.call_id === undefined ? undefined : repo.call(input.call_id),
+    ])
     if (!subcategory || !subcategory.is_active) {
       problems.push(problem(['body', 'subcategory_id'], `Subcategory ${input.subcategory_id} does not exist or is inactive`, input.subcategory_id))
     }
-    const call = input.call_id === undefined ? undefined : await repo.call(input.call_id)
     if (input.call_id !== undefined && !call) problems.push(problem(['body', 'call_id'], `Call ${input.call_id} does not exist`, input.call_id))
     invalid(problems)
     const callPhone = call?.caller_phone ? normalizeKzPhone(call.caller_phone) ?? call.caller_phone : null

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { calendarDays, type CalendarDayKind } from '../../db/schema/index.js'
 
@@ -7,8 +7,6 @@ export type CalendarDayRow = typeof calendarDays.$inferSelect
 export function createCalendarRepo (db: AppDb) {
   return {
     all: () => db.select().from(calendarDays).orderBy(asc(calendarDays.day)),
-    ofYear: (year: number) => db.select().from(calendarDays)
-      .where(and(gte(calendarDays.day, `${year}-01-01`), lt(calendarDays.day, `${year + 1}-01-01`))).orderBy(asc(calendarDays.day)),
     upsert: async (day: string, kind: CalendarDayKind, name: string) => (await db.insert(calendarDays).values({ day, kind, name })
       .onConflictDoUpdate({ target: calendarDays.day, set: { kind, name } }).returning())[0]!,
     remove: async (day: string) => (await db.delete(calendarDays).where(eq(calendarDays.day, day)).returning()).length > 0,

@@ -1,11 +1,14 @@
 import { Type, type Static } from 'typebox'
-import { Name } from '../../lib/common-schemas.js'
+import { calendarDayKinds } from '../../db/schema/index.js'
+import { Name, OneOf } from '../../lib/common-schemas.js'
+import { ref } from '../../lib/openapi.js'
 
+const Kind = () => OneOf(calendarDayKinds, { description: 'holiday: a day off on a weekday; working: a Saturday or Sunday worked' })
 const Day = () => Type.String({ format: 'date', description: 'a calendar day, YYYY-MM-DD' })
 
 export const CalendarDay = Type.Object({
   day: Type.String({ format: 'date' }),
-  kind: Type.Union([Type.Literal('holiday'), Type.Literal('working')], { description: 'holiday: a day off on a weekday; working: a Saturday or Sunday worked' }),
+  kind: Kind(),
   name: Type.String(),
   is_working: Type.Boolean({ description: 'whether the day counts for deadlines' }),
 }, { $id: 'CalendarDay' })
@@ -15,11 +18,11 @@ export const CalendarYear = Type.Object({
   time_zone: Type.String(),
   work_hours: Type.String({ description: 'HH:MM-HH:MM' }),
   working_days: Type.Integer({ description: 'working days in the year' }),
-  exceptions: Type.Array(Type.Unsafe<Static<typeof CalendarDay>>({ $ref: 'CalendarDay#' })),
+  exceptions: Type.Array(ref(CalendarDay)),
 }, { $id: 'CalendarYear' })
 
 export const CalendarDayUpdate = Type.Object({
-  kind: Type.Union([Type.Literal('holiday'), Type.Literal('working')]),
+  kind: Kind(),
   name: Name(),
 }, { $id: 'CalendarDayUpdate', additionalProperties: false })
 

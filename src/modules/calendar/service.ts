@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.js'
 import { NotFoundError } from '../../lib/errors.js'
 import type { CalendarRepo, CalendarDayRow } from './repo.js'
 import type { CalendarDay, CalendarDayUpdate, CalendarYear } from './schemas.js'
-import { isWorkingDay, localDate, type DayKind, type WorkingCalendar } from './working-time.js'
+import { dayNumberOf, isWeekend, isWorkingDay, localDate, type DayKind, type WorkingCalendar } from './working-time.js'
 
 export interface CalendarSettings { timeZone: string, workStartMinute: number, workEndMinute: number }
 
@@ -14,17 +14,18 @@ const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, 
  */
 export function createCalendarService (deps: { repo: CalendarRepo, settings: CalendarSettings, clock: Clock, announceChange: () => Promise<void> }) {
   const { repo, settings } = deps
-  let loading: Promise<WorkingCalendar> | undefined
+  let loading: Promise<{ calendar: WorkingCalendar, rows: CalendarDayRow[] }> | undefined
 
-  async function load (): Promise<WorkingCalendar> {
+  async function load () {
     const rows = await repo.all()
-    return { ...settings, exceptions: new Map(rows.map((r): [string, DayKind] => [r.day, r.kind])) }
+    return { rows, calendar: { ...settings, exceptions: new Map(rows.map((r): [string, DayKind] => [r.day, r.kind])) } }
   }
-  /** the calendar as deadlines see it */
-  function current (): Promise<WorkingCalendar> {
+  function kept () {
     loading ??= load().catch((err: unknown) => { loading = undefined; throw err })
     return loading
   }
+  /** the calendar as deadlines see it */
+  const current = async (): Promise<WorkingCalendar> => (await kept()).calendar
   const forget = () => { loading = undefined }
   const view = (calendar: WorkingCalendar, r: CalendarDayRow): CalendarDay => ({ ...r, is_working: isWorkingDay(calendar, r.day) })
 
@@ -40,9 +41,9 @@ export function createCalendarService (deps: { repo: CalendarRepo, settings: Cal
     forget,
     async year (year?: number): Promise<CalendarYear> {
       const y = year ?? Number(localDate(settings.timeZone, deps.clock()).slice(0, 4))
-      const calendar = await current()
-      const first = Date.UTC(y, 0, 1) / 86_400_000
-      const last = Date.UTC(y + 1, 0, 1) / 86_400_000
+      const { calendar, rows } = await kept()
+      const first = dayNumberOf(`${y}-01-01`)
+      const last = dayNumberOf(`${y + 1}-01-01`)
       let workingDays = 0
       for (let d = first; d < last; d++) if (isWorkingDay(calendar, d)) workingDays++
       return {
@@ -50,7 +51,7 @@ export function createCalendarService (deps: { repo: CalendarRepo, settings: Cal
         time_zone: settings.timeZone,
         work_hours: `${hhmm(settings.workStartMinute)}-${hhmm(settings.workEndMinute)}`,
         working_days: workingDays,
-        exceptions: (await repo.ofYear(y)).map((r) => view(calendar, r)),
+        exceptions: rows.filter((r) => r.day.startsWith(`${y}-`)).map((r) => view(calendar, r)),
       }
     },
     setDay: (day: string, input: CalendarDayUpdate): Promise<CalendarDay> => changed(async () => {
@@ -59,8 +60,7 @@ export function createCalendarService (deps: { repo: CalendarRepo, settings: Cal
     }),
     removeDay: (day: string) => changed(async () => {
       if (!await repo.remove(day)) throw new NotFoundError(`Calendar day ${day}`)
-      const weekday = new Date(`${day}T00:00:00Z`).getUTCDay()
-      return { message: `${day} follows the Monday-Friday rule again (${weekday === 0 || weekday === 6 ? 'a day off' : 'a working day'})` }
+      return { message: `${day} follows the Monday-Friday rule again (${isWeekend(dayNumberOf(day)) ? 'a day off' : 'a working day'})` }
     }),
   }
 }

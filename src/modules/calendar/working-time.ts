@@ -2,7 +2,9 @@
 // hours, in the centre's time zone, less holidays, plus the weekend days the government makes working.
 // Pure functions: the calendar's exceptions come in as a map, so the service reads them once.
 
-export type DayKind = 'holiday' | 'working'
+import type { CalendarDayKind } from '../../db/schema/index.js'
+
+export type DayKind = CalendarDayKind
 
 export interface WorkingCalendar {
   timeZone: string
@@ -42,8 +44,10 @@ function offsetAt (timeZone: string, instant: number): number {
 /** a local day as the number of days since 1970-01-01 */
 type DayNumber = number
 
-const dayNumberOf = (iso: string): DayNumber => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY
+export const dayNumberOf = (iso: string): DayNumber => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY
 export const isoDay = (day: DayNumber): string => new Date(day * DAY).toISOString().slice(0, 10)
+/** Saturday or Sunday */
+export const isWeekend = (day: DayNumber): boolean => [0, 6].includes(new Date(day * DAY).getUTCDay())
 
 /** the local day and the milliseconds since its midnight of an instant */
 function local (timeZone: string, instant: number): { day: DayNumber, ms: number } {
@@ -63,8 +67,7 @@ export function isWorkingDay (calendar: WorkingCalendar, day: DayNumber | string
   const n = typeof day === 'string' ? dayNumberOf(day) : day
   const exception = calendar.exceptions.get(isoDay(n))
   if (exception) return exception === 'working'
-  const weekday = new Date(n * DAY).getUTCDay()
-  return weekday !== 0 && weekday !== 6
+  return !isWeekend(n)
 }
 
 /** the length of one working day in milliseconds */

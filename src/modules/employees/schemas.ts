@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox'
-import { Id, Name, Nullable, Pagination } from '../../lib/common-schemas.js'
+import { Id, Name, Nullable, OneOf, Pagination } from '../../lib/common-schemas.js'
 import { roles, userTypes } from '../../db/schema/users.js'
 import { profileFields } from '../auth/schemas.js'
 
 const Email = Type.String({ format: 'email', maxLength: 254, 'x-trim': true })
-const RoleEnum = Type.Unsafe<typeof roles[number]>({ type: 'string', enum: [...roles] })
-const UserTypeEnum = Type.Unsafe<typeof userTypes[number]>({ type: 'string', enum: [...userTypes] })
+const RoleEnum = OneOf(roles)
+const UserTypeEnum = OneOf(userTypes)
 const Modules = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true })
 
 export const EmployeeResponse = Type.Object({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable } from '../../lib/common-schemas.js'
+import { Nullable, OneOf } from '../../lib/common-schemas.js'
 
 export const ConfigPreview = Type.Object({
   config_type: Type.String(), content: Type.String(), lines_count: Type.Integer(),
@@ -28,7 +28,7 @@ export const GenerateQuery = Type.Object({
   reload_pbx: Type.Boolean({ default: false }),
 })
 export const ReloadQuery = Type.Object({
-  module: Type.Unsafe<typeof reloadModules[number]>({ type: 'string', enum: [...reloadModules], default: 'all' }),
+  module: OneOf(reloadModules, { default: 'all' }),
 })
 
 export const schemas = [ConfigPreview, GenerateResult, ReloadResult, PbxStatus]

@@ -2,7 +2,7 @@
 // service ships, with the Labour Code's rule that a holiday on a Saturday or Sunday moves the day off
 // to the next working day; religious holidays (Orthodox Christmas, Kurban Ait) do not move. The days
 // the government transfers are announced yearly: those known are listed, admins add the rest.
-import type { CalendarDayKind as DayKind } from '../schema/index.js'
+import { dayNumberOf, isoDay, isWeekend, type DayKind } from './working-time.js'
 
 export interface CalendarEntry { day: string, kind: DayKind, name: string }
 
@@ -29,11 +29,6 @@ const TRANSFERS: CalendarEntry[] = [
 
 export const SHIPPED_YEARS = [2025, 2026, 2027]
 
-const DAY = 86_400_000
-const toDay = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY
-const toIso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10)
-const isWeekend = (day: number) => [0, 6].includes(new Date(day * DAY).getUTCDay())
-
 export function kazakhstanCalendar (year: number): CalendarEntry[] {
   const entries = new Map<string, CalendarEntry>()
   const add = (e: CalendarEntry) => { if (!entries.has(e.day)) entries.set(e.day, e) }
@@ -42,10 +37,10 @@ export function kazakhstanCalendar (year: number): CalendarEntry[] {
   for (const [md, name] of RELIGIOUS_FIXED) add({ day: `${year}-${md}`, kind: 'holiday', name })
   if (KURBAN_AIT[year]) add({ day: KURBAN_AIT[year], kind: 'holiday', name: 'Курбан айт' })
   // a secular holiday on a weekend gives the next weekday that is not a holiday itself
-  for (const e of secular.filter((h) => isWeekend(toDay(h.day)))) {
-    let d = toDay(e.day) + 1
-    while (isWeekend(d) || entries.has(toIso(d))) d++
-    add({ day: toIso(d), kind: 'holiday', name: `Перенос выходного: ${e.name} (${e.day.slice(8)}.${e.day.slice(5, 7)})` })
+  for (const e of secular.filter((h) => isWeekend(dayNumberOf(h.day)))) {
+    let d = dayNumberOf(e.day) + 1
+    while (isWeekend(d) || entries.has(isoDay(d))) d++
+    add({ day: isoDay(d), kind: 'holiday', name: `Перенос выходного: ${e.name} (${e.day.slice(8)}.${e.day.slice(5, 7)})` })
   }
   for (const t of TRANSFERS.filter((t) => t.day.startsWith(`${year}-`))) entries.set(t.day, t)
   return [...entries.values()].sort((a, b) => a.day.localeCompare(b.day))
