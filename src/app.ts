@@ -39,6 +39,8 @@ import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.j
 import { createExtSyncClient } from './integrations/ext-sync/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
+import * as notifications from './modules/notifications/index.js'
+import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 
 export interface AppDeps {
   config: Config
@@ -54,6 +56,8 @@ export interface AppDeps {
   pbxControl?: PbxControl
   /** defaults to the providers of config.llm over HTTP */
   llmGateway?: LlmGateway
+  /** defaults to SMPP when SMPP_URL is set, else SMS notifications wait */
+  sms?: SmsGateway
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -86,7 +90,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -215,10 +219,30 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => { await calendarNotifier.start() })
   app.addHook('onClose', async () => { await calendarNotifier.stop() })
   await app.register(calendar.routes, { prefix: '/api/appeals/calendar', service: calendarService })
+  const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
+  const notificationRepo = notifications.createNotificationRepo(db)
+  const notificationWorker = notifications.createNotificationWorker({
+    repo: notificationRepo,
+    // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
+    mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined),
+    sms,
+    clock,
+    log: app.log,
+    ...config.notifications,
+    timeoutMs: config.notifications.smpp?.timeoutMs ?? 5_000,
+    messageIdDomain: new URL(config.publicUrl).hostname,
+  })
+  app.decorate('notifications', notificationWorker)
+  app.addHook('onReady', async () => { notificationWorker.start() })
+  app.addHook('onClose', async () => { await notificationWorker.stop(); await sms?.close() })
+  await app.register(notifications.routes, {
+    prefix: '/api/appeals/notifications',
+    service: notifications.createNotificationService({ repo: notificationRepo, clock, channels: notificationWorker.channels, poke: notificationWorker.poke }),
+  })
   const publishAppeal = (event: appeals.AppealLiveEvent) => live.publish({ ...event, employee_id: null, audience: 'appeal' as const })
   const appealTransaction = transactional(db, appeals.createAppealRepo)
   const deadlineJob = appeals.createDeadlineJob({
-    repo: appealRepo, transaction: appealTransaction, clock, mailer, publish: publishAppeal, intervalMs: config.appeals.deadlineIntervalMs, log: app.log,
+    repo: appealRepo, transaction: appealTransaction, clock, timeZone: config.appeals.timeZone, notify: notificationWorker.poke, publish: publishAppeal, intervalMs: config.appeals.deadlineIntervalMs, log: app.log,
   })
   app.decorate('appealDeadlines', deadlineJob)
   app.addHook('onReady', async () => { deadlineJob.start() })
@@ -231,6 +255,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       calendar: calendarService.current,
       rules: config.appeals,
       clock,
+      notify: notificationWorker.poke,
       publish: async (event) => {
         await publishAppeal(event)
         if (event.type === 'appeal.register' || event.type === 'appeal.assign' || event.type === 'appeal.extend') deadlineJob.poke()

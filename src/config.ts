@@ -58,6 +58,13 @@ export interface Config {
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number }
   }
   llm: LlmConfig
+  notifications: {
+    /** unset: SMS notifications wait in the outbox */
+    smpp?: { url: string, source: string, timeoutMs: number }
+    backoffMs: number
+    maxAttempts: number
+    intervalMs: number
+  }
   extSync: {
     /** unset: synchronisation is `disabled` */
     url?: string
@@ -277,6 +284,12 @@ export function loadConfig (env: Env = process.env): Config {
       ami: amiConfig(e),
     },
     llm: llmConfig(env, e),
+    notifications: {
+      smpp: e.SMPP_URL === undefined ? undefined : { url: e.SMPP_URL, source: e.SMPP_SOURCE, timeoutMs: seconds(e.SMPP_TIMEOUT) * 1000 },
+      backoffMs: seconds(e.NOTIFY_BACKOFF) * 1000,
+      maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
+      intervalMs: seconds(e.NOTIFY_INTERVAL) * 1000,
+    },
     extSync: {
       url: e.EXT_SYNC_URL,
       token: e.EXT_SYNC_TOKEN,

@@ -23,6 +23,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/appeals': ['appeals', 'appealEvents', 'appealCounters'],
   'modules/calendar': ['calendarDays'],
   'integrations/mail': ['mailOutbox'],
+  'modules/notifications': ['notifications'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

@@ -55,6 +55,11 @@ describe('appeals across instances: the deadline job and live events', () => {
   it('each breach is marked once, with one history row, one live event and one mail, however many instances look', async () => {
     const appeals = await Promise.all(Array.from({ length: 30 }, async () =>
       (await first.app.inject({ method: 'POST', url: '/api/appeals', headers: operator, payload })).json() as { id: number, number: string }))
+    // the assignment told the executor's managers, through the outbox, on whichever instance took the row
+    const assigned = await Promise.all(appeals.map(() => smtp.next(managerEmail)))
+    assert.deepEqual(assigned.map((m) => /Новое обращение (\S+)/.exec(m.subject)?.[1]).sort(), appeals.map((a) => a.number).sort())
+    assert.match(assigned[0]!.text, /Принять в работу до/)
+    assert.match(assigned[0]!.text, /Жұмысқа алу мерзімі/)
     assert.equal((await first.app.inject({ url: '/api/appeals?overdue=true', headers: operator })).json().items.length, 0)
     clock.advance(61 * 60_000) // past the one working hour to take it into work
     const marked = await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce(), jobOf(first).runOnce(), jobOf(second).runOnce()])
@@ -64,7 +69,9 @@ describe('appeals across instances: the deadline job and live events', () => {
     assert.ok(list.every((a) => a.is_overdue && a.work_overdue_at !== null && a.close_overdue_at === null))
     const detail = (await first.app.inject({ url: `/api/appeals/${appeals[0]!.id}`, headers: operator })).json()
     assert.deepEqual(detail.history.filter((e: { action: string }) => e.action === 'overdue').map((e: { payload: { deadline: string } }) => e.payload.deadline), ['work'])
-    for (let i = 0; i < 30; i++) await smtp.next(managerEmail)
+    const breaches = await Promise.all(appeals.map(() => smtp.next(managerEmail)))
+    assert.ok(breaches.every((m) => /^Просрочено обращение/.test(m.subject)))
+    await Promise.all([first.app.notifications.runOnce(), second.app.notifications.runOnce()])
     await new Promise((resolve) => setTimeout(resolve, 300))
     assert.equal(smtp.received.filter((m) => m.to.includes(managerEmail)).length, 0, 'no second mail for the same breach')
 

@@ -1,19 +1,26 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
 
 /** A seeded list: renamed or deactivated through the API, never created by it. */
-const seededList = (table: string) => pgTable(table, {
+const seededColumns = (table: string) => ({
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 255 }).notNull().unique(`${table}_name_unique`),
   name_kk: varchar('name_kk', { length: 255 }),
   sort_order: integer('sort_order').notNull().default(0),
   is_active: boolean('is_active').notNull().default(true),
 })
+const seededList = (table: string) => pgTable(table, seededColumns(table))
 
 /** Where appeals come from (phone 109, Telegram, ...). */
 export const sources = seededList('sources')
+/** the channel a response method's notifications travel by; null: told by other means (a call, a letter) */
+export const responseChannels = ['email', 'sms'] as const
 /** How the citizen wants the answer (phone call, SMS, ...). */
-export const responseMethods = seededList('response_methods')
+export const responseMethods = pgTable('response_methods', {
+  ...seededColumns('response_methods'),
+  channel: varchar('channel', { length: 8, enum: responseChannels }),
+}, (t) => [oneOf('response_methods_channel_check', t.channel, responseChannels)])
 
 /** Citizens who appeal. Trigram indexes serve the substring search of DESIGN 5.2. */
 export const persons = pgTable('persons', {

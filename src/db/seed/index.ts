@@ -16,12 +16,13 @@ const SOURCES: [string, string][] = [
   ['e-Otinish', 'e-Otinish'],
 ]
 
-const RESPONSE_METHODS: [string, string][] = [
-  ['Телефонный звонок', 'Телефон қоңырауы'],
-  ['SMS', 'SMS'],
-  ['Электронная почта', 'Электрондық пошта'],
-  ['Личный кабинет e-Otinish', 'e-Otinish жеке кабинеті'],
-  ['Бумажное письмо', 'Қағаз хат'],
+/** with the channel the service tells the citizen by (DESIGN 7.4); the others are the executor's to use */
+const RESPONSE_METHODS: [string, string, 'email' | 'sms' | null][] = [
+  ['Телефонный звонок', 'Телефон қоңырауы', null],
+  ['SMS', 'SMS', 'sms'],
+  ['Электронная почта', 'Электрондық пошта', 'email'],
+  ['Личный кабинет e-Otinish', 'e-Otinish жеке кабинеті', null],
+  ['Бумажное письмо', 'Қағаз хат', null],
 ]
 
 export const DEFAULT_CLASSIFIER_CODE = 'DEFAULT'
@@ -71,8 +72,8 @@ export async function seedReferenceData (db: AppDb): Promise<SeedCounts> {
     for (const [i, [name, kk]] of SOURCES.entries()) {
       inserted.sources += (await t.insert(sources).values({ name, name_kk: kk, sort_order: i }).onConflictDoNothing().returning()).length
     }
-    for (const [i, [name, kk]] of RESPONSE_METHODS.entries()) {
-      inserted.response_methods += (await t.insert(responseMethods).values({ name, name_kk: kk, sort_order: i }).onConflictDoNothing().returning()).length
+    for (const [i, [name, kk, channel]] of RESPONSE_METHODS.entries()) {
+      inserted.response_methods += (await t.insert(responseMethods).values({ name, name_kk: kk, sort_order: i, channel }).onConflictDoNothing().returning()).length
     }
     await t.insert(classifiers).values({ code: DEFAULT_CLASSIFIER_CODE, name: 'Классификатор обращений', description: 'Виды обращений по АППК РК' }).onConflictDoNothing()
     const classifierId = (await t.select({ id: classifiers.id }).from(classifiers).where(eq(classifiers.code, DEFAULT_CLASSIFIER_CODE)))[0]!.id

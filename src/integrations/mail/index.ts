@@ -4,6 +4,8 @@ export interface MailMessage {
   to: string
   subject: string
   text: string
+  /** the Message-ID header (`<id@domain>`); a redelivered mail keeps it, so receivers see one message */
+  messageId?: string
 }
 
 /** Sends mail. Implementations: SMTP (production) and the outbox table (development, no SMTP_URL). */
@@ -22,7 +24,7 @@ export function createSmtpMailer ({ url, from }: { url: string, from: string }):
   } as object)
   return {
     send: async (message) => {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text })
+      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, messageId: message.messageId })
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { Transactional } from '../../db/client.js'
-import type { Mailer } from '../../integrations/mail/index.js'
 import type { Clock } from '../../lib/clock.js'
+import { managerNotices } from './notices.js'
 import type { AppealRepo, AppealTxRepo, Deadline } from './repo.js'
 import type { AppealLiveEvent } from './service.js'
 
@@ -10,21 +10,19 @@ export interface DeadlineJobDeps {
   repo: AppealRepo
   transaction: Transactional<AppealTxRepo>
   clock: Clock
-  mailer: Mailer
+  /** the centre's zone, for the dates in the managers' mails */
+  timeZone: string
+  /** wakes the notification worker: breach mails are in the outbox */
+  notify: () => void
   publish: (event: AppealLiveEvent) => Promise<void>
   /** the longest wait between two looks; the job also wakes at the next deadline */
   intervalMs: number
   log: { info: (o: object, m: string) => void, error: (o: object, m: string) => void }
 }
 
-const deadlineWords: Record<Deadline, { ru: string, kk: string }> = {
-  work: { ru: 'срок принятия в работу', kk: 'жұмысқа алу мерзімі' },
-  close: { ru: 'срок ответа', kk: 'жауап беру мерзімі' },
-}
-
 /**
  * Marks appeals overdue when they pass a deadline (DESIGN 7.3): the history row, the live event and a
- * mail to the executor's managers, once per breach however many instances run the job.
+ * mail to the executor's managers through the outbox, once per breach however many instances run the job.
  */
 export function createDeadlineJob (deps: DeadlineJobDeps) {
   const { repo, transaction, clock, log } = deps
@@ -39,33 +37,21 @@ export function createDeadlineJob (deps: DeadlineJobDeps) {
       await tx.addEvents(rows.map((r) => ({
         appeal_id: r.id, at: now, actor_id: null, action: 'overdue' as const, from_status: r.status, to_status: r.status, payload: { deadline, due_at: r.due_at.toISOString() },
       })))
+      // the managers' mails commit with the marks: once per breach, never lost
+      const managers = new Map<number, string[]>()
+      for (const r of rows) {
+        const organizationId = r.executor_organization_id
+        if (organizationId === null) continue
+        if (!managers.has(organizationId)) managers.set(organizationId, await tx.managerEmails(organizationId))
+        await tx.enqueue(managerNotices(r, { kind: 'overdue', deadline, dueAt: r.due_at }, managers.get(organizationId)!, deps.timeZone), now)
+      }
       return rows
     })
-    // one look-up of each executor's managers per batch, not one per appeal
-    const managers = new Map<number, Promise<string[]>>()
+    if (marked.length > 0) deps.notify()
     for (const r of marked) {
       await deps.publish({ type: 'appeal.overdue', organization_id: r.executor_organization_id, appeal_id: r.id, number: r.number, status: r.status })
-      const organizationId = r.executor_organization_id
-      if (organizationId === null) continue
-      if (!managers.has(organizationId)) managers.set(organizationId, repo.managerEmails(organizationId))
-      await tellManagers(await managers.get(organizationId)!, r.number, deadline, r.due_at)
     }
     return marked.length
-  }
-
-  async function tellManagers (recipients: string[], number: string, deadline: Deadline, dueAt: Date) {
-    const words = deadlineWords[deadline]
-    for (const to of recipients) {
-      try {
-        await deps.mailer.send({
-          to,
-          subject: `Просрочено обращение ${number} / ${number} өтініші мерзімі өтті`,
-          text: `Обращение ${number}: истёк ${words.ru} (${dueAt.toISOString()}).\n\n${number} өтініші: ${words.kk} өтті (${dueAt.toISOString()}).\n`,
-        })
-      } catch (err) {
-        log.error({ err: { message: (err as Error).message }, to, number }, 'breach mail could not be sent')
-      }
-    }
   }
 
   /** marks every passed deadline; returns how many breaches it marked */

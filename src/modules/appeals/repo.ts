@@ -5,7 +5,8 @@ import { callForAppeal } from '../call-events/queries.js'
 import { subcategoryForAppeal } from '../classifiers/queries.js'
 import { employeeOrganization, managerEmails } from '../employees/queries.js'
 import { organizationRoleFacts } from '../organizations/queries.js'
-import { activeItemExists, insertPersonIfNew, personById, personByIin, personIdsWithIin } from '../references/queries.js'
+import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
+import { activeItemExists, insertPersonIfNew, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
 import { regionExists, regionSubtree } from '../regions/queries.js'
 
 export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
@@ -85,6 +86,9 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
     call: (id: number) => callForAppeal(db, id),
     managerEmails: (organizationId: number) => managerEmails(db, organizationId),
+    responseChannel: (responseMethodId: number) => responseChannel(db, responseMethodId),
+    /** notices into the outbox, in this repo's transaction */
+    enqueue: (rows: NotificationInsert[], at: Date) => enqueueNotifications(db, rows, at),
 
     /**
      * Marks the open appeals whose deadline passed, each breach once: rows another instance is marking
@@ -96,7 +100,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
         .where(and(inArray(appeals.status, [...open]), sql`${flag} is null`, lte(due, now)))
         .orderBy(asc(due)).limit(batch).for('update', { skipLocked: true })
       return tx.update(appeals).set({ [flag.name]: now }).where(and(inArray(appeals.id, claimed), sql`${flag} is null`))
-        .returning({ id: appeals.id, number: appeals.number, status: appeals.status, executor_organization_id: appeals.executor_organization_id, due_at: due })
+        .returning({ id: appeals.id, number: appeals.number, status: appeals.status, executor_organization_id: appeals.executor_organization_id, work_due_at: appeals.work_due_at, close_due_at: appeals.close_due_at, due_at: due })
     }),
     addEvents: async (values: AppealEventInsert[]) => { if (values.length > 0) await db.insert(appealEvents).values(values) },
     /** the earliest deadline not yet marked, if any */
@@ -118,7 +122,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     insert: async (values: AppealInsert): Promise<AppealRow> => (await db.insert(appeals).values(values).returning(appealColumns))[0]!,
     update: async (id: number, values: Partial<AppealInsert>): Promise<AppealRow> =>
       (await db.update(appeals).set({ ...values, updated_at: sql`now()` }).where(eq(appeals.id, id)).returning(appealColumns))[0]!,
-    addEvent: async (values: AppealEventInsert) => { await db.insert(appealEvents).values(values) },
+    addEvent: async (values: AppealEventInsert): Promise<number> => (await db.insert(appealEvents).values(values).returning({ id: appealEvents.id }))[0]!.id,
     history: (id: number) => db.select().from(appealEvents).where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id)),
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
       .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),

@@ -6,8 +6,10 @@ import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, t
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
+import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
+import { citizenNotice, managerNotices } from './notices.js'
 import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo } from './repo.js'
 import type {
   AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse,
@@ -16,7 +18,7 @@ import type {
 const CENTRE_MODULE = 'call_center'
 const REPEAT_WINDOW_MS = 30 * 86_400_000
 
-export interface AppealLiveEvent { type: `appeal.${AppealAction}`, organization_id: number | null, appeal_id: number, number: string, status: AppealStatus }
+export interface AppealLiveEvent { type: `appeal.${AppealAction | 'answer_checked'}`, organization_id: number | null, appeal_id: number, number: string, status: AppealStatus }
 
 export interface AppealServiceDeps {
   repo: AppealRepo
@@ -25,6 +27,8 @@ export interface AppealServiceDeps {
   rules: DeadlineRules
   clock: Clock
   publish: (event: AppealLiveEvent) => Promise<void>
+  /** wakes the notification worker: a transaction put notices in the outbox */
+  notify: () => void
 }
 
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
@@ -223,15 +227,36 @@ export function createAppealService (deps: AppealServiceDeps) {
       await tx.addEvent({ appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'register', to_status: 'registered', payload: { call_id: call?.id ?? null } })
       if (input.executor_organization_id !== undefined) {
         appeal = await tx.update(appeal.id, { status: 'assigned', executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null })
-        await tx.addEvent({
+        const eventId = await tx.addEvent({
           appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'assign', from_status: 'registered', to_status: 'assigned',
           payload: { executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null },
         })
+        await tx.enqueue(await noticesOf(tx, 'assign', 'registered', appeal, eventId, calendar.timeZone), receivedAt)
       }
       return appeal
     })
     await announce(row, row.status === 'assigned' ? 'assign' : 'register')
+    if (row.status === 'assigned') deps.notify()
     return view(row, actor)
+  }
+
+  /**
+   * The notices a change sends (DESIGN 7.4): the citizen hears of an answer and of a redirect; a new
+   * executor's managers of the appeal handed to them.
+   */
+  async function noticesOf (tx: AppealTxRepo, action: AppealAction, from: AppealStatus, appeal: AppealRow, eventId: number, timeZone: string): Promise<NotificationInsert[]> {
+    const out: NotificationInsert[] = []
+    if (action === 'answer' || action === 'redirect') {
+      const channel = await tx.responseChannel(appeal.response_method_id)
+      const organizationName = action === 'redirect' ? (await tx.organization(appeal.executor_organization_id!))?.name : undefined
+      const notice = citizenNotice(action, { appeal, channel, eventId, timeZone, organizationName })
+      if (notice) out.push(notice)
+    }
+    const handedOver = (action === 'assign' && from === 'registered') || action === 'redirect'
+    if (handedOver && appeal.executor_organization_id !== null) {
+      out.push(...managerNotices(appeal, { kind: 'assign', eventId }, await tx.managerEmails(appeal.executor_organization_id), timeZone))
+    }
+    return out
   }
 
   interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
@@ -239,6 +264,7 @@ export function createAppealService (deps: AppealServiceDeps) {
   /** one transition: the row locked, the rule judged, the change and its history row written together */
   async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>): Promise<AppealResponse> {
     const actor = await actorOf(principal)
+    let notified = false
     const row = await transaction(async (tx) => {
       const current = await tx.lock(id)
       if (!current || !canSeeAppeal(actor, current)) throw new NotFoundError('Appeal')
@@ -251,10 +277,12 @@ export function createAppealService (deps: AppealServiceDeps) {
       const { values, reason, payload } = await change(current, tx)
       const at = clock()
       const updated = await tx.update(id, { ...values, status: verdict.to })
-      await tx.addEvent({ appeal_id: id, at, actor_id: principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
+      const eventId = await tx.addEvent({ appeal_id: id, at, actor_id: principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
+      notified = await tx.enqueue(await noticesOf(tx, action, current.status, updated, eventId, (await deps.calendar()).timeZone), at) > 0
       return updated
     })
     await announce(row, action)
+    if (notified) deps.notify()
     return view(row, actor)
   }
 

@@ -48,6 +48,6 @@ export const lockOrganizationQuota = async (tx: TxDb, id: number) =>
 export const organizationPrefix = (organizationId: SQLWrapper) =>
   sql<string>`(select o.prefix from ${organizations} o where o.id = ${organizationId})`
 
-/** what decides whether an organization's staff are the centre's (DESIGN 7.2: `modules` contains `call_center`) */
+/** what decides whether an organization's staff are the centre's (DESIGN 7.2: `modules` contains `call_center`), and its name for notices */
 export const organizationRoleFacts = async (db: AppDb, id: number) =>
-  (await db.select({ is_active: organizations.is_active, modules: organizations.modules }).from(organizations).where(eq(organizations.id, id)))[0]
+  (await db.select({ name: organizations.name, is_active: organizations.is_active, modules: organizations.modules }).from(organizations).where(eq(organizations.id, id)))[0]

@@ -28,3 +28,7 @@ export const activeItemExists = async (db: AppDb, kind: 'source' | 'responseMeth
   const t = kind === 'source' ? sources : responseMethods
   return (await db.select({ id: t.id }).from(t).where(and(eq(t.id, id), eq(t.is_active, true)))).length > 0
 }
+
+/** the channel the service tells a citizen by for this response method (null: the executor tells them by other means) */
+export const responseChannel = async (db: AppDb, id: number) =>
+  (await db.select({ channel: responseMethods.channel }).from(responseMethods).where(eq(responseMethods.id, id)))[0]?.channel ?? null

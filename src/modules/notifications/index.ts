@@ -1,0 +1,5 @@
+export { createNotificationRepo } from './repo.js'
+export { createNotificationService } from './service.js'
+export { createNotificationWorker } from './worker.js'
+export { schemas } from './schemas.js'
+export { default as routes } from './routes.js'
