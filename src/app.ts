@@ -247,21 +247,24 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('appealDeadlines', deadlineJob)
   app.addHook('onReady', async () => { deadlineJob.start() })
   app.addHook('onClose', async () => { await deadlineJob.stop() })
-  await app.register(appeals.routes, {
-    prefix: '/api/appeals',
-    service: appeals.createAppealService({
-      repo: appealRepo,
-      transaction: appealTransaction,
-      calendar: calendarService.current,
-      rules: config.appeals,
-      clock,
-      notify: notificationWorker.poke,
-      publish: async (event) => {
-        await publishAppeal(event)
-        if (event.type === 'appeal.register' || event.type === 'appeal.assign' || event.type === 'appeal.extend') deadlineJob.poke()
-      },
-    }),
+  const appealService = appeals.createAppealService({
+    repo: appealRepo,
+    transaction: appealTransaction,
+    calendar: calendarService.current,
+    rules: config.appeals,
+    clock,
+    notify: notificationWorker.poke,
+    reviewAnswer: (appeal, actor) => { assistant.reviewLater(appeal, actor) },
+    publish: async (event) => {
+      await publishAppeal(event)
+      if (event.type === 'appeal.register' || event.type === 'appeal.assign' || event.type === 'appeal.extend') deadlineJob.poke()
+    },
   })
+  const assistant = appeals.createAppealAssistant({
+    llm: llmService, repo: appealRepo, visible: appealService.visibleRow, clock, publish: publishAppeal, log: app.log,
+  })
+  app.addHook('onClose', assistant.flush)
+  await app.register(appeals.routes, { prefix: '/api/appeals', service: appealService, assistant })
 
   return app
 }

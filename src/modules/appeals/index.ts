@@ -3,3 +3,4 @@ export { centreStaffCheck, createAppealService, type AppealLiveEvent } from './s
 export { schemas } from './schemas.js'
 export { default as routes } from './routes.js'
 export { createDeadlineJob } from './deadline-job.js'
+export { createAppealAssistant } from './assistant.js'

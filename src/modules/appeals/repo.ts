@@ -122,6 +122,9 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     insert: async (values: AppealInsert): Promise<AppealRow> => (await db.insert(appeals).values(values).returning(appealColumns))[0]!,
     update: async (id: number, values: Partial<AppealInsert>): Promise<AppealRow> =>
       (await db.update(appeals).set({ ...values, updated_at: sql`now()` }).where(eq(appeals.id, id)).returning(appealColumns))[0]!,
+    /** keeps a review with the answer it reviewed: not when the answer was returned or replaced meanwhile */
+    setAnswerCheck: async (id: number, answeredAt: Date, check: Record<string, unknown>) => (await db.update(appeals).set({ answer_check: check })
+      .where(and(eq(appeals.id, id), eq(appeals.answered_at, answeredAt))).returning({ id: appeals.id })).length > 0,
     addEvent: async (values: AppealEventInsert): Promise<number> => (await db.insert(appealEvents).values(values).returning({ id: appealEvents.id }))[0]!.id,
     history: (id: number) => db.select().from(appealEvents).where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id)),
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))

@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
-  AppealRedirect, AppealReject, AppealResponse,
+  AppealRedirect, AppealReject, AppealResponse, AppealSuggestBody, AppealSuggestion,
 } from './schemas.js'
+import type { AppealAssistant } from './assistant.js'
 import type { AppealService } from './service.js'
 
 const tags = ['appeals']
 
 /** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
-const routes: FastifyPluginAsyncTypebox<{ service: AppealService }> = async (app, { service }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant }> = async (app, { service, assistant }) => {
   app.addHook('onRequest', app.requireUser)
   const one = { security: bearer, tags, params: AppealIdParams, response: { 200: ref(AppealResponse) } }
 
@@ -24,6 +25,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService }> = async (app
   app.get('/:appeal_id', {
     schema: { tags, operationId: 'getAppeal', summary: 'An appeal with its history', security: bearer, params: AppealIdParams, response: { 200: ref(AppealDetail) } },
   }, async (req) => service.get(req.principal!, req.params.appeal_id))
+
+  app.post('/:appeal_id/suggest', {
+    schema: {
+      tags, operationId: 'suggestForAppeal', summary: 'LLM summary and classification suggestion for the appeal\'s text or its call transcript', security: bearer,
+      params: AppealIdParams, body: ref(AppealSuggestBody), response: { 200: ref(AppealSuggestion) },
+    },
+  }, async (req) => assistant.suggest(req.principal!, req.params.appeal_id, req.body ?? {}))
 
   app.post('/:appeal_id/assign', {
     schema: { ...one, operationId: 'assignAppeal', summary: 'Assign to an executor organization (and employee)', body: ref(AppealAssign) },

@@ -29,11 +29,23 @@ export const AppealCreate = Type.Object({
   call_id: Type.Optional(Id({ description: 'the `id` of the call it came from (call events)' })),
 }, { $id: 'AppealCreate', additionalProperties: false })
 
+export const AnswerCheck = Type.Object({
+  status: OneOf(['pending', 'done', 'failed', 'unavailable'] as const, {
+    description: 'pending: the service is reviewing it (an `appeal.answer_checked` live event follows); done; failed: the model did not give a valid review; unavailable: no LLM provider is configured',
+  }),
+  source: OneOf(['service', 'console'] as const, { description: 'service: reviewed by this service after the answer; console: the result the answering client sent' }),
+  result: Nullable(Type.Object({}, { additionalProperties: true, description: 'the check-response result (points, verdict, missing, ...)' })),
+  provider: Nullable(Type.String()),
+  model: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  checked_at: Nullable(Timestamp()),
+}, { $id: 'AnswerCheck' })
+
 export const AppealAnswerView = Type.Object({
   text: Type.String(),
   language: Language(),
   attachments: Type.Array(Type.Object({ name: Type.String(), size: Type.Integer(), content_type: Type.String() })),
-  check: Nullable(Type.Object({}, { additionalProperties: true, description: 'the LLM review of the reply (check-response), when it ran' })),
+  check: Type.Unsafe<Static<typeof AnswerCheck> | null>({ anyOf: [{ $ref: 'AnswerCheck#' }, { type: 'null' }], description: 'the LLM review of the reply (check-response); a failed review never blocks the answer' }),
   answered_at: Timestamp(),
 })
 
@@ -137,8 +149,25 @@ export const AppealAnswer = Type.Object({
   attachments: Type.Optional(Type.Array(Type.Object({
     name: Name(), size: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), content_type: Type.String({ minLength: 1, maxLength: 255 }),
   }, { additionalProperties: false }), { maxItems: 20 })),
-  check: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the check-response result the console obtained, kept with the answer' })),
+  check: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the check-response result the console obtained, kept with the answer; absent: the service reviews the answer itself' })),
 }, { $id: 'AppealAnswer', additionalProperties: false })
+
+export const AppealSuggestBody = Type.Object({
+  source: Type.Optional(OneOf(['auto', 'text', 'transcript'] as const, { default: 'auto', description: 'what the model reads: auto = the call transcript when there is one, else the appeal\'s text' })),
+  provider: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+}, { $id: 'AppealSuggestBody', additionalProperties: false })
+
+export const AppealSuggestion = Type.Object({
+  appeal_id: Type.Integer(),
+  source: OneOf(['text', 'transcript'] as const),
+  truncated: Type.Boolean({ description: 'the text was longer than the LLM tasks take and was cut' }),
+  summary: Type.Unsafe({ $ref: 'TaskResponse#', description: 'as POST /api/llm/tasks/summarize' }),
+  classification: Type.Intersect([Type.Unsafe({ $ref: 'TaskResponse#' }), Type.Object({
+    subcategory_id: Nullable(Type.Integer({ description: 'the suggested subcategory (an active one of the classifiers)' })),
+    matches_current: Type.Boolean({ description: 'the suggestion is the appeal\'s subcategory' }),
+  })], { description: 'as POST /api/llm/tasks/classify over the active subcategories, with the id' }),
+}, { $id: 'AppealSuggestion' })
 export const AppealReason = Type.Object({ reason: Reason() }, { $id: 'AppealReason', additionalProperties: false })
 export const AppealReject = Type.Object({ kind: OneOf(rejectionKinds), reason: Reason() }, { $id: 'AppealReject', additionalProperties: false })
 
@@ -151,5 +180,7 @@ export type AppealRedirect = Static<typeof AppealRedirect>
 export type AppealExtend = Static<typeof AppealExtend>
 export type AppealAnswer = Static<typeof AppealAnswer>
 export type AppealReject = Static<typeof AppealReject>
+export type AnswerCheck = Static<typeof AnswerCheck>
+export type AppealSuggestBody = Static<typeof AppealSuggestBody>
 
-export const schemas = [AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]
+export const schemas = [AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

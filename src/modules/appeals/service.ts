@@ -12,7 +12,7 @@ import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type Tran
 import { citizenNotice, managerNotices } from './notices.js'
 import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo } from './repo.js'
 import type {
-  AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse,
+  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse,
 } from './schemas.js'
 
 const CENTRE_MODULE = 'call_center'
@@ -29,6 +29,8 @@ export interface AppealServiceDeps {
   publish: (event: AppealLiveEvent) => Promise<void>
   /** wakes the notification worker: a transaction put notices in the outbox */
   notify: () => void
+  /** an answer committed without the console's review: reviews it in the background */
+  reviewAnswer: (appeal: AppealRow, actor: Principal) => void
 }
 
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
@@ -104,7 +106,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       taken_at: iso(row.taken_at),
       answer: row.answer_text === null || row.answered_at === null
         ? null
-        : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: row.answer_check ?? null, answered_at: row.answered_at.toISOString() },
+        : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: (row.answer_check as AnswerCheck | null) ?? null, answered_at: row.answered_at.toISOString() },
       closed_at: iso(row.closed_at),
       rejection_kind: row.rejection_kind,
       is_repeat: row.is_repeat,
@@ -262,7 +264,7 @@ export function createAppealService (deps: AppealServiceDeps) {
   interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
 
   /** one transition: the row locked, the rule judged, the change and its history row written together */
-  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>): Promise<AppealResponse> {
+  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>, after?: (row: AppealRow) => void): Promise<AppealResponse> {
     const actor = await actorOf(principal)
     let notified = false
     const row = await transaction(async (tx) => {
@@ -283,11 +285,19 @@ export function createAppealService (deps: AppealServiceDeps) {
     })
     await announce(row, action)
     if (notified) deps.notify()
+    after?.(row)
     return view(row, actor)
   }
 
   return {
     register,
+
+    /** the appeal if the principal may see it */
+    async visibleRow (principal: Principal, id: number): Promise<AppealRow> {
+      const row = await repo.find(id)
+      if (!row || !canSeeAppeal(await actorOf(principal), row)) throw new NotFoundError('Appeal')
+      return row
+    },
 
     async get (principal: Principal, id: number): Promise<AppealResponse & { history: AppealEvent[] }> {
       const actor = await actorOf(principal)
@@ -380,12 +390,15 @@ export function createAppealService (deps: AppealServiceDeps) {
       return { values: { extended_until: until, close_due_at: until, extension_reason: input.reason }, reason: input.reason, payload: { from: row.close_due_at.toISOString(), to: until.toISOString() } }
     }),
 
-    answer: (principal: Principal, id: number, input: AppealAnswer) => transition(principal, id, 'answer', async () => ({
-      values: {
-        answer_text: input.text, answer_language: input.language, answer_attachments: input.attachments ?? [], answer_check: (input.check as Record<string, unknown> | undefined) ?? null, answered_at: clock(),
-      },
-      payload: { language: input.language, attachments: (input.attachments ?? []).length },
-    })),
+    answer: (principal: Principal, id: number, input: AppealAnswer) => transition(principal, id, 'answer', async () => {
+      const check: AnswerCheck = input.check
+        ? { status: 'done', source: 'console', result: input.check, provider: null, model: null, error: null, checked_at: clock().toISOString() }
+        : { status: 'pending', source: 'service', result: null, provider: null, model: null, error: null, checked_at: null }
+      return {
+        values: { answer_text: input.text, answer_language: input.language, answer_attachments: input.attachments ?? [], answer_check: check, answered_at: clock() },
+        payload: { language: input.language, attachments: (input.attachments ?? []).length },
+      }
+    }, (row) => { if (!input.check) deps.reviewAnswer(row, principal) }),
 
     return: (principal: Principal, id: number, reason: string) => transition(principal, id, 'return', async (row) => ({
       values: { answered_at: null, answer_text: null, answer_language: null, answer_attachments: null, answer_check: null },

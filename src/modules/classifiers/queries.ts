@@ -1,4 +1,4 @@
-import { and, asc, eq, min } from 'drizzle-orm'
+import { and, asc, eq, min, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { appealTypes, categories, classifiers, subcategories } from '../../db/schema/index.js'
 
@@ -32,3 +32,10 @@ export const subcategoryForAppeal = async (db: AppDb, id: number) => (await db.s
   .innerJoin(categories, eq(categories.id, subcategories.category_id))
   .innerJoin(appealTypes, eq(appealTypes.id, categories.appeal_type_id))
   .where(eq(subcategories.id, id)))[0]
+
+const levelTables = { appeal_type: appealTypes, category: categories, subcategory: subcategories } as const
+export type ClassificationLevel = keyof typeof levelTables
+
+/** the name of a classification item at this level, correlated to the caller's row */
+export const classificationName = (level: ClassificationLevel, id: SQLWrapper) =>
+  sql<string | null>`(select c.name from ${levelTables[level]} c where c.id = ${id})`

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { persons, responseMethods, sources } from '../../db/schema/index.js'
 
@@ -32,3 +32,7 @@ export const activeItemExists = async (db: AppDb, kind: 'source' | 'responseMeth
 /** the channel the service tells a citizen by for this response method (null: the executor tells them by other means) */
 export const responseChannel = async (db: AppDb, id: number) =>
   (await db.select({ channel: responseMethods.channel }).from(responseMethods).where(eq(responseMethods.id, id)))[0]?.channel ?? null
+
+/** the name of a source / response method, correlated to the caller's row */
+export const itemName = (kind: 'source' | 'responseMethod', id: SQLWrapper) =>
+  sql<string | null>`(select i.name from ${kind === 'source' ? sources : responseMethods} i where i.id = ${id})`
