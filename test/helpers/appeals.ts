@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { AppDb } from '../../src/db/client.js'
 import { appealTypes, categories, classifiers, regions, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
@@ -52,3 +52,39 @@ export async function appealFixture (app: FastifyInstance, db: AppDb) {
 }
 
 export type AppealFixture = Awaited<ReturnType<typeof appealFixture>>
+
+export interface SyntheticRefs {
+  source: number
+  method: number
+  classifier: number
+  appealType: number
+  category: number
+  subcategories: number[]
+  regions: number[]
+  executors: number[]
+}
+
+/**
+ * `count` appeals written by one INSERT ... SELECT (numbers `109-<year>-NNNNNN` from `first`), spread
+ * over the `days` before `until` and over the given regions, executors and subcategories, in every
+ * state: the volume of a register for exports and benchmarks, without the registration path.
+ */
+export async function insertSyntheticAppeals (db: AppDb, refs: SyntheticRefs, options: { count: number, until: Date, days: number, year?: number, first?: number }) {
+  const { count, until, days } = options
+  const first = options.first ?? 1
+  const pick = (ids: number[], g: string) => `(array[${ids.join(',')}])[1 + (${g} % ${ids.length})]`
+  await db.execute(sql.raw(`
+    insert into appeals (number, status, received_at, source_id, citizen_name, citizen_phone, language, text, subcategory_id, category_id, appeal_type_id, classifier_id,
+      priority, region_id, response_method_id, executor_organization_id, work_due_at, close_due_at, work_overdue_at, answered_at, closed_at, answer_text)
+    select '109-${options.year ?? until.getUTCFullYear()}-' || lpad(g::text, 6, '0'),
+      (array['registered','assigned','in_work','answered','closed','closed'])[1 + g % 6],
+      at, ${refs.source}, 'Гражданин ' || g, '+7701' || lpad((g % 10000000)::text, 7, '0'), case when g % 3 = 0 then 'kk' else 'ru' end,
+      'Обращение номер ' || g || ': нет отопления, просим принять меры', ${pick(refs.subcategories, 'g')}, ${refs.category}, ${refs.appealType}, ${refs.classifier},
+      3, ${pick(refs.regions, 'g / 7')}, ${refs.method}, case when g % 6 = 0 then null else ${pick(refs.executors, 'g / 3')} end,
+      at + interval '2 hours', at + interval '15 days', case when g % 10 = 0 then at + interval '2 hours' end,
+      case when g % 6 in (3, 4, 5) then at + ((g % 20) || ' days')::interval end,
+      case when g % 6 in (4, 5) then at + ((g % 20) || ' days')::interval + interval '1 hour' end,
+      case when g % 6 in (3, 4, 5) then 'Ответ' end
+    from (select g, timestamptz '${until.toISOString()}' - ((g::float8 / ${count + first}) * ${days}) * interval '1 day' as at
+          from generate_series(${first}, ${first + count - 1}) g) s`))
+}

@@ -96,6 +96,9 @@ export const appeals = pgTable('appeals', {
   index('appeals_open_work_due_idx').on(t.work_due_at).where(sql`${t.status} in ('registered', 'assigned') and ${t.work_overdue_at} is null`),
   index('appeals_open_close_due_idx').on(t.close_due_at).where(sql`${t.status} in ('registered', 'assigned', 'in_work') and ${t.close_overdue_at} is null`),
   index('appeals_search_idx').using('gin', t.search),
+  // the statistics count what was answered and closed in a period
+  index('appeals_answered_idx').on(t.answered_at).where(sql`${t.answered_at} is not null`),
+  index('appeals_closed_idx').on(t.closed_at).where(sql`${t.closed_at} is not null`),
 ])
 
 /** Every change of an appeal: who, when, from which state to which, why. */

@@ -1,13 +1,13 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal } from '../call-events/queries.js'
-import { subcategoryForAppeal } from '../classifiers/queries.js'
+import { classificationName, subcategoryForAppeal, type ClassificationLevel } from '../classifiers/queries.js'
 import { employeeOrganization, managerEmails } from '../employees/queries.js'
-import { organizationRoleFacts } from '../organizations/queries.js'
+import { organizationName, organizationRoleFacts } from '../organizations/queries.js'
 import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
-import { activeItemExists, insertPersonIfNew, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
-import { regionExists, regionSubtree } from '../regions/queries.js'
+import { activeItemExists, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
+import { regionExists, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
 
 export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
 export type AppealInsert = Omit<typeof appeals.$inferInsert, 'search'>
@@ -45,6 +45,35 @@ const DEADLINES = {
 } as const
 
 const { search: _search, ...appealColumns } = getTableColumns(appeals)
+
+/** what an export row shows: the appeal with the names of what it refers to */
+const exportColumns = {
+  id: appeals.id,
+  number: appeals.number,
+  received_at: appeals.received_at,
+  status: appeals.status,
+  citizen_name: appeals.citizen_name,
+  citizen_phone: appeals.citizen_phone,
+  language: appeals.language,
+  source: itemName('source', appeals.source_id),
+  appeal_type: classificationName('appeal_type', appeals.appeal_type_id),
+  category: classificationName('category', appeals.category_id),
+  subcategory: classificationName('subcategory', appeals.subcategory_id),
+  priority: appeals.priority,
+  region: regionName(appeals.region_id),
+  address: appeals.address,
+  response_method: itemName('responseMethod', appeals.response_method_id),
+  executor: organizationName<null>(appeals.executor_organization_id),
+  work_due_at: appeals.work_due_at,
+  close_due_at: appeals.close_due_at,
+  work_overdue_at: appeals.work_overdue_at,
+  close_overdue_at: appeals.close_overdue_at,
+  answered_at: appeals.answered_at,
+  closed_at: appeals.closed_at,
+  is_repeat: appeals.is_repeat,
+  text: appeals.text,
+}
+
 const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
 
 function conditions (f: AppealFilter): (SQL | undefined)[] {
@@ -71,6 +100,50 @@ function conditions (f: AppealFilter): (SQL | undefined)[] {
     // keyset: strictly after the last row of the previous page in (received_at desc, id desc)
     f.after ? or(lt(appeals.received_at, f.after.receivedAt), and(eq(appeals.received_at, f.after.receivedAt), lt(appeals.id, f.after.id))) : undefined,
   ]
+}
+
+/** what the statistics group by */
+export type StatsDimension = 'total' | 'region' | 'executor' | ClassificationLevel
+const dimensionKey: Record<Exclude<StatsDimension, 'total'>, SQL> = {
+  region: topRegionId(appeals.region_id).getSQL(),
+  executor: sql`${appeals.executor_organization_id}`,
+  appeal_type: sql`${appeals.appeal_type_id}`,
+  category: sql`${appeals.category_id}`,
+  subcategory: sql`${appeals.subcategory_id}`,
+}
+const dimensionName: Record<Exclude<StatsDimension, 'total'>, (key: SQLWrapper) => SQL<string | null>> = {
+  region: (key) => regionName(key),
+  executor: (key) => organizationName<null>(key),
+  appeal_type: (key) => classificationName('appeal_type', key),
+  category: (key) => classificationName('category', key),
+  subcategory: (key) => classificationName('subcategory', key),
+}
+
+export interface StatsRow {
+  key: number | null
+  name: string | null
+  received: number
+  answered: number
+  answered_on_time: number
+  closed: number
+  overdue: number
+  median_seconds_to_close: number | null
+}
+
+/** the measures of a period [from, to): what arrived, was answered (on time), closed, and missed a deadline */
+function measures (from: string, to: string) {
+  const within = (column: SQLWrapper) => sql`${column} >= ${from}::timestamptz and ${column} < ${to}::timestamptz`
+  return {
+    touched: or(within(appeals.received_at), within(appeals.answered_at), within(appeals.closed_at))!,
+    columns: {
+      received: sql<number>`(count(*) filter (where ${within(appeals.received_at)}))::int`.as('received'),
+      answered: sql<number>`(count(*) filter (where ${within(appeals.answered_at)}))::int`.as('answered'),
+      answered_on_time: sql<number>`(count(*) filter (where ${within(appeals.answered_at)} and ${appeals.answered_at} <= ${appeals.close_due_at}))::int`.as('answered_on_time'),
+      closed: sql<number>`(count(*) filter (where ${appeals.status} = 'closed' and ${within(appeals.closed_at)}))::int`.as('closed'),
+      overdue: sql<number>`(count(*) filter (where ${within(appeals.received_at)} and ${overdue}))::int`.as('overdue'),
+      median_seconds_to_close: sql<number | null>`(percentile_cont(0.5) within group (order by extract(epoch from ${appeals.closed_at} - ${appeals.received_at})) filter (where ${appeals.status} = 'closed' and ${within(appeals.closed_at)}))::float8`.as('median_seconds_to_close'),
+    },
+  }
 }
 
 export function createAppealRepo<D extends AppDb> (db: D) {
@@ -127,6 +200,38 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       .where(and(eq(appeals.id, id), eq(appeals.answered_at, answeredAt))).returning({ id: appeals.id })).length > 0,
     addEvent: async (values: AppealEventInsert): Promise<number> => (await db.insert(appealEvents).values(values).returning({ id: appealEvents.id }))[0]!.id,
     history: (id: number) => db.select().from(appealEvents).where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id)),
+    /** the period's measures, in all or per group of a dimension (the largest groups first, at most `limit`) */
+    async stats (f: Omit<AppealFilter, 'limit'>, from: Date, to: Date, dimension: StatsDimension, limit: number): Promise<StatsRow[]> {
+      const m = measures(from.toISOString(), to.toISOString())
+      const where = and(m.touched, ...conditions({ ...f, limit }))
+      if (dimension === 'total') {
+        return (await db.select(m.columns).from(appeals).where(where)).map((r) => ({ key: null, name: null, ...r }))
+      }
+      const key = dimensionKey[dimension]
+      const g = db.select({ key: sql<number | null>`${key}`.as('key'), ...m.columns }).from(appeals).where(where).groupBy(key).as('grouped')
+      return db.select({
+        key: g.key, name: dimensionName[dimension](g.key), received: g.received, answered: g.answered, answered_on_time: g.answered_on_time,
+        closed: g.closed, overdue: g.overdue, median_seconds_to_close: g.median_seconds_to_close,
+      }).from(g).orderBy(desc(g.received), asc(g.key)).limit(limit)
+    },
+    /** appeals received and closed per local day of the centre */
+    async daily (f: Omit<AppealFilter, 'limit'>, from: Date, to: Date, timeZone: string) {
+      const m = measures(from.toISOString(), to.toISOString())
+      const where = and(m.touched, ...conditions({ ...f, limit: 0 }))
+      const day = (column: SQLWrapper) => sql<string>`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD')`
+      const [received, closed] = await Promise.all([
+        db.select({ day: day(appeals.received_at), n: sql<number>`count(*)::int` }).from(appeals)
+          .where(and(where, sql`${appeals.received_at} >= ${from.toISOString()}::timestamptz and ${appeals.received_at} < ${to.toISOString()}::timestamptz`)).groupBy(sql`1`),
+        db.select({ day: day(appeals.closed_at), n: sql<number>`count(*)::int` }).from(appeals)
+          .where(and(where, eq(appeals.status, 'closed'), sql`${appeals.closed_at} >= ${from.toISOString()}::timestamptz and ${appeals.closed_at} < ${to.toISOString()}::timestamptz`)).groupBy(sql`1`),
+      ])
+      return { received, closed }
+    },
+    exportRows: (f: AppealFilter) => db.select(exportColumns).from(appeals).where(and(...conditions(f)))
+      .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),
+    /** how many appeals the filter matches, counted no further than `cap` */
+    countUpTo: async (f: Omit<AppealFilter, 'limit'>, cap: number) => (await db.select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ id: appeals.id }).from(appeals).where(and(...conditions({ ...f, limit: cap }))).limit(cap).as('matched')))[0]!.n,
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
       .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),
     /** an earlier appeal of the same citizen (person, or phone when anonymous) on the same subcategory since `since` */
@@ -141,4 +246,5 @@ export function createAppealRepo<D extends AppDb> (db: D) {
 }
 
 export type AppealRepo = ReturnType<typeof createAppealRepo<AppDb>>
+export type ExportRow = Awaited<ReturnType<AppealRepo['exportRows']>>[number]
 export type AppealTxRepo = ReturnType<typeof createAppealRepo<TxDb>>

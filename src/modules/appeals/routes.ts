@@ -2,15 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
-  AppealRedirect, AppealReject, AppealResponse, AppealSuggestBody, AppealSuggestion,
+  AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion,
 } from './schemas.js'
+import { exportFile, exportStream } from './export.js'
+
+/** an export holds at most this many rows (issue 14: 100,000 in bounded memory) */
+export const EXPORT_MAX_ROWS = 100_000
+const EXPORT_BATCH = 1000
 import type { AppealAssistant } from './assistant.js'
 import type { AppealService } from './service.js'
 
 const tags = ['appeals']
 
 /** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
-const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant }> = async (app, { service, assistant }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant, timeZone: string }> = async (app, { service, assistant, timeZone }) => {
   app.addHook('onRequest', app.requireUser)
   const one = { security: bearer, tags, params: AppealIdParams, response: { 200: ref(AppealResponse) } }
 
@@ -21,6 +26,30 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   app.get('', {
     schema: { tags, operationId: 'listAppeals', summary: 'Appeals, newest first, filtered; keyset pages', security: bearer, querystring: AppealListQuery, response: { 200: ref(AppealPage) } },
   }, async (req) => service.list(req.principal!, req.query))
+
+  app.get('/export', {
+    schema: {
+      tags,
+      operationId: 'exportAppeals',
+      summary: `The filtered list as a CSV or XLSX file, newest first, at most ${EXPORT_MAX_ROWS} rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the filter matched more`,
+      security: bearer,
+      querystring: AppealExportQuery,
+    },
+  }, async (req, reply) => {
+    const { format, lang, ...filters } = req.query
+    const found = await service.exportBatches(req.principal!, filters, EXPORT_MAX_ROWS, EXPORT_BATCH)
+    const file = exportFile(format)
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', `attachment; filename="appeals-${new Date().toISOString().slice(0, 10)}.${file.extension}"`)
+      .header('x-export-rows', String(found.rows))
+      .header('x-export-truncated', String(found.truncated))
+      .send(exportStream(found.batches, format, lang, timeZone))
+  })
+
+  app.get('/stats', {
+    schema: { tags, operationId: 'appealStatistics', summary: 'Statistics of a period: received, answered on time, closed, overdue, median time to close; by day, region, executor, classification', security: bearer, querystring: AppealStatsQuery, response: { 200: ref(AppealStats) } },
+  }, async (req) => service.stats(req.principal!, req.query))
 
   app.get('/:appeal_id', {
     schema: { tags, operationId: 'getAppeal', summary: 'An appeal with its history', security: bearer, params: AppealIdParams, response: { 200: ref(AppealDetail) } },

@@ -111,7 +111,7 @@ export const AppealPage = Type.Object({
 const Cursor = () => Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })
 const DateTimeQuery = () => Type.String({ format: 'date-time' })
 
-export const AppealListQuery = Type.Object({
+const filterFields = {
   status: Type.Optional(OneOf(appealStatuses)),
   executor_organization_id: Type.Optional(Id()),
   region_id: Type.Optional(Id({ description: 'the region or any region directly under it' })),
@@ -128,9 +128,50 @@ export const AppealListQuery = Type.Object({
   iin: Type.Optional(Type.String({ maxLength: 12, pattern: '^\\d{12}$' })),
   phone: Type.Optional(Type.String({ maxLength: 32 })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'a registration number, or words of the text (Russian stems and exact words)' })),
+}
+
+export const AppealListQuery = Type.Object({
+  ...filterFields,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   cursor: Type.Optional(Cursor()),
 })
+
+export const AppealExportQuery = Type.Object({
+  ...filterFields,
+  format: OneOf(['csv', 'xlsx'] as const, { default: 'xlsx', description: 'csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet' }),
+  lang: OneOf(appealLanguages, { default: 'ru', description: 'the language of the column names and statuses' }),
+})
+
+const LocalDay = (description: string) => Type.String({ format: 'date', description })
+export const AppealStatsQuery = Type.Object({
+  ...filterFields,
+  date_from: Type.Optional(LocalDay('first day of the period, in the centre\'s zone; default: 29 days before date_to')),
+  date_to: Type.Optional(LocalDay('last day of the period (included); default: today')),
+  classification_level: OneOf(['appeal_type', 'category', 'subcategory'] as const, { default: 'category', description: 'the level by_classification groups by' }),
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'groups per dimension, the most received first' }),
+})
+
+const measureFields = {
+  received: Type.Integer({ description: 'registered in the period' }),
+  answered: Type.Integer({ description: 'answered in the period' }),
+  answered_on_time: Type.Integer({ description: 'answered in the period by the answer deadline in force' }),
+  on_time_rate: Nullable(Type.Number({ description: 'answered_on_time / answered; null when none was answered' })),
+  closed: Type.Integer({ description: 'closed in the period' }),
+  overdue: Type.Integer({ description: 'registered in the period and past a deadline' }),
+  median_hours_to_close: Nullable(Type.Number({ description: 'from registration to closing, of those closed in the period' })),
+}
+export const AppealStatsGroup = Type.Object({ id: Nullable(Type.Integer()), name: Nullable(Type.String()), ...measureFields }, { $id: 'AppealStatsGroup' })
+export const AppealStats = Type.Object({
+  date_from: Type.String({ format: 'date' }),
+  date_to: Type.String({ format: 'date' }),
+  time_zone: Type.String(),
+  classification_level: Type.String(),
+  totals: Type.Object(measureFields),
+  by_day: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), received: Type.Integer(), closed: Type.Integer() }), { description: 'every day of the period' }),
+  by_region: Type.Array(ref(AppealStatsGroup), { description: 'per top-level region (oblast or city); id null: no region given' }),
+  by_executor: Type.Array(ref(AppealStatsGroup), { description: 'id null: not assigned yet' }),
+  by_classification: Type.Array(ref(AppealStatsGroup)),
+}, { $id: 'AppealStats' })
 
 export const AppealIdParams = Type.Object({ appeal_id: Id() })
 
@@ -175,6 +216,11 @@ export type AppealCreate = Static<typeof AppealCreate>
 export type AppealResponse = Static<typeof AppealResponse>
 export type AppealEvent = Static<typeof AppealEvent>
 export type AppealListQuery = Static<typeof AppealListQuery>
+export type AppealExportQuery = Static<typeof AppealExportQuery>
+export type AppealStatsQuery = Static<typeof AppealStatsQuery>
+export type AppealStats = Static<typeof AppealStats>
+/** the filters the list, the export and the statistics share */
+export type AppealFilterQuery = Omit<AppealListQuery, 'limit' | 'cursor'>
 export type AppealAssign = Static<typeof AppealAssign>
 export type AppealRedirect = Static<typeof AppealRedirect>
 export type AppealExtend = Static<typeof AppealExtend>
@@ -183,4 +229,4 @@ export type AppealReject = Static<typeof AppealReject>
 export type AnswerCheck = Static<typeof AnswerCheck>
 export type AppealSuggestBody = Static<typeof AppealSuggestBody>
 
-export const schemas = [AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]
+export const schemas = [AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

@@ -4,15 +4,15 @@ import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
-import { localDate, type WorkingCalendar } from '../calendar/index.js'
+import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
 import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices } from './notices.js'
-import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo } from './repo.js'
+import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo, StatsRow } from './repo.js'
 import type {
-  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse,
+  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse,
 } from './schemas.js'
 
 const CENTRE_MODULE = 'call_center'
@@ -62,6 +62,21 @@ export function centreStaffCheck (repo: Pick<AppealRepo, 'organization'>) {
     return !!org?.is_active && org.modules.includes(CENTRE_MODULE)
   }
 }
+
+const MAX_STATS_DAYS = 366
+const hours = (seconds: number | null) => seconds === null ? null : Math.round(seconds / 36) / 100
+function measuresOf (r: StatsRow) {
+  return {
+    received: r.received,
+    answered: r.answered,
+    answered_on_time: r.answered_on_time,
+    on_time_rate: r.answered === 0 ? null : Math.round(r.answered_on_time / r.answered * 10_000) / 10_000,
+    closed: r.closed,
+    overdue: r.overdue,
+    median_hours_to_close: hours(r.median_seconds_to_close),
+  }
+}
+const groupOf = (r: StatsRow) => ({ id: r.key, name: r.name, ...measuresOf(r) })
 
 export function createAppealService (deps: AppealServiceDeps) {
   const { repo, transaction, clock, rules } = deps
@@ -263,6 +278,37 @@ export function createAppealService (deps: AppealServiceDeps) {
 
   interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
 
+  /** the list's filters as the repo takes them, narrowed to what the caller may see */
+  function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilter, 'limit'> {
+    let phone: string | undefined
+    if (q.phone !== undefined) {
+      phone = normalizeKzPhone(q.phone)
+      if (phone === undefined) invalid([problem(['query', 'phone'], 'Value is not a valid Kazakhstan phone number', q.phone)])
+    }
+    const text = q.q?.trim()
+    const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
+    return {
+      visibleTo: actor.centre ? undefined : actor.principal.organization_id ?? -1,
+      status: q.status,
+      executorOrganizationId: q.executor_organization_id,
+      regionId: q.region_id,
+      classifierId: q.classifier_id,
+      appealTypeId: q.appeal_type_id,
+      categoryId: q.category_id,
+      subcategoryId: q.subcategory_id,
+      sourceId: q.source_id,
+      operatorId: q.operator_id,
+      personId: q.person_id,
+      overdue: q.overdue,
+      receivedFrom: q.received_from ? new Date(q.received_from) : undefined,
+      receivedTo: q.received_to ? new Date(q.received_to) : undefined,
+      iin: q.iin,
+      phone,
+      number: isNumber ? text : undefined,
+      words: !isNumber && text ? text : undefined,
+    }
+  }
+
   /** one transition: the row locked, the rule judged, the change and its history row written together */
   async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>, after?: (row: AppealRow) => void): Promise<AppealResponse> {
     const actor = await actorOf(principal)
@@ -309,40 +355,60 @@ export function createAppealService (deps: AppealServiceDeps) {
 
     async list (principal: Principal, q: AppealListQuery): Promise<{ items: AppealResponse[], next_cursor: string | null }> {
       const actor = await actorOf(principal)
-      const problems: FieldError[] = []
-      let phone: string | undefined
-      if (q.phone !== undefined) {
-        phone = normalizeKzPhone(q.phone)
-        if (phone === undefined) problems.push(problem(['query', 'phone'], 'Value is not a valid Kazakhstan phone number', q.phone))
-      }
-      invalid(problems)
-      const text = q.q?.trim()
-      const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
-      const filter: AppealFilter = {
-        visibleTo: actor.centre ? undefined : principal.organization_id ?? -1,
-        status: q.status,
-        executorOrganizationId: q.executor_organization_id,
-        regionId: q.region_id,
-        classifierId: q.classifier_id,
-        appealTypeId: q.appeal_type_id,
-        categoryId: q.category_id,
-        subcategoryId: q.subcategory_id,
-        sourceId: q.source_id,
-        operatorId: q.operator_id,
-        personId: q.person_id,
-        overdue: q.overdue,
-        receivedFrom: q.received_from ? new Date(q.received_from) : undefined,
-        receivedTo: q.received_to ? new Date(q.received_to) : undefined,
-        iin: q.iin,
-        phone,
-        number: isNumber ? text : undefined,
-        words: !isNumber && text ? text : undefined,
-        after: q.cursor ? decodeCursor(q.cursor) : undefined,
-        limit: q.limit + 1,
-      }
-      const rows = await repo.list(filter)
+      const rows = await repo.list({ ...filterFor(actor, q), after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: q.limit + 1 })
       const page = rows.slice(0, q.limit)
       return { items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null }
+    },
+
+    async stats (principal: Principal, q: AppealStatsQuery): Promise<AppealStats> {
+      const { timeZone } = await deps.calendar()
+      const today = localDate(timeZone, clock())
+      const to = q.date_to ?? today
+      const from = q.date_from ?? isoDay(dayNumberOf(to) - 29)
+      const days = dayNumberOf(to) - dayNumberOf(from) + 1
+      if (days < 1) throw RequestValidationError.field(['query', 'date_from'], 'Must not be after date_to', q.date_from)
+      if (days > MAX_STATS_DAYS) throw RequestValidationError.field(['query', 'date_from'], `The period may be at most ${MAX_STATS_DAYS} days`, q.date_from)
+      const filter = filterFor(await actorOf(principal), q)
+      const start = startOfLocalDay(timeZone, from)
+      const end = startOfLocalDay(timeZone, isoDay(dayNumberOf(to) + 1))
+      const [[totals], region, executor, classification, daily] = await Promise.all([
+        repo.stats(filter, start, end, 'total', 1),
+        repo.stats(filter, start, end, 'region', q.limit),
+        repo.stats(filter, start, end, 'executor', q.limit),
+        repo.stats(filter, start, end, q.classification_level, q.limit),
+        repo.daily(filter, start, end, timeZone),
+      ])
+      const received = new Map(daily.received.map((d) => [d.day, d.n]))
+      const closed = new Map(daily.closed.map((d) => [d.day, d.n]))
+      return {
+        date_from: from,
+        date_to: to,
+        time_zone: timeZone,
+        classification_level: q.classification_level,
+        totals: measuresOf(totals!),
+        by_day: Array.from({ length: days }, (_, i) => isoDay(dayNumberOf(from) + i)).map((day) => ({ day, received: received.get(day) ?? 0, closed: closed.get(day) ?? 0 })),
+        by_region: region.map(groupOf),
+        by_executor: executor.map(groupOf),
+        by_classification: classification.map(groupOf),
+      }
+    },
+
+    /** the filtered list for an export: batches in the list's order, at most `max` rows in all */
+    async exportBatches (principal: Principal, q: AppealFilterQuery, max: number, batch: number) {
+      const filter = filterFor(await actorOf(principal), q)
+      const total = await repo.countUpTo(filter, max + 1)
+      async function * batches () {
+        let after: AppealFilter['after']
+        for (let sent = 0; sent < max;) {
+          const rows = await repo.exportRows({ ...filter, after, limit: Math.min(batch, max - sent) })
+          if (rows.length === 0) return
+          yield rows
+          sent += rows.length
+          const last = rows[rows.length - 1]!
+          after = { receivedAt: last.received_at, id: last.id }
+        }
+      }
+      return { truncated: total > max, rows: Math.min(total, max), batches: batches() }
     },
 
     assign: (principal: Principal, id: number, input: AppealAssign) => transition(principal, id, 'assign', async (row, tx) => {

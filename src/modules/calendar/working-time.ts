@@ -103,3 +103,6 @@ export const addCalendarHours = (start: Date, hours: number) => new Date(start.g
 
 /** the local date (YYYY-MM-DD) of an instant in the centre's zone */
 export const localDate = (timeZone: string, instant: Date) => isoDay(local(timeZone, instant.getTime()).day)
+
+/** the instant a local day (`YYYY-MM-DD`) begins in the zone */
+export const startOfLocalDay = (timeZone: string, iso: string) => new Date(instantOf(timeZone, dayNumberOf(iso), 0))

@@ -16,3 +16,6 @@ export const regionDialCodes = (db: AppDb) =>
 
 /** the region and the regions directly under it (an oblast and its districts), as a subquery of ids */
 export const regionSubtree = (regionId: number) => sql`(select r.id from ${regions} r where r.id = ${regionId} or r.parent_id = ${regionId})`
+
+/** the top-level region (the oblast or city of republican significance) of a region, correlated to the caller's row */
+export const topRegionId = (regionId: SQLWrapper) => sql<number | null>`(select coalesce(r.parent_id, r.id) from ${regions} r where r.id = ${regionId})`

@@ -1,0 +1,2 @@
+CREATE INDEX "appeals_answered_idx" ON "appeals" USING btree ("answered_at") WHERE "appeals"."answered_at" is not null;--> statement-breakpoint
+CREATE INDEX "appeals_closed_idx" ON "appeals" USING btree ("closed_at") WHERE "appeals"."closed_at" is not null;
