@@ -47,8 +47,10 @@ export async function startBaseline (handlers: Record<string, (url: URL) => Prom
 
 export interface LoadResult { rps: number, p50: number, p99: number, errors: number, non2xx: number }
 
-export async function load (url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const args = ['-c', String(BENCH_CONNECTIONS), '-d', String(BENCH_SECONDS), '-j']
+export async function load (url: string, headers: Record<string, string> = {}, request: { method?: string, body?: string, connections?: number } = {}): Promise<LoadResult> {
+  const args = ['-c', String(request.connections ?? BENCH_CONNECTIONS), '-d', String(BENCH_SECONDS), '-j']
+  if (request.method) args.push('-m', request.method)
+  if (request.body) args.push('-b', request.body)
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`)
   const { stdout } = await run('node_modules/.bin/autocannon', [...args, url], { maxBuffer: 16 * 1024 * 1024 })
   const r = JSON.parse(stdout) as { requests: { average: number }, latency: { p50: number, p99: number }, errors: number, non2xx: number }

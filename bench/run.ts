@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark of the project, on the embedded database, or on PostgreSQL with
 // BENCH_DATABASE_URL. BENCH_SECONDS and BENCH_CONNECTIONS tune the load.
+import { benchAppeals } from './appeals.js'
 import { benchCallEvents } from './call-events.js'
 import { benchLlm } from './llm.js'
 import { benchOrganizations } from './organizations.js'
 import { benchReferenceData } from './reference-data.js'
 import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue

@@ -255,10 +255,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     clock,
     notify: notificationWorker.poke,
     reviewAnswer: (appeal, actor) => { assistant.reviewLater(appeal, actor) },
-    publish: async (event) => {
-      await publishAppeal(event)
-      if (event.type === 'appeal.register' || event.type === 'appeal.assign' || event.type === 'appeal.extend') deadlineJob.poke()
-    },
+    deadlineSet: deadlineJob.poke,
+    publish: publishAppeal,
   })
   const assistant = appeals.createAppealAssistant({
     llm: llmService, repo: appealRepo, visible: appealService.visibleRow, clock, publish: publishAppeal, log: app.log,

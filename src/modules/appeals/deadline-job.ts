@@ -64,14 +64,20 @@ export function createDeadlineJob (deps: DeadlineJobDeps) {
     return total
   }
 
+  /** when the timer fires next (Infinity while a look is under way) */
+  let wakeAt = Infinity
+
   function schedule (delayMs: number) {
     if (stopped) return
     clearTimeout(timer)
-    timer = setTimeout(tick, Math.max(0, Math.min(delayMs, deps.intervalMs)))
+    const delay = Math.max(0, Math.min(delayMs, deps.intervalMs))
+    wakeAt = clock().getTime() + delay
+    timer = setTimeout(tick, delay)
     timer.unref()
   }
 
   function tick () {
+    wakeAt = Infinity
     running = (async () => {
       try {
         await runOnce()
@@ -87,8 +93,12 @@ export function createDeadlineJob (deps: DeadlineJobDeps) {
   return {
     runOnce,
     start () { stopped = false; tick() },
-    /** an appeal registered or extended may have an earlier deadline than the one waited for */
-    poke () { if (!stopped) schedule(0) },
+    /** a deadline was set (an appeal registered or extended): wakes earlier if it comes before the next look */
+    poke (dueAt: Date) {
+      if (stopped) return
+      const delay = dueAt.getTime() - clock().getTime() + 50
+      if (clock().getTime() + delay < wakeAt) schedule(delay)
+    },
     async stop () {
       stopped = true
       clearTimeout(timer)

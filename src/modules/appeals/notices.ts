@@ -8,9 +8,18 @@ type Language = 'ru' | 'kk'
 const SMS_MAX = 480
 const SIGNATURE = { ru: 'Единый контакт-центр 109', kk: '109 бірыңғай байланыс орталығы' }
 
+// building a formatter costs far more than using one: one per language and zone
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
 /** a moment as the centre's people read it: day, month in words, year, hour and minute in its zone */
 function when (at: Date, language: Language, timeZone: string): string {
-  return new Intl.DateTimeFormat(language === 'kk' ? 'kk-KZ' : 'ru-RU', { timeZone, day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(at)
+  const key = `${language} ${timeZone}`
+  let format = formatters.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'kk' ? 'kk-KZ' : 'ru-RU', { timeZone, day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+    formatters.set(key, format)
+  }
+  return format.format(at)
 }
 
 const clip = (text: string, max: number) => text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`

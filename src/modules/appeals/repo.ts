@@ -3,11 +3,11 @@ import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal } from '../call-events/queries.js'
 import { classificationName, subcategoryForAppeal, type ClassificationLevel } from '../classifiers/queries.js'
-import { employeeOrganization, managerEmails } from '../employees/queries.js'
-import { organizationName, organizationRoleFacts } from '../organizations/queries.js'
+import { employeeOrganization, employeeOrganizationFact, managerEmails } from '../employees/queries.js'
+import { organizationActiveFact, organizationName, organizationRoleFacts } from '../organizations/queries.js'
 import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
-import { activeItemExists, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
-import { regionExists, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
+import { activeItemExists, activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
+import { regionExists, regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
 
 export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
 export type AppealInsert = Omit<typeof appeals.$inferInsert, 'search'>
@@ -74,6 +74,8 @@ const exportColumns = {
   text: appeals.text,
 }
 
+/** the list's order, written as its indexes are (drizzle's desc() indexes are NULLS LAST; ORDER BY ... DESC alone means NULLS FIRST and would not use them) */
+const newestFirst = [sql`${appeals.received_at} desc nulls last`, sql`${appeals.id} desc nulls last`]
 const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
 
 function conditions (f: AppealFilter): (SQL | undefined)[] {
@@ -158,6 +160,17 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     personByIin: (iin: string) => personByIin(db, iin),
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
     call: (id: number) => callForAppeal(db, id),
+    /** what registration checks of the references it names, in one round trip */
+    registrationFacts: async (r: { sourceId: number, methodId: number, regionId?: number | null, executorId?: number, employeeId?: number | null }) => {
+      const none = sql<null>`null`
+      return (await db.select({
+        source: activeItemFact('source', r.sourceId),
+        method: activeItemFact('responseMethod', r.methodId),
+        region: r.regionId == null ? none : regionFact(r.regionId),
+        executorActive: r.executorId === undefined ? none : organizationActiveFact(r.executorId),
+        employeeOrganization: r.employeeId == null ? none : employeeOrganizationFact(r.employeeId),
+      }).from(sql`(values (1)) as one (x)`))[0]!
+    },
     managerEmails: (organizationId: number) => managerEmails(db, organizationId),
     responseChannel: (responseMethodId: number) => responseChannel(db, responseMethodId),
     /** notices into the outbox, in this repo's transaction */
@@ -175,7 +188,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       return tx.update(appeals).set({ [flag.name]: now }).where(and(inArray(appeals.id, claimed), sql`${flag} is null`))
         .returning({ id: appeals.id, number: appeals.number, status: appeals.status, executor_organization_id: appeals.executor_organization_id, work_due_at: appeals.work_due_at, close_due_at: appeals.close_due_at, due_at: due })
     }),
-    addEvents: async (values: AppealEventInsert[]) => { if (values.length > 0) await db.insert(appealEvents).values(values) },
+    addEvents: async (values: AppealEventInsert[]): Promise<number[]> => values.length === 0 ? [] : (await db.insert(appealEvents).values(values).returning({ id: appealEvents.id })).map((r) => r.id),
     /** the earliest deadline not yet marked, if any */
     nextDeadline: async (): Promise<Date | undefined> => {
       const next = await Promise.all((Object.keys(DEADLINES) as Deadline[]).map(async (d) => {
@@ -185,10 +198,19 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       return next.filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0]
     },
 
-    /** the year's next registration number; the counter row stays locked until the transaction ends, so numbers have no gaps */
-    nextNumber: inTransactionOnly(db, async (tx, year: number) => (await tx.insert(appealCounters).values({ year, last_number: 1 })
-      .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
-      .returning({ n: appealCounters.last_number }))[0]!.n),
+    /**
+     * Gives the appeal the year's next registration number (`109-YYYY-NNNNNN`). The counter row stays
+     * locked until the transaction ends, so numbers have no gaps: the caller does it last, to hold the
+     * lock for as short a time as it can.
+     */
+    assignNumber: inTransactionOnly(db, async (tx, id: number, year: number): Promise<AppealRow> => {
+      const next = tx.$with('next').as(tx.insert(appealCounters).values({ year, last_number: 1 })
+        .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
+        .returning({ last_number: appealCounters.last_number }))
+      return (await tx.with(next).update(appeals)
+        .set({ number: sql`${`109-${year}-`} || lpad((select last_number from ${next})::text, 6, '0')` })
+        .where(eq(appeals.id, id)).returning(appealColumns))[0]!
+    }),
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
       (await tx.select(appealColumns).from(appeals).where(eq(appeals.id, id)).for('update'))[0]),
     find: async (id: number): Promise<AppealRow | undefined> => (await db.select(appealColumns).from(appeals).where(eq(appeals.id, id)))[0],
@@ -228,12 +250,12 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       return { received, closed }
     },
     exportRows: (f: AppealFilter) => db.select(exportColumns).from(appeals).where(and(...conditions(f)))
-      .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),
+      .orderBy(...newestFirst).limit(f.limit),
     /** how many appeals the filter matches, counted no further than `cap` */
     countUpTo: async (f: Omit<AppealFilter, 'limit'>, cap: number) => (await db.select({ n: sql<number>`count(*)::int` })
       .from(db.select({ id: appeals.id }).from(appeals).where(and(...conditions({ ...f, limit: cap }))).limit(cap).as('matched')))[0]!.n,
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
-      .orderBy(desc(appeals.received_at), desc(appeals.id)).limit(f.limit),
+      .orderBy(...newestFirst).limit(f.limit),
     /** an earlier appeal of the same citizen (person, or phone when anonymous) on the same subcategory since `since` */
     hasRecent: async (c: { personId: number | null, phone: string | null, subcategoryId: number, since: Date, before: Date }) => {
       const citizen = c.personId !== null ? eq(appeals.person_id, c.personId) : c.phone !== null ? eq(appeals.citizen_phone, c.phone) : undefined

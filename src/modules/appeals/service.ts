@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
 import type { Principal } from '../../lib/auth.js'
@@ -27,6 +28,8 @@ export interface AppealServiceDeps {
   rules: DeadlineRules
   clock: Clock
   publish: (event: AppealLiveEvent) => Promise<void>
+  /** a deadline was set: the deadline job looks at it in time */
+  deadlineSet: (dueAt: Date) => void
   /** wakes the notification worker: a transaction put notices in the outbox */
   notify: () => void
   /** an answer committed without the console's review: reviews it in the background */
@@ -35,10 +38,6 @@ export interface AppealServiceDeps {
 
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 const problem = (loc: (string | number)[], msg: string, input?: unknown): FieldError => ({ type: 'value_error', loc, msg, input })
-
-function formatNumber (year: number, n: number): string {
-  return `109-${year}-${String(n).padStart(6, '0')}`
-}
 
 function encodeCursor (row: Pick<AppealRow, 'received_at' | 'id'>): string {
   return Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString('base64url')
@@ -155,16 +154,22 @@ export function createAppealService (deps: AppealServiceDeps) {
 
   async function referenceProblems (input: AppealCreate): Promise<FieldError[]> {
     const out: FieldError[] = []
-    const body = ['body']
-    if (!await repo.activeItemExists('source', input.source_id)) out.push(problem([...body, 'source_id'], `Source ${input.source_id} does not exist or is inactive`, input.source_id))
-    if (!await repo.activeItemExists('responseMethod', input.response_method_id)) {
-      out.push(problem([...body, 'response_method_id'], `Response method ${input.response_method_id} does not exist or is inactive`, input.response_method_id))
+    const at = (field: string) => ['body', field]
+    const facts = await repo.registrationFacts({
+      sourceId: input.source_id, methodId: input.response_method_id, regionId: input.region_id, executorId: input.executor_organization_id, employeeId: input.executor_employee_id,
+    })
+    if (!facts.source) out.push(problem(at('source_id'), `Source ${input.source_id} does not exist or is inactive`, input.source_id))
+    if (!facts.method) out.push(problem(at('response_method_id'), `Response method ${input.response_method_id} does not exist or is inactive`, input.response_method_id))
+    if (input.region_id != null && !facts.region) out.push(problem(at('region_id'), `Region ${input.region_id} does not exist`, input.region_id))
+    const orgId = input.executor_organization_id
+    if (orgId !== undefined && facts.executorActive === null) out.push(problem(at('executor_organization_id'), `Organization ${orgId} does not exist`, orgId))
+    if (orgId !== undefined && facts.executorActive === false) out.push(problem(at('executor_organization_id'), `Organization ${orgId} is inactive`, orgId))
+    const employeeId = input.executor_employee_id
+    if (employeeId != null) {
+      if (orgId === undefined) out.push(problem(at('executor_employee_id'), 'An executor employee needs executor_organization_id', employeeId))
+      else if (facts.employeeOrganization === null) out.push(problem(at('executor_employee_id'), `Employee ${employeeId} does not exist`, employeeId))
+      else if (facts.employeeOrganization !== orgId) out.push(problem(at('executor_employee_id'), `Employee ${employeeId} does not work in organization ${orgId}`, employeeId))
     }
-    if (input.region_id != null && !await repo.regionExists(input.region_id)) out.push(problem([...body, 'region_id'], `Region ${input.region_id} does not exist`, input.region_id))
-    if (input.executor_employee_id !== undefined && input.executor_organization_id === undefined) {
-      out.push(problem([...body, 'executor_employee_id'], 'An executor employee needs executor_organization_id', input.executor_employee_id))
-    }
-    out.push(...await executorProblems(repo, input.executor_organization_id, input.executor_employee_id, body))
     return out
   }
 
@@ -206,6 +211,11 @@ export function createAppealService (deps: AppealServiceDeps) {
       personId: citizen.personId, phone: citizen.phone, subcategoryId: subcategory!.subcategory_id, since: new Date(receivedAt.getTime() - REPEAT_WINDOW_MS), before: receivedAt,
     })
 
+    const executor = input.executor_organization_id === undefined
+      ? undefined
+      : { organizationId: input.executor_organization_id, employeeId: input.executor_employee_id ?? null, managers: await repo.managerEmails(input.executor_organization_id) }
+    const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
+
     const row = await transaction(async (tx) => {
       let personId = citizen.personId
       if (citizen.iin) {
@@ -215,10 +225,10 @@ export function createAppealService (deps: AppealServiceDeps) {
           throw new ConflictError(`A person with this IIN is registered already (id ${known?.id}, ${known?.full_name}): pass citizen.person_id`, 'person_exists')
         }
       }
-      const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
       const values: AppealInsert = {
-        number: formatNumber(year, await tx.nextNumber(year)),
-        status: 'registered',
+        // a unique placeholder until the number is given, last
+        number: `tmp-${randomUUID().slice(0, 16)}`,
+        status: executor ? 'assigned' : 'registered',
         received_at: receivedAt,
         source_id: input.source_id,
         call_row_id: call?.id ?? null,
@@ -236,22 +246,27 @@ export function createAppealService (deps: AppealServiceDeps) {
         region_id: input.region_id ?? null,
         address: input.address ?? null,
         response_method_id: input.response_method_id,
+        executor_organization_id: executor?.organizationId ?? null,
+        executor_employee_id: executor?.employeeId ?? null,
         operator_id: principal.id,
         ...due,
         is_repeat: isRepeat,
       }
-      let appeal = await tx.insert(values)
-      await tx.addEvent({ appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'register', to_status: 'registered', payload: { call_id: call?.id ?? null } })
-      if (input.executor_organization_id !== undefined) {
-        appeal = await tx.update(appeal.id, { status: 'assigned', executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null })
-        const eventId = await tx.addEvent({
-          appeal_id: appeal.id, at: receivedAt, actor_id: principal.id, action: 'assign', from_status: 'registered', to_status: 'assigned',
-          payload: { executor_organization_id: input.executor_organization_id, executor_employee_id: input.executor_employee_id ?? null },
-        })
-        await tx.enqueue(await noticesOf(tx, 'assign', 'registered', appeal, eventId, calendar.timeZone), receivedAt)
-      }
+      const inserted = await tx.insert(values)
+      const [, assignEventId] = await tx.addEvents([
+        { appeal_id: inserted.id, at: receivedAt, actor_id: principal.id, action: 'register', to_status: 'registered', payload: { call_id: call?.id ?? null } },
+        ...(executor
+          ? [{
+              appeal_id: inserted.id, at: receivedAt, actor_id: principal.id, action: 'assign' as const, from_status: 'registered' as const, to_status: 'assigned' as const,
+              payload: { executor_organization_id: executor.organizationId, executor_employee_id: executor.employeeId },
+            }]
+          : []),
+      ])
+      const appeal = await tx.assignNumber(inserted.id, year)
+      if (executor) await tx.enqueue(managerNotices(appeal, { kind: 'assign', eventId: assignEventId! }, executor.managers, calendar.timeZone), receivedAt)
       return appeal
     })
+    deps.deadlineSet(row.work_due_at)
     await announce(row, row.status === 'assigned' ? 'assign' : 'register')
     if (row.status === 'assigned') deps.notify()
     return view(row, actor)
@@ -329,6 +344,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       notified = await tx.enqueue(await noticesOf(tx, action, current.status, updated, eventId, (await deps.calendar()).timeZone), at) > 0
       return updated
     })
+    if (action === 'extend') deps.deadlineSet(row.close_due_at)
     await announce(row, action)
     if (notified) deps.notify()
     after?.(row)

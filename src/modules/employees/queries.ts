@@ -56,3 +56,6 @@ export function createAccountRepo (db: AppDb) {
 export const managerEmails = async (db: AppDb, organizationId: number) =>
   (await db.select({ email: users.email }).from(users)
     .where(and(eq(users.organization_id, organizationId), eq(users.role, 'manager'), eq(users.is_active, true)))).map((u) => u.email)
+
+/** an employee's organization id (0: none; null: no such employee), as a column of the caller's query */
+export const employeeOrganizationFact = (id: number) => sql<number | null>`(select coalesce(u.organization_id, 0) from ${users} u where u.id = ${id})`

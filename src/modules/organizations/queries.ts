@@ -51,3 +51,6 @@ export const organizationPrefix = (organizationId: SQLWrapper) =>
 /** what decides whether an organization's staff are the centre's (DESIGN 7.2: `modules` contains `call_center`), and its name for notices */
 export const organizationRoleFacts = async (db: AppDb, id: number) =>
   (await db.select({ name: organizations.name, is_active: organizations.is_active, modules: organizations.modules }).from(organizations).where(eq(organizations.id, id)))[0]
+
+/** an organization's is_active (null: no such organization), as a column of the caller's query */
+export const organizationActiveFact = (id: number) => sql<boolean | null>`(select o.is_active from ${organizations} o where o.id = ${id})`

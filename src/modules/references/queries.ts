@@ -36,3 +36,7 @@ export const responseChannel = async (db: AppDb, id: number) =>
 /** the name of a source / response method, correlated to the caller's row */
 export const itemName = (kind: 'source' | 'responseMethod', id: SQLWrapper) =>
   sql<string | null>`(select i.name from ${kind === 'source' ? sources : responseMethods} i where i.id = ${id})`
+
+/** whether an active source / response method has this id, as a column of the caller's query */
+export const activeItemFact = (kind: 'source' | 'responseMethod', id: number) =>
+  sql<boolean>`exists (select 1 from ${kind === 'source' ? sources : responseMethods} i where i.id = ${id} and i.is_active)`

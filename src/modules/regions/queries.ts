@@ -19,3 +19,6 @@ export const regionSubtree = (regionId: number) => sql`(select r.id from ${regio
 
 /** the top-level region (the oblast or city of republican significance) of a region, correlated to the caller's row */
 export const topRegionId = (regionId: SQLWrapper) => sql<number | null>`(select coalesce(r.parent_id, r.id) from ${regions} r where r.id = ${regionId})`
+
+/** whether a region has this id, as a column of the caller's query */
+export const regionFact = (id: number) => sql<boolean>`exists (select 1 from ${regions} r where r.id = ${id})`
