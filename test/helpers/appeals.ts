@@ -76,7 +76,7 @@ export async function insertSyntheticAppeals (db: AppDb, refs: SyntheticRefs, op
   await db.execute(sql.raw(`
     insert into appeals (number, status, received_at, source_id, citizen_name, citizen_phone, language, text, subcategory_id, category_id, appeal_type_id, classifier_id,
       priority, region_id, response_method_id, executor_organization_id, work_due_at, close_due_at, work_overdue_at, answered_at, closed_at, answer_text)
-    select '109-${options.year ?? until.getUTCFullYear()}-' || lpad(g::text, 6, '0'),
+    select '109-${options.year ?? until.getUTCFullYear()}-' || lpad(g::text, greatest(6, length(g::text)), '0'),
       (array['registered','assigned','in_work','answered','closed','closed'])[1 + g % 6],
       at, ${refs.source}, 'Гражданин ' || g, '+7701' || lpad((g % 10000000)::text, 7, '0'), case when g % 3 = 0 then 'kk' else 'ru' end,
       'Обращение номер ' || g || ': нет отопления, просим принять меры', ${pick(refs.subcategories, 'g')}, ${refs.category}, ${refs.appealType}, ${refs.classifier},

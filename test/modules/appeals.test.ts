@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { asc, eq } from 'drizzle-orm'
-import { appealTypes, calls, categories, classifiers, persons, regions, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
+import { appealCounters, appealTypes, calls, categories, classifiers, persons, regions, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
 import { seedReferenceData } from '../../src/db/seed/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
@@ -162,6 +162,19 @@ describe('appeals register (/api/appeals)', () => {
       assert.deepEqual(results.map((r) => r.statusCode), Array(12).fill(201))
       const numbers = results.map((r) => Number(r.json().number.slice(-6))).sort((a, b) => a - b)
       for (let i = 1; i < numbers.length; i++) assert.equal(numbers[i], numbers[i - 1]! + 1, `gapless: ${numbers.join(',')}`)
+    })
+
+    it('the millionth appeal of a year gets a seventh digit rather than a duplicate', async () => {
+      await at(local('2027-03-01', '10:00'), async () => {
+        await t.database.db.insert(appealCounters).values({ year: 2027, last_number: 999_998 })
+        const numbers = []
+        for (let i = 0; i < 2; i++) {
+          const res = await register(base())
+          assert.equal(res.statusCode, 201, res.body)
+          numbers.push(res.json().number)
+        }
+        assert.deepEqual(numbers, ['109-2027-999999', '109-2027-1000000'])
+      })
     })
   })
 

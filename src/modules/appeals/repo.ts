@@ -208,7 +208,8 @@ export function createAppealRepo<D extends AppDb> (db: D) {
         .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
         .returning({ last_number: appealCounters.last_number }))
       return (await tx.with(next).update(appeals)
-        .set({ number: sql`${`109-${year}-`} || lpad((select last_number from ${next})::text, 6, '0')` })
+        // six digits, more past the millionth appeal of a year (lpad alone would cut the seventh)
+        .set({ number: sql`${`109-${year}-`} || (select lpad(last_number::text, greatest(6, length(last_number::text)), '0') from ${next})` })
         .where(eq(appeals.id, id)).returning(appealColumns))[0]!
     }),
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
