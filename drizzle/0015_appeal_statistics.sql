@@ -1,2 +1,3 @@
+CREATE INDEX "appeals_executor_status_idx" ON "appeals" USING btree ("executor_organization_id","status","received_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "appeals_answered_idx" ON "appeals" USING btree ("answered_at") WHERE "appeals"."answered_at" is not null;--> statement-breakpoint
 CREATE INDEX "appeals_closed_idx" ON "appeals" USING btree ("closed_at") WHERE "appeals"."closed_at" is not null;

@@ -92,6 +92,21 @@ describe('appeals register (/api/appeals)', () => {
       assert.deepEqual(detail.history.map((e: { action: string, to_status: string }) => [e.action, e.to_status]), [['register', 'registered']])
     })
 
+    it('without a citizen the call\'s matched person is taken; an unmatched call or none is 422 on body.citizen', async () => {
+      const [person] = await t.database.db.insert(persons).values({ full_name: 'Жумабаев Нурлан', phone: '+77015550011' }).returning()
+      const [matched] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77015550011', person_id: person!.id }).returning()
+      const { citizen: _none, ...withoutCitizen } = base()
+      const res = await register({ ...withoutCitizen, call_id: matched!.id })
+      assert.equal(res.statusCode, 201, res.body)
+      assert.deepEqual([res.json().person_id, res.json().citizen_name, res.json().citizen_phone], [person!.id, 'Жумабаев Нурлан', '+77015550011'])
+      const [unmatched] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77015550012' }).returning()
+      for (const payload of [{ ...withoutCitizen, call_id: unmatched!.id }, withoutCitizen]) {
+        const bad = await register(payload)
+        assert.equal(bad.statusCode, 422, bad.body)
+        assert.deepEqual(bad.json().detail[0].loc, ['body', 'citizen'])
+      }
+    })
+
     it('with an executor it is assigned at once; with an IIN a person is created; the call gives the phone', async () => {
       const [call] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77017654321', transcript: 'алло' }).returning()
       const res = await register(base({

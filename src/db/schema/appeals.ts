@@ -79,6 +79,8 @@ export const appeals = pgTable('appeals', {
   index('appeals_received_idx').on(t.received_at.desc(), t.id.desc()),
   index('appeals_status_idx').on(t.status, t.received_at.desc(), t.id.desc()),
   index('appeals_executor_idx').on(t.executor_organization_id, t.received_at.desc(), t.id.desc()),
+  // an executor's desk: its appeals in one state
+  index('appeals_executor_status_idx').on(t.executor_organization_id, t.status, t.received_at.desc(), t.id.desc()),
   index('appeals_region_idx').on(t.region_id, t.received_at.desc()),
   index('appeals_subcategory_idx').on(t.subcategory_id, t.received_at.desc()),
   index('appeals_category_idx').on(t.category_id, t.received_at.desc()),

@@ -6,8 +6,8 @@ import { classificationName, subcategoryForAppeal, type ClassificationLevel } fr
 import { employeeOrganization, employeeOrganizationFact, managerEmails } from '../employees/queries.js'
 import { organizationActiveFact, organizationName, organizationRoleFacts } from '../organizations/queries.js'
 import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
-import { activeItemExists, activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
-import { regionExists, regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
+import { activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
+import { regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
 
 export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
 export type AppealInsert = Omit<typeof appeals.$inferInsert, 'search'>
@@ -154,8 +154,6 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     subcategory: (id: number) => subcategoryForAppeal(db, id),
     organization: (id: number) => organizationRoleFacts(db, id),
     employeeOrganization: (id: number) => employeeOrganization(db, id),
-    regionExists: (id: number) => regionExists(db, id),
-    activeItemExists: (kind: 'source' | 'responseMethod', id: number) => activeItemExists(db, kind, id),
     person: (id: number) => personById(db, id),
     personByIin: (iin: string) => personByIin(db, iin),
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),

@@ -16,7 +16,8 @@ export const AppealCitizen = Type.Object({
 }, { $id: 'AppealCitizen', additionalProperties: false })
 
 export const AppealCreate = Type.Object({
-  citizen: ref(AppealCitizen),
+  /** absent: the person the call (`call_id`) was matched to by its phone */
+  citizen: Type.Optional(ref(AppealCitizen)),
   source_id: Id(),
   language: Language(),
   text: AppealText(),

@@ -173,10 +173,13 @@ export function createAppealService (deps: AppealServiceDeps) {
     return out
   }
 
-  /** who the citizen is: an existing person, a new one (with an IIN), or anonymous */
-  async function citizenOf (input: AppealCreate, callPhone: string | null) {
+  /** who the citizen is: an existing person, a new one (with an IIN), anonymous, or (none given) the person the call was matched to */
+  async function citizenOf (input: AppealCreate, call: { person_id: number | null } | undefined, callPhone: string | null) {
     const at = ['body', 'citizen']
-    const c = input.citizen
+    const c = input.citizen ?? (call?.person_id != null ? { person_id: call.person_id } : undefined)
+    if (!c) {
+      throw RequestValidationError.field(at, input.call_id === undefined ? 'Field required: the citizen' : 'Field required: the call was not matched to a person, name the citizen', undefined, 'missing')
+    }
     if (c.person_id !== undefined) {
       const person = await repo.person(c.person_id)
       if (!person) throw RequestValidationError.field([...at, 'person_id'], `Person ${c.person_id} does not exist`, c.person_id)
@@ -203,7 +206,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     if (input.call_id !== undefined && !call) problems.push(problem(['body', 'call_id'], `Call ${input.call_id} does not exist`, input.call_id))
     invalid(problems)
     const callPhone = call?.caller_phone ? normalizeKzPhone(call.caller_phone) ?? call.caller_phone : null
-    const citizen = await citizenOf(input, callPhone)
+    const citizen = await citizenOf(input, call, callPhone)
     const receivedAt = clock()
     const calendar = await deps.calendar()
     const due = deadlinesOf(calendar, rules, receivedAt, subcategory!)

@@ -23,12 +23,6 @@ export const personByIin = async (db: AppDb, iin: string) =>
 /** ids of the people with this IIN, correlated into the caller's filter */
 export const personIdsWithIin = (iin: string) => sql`(select p.id from ${persons} p where p.iin = ${iin})`
 
-/** whether an active source / response method has this id */
-export const activeItemExists = async (db: AppDb, kind: 'source' | 'responseMethod', id: number) => {
-  const t = kind === 'source' ? sources : responseMethods
-  return (await db.select({ id: t.id }).from(t).where(and(eq(t.id, id), eq(t.is_active, true)))).length > 0
-}
-
 /** the channel the service tells a citizen by for this response method (null: the executor tells them by other means) */
 export const responseChannel = async (db: AppDb, id: number) =>
   (await db.select({ channel: responseMethods.channel }).from(responseMethods).where(eq(responseMethods.id, id)))[0]?.channel ?? null
