@@ -75,16 +75,20 @@ export async function insertSyntheticAppeals (db: AppDb, refs: SyntheticRefs, op
   const pick = (ids: number[], g: string) => `(array[${ids.join(',')}])[1 + (${g} % ${ids.length})]`
   await db.execute(sql.raw(`
     insert into appeals (number, status, received_at, source_id, citizen_name, citizen_phone, language, text, subcategory_id, category_id, appeal_type_id, classifier_id,
-      priority, region_id, response_method_id, executor_organization_id, work_due_at, close_due_at, work_overdue_at, answered_at, closed_at, answer_text)
+      priority, region_id, response_method_id, executor_organization_id, work_due_at, close_due_at, work_overdue_at, close_overdue_at, answered_at, closed_at, answer_text)
     select '109-${options.year ?? until.getUTCFullYear()}-' || lpad(g::text, greatest(6, length(g::text)), '0'),
-      (array['registered','assigned','in_work','answered','closed','closed'])[1 + g % 6],
-      at, ${refs.source}, 'Гражданин ' || g, '+7701' || lpad((g % 10000000)::text, 7, '0'), case when g % 3 = 0 then 'kk' else 'ru' end,
+      st, at, ${refs.source}, 'Гражданин ' || g, '+7701' || lpad((g % 10000000)::text, 7, '0'), case when g % 3 = 0 then 'kk' else 'ru' end,
       'Обращение номер ' || g || ': нет отопления, просим принять меры', ${pick(refs.subcategories, 'g')}, ${refs.category}, ${refs.appealType}, ${refs.classifier},
-      3, ${pick(refs.regions, 'g / 7')}, ${refs.method}, case when g % 6 = 0 then null else ${pick(refs.executors, 'g / 3')} end,
-      at + interval '2 hours', at + interval '15 days', case when g % 10 = 0 then at + interval '2 hours' end,
-      case when g % 6 in (3, 4, 5) then at + ((g % 20) || ' days')::interval end,
-      case when g % 6 in (4, 5) then at + ((g % 20) || ' days')::interval + interval '1 hour' end,
-      case when g % 6 in (3, 4, 5) then 'Ответ' end
-    from (select g, timestamptz '${until.toISOString()}' - ((g::float8 / ${count + first}) * ${days}) * interval '1 day' as at
-          from generate_series(${first}, ${first + count - 1}) g) s`))
+      3, ${pick(refs.regions, 'g / 7')}, ${refs.method}, case when st = 'registered' then null else ${pick(refs.executors, 'g / 3')} end,
+      work_due, close_due,
+      -- a passed deadline of an open appeal is marked, as the deadline job would have
+      case when st in ('registered', 'assigned') and work_due < now() then work_due end,
+      case when st in ('registered', 'assigned', 'in_work') and close_due < now() then close_due end,
+      case when st in ('answered', 'closed') then at + ((g % 20) || ' days')::interval end,
+      case when st = 'closed' then at + ((g % 20) || ' days')::interval + interval '1 hour' end,
+      case when st in ('answered', 'closed') then 'Ответ' end
+    from (select g, at, at + interval '2 hours' as work_due, at + interval '15 days' as close_due,
+            (array['registered','assigned','in_work','answered','closed','closed'])[1 + g % 6] as st
+          from (select g, timestamptz '${until.toISOString()}' - ((g::float8 / ${count + first}) * ${days}) * interval '1 day' as at
+                from generate_series(${first}, ${first + count - 1}) g) t) s`))
 }
