@@ -27,10 +27,16 @@ function decodeQuotedPrintable (s: string): string {
 export async function startSmtpServer () {
   const received: ReceivedMail[] = []
   const waiters: (() => void)[] = []
+  /** while set, every recipient is refused with a temporary failure (a mail server that is in trouble) */
+  let refusing = false
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo (_address, _session, callback) {
+      if (!refusing) { callback(); return }
+      callback(Object.assign(new Error('Mailbox temporarily unavailable, try again later'), { responseCode: 451 }))
+    },
     onData (stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
@@ -61,6 +67,7 @@ export async function startSmtpServer () {
         await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100) })
       }
     },
+    refuse (on: boolean) { refusing = on },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

@@ -146,6 +146,28 @@ describe('citizen notifications and the outbox (/api/appeals/notifications)', ()
     assert.equal(again.json().code, 'already_sent')
   })
 
+  it('a mail server refusing for a while: the citizen\'s mail waits and goes out once it accepts', async () => {
+    smtp.refuse(true)
+    try {
+      const appeal = await register(f.ids.methods.email, { full_name: 'Иванова Мария', phone: '+77014445566', email: 'maria@mail.kz' })
+      await answer(appeal.id, 'Ответ по существу')
+      const n = await settle(appeal.id, 1)
+      assert.equal(n.status, 'pending')
+      assert.match(n.last_error!, /451|temporarily/)
+      smtp.refuse(false)
+      clock.advance(30_000)
+      const sent = await settle(appeal.id, 2)
+      assert.equal(sent.status, 'sent')
+      const mail = await smtp.next('maria@mail.kz')
+      assert.equal(mail.subject, `Ответ на обращение ${appeal.number}`)
+      assert.match(mail.text, /Уважаемый\(ая\) Иванова Мария!/)
+      assert.match(mail.text, /Ответ по существу/)
+      assert.match(mail.text, /вправе обжаловать/)
+    } finally {
+      smtp.refuse(false)
+    }
+  })
+
   it('a dropped connection is re-bound on the next message', async () => {
     const binds = smsc.binds
     smsc.dropSessions()
