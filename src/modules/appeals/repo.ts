@@ -2,12 +2,15 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, 
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal } from '../call-events/queries.js'
-import { classificationName, subcategoryForAppeal, type ClassificationLevel } from '../classifiers/queries.js'
-import { employeeOrganization, employeeOrganizationFact, managerEmails } from '../employees/queries.js'
-import { organizationActiveFact, organizationName, organizationRoleFacts } from '../organizations/queries.js'
+import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
+import { employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
+import { organizationActiveFact, organizationName, organizationRoleFacts, organizationRunsFact } from '../organizations/queries.js'
 import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
 import { activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
 import { regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
+
+/** DESIGN 7.2: the centre's staff are employees of an organization whose `modules` contain it */
+export const CENTRE_MODULE = 'call_center'
 
 export type AppealRow = Omit<typeof appeals.$inferSelect, 'search'>
 export type AppealInsert = Omit<typeof appeals.$inferInsert, 'search'>
@@ -151,22 +154,28 @@ function measures (from: string, to: string) {
 export function createAppealRepo<D extends AppDb> (db: D) {
   return {
     // what registration and the transitions check, through the owners' queries
-    subcategory: (id: number) => subcategoryForAppeal(db, id),
     organization: (id: number) => organizationRoleFacts(db, id),
     employeeOrganization: (id: number) => employeeOrganization(db, id),
     person: (id: number) => personById(db, id),
     personByIin: (iin: string) => personByIin(db, iin),
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
     call: (id: number) => callForAppeal(db, id),
-    /** what registration checks of the references it names, in one round trip */
-    registrationFacts: async (r: { sourceId: number, methodId: number, regionId?: number | null, executorId?: number, employeeId?: number | null }) => {
+    /**
+     * What registration needs to know before it writes, in one round trip: whether the registering
+     * employee's organization is the centre, the subcategory, whether the references it names exist
+     * and are active, the executor's managers.
+     */
+    registrationFacts: async (r: { actorOrganizationId: number | null, subcategoryId: number, sourceId: number, methodId: number, regionId?: number | null, executorId?: number, employeeId?: number | null }) => {
       const none = sql<null>`null`
       return (await db.select({
+        centre: r.actorOrganizationId === null ? none : organizationRunsFact(r.actorOrganizationId, CENTRE_MODULE),
+        subcategory: subcategoryForAppealFact(r.subcategoryId),
         source: activeItemFact('source', r.sourceId),
         method: activeItemFact('responseMethod', r.methodId),
         region: r.regionId == null ? none : regionFact(r.regionId),
         executorActive: r.executorId === undefined ? none : organizationActiveFact(r.executorId),
         employeeOrganization: r.employeeId == null ? none : employeeOrganizationFact(r.employeeId),
+        managers: r.executorId === undefined ? none : managerEmailsFact(r.executorId),
       }).from(sql`(values (1)) as one (x)`))[0]!
     },
     managerEmails: (organizationId: number) => managerEmails(db, organizationId),

@@ -11,12 +11,11 @@ import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices } from './notices.js'
-import type { AppealFilter, AppealInsert, AppealRepo, AppealRow, AppealTxRepo, StatsRow } from './repo.js'
+import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type StatsRow } from './repo.js'
 import type {
   AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse,
 } from './schemas.js'
 
-const CENTRE_MODULE = 'call_center'
 const REPEAT_WINDOW_MS = 30 * 86_400_000
 
 export interface AppealLiveEvent { type: `appeal.${AppealAction | 'answer_checked'}`, organization_id: number | null, appeal_id: number, number: string, status: AppealStatus }
@@ -76,6 +75,8 @@ function measuresOf (r: StatsRow) {
   }
 }
 const groupOf = (r: StatsRow) => ({ id: r.key, name: r.name, ...measuresOf(r) })
+
+type RegistrationFacts = Awaited<ReturnType<AppealRepo['registrationFacts']>>
 
 export function createAppealService (deps: AppealServiceDeps) {
   const { repo, transaction, clock, rules } = deps
@@ -152,12 +153,10 @@ export function createAppealService (deps: AppealServiceDeps) {
     return out
   }
 
-  async function referenceProblems (input: AppealCreate): Promise<FieldError[]> {
+  function referenceProblems (input: AppealCreate, facts: RegistrationFacts): FieldError[] {
     const out: FieldError[] = []
     const at = (field: string) => ['body', field]
-    const facts = await repo.registrationFacts({
-      sourceId: input.source_id, methodId: input.response_method_id, regionId: input.region_id, executorId: input.executor_organization_id, employeeId: input.executor_employee_id,
-    })
+    if (!facts.subcategory?.is_active) out.push(problem(at('subcategory_id'), `Subcategory ${input.subcategory_id} does not exist or is inactive`, input.subcategory_id))
     if (!facts.source) out.push(problem(at('source_id'), `Source ${input.source_id} does not exist or is inactive`, input.source_id))
     if (!facts.method) out.push(problem(at('response_method_id'), `Response method ${input.response_method_id} does not exist or is inactive`, input.response_method_id))
     if (input.region_id != null && !facts.region) out.push(problem(at('region_id'), `Region ${input.region_id} does not exist`, input.region_id))
@@ -193,18 +192,19 @@ export function createAppealService (deps: AppealServiceDeps) {
   }
 
   async function register (principal: Principal, input: AppealCreate): Promise<AppealResponse> {
-    const actor = await actorOf(principal)
-    if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
-    const [subcategory, problems, call] = await Promise.all([
-      repo.subcategory(input.subcategory_id),
-      referenceProblems(input),
+    const [facts, call] = await Promise.all([
+      repo.registrationFacts({
+        actorOrganizationId: principal.organization_id, subcategoryId: input.subcategory_id, sourceId: input.source_id, methodId: input.response_method_id,
+        regionId: input.region_id, executorId: input.executor_organization_id, employeeId: input.executor_employee_id,
+      }),
       input.call_id === undefined ? undefined : repo.call(input.call_id),
     ])
-    if (!subcategory || !subcategory.is_active) {
-      problems.push(problem(['body', 'subcategory_id'], `Subcategory ${input.subcategory_id} does not exist or is inactive`, input.subcategory_id))
-    }
+    const actor: Actor = { principal, centre: principal.role === 'admin' || facts.centre === true }
+    if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
+    const problems = referenceProblems(input, facts)
     if (input.call_id !== undefined && !call) problems.push(problem(['body', 'call_id'], `Call ${input.call_id} does not exist`, input.call_id))
     invalid(problems)
+    const subcategory = facts.subcategory
     const callPhone = call?.caller_phone ? normalizeKzPhone(call.caller_phone) ?? call.caller_phone : null
     const citizen = await citizenOf(input, call, callPhone)
     const receivedAt = clock()
@@ -216,7 +216,7 @@ export function createAppealService (deps: AppealServiceDeps) {
 
     const executor = input.executor_organization_id === undefined
       ? undefined
-      : { organizationId: input.executor_organization_id, employeeId: input.executor_employee_id ?? null, managers: await repo.managerEmails(input.executor_organization_id) }
+      : { organizationId: input.executor_organization_id, employeeId: input.executor_employee_id ?? null, managers: facts.managers ?? [] }
     const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
 
     const row = await transaction(async (tx) => {

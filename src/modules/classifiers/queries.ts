@@ -24,6 +24,17 @@ export const subcategoryItems = (db: AppDb, categoryId?: number) => db.select({
   .where(and(eq(subcategories.is_active, true), categoryId === undefined ? undefined : eq(subcategories.category_id, categoryId)))
   .orderBy(asc(subcategories.sort_order), asc(subcategories.name), asc(subcategories.id))
 
+export interface SubcategoryForAppeal {
+  subcategory_id: number, category_id: number, appeal_type_id: number, classifier_id: number,
+  priority: number, time_to_work: number | null, time_to_close: number | null, is_active: boolean,
+}
+
+/** subcategoryForAppeal as a JSON column of the caller's query (null: no such subcategory) */
+export const subcategoryForAppealFact = (id: number) => sql<SubcategoryForAppeal | null>`(select json_build_object(
+    'subcategory_id', s.id, 'category_id', c.id, 'appeal_type_id', t.id, 'classifier_id', t.classifier_id,
+    'priority', s.priority, 'time_to_work', s.time_to_work, 'time_to_close', s.time_to_close, 'is_active', s.is_active)
+  from ${subcategories} s join ${categories} c on c.id = s.category_id join ${appealTypes} t on t.id = c.appeal_type_id where s.id = ${id})`
+
 /** a subcategory with its place in the tree and its terms: what an appeal copies at registration */
 export const subcategoryForAppeal = async (db: AppDb, id: number) => (await db.select({
   subcategory_id: subcategories.id, category_id: categories.id, appeal_type_id: appealTypes.id, classifier_id: appealTypes.classifier_id,

@@ -59,3 +59,7 @@ export const managerEmails = async (db: AppDb, organizationId: number) =>
 
 /** an employee's organization id (0: none; null: no such employee), as a column of the caller's query */
 export const employeeOrganizationFact = (id: number) => sql<number | null>`(select coalesce(u.organization_id, 0) from ${users} u where u.id = ${id})`
+
+/** the e-mail addresses of an organization's active managers, as a JSON column of the caller's query */
+export const managerEmailsFact = (organizationId: number) =>
+  sql<string[]>`(select coalesce(json_agg(u.email order by u.id), '[]'::json) from ${users} u where u.organization_id = ${organizationId} and u.role = 'manager' and u.is_active)`

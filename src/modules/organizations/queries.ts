@@ -54,3 +54,7 @@ export const organizationRoleFacts = async (db: AppDb, id: number) =>
 
 /** an organization's is_active (null: no such organization), as a column of the caller's query */
 export const organizationActiveFact = (id: number) => sql<boolean | null>`(select o.is_active from ${organizations} o where o.id = ${id})`
+
+/** whether an active organization runs this module (`call_center`: its staff are the centre's), as a column of the caller's query */
+export const organizationRunsFact = (id: number, module: string) =>
+  sql<boolean>`exists (select 1 from ${organizations} o where o.id = ${id} and o.is_active and ${module} = any(o.modules))`
