@@ -73,7 +73,7 @@ export async function benchAppeals (): Promise<void> {
     ['phone', 'phone=%2B77010012345'],
     ['number', 'q=109-2020-512345'],
     ['words (full text)', `q=${encodeURIComponent('отопления')}`],
-    ['executor + status + overdue', `executor_organization_id=${executors[5]!.id}&status=assigned&overdue=true`],
+    ['executor + status + overdue', `executor_organization_id=${executors[4]!.id}&status=assigned&overdue=true`],
     ['page 20 (keyset)', '__cursor'],
   ]
   for (const [name, query] of cases) {
