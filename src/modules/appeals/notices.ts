@@ -92,11 +92,12 @@ const deadlineWords: Record<Deadline, Record<Language, string>> = {
 }
 
 type ManagerNotice =
-  | { kind: 'assign', eventId: number }
+  /** `eventId` 'registration': an appeal assigned as it is registered, whose id and number are markers yet */
+  | { kind: 'assign', eventId: number | 'registration' }
   | { kind: 'overdue', deadline: Deadline, dueAt: Date }
 
 /** a mail to each manager of the executor organization, in Russian and Kazakh */
-export function managerNotices (appeal: Pick<AppealRow, 'id' | 'number' | 'work_due_at' | 'close_due_at'>, notice: ManagerNotice, emails: string[], timeZone: string): NotificationInsert[] {
+export function managerNotices (appeal: { id: number | string, number: string, work_due_at: Date, close_due_at: Date }, notice: ManagerNotice, emails: string[], timeZone: string): NotificationInsert[] {
   const n = appeal.number
   const ru = (at: Date) => when(at, 'ru', timeZone)
   const kk = (at: Date) => when(at, 'kk', timeZone)
@@ -119,6 +120,6 @@ export function managerNotices (appeal: Pick<AppealRow, 'id' | 'number' | 'work_
     recipient: email,
     subject: message.subject,
     body: message.body,
-    appeal_id: appeal.id,
+    appeal_id: typeof appeal.id === 'number' ? appeal.id : null,
   }))
 }

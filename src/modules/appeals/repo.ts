@@ -5,7 +5,7 @@ import { callForAppeal } from '../call-events/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
 import { employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
 import { organizationActiveFact, organizationName, organizationRoleFacts, organizationRunsFact } from '../organizations/queries.js'
-import { enqueueNotifications, type NotificationInsert } from '../notifications/queries.js'
+import { enqueueNotifications, notificationsInsert, type NotificationInsert } from '../notifications/queries.js'
 import { activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
 import { regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
 
@@ -206,19 +206,24 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     },
 
     /**
-     * Gives the appeal the year's next registration number (`109-YYYY-NNNNNN`). The counter row stays
-     * locked until the transaction ends, so numbers have no gaps: the caller does it last, to hold the
-     * lock for as short a time as it can.
+     * Registration's writes as one statement, atomic by itself: the appeal numbered from the year's
+     * counter (`109-YYYY-NNNNNN`, more digits past the millionth), its history rows, and the notices
+     * with the appeal's id and number filled in. The counter row is locked until the statement's
+     * transaction ends, so numbers have no gaps; outside a transaction that is at once.
      */
-    assignNumber: inTransactionOnly(db, async (tx, id: number, year: number): Promise<AppealRow> => {
-      const next = tx.$with('next').as(tx.insert(appealCounters).values({ year, last_number: 1 })
+    async registerAppeal (values: Omit<AppealInsert, 'number'>, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date): Promise<AppealRow> {
+      const next = db.$with('next').as(db.insert(appealCounters).values({ year, last_number: 1 })
         .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
         .returning({ last_number: appealCounters.last_number }))
-      return (await tx.with(next).update(appeals)
-        // six digits, more past the millionth appeal of a year (lpad alone would cut the seventh)
-        .set({ number: sql`${`109-${year}-`} || (select lpad(last_number::text, greatest(6, length(last_number::text)), '0') from ${next})` })
-        .where(eq(appeals.id, id)).returning(appealColumns))[0]!
-    }),
+      const number = sql<string>`${`109-${year}-`} || (select lpad(last_number::text, greatest(6, length(last_number::text)), '0') from ${next})`
+      const inserted = db.$with('inserted').as(db.insert(appeals).values({ ...values, number }).returning(appealColumns))
+      const id = sql<number>`(select id from ${inserted})`
+      const history = db.$with('history').as(db.insert(appealEvents).values(events.map((e) => ({ ...e, appeal_id: id }))).returning({ id: appealEvents.id }))
+      const statement = notices.length === 0
+        ? db.with(next, inserted, history)
+        : db.with(next, inserted, history, db.$with('told').as(notificationsInsert(db, notices, at, { id, number: sql`(select number from ${inserted})` })))
+      return (await statement.select().from(inserted))[0]! as AppealRow
+    },
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
       (await tx.select(appealColumns).from(appeals).where(eq(appeals.id, id)).for('update'))[0]),
     find: async (id: number): Promise<AppealRow | undefined> => (await db.select(appealColumns).from(appeals).where(eq(appeals.id, id)))[0],

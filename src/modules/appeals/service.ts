@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
 import type { Principal } from '../../lib/auth.js'
@@ -7,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, t
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
-import type { NotificationInsert } from '../notifications/queries.js'
+import { MARKERS, type NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices } from './notices.js'
@@ -219,56 +218,57 @@ export function createAppealService (deps: AppealServiceDeps) {
       : { organizationId: input.executor_organization_id, employeeId: input.executor_employee_id ?? null, managers: facts.managers ?? [] }
     const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
 
-    const row = await transaction(async (tx) => {
-      let personId = citizen.personId
-      if (citizen.iin) {
-        personId = await tx.insertPersonIfNew({ full_name: citizen.name, iin: citizen.iin, phone: citizen.phone, email: citizen.email }) ?? null
-        if (personId === null) {
-          const known = await tx.personByIin(citizen.iin)
+    const values = (personId: number | null): Omit<AppealInsert, 'number'> => ({
+      status: executor ? 'assigned' : 'registered',
+      received_at: receivedAt,
+      source_id: input.source_id,
+      call_row_id: call?.id ?? null,
+      person_id: personId,
+      citizen_name: citizen.name,
+      citizen_phone: citizen.phone,
+      citizen_email: citizen.email,
+      language: input.language,
+      text: input.text,
+      subcategory_id: subcategory!.subcategory_id,
+      category_id: subcategory!.category_id,
+      appeal_type_id: subcategory!.appeal_type_id,
+      classifier_id: subcategory!.classifier_id,
+      priority: subcategory!.priority,
+      region_id: input.region_id ?? null,
+      address: input.address ?? null,
+      response_method_id: input.response_method_id,
+      executor_organization_id: executor?.organizationId ?? null,
+      executor_employee_id: executor?.employeeId ?? null,
+      operator_id: principal.id,
+      ...due,
+      is_repeat: isRepeat,
+    })
+    const events = [
+      { at: receivedAt, actor_id: principal.id, action: 'register' as const, to_status: 'registered' as const, payload: { call_id: call?.id ?? null } },
+      ...(executor
+        ? [{
+            at: receivedAt, actor_id: principal.id, action: 'assign' as const, from_status: 'registered' as const, to_status: 'assigned' as const,
+            payload: { executor_organization_id: executor.organizationId, executor_employee_id: executor.employeeId },
+          }]
+        : []),
+    ]
+    // the id and number are the statement's to give: the notices carry markers for them
+    const notices = executor
+      ? managerNotices({ id: MARKERS.id, number: MARKERS.number, ...due }, { kind: 'assign', eventId: 'registration' }, executor.managers, calendar.timeZone)
+      : []
+    const write = (on: AppealRepo | AppealTxRepo, personId: number | null) => on.registerAppeal(values(personId), year, events, notices, receivedAt)
+
+    // one statement is a transaction of its own; a new person needs one around both
+    const row = !citizen.iin
+      ? await write(repo, citizen.personId)
+      : await transaction(async (tx) => {
+        const personId = await tx.insertPersonIfNew({ full_name: citizen.name, iin: citizen.iin!, phone: citizen.phone, email: citizen.email })
+        if (personId === undefined) {
+          const known = await tx.personByIin(citizen.iin!)
           throw new ConflictError(`A person with this IIN is registered already (id ${known?.id}, ${known?.full_name}): pass citizen.person_id`, 'person_exists')
         }
-      }
-      const values: AppealInsert = {
-        // a unique placeholder until the number is given, last
-        number: `tmp-${randomUUID().slice(0, 16)}`,
-        status: executor ? 'assigned' : 'registered',
-        received_at: receivedAt,
-        source_id: input.source_id,
-        call_row_id: call?.id ?? null,
-        person_id: personId,
-        citizen_name: citizen.name,
-        citizen_phone: citizen.phone,
-        citizen_email: citizen.email,
-        language: input.language,
-        text: input.text,
-        subcategory_id: subcategory!.subcategory_id,
-        category_id: subcategory!.category_id,
-        appeal_type_id: subcategory!.appeal_type_id,
-        classifier_id: subcategory!.classifier_id,
-        priority: subcategory!.priority,
-        region_id: input.region_id ?? null,
-        address: input.address ?? null,
-        response_method_id: input.response_method_id,
-        executor_organization_id: executor?.organizationId ?? null,
-        executor_employee_id: executor?.employeeId ?? null,
-        operator_id: principal.id,
-        ...due,
-        is_repeat: isRepeat,
-      }
-      const inserted = await tx.insert(values)
-      const [, assignEventId] = await tx.addEvents([
-        { appeal_id: inserted.id, at: receivedAt, actor_id: principal.id, action: 'register', to_status: 'registered', payload: { call_id: call?.id ?? null } },
-        ...(executor
-          ? [{
-              appeal_id: inserted.id, at: receivedAt, actor_id: principal.id, action: 'assign' as const, from_status: 'registered' as const, to_status: 'assigned' as const,
-              payload: { executor_organization_id: executor.organizationId, executor_employee_id: executor.employeeId },
-            }]
-          : []),
-      ])
-      const appeal = await tx.assignNumber(inserted.id, year)
-      if (executor) await tx.enqueue(managerNotices(appeal, { kind: 'assign', eventId: assignEventId! }, executor.managers, calendar.timeZone), receivedAt)
-      return appeal
-    })
+        return write(tx, personId)
+      })
     deps.deadlineSet(row.work_due_at)
     await announce(row, row.status === 'assigned' ? 'assign' : 'register')
     if (row.status === 'assigned') deps.notify()
