@@ -99,7 +99,12 @@ describe('citizen notifications and the outbox (/api/appeals/notifications)', ()
     assert.match(citizen.text, /Жауап беру мерзімі: /)
     const manager = await smtp.next(f.otherManagerEmail)
     assert.match(manager.subject, new RegExp(`Новое обращение ${appeal.number}`))
-    const rows = await outbox(`?appeal_id=${appeal.id}`)
+    // the mail arrives before the worker has written `sent`: wait for the rows to settle
+    let rows = await outbox(`?appeal_id=${appeal.id}`)
+    for (let i = 0; i < 100 && rows.items.some((n) => n.status === 'pending'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      rows = await outbox(`?appeal_id=${appeal.id}`)
+    }
     assert.deepEqual(rows.items.map((n) => [n.kind, n.status]).sort(), [['assign', 'sent'], ['assign', 'sent'], ['redirect', 'sent']])
   })
 
