@@ -1,3 +1,5 @@
+import { and, eq, isNull, lt, lte, or } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Clock } from './clock.js'
 import { backoffDelay } from './backoff.js'
 
@@ -14,15 +16,27 @@ export interface OutboxSource<T> {
   describe: (item: T) => object
 }
 
-export interface OutboxWorkerOptions<T> {
+/** how an outbox is worked: what its module's configuration says */
+export interface OutboxPolicy {
+  clock: Clock
+  log: { info: (o: object, m: string) => void, warn: (o: object, m: string) => void, error: (o: object, m: string) => void }
+  /** how often the worker looks for due rows */
+  intervalMs: number
+  /** the first retry delay; it doubles with every failed attempt */
+  backoffMs: number
+  maxAttempts: number
+  /** the longest one delivery may take */
+  timeoutMs: number
+}
+
+/** the rows an outbox may claim now: waiting, due, and not held by a live claim */
+export const claimable = (t: { status: PgColumn, next_attempt_at: PgColumn, locked_until: PgColumn }, now: Date) =>
+  and(eq(t.status, 'pending'), lte(t.next_attempt_at, now), or(isNull(t.locked_until), lt(t.locked_until, now)))
+
+export interface OutboxWorkerOptions<T> extends Omit<OutboxPolicy, 'timeoutMs'> {
   name: string
   source: OutboxSource<T>
-  clock: Clock
-  log: { warn: (o: object, m: string) => void, error: (o: object, m: string) => void }
-  intervalMs: number
-  backoffMs: number
   maxBackoffMs?: number
-  maxAttempts: number
   /** how long a claimed row stays this worker's: longer than one delivery may take */
   holdMs: number
   batch?: number

@@ -227,7 +227,6 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
       (await tx.select(appealColumns).from(appeals).where(eq(appeals.id, id)).for('update'))[0]),
     find: async (id: number): Promise<AppealRow | undefined> => (await db.select(appealColumns).from(appeals).where(eq(appeals.id, id)))[0],
-    insert: async (values: AppealInsert): Promise<AppealRow> => (await db.insert(appeals).values(values).returning(appealColumns))[0]!,
     update: async (id: number, values: Partial<AppealInsert>): Promise<AppealRow> =>
       (await db.update(appeals).set({ ...values, updated_at: sql`now()` }).where(eq(appeals.id, id)).returning(appealColumns))[0]!,
     /** keeps a review with the answer it reviewed: not when the answer was returned or replaced meanwhile */

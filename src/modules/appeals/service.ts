@@ -134,22 +134,32 @@ export function createAppealService (deps: AppealServiceDeps) {
     type: `appeal.${action}`, organization_id: row.executor_organization_id, appeal_id: row.id, number: row.number, status: row.status,
   })
 
-  /** an executor must be an active organization; its employee must work there */
-  async function executorProblems (on: AppealRepo | AppealTxRepo, organizationId: number | undefined, employeeId: number | null | undefined, at: string[]): Promise<FieldError[]> {
+  /**
+   * An executor must be an active organization; its employee must work there. `executorActive`: null
+   * when there is no such organization; `employeeOrganization`: null when there is no such employee,
+   * 0 when the employee has no organization.
+   */
+  function executorProblemsOf (facts: Pick<RegistrationFacts, 'executorActive' | 'employeeOrganization'>, organizationId: number | undefined, employeeId: number | null | undefined, at: string[]): FieldError[] {
     const out: FieldError[] = []
-    if (organizationId !== undefined) {
-      const org = await on.organization(organizationId)
-      if (!org) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} does not exist`, organizationId))
-      else if (!org.is_active) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} is inactive`, organizationId))
-    }
-    if (employeeId !== undefined && employeeId !== null) {
-      const employeeOrg = await on.employeeOrganization(employeeId)
-      if (employeeOrg === undefined) out.push(problem([...at, 'executor_employee_id'], `Employee ${employeeId} does not exist`, employeeId))
-      else if (organizationId !== undefined && employeeOrg !== organizationId) {
+    if (organizationId !== undefined && facts.executorActive === null) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} does not exist`, organizationId))
+    if (organizationId !== undefined && facts.executorActive === false) out.push(problem([...at, 'executor_organization_id'], `Organization ${organizationId} is inactive`, organizationId))
+    if (employeeId != null) {
+      if (facts.employeeOrganization === null) out.push(problem([...at, 'executor_employee_id'], `Employee ${employeeId} does not exist`, employeeId))
+      else if (organizationId !== undefined && facts.employeeOrganization !== organizationId) {
         out.push(problem([...at, 'executor_employee_id'], `Employee ${employeeId} does not work in organization ${organizationId}`, employeeId))
       }
     }
     return out
+  }
+
+  /** executorProblemsOf with the facts read in the caller's transaction */
+  async function executorProblems (on: AppealTxRepo, organizationId: number | undefined, employeeId: number | null | undefined, at: string[]): Promise<FieldError[]> {
+    const [org, employeeOrg] = await Promise.all([
+      organizationId === undefined ? undefined : on.organization(organizationId),
+      employeeId == null ? undefined : on.employeeOrganization(employeeId),
+    ])
+    const facts = { executorActive: org?.is_active ?? null, employeeOrganization: employeeOrg === undefined ? null : employeeOrg ?? 0 }
+    return executorProblemsOf(facts, organizationId, employeeId, at)
   }
 
   function referenceProblems (input: AppealCreate, facts: RegistrationFacts): FieldError[] {
@@ -160,15 +170,11 @@ export function createAppealService (deps: AppealServiceDeps) {
     if (!facts.method) out.push(problem(at('response_method_id'), `Response method ${input.response_method_id} does not exist or is inactive`, input.response_method_id))
     if (input.region_id != null && !facts.region) out.push(problem(at('region_id'), `Region ${input.region_id} does not exist`, input.region_id))
     const orgId = input.executor_organization_id
-    if (orgId !== undefined && facts.executorActive === null) out.push(problem(at('executor_organization_id'), `Organization ${orgId} does not exist`, orgId))
-    if (orgId !== undefined && facts.executorActive === false) out.push(problem(at('executor_organization_id'), `Organization ${orgId} is inactive`, orgId))
-    const employeeId = input.executor_employee_id
-    if (employeeId != null) {
-      if (orgId === undefined) out.push(problem(at('executor_employee_id'), 'An executor employee needs executor_organization_id', employeeId))
-      else if (facts.employeeOrganization === null) out.push(problem(at('executor_employee_id'), `Employee ${employeeId} does not exist`, employeeId))
-      else if (facts.employeeOrganization !== orgId) out.push(problem(at('executor_employee_id'), `Employee ${employeeId} does not work in organization ${orgId}`, employeeId))
+    if (input.executor_employee_id != null && orgId === undefined) {
+      out.push(problem(at('executor_employee_id'), 'An executor employee needs executor_organization_id', input.executor_employee_id))
+      return out
     }
-    return out
+    return [...out, ...executorProblemsOf(facts, orgId, input.executor_employee_id, ['body'])]
   }
 
   /** who the citizen is: an existing person, a new one (with an IIN), anonymous, or (none given) the person the call was matched to */

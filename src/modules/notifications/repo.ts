@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
+import { claimable } from '../../lib/outbox-worker.js'
 import { notifications, type NotificationChannel, type NotificationStatus } from '../../db/schema/index.js'
 
 export type NotificationRow = typeof notifications.$inferSelect
@@ -23,8 +24,7 @@ export function createNotificationRepo (db: AppDb) {
     async claimDue (channels: NotificationChannel[], now: Date, lockUntil: Date, batch: number): Promise<ClaimedNotification[]> {
       if (channels.length === 0) return []
       const due = db.select({ id: notifications.id }).from(notifications)
-        .where(and(eq(notifications.status, 'pending'), inArray(notifications.channel, channels), lte(notifications.next_attempt_at, now),
-          or(isNull(notifications.locked_until), lt(notifications.locked_until, now))))
+        .where(and(claimable(notifications, now), inArray(notifications.channel, channels)))
         .orderBy(asc(notifications.next_attempt_at), asc(notifications.id))
         .limit(batch)
         .for('update', { skipLocked: true })

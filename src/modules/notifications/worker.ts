@@ -1,23 +1,15 @@
 import type { NotificationChannel } from '../../db/schema/index.js'
 import type { Mailer } from '../../integrations/mail/index.js'
 import type { SmsGateway } from '../../integrations/sms/index.js'
-import type { Clock } from '../../lib/clock.js'
-import { createOutboxWorker } from '../../lib/outbox-worker.js'
+import { createOutboxWorker, type OutboxPolicy } from '../../lib/outbox-worker.js'
 import type { ClaimedNotification, NotificationRepo } from './repo.js'
 
-export interface NotificationWorkerOptions {
+export interface NotificationWorkerOptions extends OutboxPolicy {
   repo: NotificationRepo
   /** unset: e-mail notifications wait (SMTP_URL is not set) */
   mailer?: Mailer
   /** unset: SMS notifications wait (SMPP_URL is not set) */
   sms?: SmsGateway
-  clock: Clock
-  log: { info: (o: object, m: string) => void, warn: (o: object, m: string) => void, error: (o: object, m: string) => void }
-  intervalMs: number
-  backoffMs: number
-  maxAttempts: number
-  /** the longest one delivery may take */
-  timeoutMs: number
   /** the domain of Message-IDs, so that a mail sent twice is recognisably one */
   messageIdDomain: string
 }

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
+import { claimable } from '../../lib/outbox-worker.js'
 import { extSyncOutbox, type ExtSyncStatus } from '../../db/schema/index.js'
 
 /** a row taken by one worker; `locked_until` is its claim: another worker's later claim has another */
@@ -26,8 +27,7 @@ export function createExtSyncRepo (db: AppDb) {
     /** claims due rows for one worker; SKIP LOCKED keeps instances from taking the same row */
     async claimDue (now: Date, lockUntil: Date, batch: number): Promise<ClaimedSync[]> {
       const due = db.select({ id: extSyncOutbox.organization_id }).from(extSyncOutbox)
-        .where(and(eq(extSyncOutbox.status, 'pending'), lte(extSyncOutbox.next_attempt_at, now),
-          or(isNull(extSyncOutbox.locked_until), lt(extSyncOutbox.locked_until, now))))
+        .where(claimable(extSyncOutbox, now))
         .orderBy(asc(extSyncOutbox.next_attempt_at), asc(extSyncOutbox.organization_id))
         .limit(batch)
         .for('update', { skipLocked: true })

@@ -1,17 +1,10 @@
 import type { ExtSyncClient } from '../../integrations/ext-sync/index.js'
-import type { Clock } from '../../lib/clock.js'
-import { createOutboxWorker } from '../../lib/outbox-worker.js'
+import { createOutboxWorker, type OutboxPolicy } from '../../lib/outbox-worker.js'
 import type { ClaimedSync, ExtSyncRepo } from './ext-sync-repo.js'
 
-export interface ExtSyncWorkerOptions {
+export interface ExtSyncWorkerOptions extends OutboxPolicy {
   repo: ExtSyncRepo
   client: ExtSyncClient
-  clock: Clock
-  log: { info: (o: object, m: string) => void, warn: (o: object, m: string) => void, error: (o: object, m: string) => void }
-  intervalMs: number
-  backoffMs: number
-  maxAttempts: number
-  timeoutMs: number
   batch?: number
 }
 
