@@ -19,6 +19,7 @@ import { authPlugin } from './lib/auth.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
+import { createInvalidatedCache } from './lib/invalidated-cache.js'
 import { createNotifier } from './db/notify.js'
 import * as appeals from './modules/appeals/index.js'
 import * as auth from './modules/auth/index.js'
@@ -129,7 +130,16 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
   const authRepo = auth.createAuthRepo(db)
+  // every authenticated request reads its principal: from memory, kept fresh by the users table's trigger
+  const principalChanges = createNotifier(database, 'principal_changed')
+  const principals = createInvalidatedCache({ load: authRepo.findPrincipal, maxEntries: 20_000, isLive: () => principalChanges.listening })
+  principalChanges.subscribe((id) => { principals.forget(Number(id)) })
+  principalChanges.onState(principals.clear)
+  app.addHook('onReady', async () => { await principalChanges.start() })
+  app.addHook('onClose', async () => { await principalChanges.stop() })
   const authService = auth.createAuthService({
+    findPrincipal: principals.get,
+    principalChanged: principals.forget,
     repo: authRepo,
     transaction: transactional(db, auth.createAuthRepo),
     tokens: createTokenIssuer({ secret: jwtSecret, ttlSeconds: config.accessTokenTtlSeconds, clock }),
@@ -144,7 +154,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }
-  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db) }) })
+  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: principals.forget }) })
   const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
   await app.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
   const regionService = regions.createRegionService({ repo: regions.createRegionRepo(db), transaction: transactional(db, regions.createRegionRepo) })

@@ -58,8 +58,11 @@ export interface Database {
   /** raw SQL with positional parameters, for the few places that are not repositories (benchmarks, tests) */
   query: <T>(text: string, params?: unknown[]) => Promise<T[]>
   notify: (channel: string, payload: string) => Promise<void>
-  /** LISTEN on `channel` (PostgreSQL: a dedicated connection, reconnected with backoff); answers the stop */
-  listen: (channel: string, listener: Listener) => Promise<() => Promise<void>>
+  /**
+   * LISTEN on `channel` (PostgreSQL: a dedicated connection, reconnected with backoff); answers the
+   * stop. `onState` hears when notifications start and stop arriving: what was missed in between is lost.
+   */
+  listen: (channel: string, listener: Listener, onState?: (listening: boolean) => void) => Promise<() => Promise<void>>
   /** applies the migrations of `folder` (PostgreSQL: under an advisory lock, for concurrent starts) */
   migrate: (folder: string) => Promise<void>
   /** the embedded database's files as an image (a migrated template for tests); PostgreSQL has none */
@@ -104,8 +107,9 @@ function createPglite (client: PGlite, unlock: () => void): Database {
     kind: 'pglite',
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },
-    listen: async (channel, listener) => {
+    listen: async (channel, listener, onState) => {
       const unlisten = await client.listen(channel, listener)
+      onState?.(true)
       return async () => { if (!client.closed) await unlisten() }
     },
     migrate: async (folder) => { await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }) },
@@ -137,7 +141,7 @@ function createPostgres (connectionString: string, max: number): Database {
     kind: 'postgres',
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query<T & pg.QueryResultRow>(text, params)).rows,
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
-    listen: (channel, listener) => listenPostgres(config, channel, listener),
+    listen: (channel, listener, onState) => listenPostgres(config, channel, listener, onState),
     migrate: async (folder) => {
       const client = await pool.connect()
       try {
@@ -158,7 +162,7 @@ function createPostgres (connectionString: string, max: number): Database {
  * A dedicated connection (LISTEN holds it), reconnected with backoff when it is lost; the backoff
  * starts again after a connection that worked, and a client whose LISTEN failed is closed.
  */
-async function listenPostgres (config: pg.ClientConfig, channel: string, listener: Listener): Promise<() => Promise<void>> {
+async function listenPostgres (config: pg.ClientConfig, channel: string, listener: Listener, onState?: (listening: boolean) => void): Promise<() => Promise<void>> {
   let client: pg.Client | undefined
   let closed = false
   let retry: NodeJS.Timeout | undefined
@@ -169,6 +173,7 @@ async function listenPostgres (config: pg.ClientConfig, channel: string, listene
     const reconnect = () => {
       if (gaveUp || closed) return
       gaveUp = true
+      if (listening) onState?.(false)
       if (client === c) client = undefined
       c.end().catch(() => {})
       const next = listening ? 0 : attempt + 1
@@ -181,6 +186,7 @@ async function listenPostgres (config: pg.ClientConfig, channel: string, listene
       await c.query(`listen "${channel.replace(/"/g, '""')}"`)
       listening = true
       client = c
+      onState?.(true)
     } catch {
       reconnect()
     }

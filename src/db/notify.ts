@@ -11,15 +11,22 @@ export function createNotifier (database: Database, channel: string) {
   const listeners = new Set<Listener>()
   const dispatch = (payload: string) => { for (const l of listeners) l(payload) }
   let stop: (() => Promise<void>) | undefined
+  let listening = false
+  const stateListeners = new Set<(listening: boolean) => void>()
+  const onState = (now: boolean) => { listening = now; for (const l of stateListeners) l(now) }
 
   return {
-    async start (): Promise<void> { stop = await database.listen(channel, dispatch) },
+    async start (): Promise<void> { stop = await database.listen(channel, dispatch, onState) },
+    /** whether notifications arrive now: a cache kept fresh by them is good only while they do */
+    get listening () { return listening },
+    /** hears every change of `listening` (a reconnect after a lost connection, say) */
+    onState (listener: (listening: boolean) => void): void { stateListeners.add(listener) },
     publish: (payload: string): Promise<void> => database.notify(channel, payload),
     subscribe (listener: Listener): () => void {
       listeners.add(listener)
       return () => { listeners.delete(listener) }
     },
-    stop: async () => { listeners.clear(); await stop?.() },
+    stop: async () => { listeners.clear(); stateListeners.clear(); listening = false; await stop?.() },
   }
 }
 

@@ -36,11 +36,17 @@ export interface AuthServiceDeps {
   mailer: Mailer
   clock: Clock
   publicUrl: string
+  /** where principals are read on every request (a cache in front of the repository, say) */
+  findPrincipal?: AuthRepo['findPrincipal']
+  /** an account's token version changed: this instance's cached principal goes at once */
+  principalChanged?: (id: number) => void
   log: { warn: (fields: object, msg: string) => void, error: (fields: object, msg: string) => void }
 }
 
 export function createAuthService (deps: AuthServiceDeps) {
   const { repo, transaction, tokens, mailer, clock } = deps
+  const findPrincipal = deps.findPrincipal ?? repo.findPrincipal
+  const principalChanged = deps.principalChanged ?? (() => {})
 
   async function issueToken (user: UserRow): Promise<string> {
     return tokens.sign({ id: user.id, role: user.role, organization_id: user.organization_id, token_version: user.token_version })
@@ -83,16 +89,18 @@ export function createAuthService (deps: AuthServiceDeps) {
     const weak = passwordProblem(password, ['body', field], { email: found!.user.email })
     if (weak) throw new RequestValidationError([weak])
     const passwordHash = await hashPassword(password)
-    return transaction(async (tx) => {
+    const user = await transaction(async (tx) => {
       if (!await tx.consumeToken(found!.token.id, clock())) throw new InvalidTokenError(`${what} has already been used`)
       return (await tx.setPassword(found!.user.id, passwordHash, { activate: purpose === 'invite' }))!
     })
+    principalChanged(user.id)
+    return user
   }
 
   async function resolvePrincipal (token: string): Promise<Principal | undefined> {
     const claims = await tokens.verify(token)
     if (!claims) return undefined
-    const user = await repo.findPrincipal(Number(claims.sub))
+    const user = await findPrincipal(Number(claims.sub))
     if (!user || !user.is_active || user.token_version !== claims.tv) return undefined
     return { id: user.id, email: user.email, role: user.role, user_type: user.user_type, organization_id: user.organization_id }
   }
@@ -132,6 +140,7 @@ export function createAuthService (deps: AuthServiceDeps) {
       const weak = passwordProblem(newPassword, ['body', 'new_password'], { email: user.email, current: currentPassword })
       if (weak) throw new RequestValidationError([weak])
       const updated = await repo.setPassword(user.id, await hashPassword(newPassword))
+      principalChanged(user.id)
       return { message: 'Password changed', access_token: await issueToken(updated!), token_type: 'bearer' }
     },
 

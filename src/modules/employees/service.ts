@@ -14,7 +14,13 @@ const toResponse = (r: EmployeeRow): EmployeeResponse => ({
   created_at: r.created_at.toISOString(),
 })
 
-export function createEmployeeService ({ repo }: { repo: EmployeeRepo }) {
+export interface EmployeeServiceDeps {
+  repo: EmployeeRepo
+  /** an account's role, organization or activity changed: this instance's cached principal goes at once */
+  principalChanged?: (id: number) => void
+}
+
+export function createEmployeeService ({ repo, principalChanged = () => {} }: EmployeeServiceDeps) {
   /** an employee the actor may see: admins see all, managers their organization's (others are 404) */
   async function visible (actor: Principal, id: number): Promise<EmployeeRow> {
     const row = await repo.findById(id)
@@ -88,6 +94,7 @@ export function createEmployeeService ({ repo }: { repo: EmployeeRepo }) {
         throw new ConflictError('You cannot deactivate yourself or change your own role')
       }
       await repo.update(id, values)
+      principalChanged(id)
       return toResponse((await repo.findById(id))!)
     },
 
@@ -96,6 +103,7 @@ export function createEmployeeService ({ repo }: { repo: EmployeeRepo }) {
       checkManagerScope(actor, { role: current.role, user_type: current.user_type })
       if (id === actor.id) throw new ConflictError('You cannot delete yourself')
       await repo.remove(id) // rows that still refer to the employee make this a 409
+      principalChanged(id)
       return { message: 'Employee deleted' }
     },
   }

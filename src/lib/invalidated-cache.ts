@@ -1,0 +1,35 @@
+/**
+ * A bounded per-instance cache of database rows kept fresh by invalidations (NOTIFY from every
+ * instance): `forget` drops one key, `clear` all of them. While the invalidations may be missed
+ * (`isLive()` false: the LISTEN connection is down) every read goes to the database and nothing is kept.
+ *
+ * A load that raced an invalidation is not kept: a row read before a change committed must not
+ * outlive the change's notification.
+ */
+export function createInvalidatedCache<K, V> (options: { load: (key: K) => Promise<V | undefined>, maxEntries: number, isLive: () => boolean }) {
+  const entries = new Map<K, V>()
+  let generation = 0
+
+  return {
+    async get (key: K): Promise<V | undefined> {
+      const live = options.isLive()
+      if (live) {
+        const hit = entries.get(key)
+        if (hit !== undefined) return hit
+      }
+      const startedAt = generation
+      const value = await options.load(key)
+      if (live && value !== undefined && generation === startedAt && options.isLive()) {
+        // the oldest key goes first; Map keeps insertion order
+        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!)
+        entries.set(key, value)
+      }
+      return value
+    },
+    forget (key: K): void { generation++; entries.delete(key) },
+    clear (): void { generation++; entries.clear() },
+    get size () { return entries.size },
+  }
+}
+
+export type InvalidatedCache<K, V> = ReturnType<typeof createInvalidatedCache<K, V>>
