@@ -211,7 +211,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
      * with the appeal's id and number filled in. The counter row is locked until the statement's
      * transaction ends, so numbers have no gaps; outside a transaction that is at once.
      */
-    async registerAppeal (values: Omit<AppealInsert, 'number'>, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date): Promise<AppealRow> {
+    async registerAppeal (values: RegistrationValues, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date): Promise<AppealRow> {
       const next = db.$with('next').as(db.insert(appealCounters).values({ year, last_number: 1 })
         .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
         .returning({ last_number: appealCounters.last_number }))
@@ -269,16 +269,19 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
       .orderBy(...newestFirst).limit(f.limit),
     /** an earlier appeal of the same citizen (person, or phone when anonymous) on the same subcategory since `since` */
-    hasRecent: async (c: { personId: number | null, phone: string | null, subcategoryId: number, since: Date, before: Date }) => {
+    /** the repeat flag as the registration's own subquery: the citizen's appeals on the subcategory in the window */
+    repeatFlag: (c: { personId: number | null, phone: string | null, subcategoryId: number, since: Date, before: Date }): SQL<boolean> | false => {
       const citizen = c.personId !== null ? eq(appeals.person_id, c.personId) : c.phone !== null ? eq(appeals.citizen_phone, c.phone) : undefined
       if (!citizen) return false
-      return (await db.select({ id: appeals.id }).from(appeals)
+      return sql<boolean>`exists(${db.select({ id: appeals.id }).from(appeals)
         .where(and(citizen, eq(appeals.subcategory_id, c.subcategoryId), gte(appeals.received_at, c.since), lte(appeals.received_at, c.before), ne(appeals.status, 'rejected')))
-        .limit(1)).length > 0
+        .limit(1)})`
     },
   }
 }
 
+/** an appeal to register: the statement numbers it, and may work out the repeat flag itself */
+export type RegistrationValues = Omit<AppealInsert, 'number' | 'is_repeat'> & { is_repeat: boolean | SQL<boolean> }
 export type AppealRepo = ReturnType<typeof createAppealRepo<AppDb>>
 export type ExportRow = Awaited<ReturnType<AppealRepo['exportRows']>>[number]
 export type AppealTxRepo = ReturnType<typeof createAppealRepo<TxDb>>

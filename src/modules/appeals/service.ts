@@ -10,7 +10,7 @@ import { MARKERS, type NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices } from './notices.js'
-import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type StatsRow } from './repo.js'
+import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationValues, type StatsRow } from './repo.js'
 import type {
   AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse,
 } from './schemas.js'
@@ -215,7 +215,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     const receivedAt = clock()
     const calendar = await deps.calendar()
     const due = deadlinesOf(calendar, rules, receivedAt, subcategory!)
-    const isRepeat = await repo.hasRecent({
+    const isRepeat = repo.repeatFlag({
       personId: citizen.personId, phone: citizen.phone, subcategoryId: subcategory!.subcategory_id, since: new Date(receivedAt.getTime() - REPEAT_WINDOW_MS), before: receivedAt,
     })
 
@@ -224,7 +224,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       : { organizationId: input.executor_organization_id, employeeId: input.executor_employee_id ?? null, managers: facts.managers ?? [] }
     const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
 
-    const values = (personId: number | null): Omit<AppealInsert, 'number'> => ({
+    const values = (personId: number | null): RegistrationValues => ({
       status: executor ? 'assigned' : 'registered',
       received_at: receivedAt,
       source_id: input.source_id,
