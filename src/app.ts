@@ -249,7 +249,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/appeals/notifications',
     service: notifications.createNotificationService({ repo: notificationRepo, clock, channels: notificationWorker.channels, poke: notificationWorker.poke }),
   })
-  const publishAppeal = (event: appeals.AppealLiveEvent) => live.publish({ ...event, employee_id: null, audience: 'appeal' as const })
+  const appealEvent = (event: appeals.AppealLiveEvent) => ({ ...event, employee_id: null, audience: 'appeal' as const })
+  const publishAppeal = (event: appeals.AppealLiveEvent) => live.publish(appealEvent(event))
   const appealTransaction = transactional(db, appeals.createAppealRepo)
   const deadlineJob = appeals.createDeadlineJob({
     repo: appealRepo, transaction: appealTransaction, clock, timeZone: config.appeals.timeZone, notify: notificationWorker.poke, publish: publishAppeal, intervalMs: config.appeals.deadlineIntervalMs, log: app.log,
@@ -267,6 +268,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     reviewAnswer: (appeal, actor) => { assistant.reviewLater(appeal, actor) },
     deadlineSet: deadlineJob.poke,
     publish: publishAppeal,
+    liveMessage: (event) => live.message(appealEvent(event)),
   })
   const assistant = appeals.createAppealAssistant({
     llm: llmService, repo: appealRepo, visible: appealService.visibleRow, clock, publish: publishAppeal, log: app.log,

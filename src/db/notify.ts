@@ -2,6 +2,9 @@ import type { Database, Listener } from './client.js'
 
 export type { Listener } from './client.js'
 
+/** a notification to send as part of a statement of one's own (sent with its commit, no round trip of its own) */
+export interface NotifyMessage { channel: string, payload: string }
+
 /**
  * PostgreSQL LISTEN/NOTIFY for one channel: what one instance publishes reaches the listeners of
  * every instance on the same database (PGlite: the listeners of this process). NOTIFY payloads are
@@ -22,6 +25,7 @@ export function createNotifier (database: Database, channel: string) {
     /** hears every change of `listening` (a reconnect after a lost connection, say) */
     onState (listener: (listening: boolean) => void): void { stateListeners.add(listener) },
     publish: (payload: string): Promise<void> => database.notify(channel, payload),
+    message: (payload: string): NotifyMessage => ({ channel, payload }),
     subscribe (listener: Listener): () => void {
       listeners.add(listener)
       return () => { listeners.delete(listener) }

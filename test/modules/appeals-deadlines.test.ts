@@ -116,7 +116,8 @@ describe('appeals across instances: the deadline job and live events', () => {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       for (const c of [consoles.centre, consoles.executor]) {
-        assert.deepEqual(appealEvents(c).map((e) => [e.event, e.data.number, e.data.status]), [['appeal.assign', res.json().number, 'assigned']])
+        // the registration statement sends the event with its commit, the id and number filled in by the database
+        assert.deepEqual(appealEvents(c).map((e) => [e.event, e.data.appeal_id, e.data.number, e.data.status, e.data.organization_id]), [['appeal.assign', res.json().id, res.json().number, 'assigned', executor.id]])
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
       assert.deepEqual(appealEvents(consoles.other), [], 'another organization sees nothing of it')

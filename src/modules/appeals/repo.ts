@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
+import type { NotifyMessage } from '../../db/notify.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal } from '../call-events/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
@@ -211,7 +212,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
      * with the appeal's id and number filled in. The counter row is locked until the statement's
      * transaction ends, so numbers have no gaps; outside a transaction that is at once.
      */
-    async registerAppeal (values: RegistrationValues, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date): Promise<AppealRow> {
+    async registerAppeal (values: RegistrationValues, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date, announcement: NotifyMessage): Promise<AppealRow> {
       const next = db.$with('next').as(db.insert(appealCounters).values({ year, last_number: 1 })
         .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
         .returning({ last_number: appealCounters.last_number }))
@@ -219,10 +220,14 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       const inserted = db.$with('inserted').as(db.insert(appeals).values({ ...values, number }).returning(appealColumns))
       const id = sql<number>`(select id from ${inserted})`
       const history = db.$with('history').as(db.insert(appealEvents).values(events.map((e) => ({ ...e, appeal_id: id }))).returning({ id: appealEvents.id }))
+      // a CTE that only selects runs when the statement reads it: the where below does
+      const announced = db.$with('announced').as(db.select({
+        sent: sql`pg_notify(${announcement.channel}, (${announcement.payload}::jsonb || jsonb_build_object('appeal_id', ${inserted.id}, 'number', ${inserted.number}))::text)`.as('sent'),
+      }).from(inserted))
       const statement = notices.length === 0
-        ? db.with(next, inserted, history)
-        : db.with(next, inserted, history, db.$with('told').as(notificationsInsert(db, notices, at, { id, number: sql`(select number from ${inserted})` })))
-      return (await statement.select().from(inserted))[0]! as AppealRow
+        ? db.with(next, inserted, history, announced)
+        : db.with(next, inserted, history, announced, db.$with('told').as(notificationsInsert(db, notices, at, { id, number: sql`(select number from ${inserted})` })))
+      return (await statement.select().from(inserted).where(sql`exists (select from ${announced})`))[0]! as AppealRow
     },
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
       (await tx.select(appealColumns).from(appeals).where(eq(appeals.id, id)).for('update'))[0]),

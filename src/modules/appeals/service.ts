@@ -1,4 +1,5 @@
 import type { Transactional } from '../../db/client.js'
+import type { NotifyMessage } from '../../db/notify.js'
 import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
@@ -26,6 +27,8 @@ export interface AppealServiceDeps {
   rules: DeadlineRules
   clock: Clock
   publish: (event: AppealLiveEvent) => Promise<void>
+  /** the same event as a message a statement sends with its commit */
+  liveMessage: (event: AppealLiveEvent) => NotifyMessage
   /** a deadline was set: the deadline job looks at it in time */
   deadlineSet: (dueAt: Date) => void
   /** wakes the notification worker: a transaction put notices in the outbox */
@@ -225,7 +228,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     const year = Number(localDate(calendar.timeZone, receivedAt).slice(0, 4))
 
     const values = (personId: number | null): RegistrationValues => ({
-      status: executor ? 'assigned' : 'registered',
+      status,
       received_at: receivedAt,
       source_id: input.source_id,
       call_row_id: call?.id ?? null,
@@ -262,7 +265,10 @@ export function createAppealService (deps: AppealServiceDeps) {
     const notices = executor
       ? managerNotices({ id: MARKERS.id, number: MARKERS.number, ...due }, { kind: 'assign', eventId: 'registration' }, executor.managers, calendar.timeZone)
       : []
-    const write = (on: AppealRepo | AppealTxRepo, personId: number | null) => on.registerAppeal(values(personId), year, events, notices, receivedAt)
+    // the statement fills in the id and the number, and announces the appeal with its commit
+    const status = executor ? 'assigned' : 'registered'
+    const announcement = deps.liveMessage({ type: `appeal.${executor ? 'assign' : 'register'}`, organization_id: executor?.organizationId ?? null, appeal_id: 0, number: '', status })
+    const write = (on: AppealRepo | AppealTxRepo, personId: number | null) => on.registerAppeal(values(personId), year, events, notices, receivedAt, announcement)
 
     // one statement is a transaction of its own; a new person needs one around both
     const row = !citizen.iin
@@ -276,7 +282,6 @@ export function createAppealService (deps: AppealServiceDeps) {
         return write(tx, personId)
       })
     deps.deadlineSet(row.work_due_at)
-    await announce(row, row.status === 'assigned' ? 'assign' : 'register')
     if (row.status === 'assigned') deps.notify()
     return view(row, actor)
   }
