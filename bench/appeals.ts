@@ -45,6 +45,8 @@ export async function benchAppeals (): Promise<void> {
     citizen: { full_name: 'Иванов Иван', phone: '+77011234567' }, source_id: source!.id, language: 'ru', text: 'В доме нет отопления третий день, просим принять меры',
     subcategory_id: subs[0]!.id, region_id: regionIds[3], response_method_id: method!.id, executor_organization_id: executors[0]!.id,
   })
+  // a short warm-up first: the figures are of a process whose hot paths are compiled, as in production
+  await load(`${service.url}/api/appeals`, operator, { method: 'POST', body, connections: 16, seconds: 3 })
   for (const connections of [16, 64]) {
     const before = (await sql<{ n: number }>('select count(*)::int as n from appeals'))[0]!.n
     const r = await load(`${service.url}/api/appeals`, operator, { method: 'POST', body, connections })

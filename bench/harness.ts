@@ -47,8 +47,8 @@ export async function startBaseline (handlers: Record<string, (url: URL) => Prom
 
 export interface LoadResult { rps: number, p50: number, p99: number, errors: number, non2xx: number }
 
-export async function load (url: string, headers: Record<string, string> = {}, request: { method?: string, body?: string, connections?: number } = {}): Promise<LoadResult> {
-  const args = ['-c', String(request.connections ?? BENCH_CONNECTIONS), '-d', String(BENCH_SECONDS), '-j']
+export async function load (url: string, headers: Record<string, string> = {}, request: { method?: string, body?: string, connections?: number, seconds?: number } = {}): Promise<LoadResult> {
+  const args = ['-c', String(request.connections ?? BENCH_CONNECTIONS), '-d', String(request.seconds ?? BENCH_SECONDS), '-j']
   if (request.method) args.push('-m', request.method)
   if (request.body) args.push('-b', request.body)
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`)

@@ -11,10 +11,27 @@ export interface AccessClaims {
 
 export interface TokenSubject { id: number, role: string, organization_id: number | null, token_version: number }
 
+const MAX_VERIFIED = 10_000
+
 /** HS256 access tokens. Only HS256 is accepted on verification (no `alg: none`, no key confusion). */
 export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: string, ttlSeconds: number, clock: Clock }) {
   // imported once: given the raw bytes, jose would import a key for every token it signs or checks
   const key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+  // a console sends the same token with every request: its signature is checked once, its expiry every time
+  const verified = new Map<string, { claims: AccessClaims, expiresAt: number }>()
+
+  async function verifySignature (token: string): Promise<{ claims: AccessClaims, expiresAt: number } | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
+      const { sub, role, organization_id: organizationId, tv } = payload
+      if (typeof tv !== 'number' || typeof role !== 'string' || sub === undefined || !/^\d+$/.test(sub)) return undefined
+      if (organizationId !== null && typeof organizationId !== 'number') return undefined
+      return { claims: { sub, role, organization_id: organizationId, tv }, expiresAt: payload.exp! * 1000 }
+    } catch {
+      return undefined
+    }
+  }
+
   return {
     ttlSeconds,
     sign: async (user: TokenSubject): Promise<string> => {
@@ -28,15 +45,16 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
     },
     /** The claims of a valid token; undefined for anything else. */
     verify: async (token: string): Promise<AccessClaims | undefined> => {
-      try {
-        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
-        const { sub, role, organization_id: organizationId, tv } = payload
-        if (typeof tv !== 'number' || typeof role !== 'string' || sub === undefined || !/^\d+$/.test(sub)) return undefined
-        if (organizationId !== null && typeof organizationId !== 'number') return undefined
-        return { sub, role, organization_id: organizationId, tv }
-      } catch {
+      const known = verified.get(token) ?? await verifySignature(token)
+      if (!known || known.expiresAt <= clock().getTime()) {
+        verified.delete(token)
         return undefined
       }
+      if (!verified.has(token)) {
+        if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!)
+        verified.set(token, known)
+      }
+      return known.claims
     },
   }
 }
