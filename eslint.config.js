@@ -3,7 +3,7 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['node_modules', 'dist', 'data', 'drizzle', 'test-results'] }),
+  ...neostandard({ ts: true, ignores: ['node_modules', 'dist', 'web/dist', 'web/src/api/schema.d.ts', 'data', 'drizzle', 'test-results'] }),
   {
     rules: {
       camelcase: 'off',

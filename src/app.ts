@@ -24,6 +24,7 @@ import { createNotifier } from './db/notify.js'
 import * as appeals from './modules/appeals/index.js'
 import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
+import * as consolePages from './modules/console/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
@@ -151,6 +152,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal })
 
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
+  await app.register(consolePages.routes)
   for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from './helpers/app.js'
 
@@ -63,5 +66,16 @@ describe('OpenAPI document', () => {
   it('matches the committed openapi.json (run `npm run openapi` after changing the API)', () => {
     const committed = JSON.parse(readFileSync('openapi.json', 'utf8'))
     assert.deepEqual(JSON.parse(JSON.stringify(doc)), committed)
+  })
+
+  it('the console\'s typed client matches the committed openapi.json (run `npm run console:api` after `npm run openapi`)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-api-'))
+    try {
+      const out = join(dir, 'schema.d.ts')
+      await new Promise<void>((resolve, reject) => execFile(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', 'openapi.json', '-o', out], (err) => err ? reject(err) : resolve()))
+      assert.ok(readFileSync(out, 'utf8') === readFileSync('web/src/api/schema.d.ts', 'utf8'), 'web/src/api/schema.d.ts drifted from openapi.json')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -16,21 +16,27 @@ export async function createTestDatabase (): Promise<Database> {
 
 let counter = 0
 
-async function createPostgresTestDatabase (url: string): Promise<Database> {
+/** a fresh migrated PostgreSQL database of the test server, cloned from the run's template */
+export async function createPostgresTestDatabaseUrl (url: string): Promise<{ url: string, drop: () => Promise<void> }> {
   const template = process.env.TEST_PG_TEMPLATE
   if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
   const name = `${template.replace(/_tpl$/, '')}_t${process.pid}_${++counter}`
   await adminQuery(url, `create database "${name}" template "${template}"`)
   const target = new URL(url)
   target.pathname = `/${name}`
-  const database = await createDb({ databaseUrl: target.toString(), poolSize: 4 })
+  return { url: target.toString(), drop: () => dropDatabase(url, name) }
+}
+
+async function createPostgresTestDatabase (url: string): Promise<Database> {
+  const fresh = await createPostgresTestDatabaseUrl(url)
+  const database = await createDb({ databaseUrl: fresh.url, poolSize: 4 })
   const close = database.close
   let closed = false
   database.close = async () => {
     if (closed) return
     closed = true
     await close()
-    await dropDatabase(url, name)
+    await fresh.drop()
   }
   return database
 }

@@ -1,0 +1,1 @@
+export { CONSOLE_BUILD, default as routes } from './routes.js'

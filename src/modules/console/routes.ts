@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { ServiceUnavailableError } from '../../lib/errors.js'
+
+/** where `npm run console:build` (and `npm start`, when the build is stale) puts the console */
+export const CONSOLE_BUILD = fileURLToPath(new URL('../../../web/dist/', import.meta.url))
+
+// Ant Design writes its styles at run time (<style> elements); everything else comes from this origin
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+/**
+ * The console (DESIGN 8): the single-page application in web/, built into static files and served
+ * under /console/. Any other path under /console/ is a page of the application: it gets index.html.
+ * The links of the mails (`PUBLIC_URL/invite`, `PUBLIC_URL/reset-password`) lead to its pages.
+ */
+const consoleRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options) => {
+  const root = options.root ?? CONSOLE_BUILD
+  const hide = { schema: { hide: true } }
+  for (const page of ['invite', 'reset-password']) {
+    app.get(`/${page}`, hide, async (req, reply) => {
+      const query = req.url.indexOf('?')
+      return reply.redirect(`/console/${page}${query === -1 ? '' : req.url.slice(query)}`, 302)
+    })
+  }
+  app.get('/console', hide, async (_req, reply) => reply.redirect('/console/', 301))
+
+  if (!existsSync(`${root}index.html`)) {
+    app.get('/console/*', hide, async () => {
+      throw new ServiceUnavailableError('The console is not built: run `npm run console:build` (npm start does it when needed)')
+    })
+    return
+  }
+  const index = readFileSync(`${root}index.html`)
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').header('content-security-policy', CSP)
+    .type('text/html; charset=utf-8').send(index)
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/console/',
+    // a route per built file, read once at start; the pages' paths fall through to index.html below
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    schemaHide: true,
+    setHeaders: (res, path) => {
+      // file names under assets/ carry their content's hash: they never change
+      res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+      res.header('x-content-type-options', 'nosniff')
+    },
+  })
+  app.get('/console/', hide, async (_req, reply) => sendIndex(reply))
+  app.get('/console/*', hide, async (req, reply) => {
+    // a missing asset is a 404, not the application
+    if (req.url.startsWith('/console/assets/')) return reply.code(404).send({ detail: 'Not Found' })
+    return sendIndex(reply)
+  })
+}
+
+export default consoleRoutes

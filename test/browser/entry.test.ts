@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { ADMIN, apiToken, launchChromium, noBrowser, screenshot, startServiceAsReadme } from '../helpers/console.js'
+import { startSmtpServer } from '../helpers/smtp.js'
+
+// The console's entry in a real Chromium against the service started with `npm start`:
+// the invitation from the mail to the first sign-in, sign-in and its errors, reload, the language,
+// the profile, the forced password change, the reset link, sign-out.
+describe('console: entry (Chromium)', { skip: noBrowser }, () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+  let service: Awaited<ReturnType<typeof startServiceAsReadme>>
+  let browser: Browser
+  let admin: Record<string, string>
+  let organizationId: number
+
+  before(async () => {
+    smtp = await startSmtpServer()
+    service = await startServiceAsReadme({ SMTP_URL: smtp.url })
+    browser = await launchChromium()
+    admin = { authorization: `Bearer ${await apiToken(service.url, ADMIN)}`, 'content-type': 'application/json' }
+    const org = await fetch(`${service.url}/api/organizations/`, { method: 'POST', headers: admin, body: JSON.stringify({ org_name: 'Акимат города Алматы', org_prefix: '271', max_operators: 5 }) })
+    assert.equal(org.status, 201, await org.clone().text())
+    organizationId = ((await org.json()) as { id: number }).id
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.stop()
+    await smtp?.close()
+  })
+
+  async function employee (email: string, extra: object = {}): Promise<number> {
+    const res = await fetch(`${service.url}/api/employees`, {
+      method: 'POST', headers: admin, body: JSON.stringify({ email, last_name: 'Сейткали', first_name: 'Айгерим', organization_id: organizationId, role: 'operator', ...extra }),
+    })
+    assert.equal(res.status, 201, await res.clone().text())
+    return ((await res.json()) as { id: number }).id
+  }
+
+  /** an employee who accepted the invitation (through the API: the browser test of that is above) */
+  async function activatedEmployee (email: string, password: string, extra: object = {}): Promise<number> {
+    const id = await employee(email, extra)
+    assert.equal((await fetch(`${service.url}/api/auth/send-invite/${id}`, { method: 'POST', headers: { authorization: admin.authorization! } })).status, 200)
+    const token = /token=([A-Za-z0-9_-]+)/.exec((await smtp.next(email)).text)![1]!
+    const activated = await fetch(`${service.url}/api/auth/invite/activate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password }) })
+    assert.equal(activated.status, 200)
+    return id
+  }
+
+  const activatedAgain = async (id: number) =>
+    assert.equal((await fetch(`${service.url}/api/employees/${id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ is_active: true }) })).status, 200)
+
+  async function newPage (): Promise<Page> {
+    const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    page.on('pageerror', (err) => { throw err })
+    return page
+  }
+
+  it('the invitation: the mail\'s link shows who is invited, sets the password and signs in; a reload keeps the session', async () => {
+    const email = 'aigerim@akimat.kz'
+    const id = await employee(email)
+    assert.equal((await fetch(`${service.url}/api/auth/send-invite/${id}`, { method: 'POST', headers: { authorization: admin.authorization! } })).status, 200)
+    const mail = await smtp.next(email)
+    const link = /(https?:\/\/\S+\/invite\?token=[A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
+    assert.ok(link, `a link in the mail: ${mail.text}`)
+
+    const page = await newPage()
+    await page.goto(link)
+    await page.getByText('Сейткали Айгерим, вас пригласили').waitFor()
+    assert.ok(await page.getByText(email).first().isVisible())
+    await screenshot(page, '01-invite')
+    // the form checks as the service does before anything is sent
+    await page.getByLabel('Новый пароль').fill('short')
+    await page.getByLabel('Повторите пароль').fill('other')
+    await page.getByRole('button', { name: 'Задать пароль и войти' }).click()
+    await page.getByText('Не короче 10 символов', { exact: true }).waitFor()
+    await page.getByText('Пароли не совпадают').waitFor()
+    await screenshot(page, '02-invite-errors')
+    await page.getByLabel('Новый пароль').fill('Aigerim-passw0rd-2026')
+    await page.getByLabel('Повторите пароль').fill('Aigerim-passw0rd-2026')
+    await page.getByRole('button', { name: 'Задать пароль и войти' }).click()
+    // the first sign-in: the profile of the invited employee
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+    assert.equal(await page.getByTestId('current-user').textContent(), 'Сейткали Айгерим')
+    await page.getByText('Акимат города Алматы').waitFor()
+    await screenshot(page, '03-profile')
+    await page.reload()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+
+    // the link is used: opening it again says so
+    await page.goto(link)
+    await page.getByText('Приглашение уже использовано').waitFor()
+    await page.context().close()
+  })
+
+  it('sign-in: wrong password said in words; the Kazakh switch changes every text and is remembered for the user; sign-out', async () => {
+    const email = 'operator@akimat.kz'
+    await activatedEmployee(email, 'Operator-passw0rd-1')
+    const page = await newPage()
+    await page.goto(`${service.url}/console/`)
+    await page.getByRole('heading', { name: 'Вход' }).waitFor()
+    await screenshot(page, '04-sign-in')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    assert.equal(await page.getByText('Заполните поле').count(), 2, 'both fields are required')
+    await page.getByLabel('Электронная почта').fill(email)
+    await page.getByLabel('Пароль').fill('Wrong-passw0rd-1')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('alert').getByText('Неверная почта или пароль').waitFor()
+    await screenshot(page, '05-sign-in-error')
+    await page.getByLabel('Пароль').fill('Operator-passw0rd-1')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+
+    await page.getByText('Қазақша').click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+    await page.getByRole('button', { name: 'Шығу' }).waitFor()
+    await page.getByText('Аты-жөні').waitFor()
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'kk')
+    await screenshot(page, '06-profile-kk')
+    await page.getByRole('button', { name: 'Шығу' }).click()
+    await page.getByRole('heading', { name: 'Кіру' }).waitFor()
+    await screenshot(page, '07-sign-in-kk')
+    // the next sign-in of the same user is in Kazakh from the start
+    await page.getByText('Русский').click()
+    await page.getByLabel('Электронная почта').fill(email)
+    await page.getByLabel('Пароль').fill('Operator-passw0rd-1')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('button', { name: 'Шығу' }).waitFor()
+    await page.context().close()
+  })
+
+  it('a 401 (the token revoked elsewhere) returns to sign-in and says why; the profile saves and shows the API\'s 422 on its field', async () => {
+    const email = 'manager@akimat.kz'
+    const id = await activatedEmployee(email, 'Manager-passw0rd-1', { role: 'manager' })
+    const page = await newPage()
+    await page.goto(`${service.url}/console/profile`)
+    await page.getByLabel('Электронная почта').fill(email)
+    await page.getByLabel('Пароль').fill('Manager-passw0rd-1')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+
+    await page.getByLabel('Должность').fill('Руководитель отдела')
+    await page.getByLabel('Телефон').fill('8 701 123 45 67')
+    await page.getByRole('button', { name: 'Сохранить' }).click()
+    await page.getByText('Сохранено').waitFor()
+    await page.getByLabel('Телефон').fill('12')
+    await page.getByRole('button', { name: 'Сохранить' }).click()
+    // the service's 422 for the phone, under the phone field
+    await page.getByText('Неверный номер телефона Казахстана').waitFor()
+    await screenshot(page, '08-profile-phone-error')
+
+    // deactivated by the admin: the next request is a 401 and the console goes back to sign-in
+    assert.equal((await fetch(`${service.url}/api/employees/${id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ is_active: false }) })).status, 200)
+    await page.reload()
+    await page.getByText('Сеанс завершён. Войдите снова.').waitFor()
+    // signed in again, the console returns to the page it was on
+    await activatedAgain(id)
+    await page.getByLabel('Электронная почта').fill(email)
+    await page.getByLabel('Пароль').fill('Manager-passw0rd-1')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+    await screenshot(page, '09-session-expired')
+    await page.context().close()
+  })
+
+  it('forgotten password: the mail\'s reset link sets a new one; the old one stops working', async () => {
+    const page = await newPage()
+    await page.goto(`${service.url}/console/signin`)
+    await page.getByText('Забыли пароль?').click()
+    await page.getByLabel('Электронная почта').fill('aigerim@akimat.kz')
+    await page.getByRole('button', { name: 'Отправить ссылку' }).click()
+    await page.getByText('Если адрес зарегистрирован').waitFor()
+    await screenshot(page, '10-forgot-password')
+    const link = /(https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+)/.exec((await smtp.next('aigerim@akimat.kz')).text)?.[1]
+    assert.ok(link)
+    await page.goto(link)
+    await page.getByLabel('Новый пароль').fill('Aigerim-new-passw0rd-1')
+    await page.getByLabel('Повторите пароль').fill('Aigerim-new-passw0rd-1')
+    await screenshot(page, '11-reset-password')
+    await page.getByRole('button', { name: 'Сменить пароль' }).click()
+    await page.getByText('Пароль изменён. Войдите с новым паролем.').waitFor()
+    assert.equal((await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'aigerim@akimat.kz', password: 'Aigerim-passw0rd-2026' }) })).status, 401)
+    assert.ok(await apiToken(service.url, { email: 'aigerim@akimat.kz', password: 'Aigerim-new-passw0rd-1' }))
+    await page.context().close()
+  })
+})

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { createPostgresTestDatabaseUrl } from './database.js'
+
+export const ADMIN = { email: 'admin@centre.kz', password: 'Admin-Passw0rd-2026' }
+export const SCREENSHOTS = 'test-results/console'
+
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/**
+ * The service started as the README says (`npm start`), on a fresh database: the embedded one in a
+ * new data directory, or a new PostgreSQL database when the run is on PostgreSQL.
+ */
+export async function startServiceAsReadme (env: Record<string, string> = {}): Promise<{ url: string, stop: () => Promise<void> }> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'appeals-console-'))
+  const postgres = process.env.TEST_DATABASE_URL ? await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL) : undefined
+  const child = spawn('npm', ['start'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      ...(postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir }),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  })
+  let log = ''
+  child.stderr!.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000) })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}): ${log}`)
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
+    if (ok) break
+    if (Date.now() > deadline) throw new Error(`the service did not start: ${log}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return {
+    url,
+    async stop () {
+      // npm starts node: the signal goes to the whole group
+      try { process.kill(-child.pid!, 'SIGTERM') } catch {}
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
+      rmSync(dataDir, { recursive: true, force: true })
+      await postgres?.drop()
+    },
+  }
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/**
+ * Why the browser tests cannot run here, if they cannot: no Chromium. In CI that is a failure (CI
+ * installs it); on a developer's machine the suite says so and skips them.
+ */
+export const noBrowser = existsSync(CHROMIUM) || process.env.CI ? undefined : `no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH) to run the console's browser tests`
+
+/** Debian's Chromium through Playwright (its own browser download cannot work here) */
+export async function launchChromium (): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+/** a screenshot of the whole page under test-results/console/ */
+export async function screenshot (page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+export async function apiToken (url: string, credentials: { email: string, password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })
+  if (!res.ok) throw new Error(`login ${res.status}`)
+  return ((await res.json()) as { access_token: string }).access_token
+}

@@ -1,0 +1,41 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { App as AntApp, ConfigProvider } from 'antd'
+import kkKZ from 'antd/locale/kk_KZ'
+import ruRU from 'antd/locale/ru_RU'
+import dayjs from 'dayjs'
+import 'dayjs/locale/kk'
+import 'dayjs/locale/ru'
+import { StrictMode, useEffect } from 'react'
+import { createRoot } from 'react-dom/client'
+import { useTranslation } from 'react-i18next'
+import { BrowserRouter } from 'react-router'
+import { App } from './App'
+import './i18n'
+import { SessionProvider } from './session/session'
+
+const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false } } })
+
+/** Ant Design's texts, dayjs and the page's lang follow the console's language */
+function Localized () {
+  const { i18n } = useTranslation()
+  const kk = i18n.language === 'kk'
+  useEffect(() => {
+    dayjs.locale(kk ? 'kk' : 'ru')
+    document.documentElement.lang = kk ? 'kk' : 'ru'
+  }, [kk])
+  return (
+    <ConfigProvider locale={kk ? kkKZ : ruRU} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6 } }}>
+      <AntApp>
+        <BrowserRouter basename='/console'>
+          <SessionProvider><App /></SessionProvider>
+        </BrowserRouter>
+      </AntApp>
+    </ConfigProvider>
+  )
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queries}><Localized /></QueryClientProvider>
+  </StrictMode>
+)

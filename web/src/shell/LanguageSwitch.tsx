@@ -1,0 +1,21 @@
+import { Segmented } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { LANGUAGES, rememberLanguage, type Language } from '../i18n'
+import { useOptionalSession } from '../session/session'
+
+/** Русский / Қазақша: the whole console at once, remembered for the signed-in user */
+export function LanguageSwitch () {
+  const { t, i18n } = useTranslation()
+  const userId = useOptionalSession()?.user?.id
+  return (
+    <Segmented<Language>
+      aria-label={t('language.label')}
+      value={i18n.language === 'kk' ? 'kk' : 'ru'}
+      options={LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) }))}
+      onChange={(language) => {
+        rememberLanguage(language, userId)
+        void i18n.changeLanguage(language)
+      }}
+    />
+  )
+}
