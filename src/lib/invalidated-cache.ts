@@ -1,3 +1,5 @@
+import { setBounded } from './collections.js'
+
 /**
  * A bounded per-instance cache of database rows kept fresh by invalidations (NOTIFY from every
  * instance): `forget` drops one key, `clear` all of them. While the invalidations may be missed
@@ -19,17 +21,10 @@ export function createInvalidatedCache<K, V> (options: { load: (key: K) => Promi
       }
       const startedAt = generation
       const value = await options.load(key)
-      if (live && value !== undefined && generation === startedAt && options.isLive()) {
-        // the oldest key goes first; Map keeps insertion order
-        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!)
-        entries.set(key, value)
-      }
+      if (live && value !== undefined && generation === startedAt && options.isLive()) setBounded(entries, key, value, options.maxEntries)
       return value
     },
     forget (key: K): void { generation++; entries.delete(key) },
     clear (): void { generation++; entries.clear() },
-    get size () { return entries.size },
   }
 }
-
-export type InvalidatedCache<K, V> = ReturnType<typeof createInvalidatedCache<K, V>>

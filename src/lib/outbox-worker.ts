@@ -33,12 +33,10 @@ export interface OutboxPolicy {
 export const claimable = (t: { status: PgColumn, next_attempt_at: PgColumn, locked_until: PgColumn }, now: Date) =>
   and(eq(t.status, 'pending'), lte(t.next_attempt_at, now), or(isNull(t.locked_until), lt(t.locked_until, now)))
 
-export interface OutboxWorkerOptions<T> extends Omit<OutboxPolicy, 'timeoutMs'> {
+export interface OutboxWorkerOptions<T> extends OutboxPolicy {
   name: string
   source: OutboxSource<T>
   maxBackoffMs?: number
-  /** how long a claimed row stays this worker's: longer than one delivery may take */
-  holdMs: number
   batch?: number
 }
 
@@ -50,6 +48,8 @@ export interface OutboxWorkerOptions<T> extends Omit<OutboxPolicy, 'timeoutMs'> 
  */
 export function createOutboxWorker<T> (o: OutboxWorkerOptions<T>) {
   const batch = o.batch ?? 20
+  // a claimed row stays this worker's for longer than one delivery may take
+  const holdMs = o.timeoutMs * 3
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
   let stopped = true
@@ -73,7 +73,7 @@ export function createOutboxWorker<T> (o: OutboxWorkerOptions<T>) {
   /** one round: every due row of a batch, sent concurrently; answers how many were attempted */
   async function runOnce (): Promise<number> {
     const now = o.clock()
-    const claimed = await o.source.claim(now, new Date(now.getTime() + o.holdMs), batch)
+    const claimed = await o.source.claim(now, new Date(now.getTime() + holdMs), batch)
     await Promise.all(claimed.map(deliverOne))
     return claimed.length
   }

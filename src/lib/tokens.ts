@@ -1,5 +1,6 @@
 import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from './clock.js'
+import { setBounded } from './collections.js'
 
 export interface AccessClaims {
   sub: string
@@ -50,10 +51,7 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
         verified.delete(token)
         return undefined
       }
-      if (!verified.has(token)) {
-        if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!)
-        verified.set(token, known)
-      }
+      if (!verified.has(token)) setBounded(verified, token, known, MAX_VERIFIED)
       return known.claims
     },
   }

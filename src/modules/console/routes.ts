@@ -47,6 +47,7 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options
       // file names under assets/ carry their content's hash: they never change
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
       res.header('x-content-type-options', 'nosniff')
+      if (path.endsWith('.html')) res.header('content-security-policy', CSP)
     },
   })
   app.get('/console/', hide, async (_req, reply) => sendIndex(reply))

@@ -28,13 +28,8 @@ export function createNotificationWorker (o: NotificationWorkerOptions) {
   }
 
   const worker = createOutboxWorker<ClaimedNotification>({
+    ...o,
     name: 'notification',
-    clock: o.clock,
-    log: o.log,
-    intervalMs: o.intervalMs,
-    backoffMs: o.backoffMs,
-    maxAttempts: o.maxAttempts,
-    holdMs: o.timeoutMs * 3,
     source: {
       claim: (now, holdUntil, batch) => o.repo.claimDue(channels, now, holdUntil, batch),
       deliver,

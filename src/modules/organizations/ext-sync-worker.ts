@@ -11,14 +11,8 @@ export interface ExtSyncWorkerOptions extends OutboxPolicy {
 /** Sends the organizations' outbox to the external system (the shared outbox worker, lib/outbox-worker). */
 export function createExtSyncWorker (o: ExtSyncWorkerOptions) {
   return createOutboxWorker<ClaimedSync>({
+    ...o,
     name: 'ext sync',
-    clock: o.clock,
-    log: o.log,
-    intervalMs: o.intervalMs,
-    backoffMs: o.backoffMs,
-    maxAttempts: o.maxAttempts,
-    holdMs: o.timeoutMs * 3,
-    batch: o.batch,
     source: {
       claim: (now, holdUntil, batch) => o.repo.claimDue(now, holdUntil, batch),
       deliver: async (c) => { await o.client.send(c.payload, `organization-${c.organization_id}-v${c.version}`) },

@@ -1,10 +1,10 @@
 import { Alert, Button, Card, Form, Input, message } from 'antd'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { api, problemOf } from '../api/client'
 import { NewPasswordFields } from '../forms/PasswordFields'
 import { showProblems } from '../forms/problems'
+import { useSubmit } from '../forms/useSubmit'
 import { useSession } from '../session/session'
 
 interface Values { current_password: string, new_password: string }
@@ -15,26 +15,18 @@ export function ChangePassword () {
   const session = useSession()
   const navigate = useNavigate()
   const [form] = Form.useForm<Values>()
-  const [error, setError] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useSubmit()
   const forced = session.mustChangePassword
 
-  async function submit ({ current_password: current, new_password: next }: Values) {
-    setBusy(true)
-    setError(undefined)
-    try {
-      const { data, error: failure, response } = await api.POST('/api/auth/change-password', { body: { current_password: current, new_password: next } })
-      if (!data) { setError(showProblems(form, problemOf(failure, response), t)); return }
-      session.replaceToken(data.access_token)
-      void message.success(t('changePassword.done'))
-      form.resetFields()
-      if (forced) navigate('/', { replace: true })
-    } catch {
-      setError(t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = ({ current_password: current, new_password: next }: Values) => run(async () => {
+    const { data, error: failure, response } = await api.POST('/api/auth/change-password', { body: { current_password: current, new_password: next } })
+    if (!data) return showProblems(form, problemOf(failure, response), t)
+    session.replaceToken(data.access_token)
+    void message.success(t('changePassword.done'))
+    form.resetFields()
+    if (forced) navigate('/', { replace: true })
+    return undefined
+  })
 
   return (
     <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('changePassword.title')}</h1>} style={{ maxWidth: 480 }}>

@@ -4,28 +4,21 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api, problemOf } from '../api/client'
 import { showProblems } from '../forms/problems'
+import { useSubmit } from '../forms/useSubmit'
 import { EntryCard } from './EntryCard'
 
 export function ForgotPassword () {
   const { t } = useTranslation()
   const [form] = Form.useForm<{ email: string }>()
   const [sent, setSent] = useState(false)
-  const [error, setError] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useSubmit()
 
-  async function submit (body: { email: string }) {
-    setBusy(true)
-    setError(undefined)
-    try {
-      const { data, error: failure, response } = await api.POST('/api/auth/forgot-password', { body })
-      if (data) setSent(true)
-      else setError(showProblems(form, problemOf(failure, response), t))
-    } catch {
-      setError(t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = (body: { email: string }) => run(async () => {
+    const { data, error: failure, response } = await api.POST('/api/auth/forgot-password', { body })
+    if (!data) return showProblems(form, problemOf(failure, response), t)
+    setSent(true)
+    return undefined
+  })
 
   return (
     <EntryCard title={t('forgot.title')}>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { Alert, Button, Form, Skeleton, Typography } from 'antd'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api, problemOf } from '../api/client'
 import { NewPasswordFields } from '../forms/PasswordFields'
 import { showProblems } from '../forms/problems'
+import { useSubmit } from '../forms/useSubmit'
 import { useFormat } from '../i18n/format'
 import { useSession } from '../session/session'
 import { EntryCard } from './EntryCard'
@@ -17,8 +17,7 @@ export function Invite () {
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
   const [form] = Form.useForm<{ password: string }>()
-  const [error, setError] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useSubmit()
   const session = useSession()
   const navigate = useNavigate()
   const invite = useQuery({
@@ -33,22 +32,14 @@ export function Invite () {
     },
   })
 
-  async function submit ({ password }: { password: string }) {
-    setBusy(true)
-    setError(undefined)
-    try {
-      const activated = await api.POST('/api/auth/invite/activate', { body: { token, password } })
-      if (!activated.data) { setError(showProblems(form, problemOf(activated.error, activated.response), t)); return }
-      const login = await api.POST('/api/auth/login', { body: { email: invite.data!.email, password } })
-      if (!login.data) { navigate('/signin', { replace: true }); return }
-      session.signIn(login.data)
-      navigate('/', { replace: true })
-    } catch {
-      setError(t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = ({ password }: { password: string }) => run(async () => {
+    const activated = await api.POST('/api/auth/invite/activate', { body: { token, password } })
+    if (!activated.data) return showProblems(form, problemOf(activated.error, activated.response), t)
+    const login = await api.POST('/api/auth/login', { body: { email: invite.data!.email, password } })
+    if (login.data) session.signIn(login.data)
+    navigate(login.data ? '/' : '/signin', { replace: true })
+    return undefined
+  })
 
   const info = invite.data
   const unusable = token === '' || info === null ? t('invite.invalid') : info && !info.valid ? t(info.reason === 'used' ? 'invite.used' : 'invite.expired') : undefined

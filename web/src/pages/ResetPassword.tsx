@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router'
 import { api, problemOf } from '../api/client'
 import { NewPasswordFields } from '../forms/PasswordFields'
 import { showProblems } from '../forms/problems'
+import { useSubmit } from '../forms/useSubmit'
 import { EntryCard } from './EntryCard'
 
 /** the reset mail's link */
@@ -14,23 +15,14 @@ export function ResetPassword () {
   const token = params.get('token') ?? ''
   const [form] = Form.useForm<{ new_password: string }>()
   const [done, setDone] = useState(false)
-  const [error, setError] = useState<string | undefined>(token === '' ? t('reset.invalid') : undefined)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useSubmit(token === '' ? t('reset.invalid') : undefined)
 
-  async function submit ({ new_password: newPassword }: { new_password: string }) {
-    setBusy(true)
-    setError(undefined)
-    try {
-      const { data, error: failure, response } = await api.POST('/api/auth/reset-password', { body: { token, new_password: newPassword } })
-      if (data) { setDone(true); return }
-      const problem = problemOf(failure, response)
-      setError(problem.status === 400 ? t('reset.invalid') : showProblems(form, problem, t))
-    } catch {
-      setError(t('common.networkError'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = ({ new_password: newPassword }: { new_password: string }) => run(async () => {
+    const { data, error: failure, response } = await api.POST('/api/auth/reset-password', { body: { token, new_password: newPassword } })
+    if (data) { setDone(true); return undefined }
+    const problem = problemOf(failure, response)
+    return problem.status === 400 ? t('reset.invalid') : showProblems(form, problem, t)
+  })
 
   return (
     <EntryCard title={t('reset.title')}>

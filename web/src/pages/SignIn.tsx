@@ -1,9 +1,9 @@
 import { Alert, Button, Form, Input } from 'antd'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api, problemOf } from '../api/client'
 import { showProblems } from '../forms/problems'
+import { useSubmit } from '../forms/useSubmit'
 import { useSession } from '../session/session'
 import { EntryCard } from './EntryCard'
 
@@ -13,29 +13,20 @@ export function SignIn () {
   const [params] = useSearchParams()
   const session = useSession()
   const navigate = useNavigate()
-  const [error, setError] = useState<string | undefined>(session.expired ? t('signIn.expired') : undefined)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useSubmit(session.expired ? t('signIn.expired') : undefined)
 
-  async function submit (values: { email: string, password: string }) {
-    setBusy(true)
-    setError(undefined)
-    try {
-      const { data, error: failure, response } = await api.POST('/api/auth/login', { body: values })
-      if (data) {
-        session.signIn(data)
-        navigate(data.must_change_password ? '/change-password' : params.get('next') ?? '/', { replace: true })
-        return
-      }
-      const problem = problemOf(failure, response)
-      if (problem.status === 401) setError(t('signIn.invalid'))
-      else if (problem.status === 429) setError(t('signIn.throttled', { minutes: Math.ceil((problem.retryAfter ?? 60) / 60) }))
-      else setError(showProblems(form, problem, t))
-    } catch {
-      setError(t('common.networkError'))
-    } finally {
-      setBusy(false)
+  const submit = (values: { email: string, password: string }) => run(async () => {
+    const { data, error: failure, response } = await api.POST('/api/auth/login', { body: values })
+    if (data) {
+      session.signIn(data)
+      navigate(data.must_change_password ? '/change-password' : params.get('next') ?? '/', { replace: true })
+      return undefined
     }
-  }
+    const problem = problemOf(failure, response)
+    if (problem.status === 401) return t('signIn.invalid')
+    if (problem.status === 429) return t('signIn.throttled', { minutes: Math.ceil((problem.retryAfter ?? 60) / 60) })
+    return showProblems(form, problem, t)
+  })
 
   return (
     <EntryCard title={t('signIn.title')}>
