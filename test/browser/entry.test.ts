@@ -154,13 +154,13 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     assert.equal((await fetch(`${service.url}/api/employees/${id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ is_active: false }) })).status, 200)
     await page.reload()
     await page.getByText('Сеанс завершён. Войдите снова.').waitFor()
+    await screenshot(page, '09-session-expired')
     // signed in again, the console returns to the page it was on
     await activatedAgain(id)
     await page.getByLabel('Электронная почта').fill(email)
     await page.getByLabel('Пароль').fill('Manager-passw0rd-1')
     await page.getByRole('button', { name: 'Войти' }).click()
     await page.getByRole('heading', { name: 'Профиль' }).waitFor()
-    await screenshot(page, '09-session-expired')
     await page.context().close()
   })
 
