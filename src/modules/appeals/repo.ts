@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, 
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import type { NotifyMessage } from '../../db/notify.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
-import { callForAppeal } from '../call-events/queries.js'
+import { callForAppeal, callTranscript } from '../call-events/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
 import { employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
 import { organizationActiveFact, organizationName, organizationRoleFacts, organizationRunsFact } from '../organizations/queries.js'
@@ -161,6 +161,7 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     personByIin: (iin: string) => personByIin(db, iin),
     insertPersonIfNew: (values: Parameters<typeof insertPersonIfNew>[1]) => insertPersonIfNew(db, values),
     call: (id: number) => callForAppeal(db, id),
+    callTranscript: (id: number) => callTranscript(db, id),
     /**
      * What registration needs to know before it writes, in one round trip: whether the registering
      * employee's organization is the centre, the subcategory, whether the references it names exist

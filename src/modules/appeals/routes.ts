@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
-  AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion,
+  AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript,
 } from './schemas.js'
 import { exportFile, exportStream } from './export.js'
 
@@ -54,6 +54,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   app.get('/:appeal_id', {
     schema: { tags, operationId: 'getAppeal', summary: 'An appeal with its history', security: bearer, params: AppealIdParams, response: { 200: ref(AppealDetail) } },
   }, async (req) => service.get(req.principal!, req.params.appeal_id))
+
+  app.get('/:appeal_id/transcript', {
+    schema: { tags, operationId: 'appealTranscript', summary: 'The transcript of the call the appeal was registered from (404 when it came from no call)', security: bearer, params: AppealIdParams, response: { 200: ref(AppealTranscript) } },
+  }, async (req) => service.transcript(req.principal!, req.params.appeal_id))
 
   app.post('/:appeal_id/suggest', {
     schema: {

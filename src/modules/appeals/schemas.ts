@@ -104,6 +104,16 @@ export const AppealEvent = Type.Object({
 
 export const AppealDetail = Type.Intersect([ref(AppealResponse), Type.Object({ history: Type.Array(ref(AppealEvent)) })], { $id: 'AppealDetail' })
 
+export const AppealTranscript = Type.Object({
+  call_id: Type.Integer({ description: 'the call\'s `id` (call events)' }),
+  external_call_id: Nullable(Type.String({ description: 'the call_id the transcription sender gave' })),
+  caller_phone: Nullable(Type.String()),
+  answered_at: Nullable(Type.String({ format: 'date-time' })),
+  is_final: Type.Boolean({ description: 'the final chunk has arrived' }),
+  transcript: Type.String(),
+  chunks: Type.Array(Type.Object({ seq: Type.Integer(), channel: Type.String(), chunk_text: Type.String(), is_final: Type.Boolean(), received_at: Type.String({ format: 'date-time' }) })),
+}, { $id: 'AppealTranscript' })
+
 export const AppealPage = Type.Object({
   items: Type.Array(ref(AppealResponse)),
   next_cursor: Nullable(Type.String({ description: 'pass as `cursor` for the next page; null on the last' })),
@@ -215,6 +225,7 @@ export const AppealReject = Type.Object({ kind: OneOf(rejectionKinds), reason: R
 
 export type AppealCreate = Static<typeof AppealCreate>
 export type AppealResponse = Static<typeof AppealResponse>
+export type AppealTranscript = Static<typeof AppealTranscript>
 export type AppealEvent = Static<typeof AppealEvent>
 export type AppealListQuery = Static<typeof AppealListQuery>
 export type AppealExportQuery = Static<typeof AppealExportQuery>
@@ -230,4 +241,4 @@ export type AppealReject = Static<typeof AppealReject>
 export type AnswerCheck = Static<typeof AnswerCheck>
 export type AppealSuggestBody = Static<typeof AppealSuggestBody>
 
-export const schemas = [AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]
+export const schemas = [AppealTranscript, AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

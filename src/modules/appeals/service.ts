@@ -13,7 +13,7 @@ import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type Tran
 import { citizenNotice, managerNotices } from './notices.js'
 import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationValues, type StatsRow } from './repo.js'
 import type {
-  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse,
+  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
 } from './schemas.js'
 
 const REPEAT_WINDOW_MS = 30 * 86_400_000
@@ -365,14 +365,27 @@ export function createAppealService (deps: AppealServiceDeps) {
     return view(row, actor)
   }
 
+  /** the appeal if the principal may see it */
+  async function visibleRow (principal: Principal, id: number): Promise<AppealRow> {
+    const row = await repo.find(id)
+    if (!row || !canSeeAppeal(await actorOf(principal), row)) throw new NotFoundError('Appeal')
+    return row
+  }
+
   return {
     register,
+    visibleRow,
 
-    /** the appeal if the principal may see it */
-    async visibleRow (principal: Principal, id: number): Promise<AppealRow> {
-      const row = await repo.find(id)
-      if (!row || !canSeeAppeal(await actorOf(principal), row)) throw new NotFoundError('Appeal')
-      return row
+    /** the transcript of the call the appeal was registered from, to whoever may see the appeal */
+    async transcript (principal: Principal, id: number): Promise<AppealTranscript> {
+      const row = await visibleRow(principal, id)
+      const found = row.call_row_id === null ? undefined : await repo.callTranscript(row.call_row_id)
+      if (!found) throw new NotFoundError('Call of the appeal')
+      const { call, chunks } = found
+      return {
+        call_id: call.id, external_call_id: call.call_id, caller_phone: call.caller_phone, answered_at: call.answered_at?.toISOString() ?? null,
+        is_final: call.is_final, transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })),
+      }
     },
 
     async get (principal: Principal, id: number): Promise<AppealResponse & { history: AppealEvent[] }> {

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { calls } from '../../db/schema/index.js'
+import { callChunks, calls } from '../../db/schema/index.js'
 
 /* What other modules may ask of the calls tables (their owner is this module). */
 
@@ -8,3 +8,13 @@ import { calls } from '../../db/schema/index.js'
 export const callForAppeal = async (db: AppDb, id: number) =>
   (await db.select({ id: calls.id, caller_phone: calls.caller_phone, person_id: calls.person_id, transcript: calls.transcript, organization_id: calls.organization_id })
     .from(calls).where(eq(calls.id, id)))[0]
+
+/** the call an appeal came from as its readers see it: the transcript and its chunks in order */
+export async function callTranscript (db: AppDb, id: number) {
+  const call = (await db.select({ id: calls.id, call_id: calls.call_id, caller_phone: calls.caller_phone, answered_at: calls.answered_at, is_final: calls.is_final, transcript: calls.transcript })
+    .from(calls).where(eq(calls.id, id)))[0]
+  if (!call) return undefined
+  const chunks = await db.select({ seq: callChunks.seq, channel: callChunks.channel, chunk_text: callChunks.chunk_text, is_final: callChunks.is_final, received_at: callChunks.received_at })
+    .from(callChunks).where(eq(callChunks.call_row_id, id)).orderBy(asc(callChunks.seq))
+  return { call, chunks }
+}

@@ -1764,6 +1764,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appeals/{appeal_id}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The transcript of the call the appeal was registered from (404 when it came from no call) */
+        get: operations["appealTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/appeals/{appeal_id}/suggest": {
         parameters: {
             query?: never;
@@ -2951,6 +2968,26 @@ export interface components {
              */
             kind: "holiday" | "working";
             name: string;
+        };
+        AppealTranscript: {
+            /** @description the call's `id` (call events) */
+            call_id: number;
+            /** @description the call_id the transcription sender gave */
+            external_call_id: string | null;
+            caller_phone: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** @description the final chunk has arrived */
+            is_final: boolean;
+            transcript: string;
+            chunks: {
+                seq: number;
+                channel: string;
+                chunk_text: string;
+                is_final: boolean;
+                /** Format: date-time */
+                received_at: string;
+            }[];
         };
         AppealStatsGroup: {
             id: number | null;
@@ -7792,6 +7829,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppealDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    appealTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appeal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealTranscript"];
                 };
             };
             /** @description Validation Error */
