@@ -72,7 +72,7 @@ describe('OpenAPI document', () => {
     const dir = mkdtempSync(join(tmpdir(), 'console-api-'))
     try {
       const out = join(dir, 'schema.d.ts')
-      await new Promise<void>((resolve, reject) => execFile(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', 'openapi.json', '-o', out], (err) => err ? reject(err) : resolve()))
+      await new Promise<void>((resolve, reject) => execFile(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', 'openapi.json', '--default-non-nullable', 'false', '-o', out], (err) => err ? reject(err) : resolve()))
       assert.ok(readFileSync(out, 'utf8') === readFileSync('web/src/api/schema.d.ts', 'utf8'), 'web/src/api/schema.d.ts drifted from openapi.json')
     } finally {
       rmSync(dir, { recursive: true, force: true })

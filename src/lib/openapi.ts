@@ -28,7 +28,23 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
     },
     // component schemas are named by their $id instead of def-0, def-1...
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+    transformObject: (document) => optionalDefaults(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as OpenApiDocument) as object,
   })
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}
+
+interface OpenApiDocument { paths?: Record<string, Record<string, { parameters?: { in: string, required?: boolean, schema?: { default?: unknown } }[] }>> }
+
+/**
+ * As in FastAPI's document, a query parameter with a default is not required: the client may leave
+ * it out (TypeBox lists it as required because the validated request always has it).
+ */
+function optionalDefaults<T extends OpenApiDocument> (doc: T): T {
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const p of operation.parameters ?? []) if (p.in === 'query' && p.schema?.default !== undefined) p.required = false
+    }
+  }
+  return doc
 }

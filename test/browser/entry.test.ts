@@ -80,9 +80,11 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.getByLabel('Новый пароль').fill('Aigerim-passw0rd-2026')
     await page.getByLabel('Повторите пароль').fill('Aigerim-passw0rd-2026')
     await page.getByRole('button', { name: 'Задать пароль и войти' }).click()
-    // the first sign-in: the profile of the invited employee
-    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+    // the first sign-in: an operator lands at the desk; the profile is one click away
+    await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
     assert.equal(await page.getByTestId('current-user').textContent(), 'Сейткали Айгерим')
+    await page.getByRole('menuitem', { name: 'Профиль' }).click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor()
     await page.getByText('Акимат города Алматы').waitFor()
     await screenshot(page, '03-profile')
     await page.reload()
@@ -110,10 +112,13 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await screenshot(page, '05-sign-in-error')
     await page.getByLabel('Пароль').fill('Operator-passw0rd-1')
     await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
+    await page.getByRole('menuitem', { name: 'Профиль' }).click()
     await page.getByRole('heading', { name: 'Профиль' }).waitFor()
 
     await page.getByText('Қазақша').click()
     await page.getByRole('heading', { name: 'Профиль' }).waitFor()
+    await page.getByRole('menuitem', { name: 'Өтініштер' }).waitFor()
     await page.getByRole('button', { name: 'Шығу' }).waitFor()
     await page.getByText('Аты-жөні').waitFor()
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'kk')

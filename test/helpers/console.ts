@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -19,9 +19,11 @@ async function freePort (): Promise<number> {
 
 /**
  * The service started as the README says (`npm start`), on a fresh database: the embedded one in a
- * new data directory, or a new PostgreSQL database when the run is on PostgreSQL.
+ * new data directory, or a new PostgreSQL database when the run is on PostgreSQL. With `seed`, the
+ * reference data is there as on a production start: the embedded database loads it at its first
+ * start, on PostgreSQL `npm run seed` loads it.
  */
-export async function startServiceAsReadme (env: Record<string, string> = {}): Promise<{ url: string, stop: () => Promise<void> }> {
+export async function startServiceAsReadme (env: Record<string, string> = {}, options: { seed?: boolean } = {}): Promise<{ url: string, stop: () => Promise<void> }> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'appeals-console-'))
@@ -51,6 +53,9 @@ export async function startServiceAsReadme (env: Record<string, string> = {}): P
     if (ok) break
     if (Date.now() > deadline) throw new Error(`the service did not start: ${log}`)
     await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  if (options.seed && postgres) {
+    await new Promise<void>((resolve, reject) => execFile('npm', ['run', 'seed'], { env: { ...process.env, DATABASE_URL: postgres.url } }, (err, _out, stderr) => err ? reject(new Error(`npm run seed: ${stderr}`)) : resolve()))
   }
   return {
     url,
@@ -89,4 +94,48 @@ export async function apiToken (url: string, credentials: { email: string, passw
   const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })
   if (!res.ok) throw new Error(`login ${res.status}`)
   return ((await res.json()) as { access_token: string }).access_token
+}
+
+/** a fresh browser context in Russian at an office screen's size; a page error fails the test */
+export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }): Promise<Page> {
+  const context = await browser.newContext({ locale: 'ru-RU', viewport, acceptDownloads: true })
+  const page = await context.newPage()
+  page.on('pageerror', (err) => { throw err })
+  return page
+}
+
+export async function signIn (page: Page, url: string, credentials: { email: string, password: string }, path = '/console/'): Promise<void> {
+  await page.goto(`${url}${path}`)
+  await page.getByLabel('Электронная почта').fill(credentials.email)
+  await page.getByLabel('Пароль').fill(credentials.password)
+  await page.getByRole('button', { name: 'Войти' }).click()
+  await page.getByTestId('current-user').waitFor()
+}
+
+/** JSON requests to the service as one user: answers the body, fails the test on an unexpected status */
+export function serviceApi (url: string, token?: string) {
+  return async function call<T = any> (method: string, path: string, body?: unknown, expected = method === 'POST' ? [200, 201] : [200]): Promise<T> {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    if (!expected.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+    return (text ? JSON.parse(text) : undefined) as T
+  }
+}
+
+type ServiceCall = ReturnType<typeof serviceApi>
+
+/** an employee created by the admin who accepted the mailed invitation: answers the id */
+export async function activatedEmployee (
+  url: string, admin: ServiceCall, smtp: { next: (to: string) => Promise<{ text: string }> },
+  employee: { email: string, last_name: string, first_name: string, organization_id: number, role: string }, password: string
+): Promise<number> {
+  const { id } = await admin<{ id: number }>('POST', '/api/employees', employee)
+  await admin('POST', `/api/auth/send-invite/${id}`)
+  const token = /token=([A-Za-z0-9_-]+)/.exec((await smtp.next(employee.email)).text)![1]!
+  await serviceApi(url)('POST', '/api/auth/invite/activate', { token, password })
+  return id
 }

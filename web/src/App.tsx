@@ -1,3 +1,4 @@
+import { lazy } from 'react'
 import { Navigate, Route, Routes } from 'react-router'
 import { ChangePassword } from './pages/ChangePassword'
 import { ForgotPassword } from './pages/ForgotPassword'
@@ -5,7 +6,20 @@ import { Invite } from './pages/Invite'
 import { Profile } from './pages/Profile'
 import { ResetPassword } from './pages/ResetPassword'
 import { SignIn } from './pages/SignIn'
+import { useSession } from './session/session'
+import { homeOf } from './shell/access'
 import { Shell } from './shell/Shell'
+
+// the working pages load when first opened: the sign-in page stays small
+const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }))
+const Desk = named(() => import('./pages/desk/Desk'), 'Desk')
+const AppealsList = named(() => import('./pages/appeals/AppealsList'), 'AppealsList')
+const AppealPage = named(() => import('./pages/appeals/AppealPage'), 'AppealPage')
+
+function Home () {
+  const { user } = useSession()
+  return <Navigate to={user ? homeOf(user) : '/signin'} replace />
+}
 
 export function App () {
   return (
@@ -15,9 +29,12 @@ export function App () {
       <Route path='/forgot-password' element={<ForgotPassword />} />
       <Route path='/reset-password' element={<ResetPassword />} />
       <Route element={<Shell />}>
+        <Route path='/desk' element={<Desk />} />
+        <Route path='/appeals' element={<AppealsList />} />
+        <Route path='/appeals/:id' element={<AppealPage />} />
         <Route path='/profile' element={<Profile />} />
         <Route path='/change-password' element={<ChangePassword />} />
-        <Route path='*' element={<Navigate to='/profile' replace />} />
+        <Route path='*' element={<Home />} />
       </Route>
     </Routes>
   )

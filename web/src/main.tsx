@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
 import { App } from './App'
 import './i18n'
+import './styles.css'
 import { SessionProvider } from './session/session'
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false } } })

@@ -2688,7 +2688,7 @@ export interface components {
              * @description the last chunk: closes the transcript
              * @default false
              */
-            is_final: boolean;
+            is_final?: boolean;
         };
         CallSummary: {
             id: number;
@@ -2778,9 +2778,9 @@ export interface components {
             /** @description one of the provider's models; default: its default model */
             model?: string;
             /** @default 0.7 */
-            temperature: number;
+            temperature?: number;
             /** @default 2048 */
-            max_tokens: number;
+            max_tokens?: number;
             system_prompt?: string;
         };
         SimpleRequest: {
@@ -2798,7 +2798,7 @@ export interface components {
              * @description who reads the summary
              * @default operator
              */
-            role: "operator" | "supervisor" | "citizen";
+            role?: "operator" | "supervisor" | "citizen";
             /** @description a configured provider (GET /api/llm/models); default: LLM_DEFAULT_PROVIDER, with the LLM_FALLBACK order behind it */
             provider?: string;
             /** @description one of the provider's models; default: its default model */
@@ -2807,7 +2807,7 @@ export interface components {
         TranslateRequest: {
             text: string;
             /** @default auto-ru */
-            direction: "kk-ru" | "ru-kk" | "auto-ru" | "auto-kk";
+            direction?: "kk-ru" | "ru-kk" | "auto-ru" | "auto-kk";
             /** @description a configured provider (GET /api/llm/models); default: LLM_DEFAULT_PROVIDER, with the LLM_FALLBACK order behind it */
             provider?: string;
             /** @description one of the provider's models; default: its default model */
@@ -3070,7 +3070,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            source: "auto" | "text" | "transcript";
+            source?: "auto" | "text" | "transcript";
             provider?: string;
             model?: string;
         };
@@ -3965,13 +3965,13 @@ export interface operations {
     };
     listEmployees: {
         parameters: {
-            query: {
+            query?: {
                 organization_id?: number;
                 role?: "admin" | "manager" | "operator";
                 q?: string;
-                include_inactive: boolean;
-                skip: number;
-                limit: number;
+                include_inactive?: boolean;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -4131,8 +4131,8 @@ export interface operations {
     };
     listClassifiers: {
         parameters: {
-            query: {
-                include_inactive: boolean;
+            query?: {
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4195,9 +4195,9 @@ export interface operations {
     };
     listAppealTypes: {
         parameters: {
-            query: {
+            query?: {
                 classifier_id?: number;
-                include_inactive: boolean;
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4326,9 +4326,9 @@ export interface operations {
     };
     listCategorys: {
         parameters: {
-            query: {
+            query?: {
                 appeal_type_id?: number;
-                include_inactive: boolean;
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4457,9 +4457,9 @@ export interface operations {
     };
     listSubcategorys: {
         parameters: {
-            query: {
+            query?: {
                 category_id?: number;
-                include_inactive: boolean;
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4716,8 +4716,8 @@ export interface operations {
     };
     getRegionTree: {
         parameters: {
-            query: {
-                include_inactive: boolean;
+            query?: {
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4747,10 +4747,10 @@ export interface operations {
     };
     listRegions: {
         parameters: {
-            query: {
+            query?: {
                 parent_id?: number;
-                top_level: boolean;
-                include_inactive: boolean;
+                top_level?: boolean;
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4943,8 +4943,8 @@ export interface operations {
     };
     getRegionTreeShared: {
         parameters: {
-            query: {
-                include_inactive: boolean;
+            query?: {
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -4974,10 +4974,10 @@ export interface operations {
     };
     listRegionsShared: {
         parameters: {
-            query: {
+            query?: {
                 parent_id?: number;
-                top_level: boolean;
-                include_inactive: boolean;
+                top_level?: boolean;
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -5170,8 +5170,8 @@ export interface operations {
     };
     listSources: {
         parameters: {
-            query: {
-                include_inactive: boolean;
+            query?: {
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -5267,8 +5267,8 @@ export interface operations {
     };
     listResponseMethods: {
         parameters: {
-            query: {
-                include_inactive: boolean;
+            query?: {
+                include_inactive?: boolean;
             };
             header?: never;
             path?: never;
@@ -5446,10 +5446,10 @@ export interface operations {
     };
     searchPersons: {
         parameters: {
-            query: {
+            query?: {
                 q?: string;
-                include_inactive: boolean;
-                limit: number;
+                include_inactive?: boolean;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5629,11 +5629,11 @@ export interface operations {
     };
     listOrganizations: {
         parameters: {
-            query: {
+            query?: {
                 region_id?: number;
-                show_inactive: boolean;
-                skip: number;
-                limit: number;
+                show_inactive?: boolean;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5747,12 +5747,12 @@ export interface operations {
     };
     listOrganizationsShared: {
         parameters: {
-            query: {
+            query?: {
                 region_id?: number;
-                show_inactive: boolean;
+                show_inactive?: boolean;
                 oblast_id?: number;
-                skip: number;
-                limit: number;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5963,10 +5963,10 @@ export interface operations {
     };
     listTelephonyOrganizations: {
         parameters: {
-            query: {
-                skip: number;
-                limit: number;
-                include_inactive: boolean;
+            query?: {
+                skip?: number;
+                limit?: number;
+                include_inactive?: boolean;
                 oblast_id?: number;
             };
             header?: never;
@@ -6259,10 +6259,10 @@ export interface operations {
     };
     listTenants: {
         parameters: {
-            query: {
+            query?: {
                 status?: "active" | "suspended" | "deleted";
-                skip: number;
-                limit: number;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6453,11 +6453,11 @@ export interface operations {
     };
     platformAudit: {
         parameters: {
-            query: {
+            query?: {
                 /** @description [a-z0-9][a-z0-9_-]{0,62}; an organization's id (as text) makes the tenant govern that organization's telephony */
                 tenant_id?: string;
-                skip: number;
-                limit: number;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6487,9 +6487,9 @@ export interface operations {
     };
     listEndpoints: {
         parameters: {
-            query: {
-                skip: number;
-                limit: number;
+            query?: {
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6781,9 +6781,9 @@ export interface operations {
     };
     generateConfigs: {
         parameters: {
-            query: {
-                save_to_disk: boolean;
-                reload_pbx: boolean;
+            query?: {
+                save_to_disk?: boolean;
+                reload_pbx?: boolean;
             };
             header?: never;
             path?: never;
@@ -6813,8 +6813,8 @@ export interface operations {
     };
     reloadPbx: {
         parameters: {
-            query: {
-                module: "all" | "pjsip" | "dialplan" | "queues";
+            query?: {
+                module?: "all" | "pjsip" | "dialplan" | "queues";
             };
             header?: never;
             path?: never;
@@ -6968,14 +6968,14 @@ export interface operations {
     };
     listCalls: {
         parameters: {
-            query: {
+            query?: {
                 operator_num?: string;
                 organization_id?: number;
                 phone?: string;
                 from?: string;
                 to?: string;
-                skip: number;
-                limit: number;
+                skip?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -7562,12 +7562,12 @@ export interface operations {
     };
     listNotifications: {
         parameters: {
-            query: {
+            query?: {
                 status?: "pending" | "sent" | "failed";
                 channel?: "email" | "sms";
                 appeal_id?: number;
                 before_id?: number;
-                limit: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -7628,7 +7628,7 @@ export interface operations {
     };
     listAppeals: {
         parameters: {
-            query: {
+            query?: {
                 status?: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
                 executor_organization_id?: number;
                 /** @description the region or any region directly under it */
@@ -7648,7 +7648,7 @@ export interface operations {
                 phone?: string;
                 /** @description a registration number, or words of the text (Russian stems and exact words) */
                 q?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -7712,7 +7712,7 @@ export interface operations {
     };
     exportAppeals: {
         parameters: {
-            query: {
+            query?: {
                 status?: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
                 executor_organization_id?: number;
                 /** @description the region or any region directly under it */
@@ -7733,9 +7733,9 @@ export interface operations {
                 /** @description a registration number, or words of the text (Russian stems and exact words) */
                 q?: string;
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
-                format: "csv" | "xlsx";
+                format?: "csv" | "xlsx";
                 /** @description the language of the column names and statuses */
-                lang: "kk" | "ru";
+                lang?: "kk" | "ru";
             };
             header?: never;
             path?: never;
@@ -7756,7 +7756,7 @@ export interface operations {
     };
     appealStatistics: {
         parameters: {
-            query: {
+            query?: {
                 status?: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
                 executor_organization_id?: number;
                 /** @description the region or any region directly under it */
@@ -7781,9 +7781,9 @@ export interface operations {
                 /** @description last day of the period (included); default: today */
                 date_to?: string;
                 /** @description the level by_classification groups by */
-                classification_level: "appeal_type" | "category" | "subcategory";
+                classification_level?: "appeal_type" | "category" | "subcategory";
                 /** @description groups per dimension, the most received first */
-                limit: number;
+                limit?: number;
             };
             header?: never;
             path?: never;

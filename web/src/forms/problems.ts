@@ -1,26 +1,33 @@
 import type { FormInstance } from 'antd'
 import type { TFunction } from 'i18next'
-import type { ApiProblem, FieldProblem } from '../api/client'
+import type { ApiProblem } from '../api/client'
 
 /**
- * Puts a 422's messages on the form's fields (`loc` is `['body', 'field', ...]`, or `query`) and
- * answers what belongs to no field, to show above the form.
+ * Puts a 422's messages on the form's fields and answers what belongs to no field, to show above
+ * the form. `loc` is `['body', 'field', ...]` (or `query`); a nested field (`['body', 'citizen',
+ * 'iin']`) lands on the form's item of that path, else on the nearest enclosing one.
  */
 export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunction): string | undefined {
   if (problem.status === 0) return t('common.networkError')
   if (!Array.isArray(problem.detail)) return typeof problem.detail === 'string' ? problem.detail : t('common.unexpected', { status: problem.status })
-  const known = new Set(Object.keys(form.getFieldsValue() as object))
-  const byField = new Map<string, string[]>()
+  const fields = new Map(form.getFieldsError().map((f) => [f.name.join('.'), f.name]))
+  const byField = new Map<string, { name: (string | number)[], errors: string[] }>()
   const rest: string[] = []
   for (const p of problem.detail) {
-    const field = fieldOf(p)
-    const text = p.type === 'missing' ? t('common.required') : translated(t)[p.msg] ?? p.msg
-    if (field && known.has(field)) byField.set(field, [...(byField.get(field) ?? []), text])
-    else rest.push(text)
+    const text = p.type === 'missing' ? t('common.required') : messageOf(t, p.msg)
+    const path = p.loc[0] === 'body' || p.loc[0] === 'query' ? p.loc.slice(1) : []
+    let key: string | undefined
+    for (let n = path.length; n > 0 && key === undefined; n--) if (fields.has(path.slice(0, n).join('.'))) key = path.slice(0, n).join('.')
+    if (key === undefined) { rest.push(text); continue }
+    const entry = byField.get(key) ?? { name: fields.get(key)!, errors: [] }
+    entry.errors.push(text)
+    byField.set(key, entry)
   }
-  form.setFields([...byField].map(([name, errors]) => ({ name, errors })))
+  form.setFields([...byField.values()])
   return rest.length > 0 ? rest.join('; ') : undefined
 }
 
-const translated = (t: TFunction) => t('apiMessages', { returnObjects: true }) as Record<string, string>
-const fieldOf = (p: FieldProblem) => (p.loc[0] === 'body' || p.loc[0] === 'query') && typeof p.loc[1] === 'string' ? p.loc[1] : undefined
+/** a message of the service in the console's language when the console knows it */
+export function messageOf (t: TFunction, message: string): string {
+  return (t('apiMessages', { returnObjects: true }) as Record<string, string>)[message] ?? message
+}

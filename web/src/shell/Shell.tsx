@@ -1,9 +1,12 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, Layout, Menu, Space, Typography } from 'antd'
+import { DashboardOutlined, FileTextOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
+import { Button, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
+import { Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
-import { useSession } from '../session/session'
+import { LiveProvider } from '../live/live'
+import { useSession, type SessionUser } from '../session/session'
 import { LanguageSwitch } from './LanguageSwitch'
+import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk } from './access'
 
 /** the frame of a signed-in user's pages; without a session, sign-in first (and back here after) */
 export function Shell () {
@@ -11,31 +14,46 @@ export function Shell () {
   const session = useSession()
   const location = useLocation()
   const navigate = useNavigate()
-  if (!session.user) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
+  if (!session.user || !session.token) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
   if (session.mustChangePassword && location.pathname !== '/change-password') return <Navigate to='/change-password' replace />
 
-  const items = [{ key: '/profile', icon: <UserOutlined />, label: t('nav.profile') }]
+  const selected = '/' + (location.pathname.split('/')[1] ?? '') + (location.pathname.startsWith('/admin/') ? '/' + location.pathname.split('/')[2] : '')
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: '#001529' }}>
-        <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t('app.title')}</Typography.Text>
-        <div style={{ flex: 1 }} />
-        <Space size='middle'>
-          <LanguageSwitch />
-          <Typography.Text style={{ color: '#fff' }} data-testid='current-user'>{session.user.full_name}</Typography.Text>
-          <Button icon={<LogoutOutlined />} onClick={() => session.signOut()}>{t('nav.signOut')}</Button>
-        </Space>
-      </Layout.Header>
-      <Layout>
-        <Layout.Sider width={220} theme='light' breakpoint='lg' collapsedWidth={0}>
-          <nav aria-label={t('app.title')}>
-            <Menu mode='inline' selectedKeys={[location.pathname]} items={items} onClick={({ key }) => navigate(key)} />
-          </nav>
-        </Layout.Sider>
-        <Layout.Content style={{ padding: 24 }}>
-          <main><Outlet /></main>
-        </Layout.Content>
+    <LiveProvider token={session.token}>
+      <Layout style={{ minHeight: '100vh' }}>
+        <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: '#001529', paddingInline: 20 }}>
+          <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t('app.title')}</Typography.Text>
+          <div style={{ flex: 1 }} />
+          <Space size='middle'>
+            <LanguageSwitch />
+            <Typography.Text style={{ color: '#fff' }} data-testid='current-user'>{session.user.full_name}</Typography.Text>
+            <Button icon={<LogoutOutlined />} onClick={() => session.signOut()}>{t('nav.signOut')}</Button>
+          </Space>
+        </Layout.Header>
+        <Layout>
+          <Layout.Sider width={230} theme='light' breakpoint='lg' collapsedWidth={0}>
+            <nav aria-label={t('app.title')}>
+              <Menu mode='inline' selectedKeys={[selected]} defaultOpenKeys={['admin']} items={menuOf(session.user, t)} onClick={({ key }) => navigate(key)} />
+            </nav>
+          </Layout.Sider>
+          <Layout.Content style={{ padding: 20, minWidth: 0 }}>
+            <main>
+              <Suspense fallback={<Spin size='large' style={{ display: 'block', margin: '80px auto' }} />}><Outlet /></Suspense>
+            </main>
+          </Layout.Content>
+        </Layout>
       </Layout>
-    </Layout>
+    </LiveProvider>
   )
+}
+
+function menuOf (user: SessionUser, t: (key: string) => string): MenuProps['items'] {
+  const admin = ADMIN_PAGES.filter((page) => canSeeAdminPage(user, page)).map((page) => ({ key: `/admin/${page}`, label: t(`admin.pages.${page}`) }))
+  return [
+    ...(canUseDesk(user) ? [{ key: '/desk', icon: <PhoneOutlined />, label: t('nav.desk') }] : []),
+    { key: '/appeals', icon: <FileTextOutlined />, label: t('nav.appeals') },
+    ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined />, label: t('nav.board') }] : []),
+    ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined />, label: t('nav.admin'), children: admin }] : []),
+    { key: '/profile', icon: <UserOutlined />, label: t('nav.profile') },
+  ]
 }

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { activatedEmployee, ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
+import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
+import { startSmtpServer } from '../helpers/smtp.js'
+
+const systemOf = (r: UpstreamRequest) => String(r.body.messages?.[0]?.content ?? '')
+const REVIEW = {
+  points: [{ point: 'включить отопление', answered: true, evidence: 'отопление включено 3 марта' }],
+  appeal_language: 'ru', response_language: 'ru', same_language: true, cites_legal_basis: true, legal_references: ['Закон РК «О жилищных отношениях»'],
+  states_facts: true, explains_right_to_appeal: false, verdict: 'partial', missing: ['разъяснение права на обжалование'], summary: 'По существу, без права на обжалование',
+}
+
+// The console at work, in a real Chromium against `npm start` with a local LLM upstream: the desk
+// (a call pops, its transcript streams in, the LLM summarises and classifies, the appeal is
+// registered), then the executor and the supervisor acting on it in two browsers, each seeing the
+// other's change live; the register's list with its filters in the URL and the export.
+describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+  let upstream: LlmUpstream
+  let service: Awaited<ReturnType<typeof startServiceAsReadme>>
+  let browser: Browser
+  let admin: ReturnType<typeof serviceApi>
+  let machine: ReturnType<typeof serviceApi>
+  let subcategoryLabel = ''
+  const ids = { centre: 0, executor: 0, subcategory: 0, person: 0 }
+  const people = {
+    operator: { email: 'operator@centre.kz', password: 'Operator-passw0rd-1' },
+    supervisor: { email: 'supervisor@centre.kz', password: 'Supervisor-passw0rd-1' },
+    executor: { email: 'executor@akimat.kz', password: 'Executor-passw0rd-1' },
+  }
+  let appealNumber = ''
+  let appealId = 0
+
+  before(async () => {
+    smtp = await startSmtpServer()
+    upstream = await startLlmUpstream()
+    upstream.respond = (req) => {
+      const system = systemOf(req)
+      if (system.includes('классификатор')) {
+        subcategoryLabel = system.split('\n').find((l) => l.endsWith('/ Отопление'))!.slice(2)
+        return { text: JSON.stringify({ category: subcategoryLabel, confidence: 'high', reasoning: 'Речь об отоплении в доме', alternatives: [], needs_human_review: false }) }
+      }
+      if (system.includes('Составь резюме')) return { text: JSON.stringify({ summary: 'В доме 5 по улице Абая нет отопления с понедельника', key_points: ['дом 5', 'нет отопления'], citizen_request: 'включить отопление', language: 'ru' }), delayMs: 300 }
+      if (system.includes('Переведи')) return { text: JSON.stringify({ translation: 'Абай көшесі 5-үйде жылу жоқ', source_language: 'ru', target_language: 'kk' }) }
+      return { text: JSON.stringify(REVIEW) }
+    }
+    service = await startServiceAsReadme({
+      SMTP_URL: smtp.url, LLM_GPT_BASE_URL: upstream.url, LLM_GPT_MODEL: 'gpt-desk', LLM_GPT_API_KEY: 'sk-desk', LLM_GPT_TIMEOUT: '5s', LLM_MAX_RETRIES: '0', LLM_REDACT_PII: 'false',
+    }, { seed: true })
+    browser = await launchChromium()
+    admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
+    machine = serviceApi(service.url)
+
+    const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
+    ids.centre = (await admin('POST', '/api/organizations', { name: 'Единый контакт-центр 109', region_id: region!.id, modules: ['call_center'], prefix: '109' })).id
+    ids.executor = (await admin('POST', '/api/organizations', { name: 'Акимат Медеуского района', region_id: region!.id, prefix: '271' })).id
+    const operatorId = await activatedEmployee(service.url, admin, smtp, { email: people.operator.email, last_name: 'Жумабаева', first_name: 'Алия', organization_id: ids.centre, role: 'operator' }, people.operator.password)
+    await activatedEmployee(service.url, admin, smtp, { email: people.supervisor.email, last_name: 'Нуртаев', first_name: 'Ерлан', organization_id: ids.centre, role: 'manager' }, people.supervisor.password)
+    await activatedEmployee(service.url, admin, smtp, { email: people.executor.email, last_name: 'Ким', first_name: 'Олег', organization_id: ids.executor, role: 'manager' }, people.executor.password)
+    await admin('POST', `/api/organizations/${ids.centre}/endpoints/`, { name: 'Оператор 1', extension: '001', password: 'Abcdefghij0123456789', employee_id: operatorId })
+
+    const [classifier] = await admin<{ id: number }[]>('GET', '/api/classifiers')
+    const tree = await admin<{ appeal_types: { id: number }[] }>('GET', `/api/classifiers/${classifier!.id}/tree`)
+    const category = await admin('POST', '/api/classifiers/categories', { appeal_type_id: tree.appeal_types[0]!.id, name: 'Коммунальные услуги' })
+    await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Водоснабжение', priority: 3, time_to_work: 4, time_to_close: 40 })
+    ids.subcategory = (await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Отопление', priority: 2, time_to_work: 2, time_to_close: 24 })).id
+    ids.person = (await admin('POST', '/api/references/persons', { full_name: 'Абаев Марат Сергеевич', iin: '900101300017', phone: '+77012345678' })).id
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.stop()
+    await upstream?.close()
+    await smtp?.close()
+  })
+
+  it('the desk: the call pops with the caller, the transcript streams in, the LLM summarises and classifies, the appeal is registered from the call', async () => {
+    const page = await newPage(browser)
+    await signIn(page, service.url, people.operator)
+    await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
+    await page.getByTestId('presence').getByText('В сети').waitFor()
+    await screenshot(page, '20-desk-waiting')
+
+    const answered = await machine('POST', '/api/call-events/answered', { operator_num: '109001', caller_phone: '8 701 234 56 78', call_datetime: new Date().toISOString() })
+    const caller = page.getByTestId('caller')
+    await caller.getByText('Абаев Марат Сергеевич').waitFor()
+    await caller.getByText('ИИН ********0017').waitFor()
+    await caller.getByText('+77012345678').waitFor()
+    await page.getByTestId('presence').getByText('Разговор').waitFor()
+
+    const transcript = page.getByTestId('transcript')
+    const lines = [
+      ['operator', 'Единый контакт-центр, слушаю вас'],
+      ['caller', 'Здравствуйте, в доме 5 по улице Абая нет отопления с понедельника'],
+      ['operator', 'Записала, передадим в акимат'],
+    ]
+    let full = ''
+    for (const [channel, text] of lines) {
+      full = `${full} ${text}`.trim()
+      await machine('POST', '/api/call-events/transcription', { call_id: 'desk-call-1', operator_num: '109001', channel, chunk_text: text, full_text: full })
+      // each chunk shows as it is spoken, before the next is sent
+      await transcript.getByText(text!).waitFor()
+    }
+
+    // the summary runs on its own: the operator keeps typing meanwhile
+    await page.getByRole('button', { name: 'Резюме' }).click()
+    await page.getByLabel('Адрес').fill('г. Алматы, ул. Абая, 5')
+    await page.getByTestId('summary').getByText('В доме 5 по улице Абая нет отопления с понедельника').waitFor()
+    assert.equal(await page.getByLabel('Суть обращения').inputValue(), 'В доме 5 по улице Абая нет отопления с понедельника', 'the summary prefills the text')
+    await page.getByRole('button', { name: 'Перевод на казахский' }).click()
+    await page.getByTestId('translation').getByText('Абай көшесі 5-үйде жылу жоқ').waitFor()
+    await page.getByRole('button', { name: 'Подобрать классификацию' }).click()
+    await page.getByTestId('classification').getByText('уверенно').waitFor()
+    await page.getByTestId('appeal-form').getByText('Отопление').waitFor()
+
+    // what the form does not know yet, it says on the field
+    await page.getByRole('button', { name: 'Зарегистрировать' }).click()
+    await page.getByTestId('appeal-form').getByText('Заполните поле').waitFor()
+    await screenshot(page, '21-desk-call')
+    await pick(page, 'Способ ответа', 'Электронная почта')
+    await pick(page, 'Исполнитель', 'Акимат Медеуского района', 'Медеу')
+    await page.getByRole('button', { name: 'Зарегистрировать' }).click()
+    const registered = page.getByRole('status').filter({ hasText: 'зарегистрировано' })
+    await registered.waitFor()
+    appealNumber = /109-\d{4}-\d{6}/.exec(await registered.innerText())![0]
+    await screenshot(page, '22-desk-registered')
+
+    const { items } = await admin('GET', `/api/appeals?q=${encodeURIComponent(appealNumber)}`)
+    const appeal = items[0]
+    appealId = appeal.id
+    assert.equal(appeal.call_id, answered.call.id, 'registered from the call')
+    assert.equal(appeal.person_id, ids.person)
+    assert.equal(appeal.subcategory_id, ids.subcategory, 'the suggested classification')
+    assert.equal(appeal.executor_organization_id, ids.executor)
+    assert.equal(appeal.status, 'assigned')
+    assert.equal(appeal.address, 'г. Алматы, ул. Абая, 5')
+    await page.context().close()
+  })
+
+  it('the executor answers and the supervisor closes, in two browsers, each seeing the other\'s change live', async () => {
+    assert.ok(appealId, 'the desk test registered the appeal')
+    const executor = await newPage(browser)
+    const supervisor = await newPage(browser)
+    await signIn(executor, service.url, people.executor, `/console/appeals/${appealId}`)
+    await signIn(supervisor, service.url, people.supervisor, `/console/appeals/${appealId}`)
+    for (const page of [executor, supervisor]) await page.getByRole('heading', { name: `Обращение ${appealNumber}` }).waitFor()
+    // the transcript of the call reaches the executor through the appeal
+    await executor.getByText('нет отопления с понедельника').first().waitFor()
+
+    await executor.getByTestId('appeal-actions').getByRole('button', { name: 'Взять в работу' }).click()
+    await executor.getByRole('dialog').getByRole('button', { name: 'Взять в работу' }).click()
+    await executor.getByText('В работе', { exact: true }).first().waitFor()
+    await supervisor.getByTestId('changed-elsewhere').waitFor()
+    await supervisor.getByText('В работе', { exact: true }).first().waitFor()
+
+    await executor.getByTestId('appeal-actions').getByRole('button', { name: 'Ответить' }).click()
+    const dialog = executor.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Ответить' }).click()
+    await dialog.getByText('Заполните поле').waitFor()
+    await dialog.getByLabel('Текст ответа').fill('Отопление в доме 5 по улице Абая включено 3 марта согласно Закону РК «О жилищных отношениях».')
+    await dialog.getByRole('button', { name: 'Проверить ответ (LLM)' }).click()
+    await dialog.getByTestId('answer-check').getByText('Ответ неполный').waitFor()
+    await dialog.getByText('разъяснение права на обжалование').waitFor()
+    await screenshot(executor, '23-appeal-answer-check')
+    await dialog.getByRole('button', { name: 'Ответить' }).click()
+    await executor.getByTestId('appeal-answer').waitFor()
+    await supervisor.getByTestId('appeal-answer').getByText('включено 3 марта').first().waitFor()
+    await supervisor.getByText('Дан ответ', { exact: true }).first().waitFor()
+    await screenshot(supervisor, '24-appeal-answered-supervisor')
+
+    await supervisor.getByTestId('appeal-actions').getByRole('button', { name: 'Закрыть' }).click()
+    await supervisor.locator('.ant-modal-footer').getByRole('button', { name: 'Закрыть' }).click()
+    await supervisor.getByText('Закрыто', { exact: true }).first().waitFor()
+    await executor.getByText('Закрыто', { exact: true }).first().waitFor()
+    await executor.getByTestId('changed-elsewhere').waitFor()
+    assert.equal(await executor.getByTestId('appeal-actions').count(), 0, 'nothing left to do on a closed appeal')
+    await screenshot(executor, '25-appeal-closed-executor')
+    const history = await supervisor.getByTestId('appeal-history').innerText()
+    for (const step of ['Зарегистрировано', 'Взято в работу', 'Дан ответ', 'Закрыто']) assert.ok(history.includes(step), `${step} in ${history}`)
+    const stored = await admin('GET', `/api/appeals/${appealId}`)
+    assert.equal(stored.status, 'closed')
+    assert.equal(stored.answer.check.source, 'console', 'the review shown to the executor is kept with the answer')
+    await executor.context().close()
+    await supervisor.context().close()
+  })
+
+  it('the list: filters kept in the URL across a reload, overdue in red, an unknown appeal said in words, the export downloaded', async () => {
+    const page = await newPage(browser)
+    await signIn(page, service.url, people.supervisor, '/console/appeals')
+    await page.getByRole('heading', { name: 'Обращения' }).waitFor()
+    await page.getByTestId('appeals-table').getByText(appealNumber).waitFor()
+    await page.getByLabel('Поиск').fill('водопровод')
+    await page.getByRole('button', { name: 'Найти' }).click()
+    await page.getByText('Обращений не найдено').waitFor()
+    assert.match(page.url(), /q=%D0%B2%D0%BE%D0%B4/)
+    await page.reload()
+    assert.equal(await page.getByLabel('Поиск').inputValue(), 'водопровод', 'the filter came back from the URL')
+    await page.getByText('Обращений не найдено').waitFor()
+    await page.getByRole('button', { name: 'Сбросить' }).click()
+    await page.getByTestId('appeals-table').getByText(appealNumber).waitFor()
+    await page.getByLabel('ИИН', { exact: true }).fill('123')
+    await page.getByRole('button', { name: 'Найти' }).click()
+    await page.getByText('ИИН — 12 цифр').waitFor()
+    await page.getByLabel('ИИН', { exact: true }).fill('')
+    await screenshot(page, '26-appeals-list')
+
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'XLSX' }).click()
+    const file = await download
+    assert.match(file.suggestedFilename(), /^appeals-\d{4}-\d{2}-\d{2}\.xlsx$/)
+    const bytes = readFileSync((await file.path())!)
+    assert.equal(bytes.subarray(0, 2).toString(), 'PK', 'an XLSX is a zip')
+
+    await page.goto(`${service.url}/console/appeals/999999`)
+    await page.getByText('Обращение не найдено или недоступно вам.').waitFor()
+    await page.context().close()
+  })
+})
+
+/** an Ant Design select: open it, type to filter (when it searches), pick the option */
+async function pick (page: Page, label: string, option: string, typed?: string): Promise<void> {
+  await page.getByLabel(label).click()
+  if (typed) await page.getByLabel(label).fill(typed)
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option).click()
+}

@@ -1,0 +1,144 @@
+import { useMutation } from '@tanstack/react-query'
+import { Alert, App, Button, Col, DatePicker, Form, Input, Modal, Radio, Row, Select, Space, Spin } from 'antd'
+import type { Dayjs } from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type ApiProblem, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { showProblems } from '../../forms/problems'
+import { useOrganizations } from '../../references/references'
+import { AnswerCheckView } from './AnswerCheck'
+
+type Appeal = Schemas['AppealResponse']
+type Action = 'assign' | 'take' | 'redirect' | 'extend' | 'answer' | 'return' | 'close' | 'reject'
+const ORDER: Action[] = ['take', 'answer', 'assign', 'redirect', 'extend', 'return', 'close', 'reject']
+const CONFIRM_ONLY = new Set<Action>(['take', 'close'])
+
+/** the actions the appeal's state and the user's role allow, each with its form */
+interface Callbacks { onStart: (action: Action) => void, onDone: (appeal: Appeal) => void, onFailed: () => void }
+
+export function AppealActions ({ appeal, ...callbacks }: { appeal: Appeal } & Callbacks) {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState<Action>()
+  const allowed = ORDER.filter((a) => appeal.allowed_actions.includes(a))
+  if (allowed.length === 0) return null
+  return (
+    <>
+      <Space wrap data-testid='appeal-actions'>
+        {allowed.map((action) => (
+          <Button key={action} type={action === 'take' || action === 'answer' || action === 'close' ? 'primary' : 'default'} danger={action === 'reject'} onClick={() => setOpen(action)}>
+            {t(`appeal.actions.${action}`)}
+          </Button>
+        ))}
+      </Space>
+      {open && <ActionForm action={open} appeal={appeal} onClose={() => setOpen(undefined)} {...callbacks} onDone={(a) => { setOpen(undefined); callbacks.onDone(a) }} />}
+    </>
+  )
+}
+
+interface Values {
+  executor_organization_id?: number
+  reason?: string
+  until?: Dayjs
+  text?: string
+  language?: 'kk' | 'ru'
+  kind?: 'not_an_appeal' | 'duplicate' | 'out_of_competence'
+}
+
+function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { action: Action, appeal: Appeal, onClose: () => void } & Callbacks) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<Values>()
+  const [error, setError] = useState<string>()
+  const organizations = useOrganizations()
+  const [check, setCheck] = useState<{ text: string, result: Record<string, unknown> }>()
+  const path = { params: { path: { appeal_id: appeal.id } } }
+
+  const run = useMutation({
+    mutationFn: (v: Values): Promise<Appeal> => {
+      switch (action) {
+        case 'take': return load(api.POST('/api/appeals/{appeal_id}/take', path))
+        case 'close': return load(api.POST('/api/appeals/{appeal_id}/close', path))
+        case 'assign': return load(api.POST('/api/appeals/{appeal_id}/assign', { ...path, body: { executor_organization_id: v.executor_organization_id } }))
+        case 'redirect': return load(api.POST('/api/appeals/{appeal_id}/redirect', { ...path, body: { executor_organization_id: v.executor_organization_id!, reason: v.reason! } }))
+        case 'extend': return load(api.POST('/api/appeals/{appeal_id}/extend', { ...path, body: { until: v.until!.toISOString(), reason: v.reason! } }))
+        case 'return': return load(api.POST('/api/appeals/{appeal_id}/return', { ...path, body: { reason: v.reason! } }))
+        case 'reject': return load(api.POST('/api/appeals/{appeal_id}/reject', { ...path, body: { kind: v.kind!, reason: v.reason! } }))
+        case 'answer': return load(api.POST('/api/appeals/{appeal_id}/answer', {
+          ...path, body: { text: v.text!, language: v.language!, check: check && check.text === v.text ? check.result : undefined },
+        }))
+      }
+    },
+    onMutate: () => onStart(action),
+    onSuccess: (a) => { void message.success(t(`appeal.done.${action}`)); onDone(a) },
+    onError: (problem: ApiProblem) => { onFailed(); setError(showProblems(form, problem, t)) },
+  })
+
+  // the review runs beside the form: the executor may answer without waiting for it
+  const review = useMutation({
+    mutationFn: (text: string) => load(api.POST('/api/llm/tasks/check-response', { body: { appeal_text: appeal.text, response_text: text } })),
+    onSuccess: (task, text) => { if (task.success && task.result) setCheck({ text, result: task.result }) },
+  })
+  const text = Form.useWatch('text', form)
+
+  const required = { required: true, message: t('common.required') }
+  const reason = <Form.Item name='reason' label={t('appeal.reason')} rules={[required, { max: 1000 }]}><Input.TextArea autoSize={{ minRows: 2 }} /></Form.Item>
+  const executors = (organizations.data ?? []).filter((o) => o.id !== appeal.executor_organization_id).map((o) => ({ value: o.id, label: o.name }))
+  const wide = action === 'answer'
+  return (
+    <Modal
+      open title={t(`appeal.actions.${action}`)} onCancel={onClose} width={wide ? 1000 : 560} destroyOnHidden
+      okText={t(`appeal.actions.${action}`)} cancelText={t('common.cancel')} okButtonProps={{ loading: run.isPending, danger: action === 'reject' }}
+      onOk={() => { CONFIRM_ONLY.has(action) ? run.mutate({}) : form.submit() }}
+    >
+      {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
+      {CONFIRM_ONLY.has(action) && <p>{t(`appeal.confirm.${action}`, { number: appeal.number })}</p>}
+      {!CONFIRM_ONLY.has(action) && (
+        <Row gutter={16}>
+          <Col span={wide ? 13 : 24}>
+            <Form form={form} layout='vertical' onFinish={(v) => run.mutate(v)} initialValues={{ language: appeal.language }}>
+              {(action === 'assign' || action === 'redirect') && (
+                <Form.Item name='executor_organization_id' label={t('appeals.executor')} rules={action === 'redirect' || appeal.status === 'registered' ? [required] : []}>
+                  <Select showSearch optionFilterProp='label' options={executors} loading={organizations.isLoading} />
+                </Form.Item>
+              )}
+              {action === 'extend' && (
+                <Form.Item name='until' label={t('appeal.until')} rules={[required]}>
+                  <DatePicker showTime style={{ width: '100%' }} />
+                </Form.Item>
+              )}
+              {action === 'reject' && (
+                <Form.Item name='kind' label={t('appeal.rejectKind')} rules={[required]}>
+                  <Radio.Group options={(['not_an_appeal', 'duplicate', 'out_of_competence'] as const).map((k) => ({ value: k, label: t(`appeal.rejectKinds.${k}`) }))} />
+                </Form.Item>
+              )}
+              {action === 'answer' && (
+                <>
+                  <Form.Item name='language' label={t('desk.form.language')} rules={[required]}>
+                    <Radio.Group optionType='button' options={[{ value: 'ru', label: t('language.ru') }, { value: 'kk', label: t('language.kk') }]} />
+                  </Form.Item>
+                  <Form.Item name='text' label={t('appeal.answerText')} rules={[required, { max: 20_000 }]}>
+                    <Input.TextArea autoSize={{ minRows: 8, maxRows: 16 }} />
+                  </Form.Item>
+                  <Button onClick={() => review.mutate(String(text ?? ''))} loading={review.isPending} disabled={!text?.trim()}>{t('appeal.check')}</Button>
+                </>
+              )}
+              {['redirect', 'extend', 'return', 'reject'].includes(action) && reason}
+            </Form>
+          </Col>
+          {wide && (
+            <Col span={11}>
+              <h3 style={{ marginTop: 0 }}>{t('appeal.checkTitle')}</h3>
+              {review.isPending && <Spin />}
+              {review.isError && <Alert type='error' message={(review.error as unknown as ApiProblem).status === 503 ? t('desk.assistant.unavailable') : t('common.networkError')} />}
+              {review.data && !review.data.success && <Alert type='warning' message={t('desk.assistant.failed', { error: review.data.error ?? '' })} />}
+              {check && <AnswerCheckView result={check.result} />}
+              {check && check.text !== text && <Alert type='info' message={t('appeal.checkStale')} style={{ marginTop: 8 }} />}
+              {!check && !review.isPending && <p style={{ color: '#888' }}>{t('appeal.checkHint')}</p>}
+            </Col>
+          )}
+        </Row>
+      )}
+    </Modal>
+  )
+}

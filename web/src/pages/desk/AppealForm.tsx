@@ -1,0 +1,153 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Alert, Button, Card, Col, Form, Input, Radio, Row, Select, TreeSelect } from 'antd'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { api, type ApiProblem, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { iinProblem } from '../../forms/iin'
+import { messageOf, showProblems } from '../../forms/problems'
+import { classificationOptions, regionOptions, useClassifierTrees, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
+import type { Suggestion } from './Assistant'
+import type { DeskCall } from './call'
+import { PersonSelect } from './PersonSelect'
+
+interface Values {
+  person_id?: number
+  citizen?: { full_name?: string, iin?: string, phone?: string, email?: string }
+  language: 'kk' | 'ru'
+  text: string
+  subcategory_id?: number
+  region_id?: number
+  address?: string
+  source_id?: number
+  response_method_id?: number
+  executor_organization_id?: number
+}
+
+const PHONE_SOURCE = /телефон|звон|109|call/i
+const blank = (s?: string) => (s?.trim() ? s.trim() : undefined)
+
+/** the appeal registered from the call: prefilled from it and from the LLM's suggestion */
+export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall | null, suggestion: Suggestion, onRegistered: () => void }) {
+  const { t } = useTranslation()
+  const [form] = Form.useForm<Values>()
+  const [error, setError] = useState<string>()
+  const [registered, setRegistered] = useState<Schemas['AppealResponse']>()
+  const queries = useQueryClient()
+  const sources = useSources()
+  const methods = useResponseMethods()
+  const trees = useClassifierTrees()
+  const regions = useRegionTree()
+  const organizations = useOrganizations()
+  const personId = Form.useWatch('person_id', form)
+
+  // a new call starts a new form
+  useEffect(() => {
+    form.resetFields()
+    form.setFieldsValue({ person_id: call?.person?.id, citizen: { phone: call?.phone ?? undefined } })
+    setError(undefined)
+    if (call) setRegistered(undefined)
+  }, [call?.id, form]) // only a new call resets it, not an update of the same call
+
+  useEffect(() => {
+    if (suggestion.text && !blank(form.getFieldValue('text') as string | undefined)) form.setFieldValue('text', suggestion.text)
+    if (suggestion.subcategoryId && !form.getFieldValue('subcategory_id')) form.setFieldValue('subcategory_id', suggestion.subcategoryId)
+    if (suggestion.language && !form.isFieldTouched('language')) form.setFieldValue('language', suggestion.language)
+  }, [suggestion, form])
+
+  useEffect(() => {
+    if (form.getFieldValue('source_id') || !sources.data) return
+    form.setFieldValue('source_id', (sources.data.find((s) => PHONE_SOURCE.test(s.name)) ?? sources.data[0])?.id)
+  }, [sources.data, form, call?.id])
+
+  const register = useMutation({
+    mutationFn: (v: Values) => load(api.POST('/api/appeals', {
+      body: {
+        citizen: v.person_id
+          ? { person_id: v.person_id }
+          : { full_name: blank(v.citizen?.full_name), iin: blank(v.citizen?.iin), phone: blank(v.citizen?.phone), email: blank(v.citizen?.email) },
+        language: v.language, text: v.text, subcategory_id: v.subcategory_id!, region_id: v.region_id, address: blank(v.address),
+        source_id: v.source_id!, response_method_id: v.response_method_id!, executor_organization_id: v.executor_organization_id,
+        call_id: call?.id,
+      },
+    })),
+    onSuccess: (appeal) => {
+      setRegistered(appeal)
+      setError(undefined)
+      form.resetFields()
+      onRegistered()
+      void queries.invalidateQueries({ queryKey: ['appeals'] })
+    },
+    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
+  })
+
+  const required = { required: true, message: t('common.required') }
+  return (
+    <Card size='small' title={t('desk.form.title')} data-testid='appeal-form'>
+      {registered && (
+        <Alert
+          type='success' showIcon style={{ marginBottom: 12 }} role='status'
+          message={<>{t('desk.form.registered', { number: registered.number })} <Link to={`/appeals/${registered.id}`}>{t('desk.form.open')}</Link></>}
+        />
+      )}
+      {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
+      <Form form={form} layout='vertical' initialValues={{ language: 'ru' }} onFinish={(v) => register.mutate(v)} requiredMark>
+        <Form.Item name='person_id' label={t('desk.form.person')} extra={t('desk.form.personHint')}>
+          <PersonSelect known={call?.person ? { value: call.person.id, label: call.person.full_name } : undefined} />
+        </Form.Item>
+        {!personId && (
+          <Row gutter={12}>
+            <Col xs={24} md={12}>
+              <Form.Item name={['citizen', 'full_name']} label={t('desk.form.fullName')} rules={[{ max: 255 }]}><Input autoComplete='off' /></Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name={['citizen', 'iin']} label={t('desk.form.iin')} extra={t('desk.form.iinHint')}
+                rules={[{ validator: async (_, value?: string) => { const problem = blank(value) && iinProblem(value!.trim()); if (problem) throw new Error(messageOf(t, problem)) } }]}
+              >
+                <Input inputMode='numeric' maxLength={12} autoComplete='off' />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}><Form.Item name={['citizen', 'phone']} label={t('desk.form.phone')}><Input type='tel' /></Form.Item></Col>
+            <Col xs={24} md={12}><Form.Item name={['citizen', 'email']} label={t('desk.form.email')} rules={[{ type: 'email', message: t('desk.form.badEmail') }]}><Input type='email' /></Form.Item></Col>
+          </Row>
+        )}
+        <Form.Item name='language' label={t('desk.form.language')} rules={[required]}>
+          <Radio.Group optionType='button' options={[{ value: 'ru', label: t('language.ru') }, { value: 'kk', label: t('language.kk') }]} />
+        </Form.Item>
+        <Form.Item name='text' label={t('desk.form.text')} rules={[required, { max: 20_000 }]}>
+          <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} />
+        </Form.Item>
+        <Form.Item name='subcategory_id' label={t('desk.form.classification')} rules={[required]}>
+          <TreeSelect
+            showSearch treeNodeFilterProp='title' treeData={classificationOptions(trees.data ?? [])} loading={trees.isLoading}
+            placeholder={t('desk.form.classificationSearch')} treeDefaultExpandAll={false} allowClear
+          />
+        </Form.Item>
+        <Row gutter={12}>
+          <Col xs={24} md={12}>
+            <Form.Item name='region_id' label={t('desk.form.region')}>
+              <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [])} loading={regions.isLoading} allowClear />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}><Form.Item name='address' label={t('desk.form.address')} rules={[{ max: 500 }]}><Input /></Form.Item></Col>
+          <Col xs={24} md={12}>
+            <Form.Item name='source_id' label={t('desk.form.source')} rules={[required]}>
+              <Select options={(sources.data ?? []).filter((s) => s.is_active).map((s) => ({ value: s.id, label: s.name }))} loading={sources.isLoading} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name='response_method_id' label={t('desk.form.responseMethod')} rules={[required]}>
+              <Select options={(methods.data ?? []).filter((m) => m.is_active).map((m) => ({ value: m.id, label: m.name }))} loading={methods.isLoading} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name='executor_organization_id' label={t('desk.form.executor')} extra={t('desk.form.executorHint')}>
+          <Select showSearch optionFilterProp='label' allowClear options={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))} loading={organizations.isLoading} />
+        </Form.Item>
+        <Button type='primary' htmlType='submit' loading={register.isPending} size='large'>{t('desk.form.submit')}</Button>
+      </Form>
+    </Card>
+  )
+}
