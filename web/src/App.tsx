@@ -15,6 +15,10 @@ const named = <K extends string>(load: () => Promise<Record<K, React.ComponentTy
 const Desk = named(() => import('./pages/desk/Desk'), 'Desk')
 const AppealsList = named(() => import('./pages/appeals/AppealsList'), 'AppealsList')
 const AppealPage = named(() => import('./pages/appeals/AppealPage'), 'AppealPage')
+const Board = named(() => import('./pages/board/Board'), 'Board')
+const Employees = named(() => import('./pages/admin/Employees'), 'Employees')
+const Terminals = named(() => import('./pages/admin/Terminals'), 'Terminals')
+const Pbx = named(() => import('./pages/admin/Pbx'), 'Pbx')
 
 function Home () {
   const { user } = useSession()
@@ -32,6 +36,10 @@ export function App () {
         <Route path='/desk' element={<Desk />} />
         <Route path='/appeals' element={<AppealsList />} />
         <Route path='/appeals/:id' element={<AppealPage />} />
+        <Route path='/board' element={<Board />} />
+        <Route path='/admin/employees' element={<Employees />} />
+        <Route path='/admin/terminals' element={<Terminals />} />
+        <Route path='/admin/pbx' element={<Pbx />} />
         <Route path='/profile' element={<Profile />} />
         <Route path='/change-password' element={<ChangePassword />} />
         <Route path='*' element={<Home />} />

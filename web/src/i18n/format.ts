@@ -11,11 +11,17 @@ export function useFormat () {
     const locale = LOCALES[language]
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' })
     const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
+    const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })
+    const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
     const number = new Intl.NumberFormat(locale)
+    const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
     return {
       dateTime: (value: string | Date) => dateTime.format(new Date(value)),
       date: (value: string | Date) => date.format(new Date(value)),
+      shortDate: (value: string | Date) => shortDate.format(new Date(value)),
+      time: (value: string | Date) => time.format(new Date(value)),
       number: (value: number) => number.format(value),
+      percent: (value: number) => percent.format(value),
     }
   }, [language])
 }

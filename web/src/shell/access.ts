@@ -3,19 +3,19 @@ import type { SessionUser } from '../session/session'
 // What the menu offers whom. The service decides what each may do (a 403/404 says so); the console
 // only hides what would be of no use to the role.
 
-export const ADMIN_PAGES = ['employees', 'organizations', 'terminals', 'pbx', 'classifiers', 'references', 'persons', 'regions', 'calendar', 'notifications', 'tenants'] as const
+// the administration pages built so far (organizations, classifiers, references, persons, regions, the
+// calendar, notifications and platform tenants are still administered through the API)
+export const ADMIN_PAGES = ['employees', 'terminals', 'pbx'] as const
 export type AdminPage = typeof ADMIN_PAGES[number]
 
 const MANAGER_PAGES = new Set<AdminPage>(['employees', 'terminals'])
 
 export const isAdmin = (user: SessionUser) => user.role === 'admin'
-export const isPlatform = (user: SessionUser) => user.user_type === 'platform'
 /** operators take the calls; admins may sit at the desk too */
 export const canUseDesk = (user: SessionUser) => user.role === 'operator' || user.role === 'admin'
 export const canUseBoard = (user: SessionUser) => user.role === 'manager' || user.role === 'admin'
 
 export function canSeeAdminPage (user: SessionUser, page: AdminPage): boolean {
-  if (page === 'tenants') return isPlatform(user)
   return isAdmin(user) || (user.role === 'manager' && MANAGER_PAGES.has(page))
 }
 

@@ -1,0 +1,121 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography } from 'antd'
+import { useDeferredValue, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type ApiProblem, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { showProblems } from '../../forms/problems'
+import { useOrganizations } from '../../references/references'
+import { useSession } from '../../session/session'
+
+type Employee = Schemas['EmployeeResponse']
+const ROLES = ['operator', 'manager', 'admin'] as const
+
+/** employees: create, invite (and resend), deactivate and bring back */
+export function Employees () {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const { user } = useSession()
+  const [search, setSearch] = useState('')
+  const q = useDeferredValue(search.trim())
+  const [creating, setCreating] = useState(false)
+  const queries = useQueryClient()
+  const employees = useQuery({
+    queryKey: ['admin', 'employees', 'list', q],
+    queryFn: () => load(api.GET('/api/employees', { params: { query: { q: q || undefined, include_inactive: true, limit: 500 } } })),
+  })
+  const invite = useMutation({
+    mutationFn: (e: Employee) => load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: e.id } } })),
+    onSuccess: (_, e) => { void message.success(t('employees.invited', { email: e.email })) },
+    onError: (problem: ApiProblem) => { void message.error(typeof problem.detail === 'string' ? problem.detail : t('common.networkError')) },
+  })
+  const activate = useMutation({
+    mutationFn: (e: Employee) => load(api.PUT('/api/employees/{employee_id}', { params: { path: { employee_id: e.id } }, body: { is_active: !e.is_active } })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['admin', 'employees'] }),
+    onError: (problem: ApiProblem) => { void message.error(typeof problem.detail === 'string' ? problem.detail : t('common.networkError')) },
+  })
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('admin.pages.employees')}</Typography.Title>
+      <Space wrap>
+        <Input.Search allowClear placeholder={t('employees.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 320 }} aria-label={t('employees.search')} />
+        <Button type='primary' onClick={() => setCreating(true)}>{t('employees.add')}</Button>
+      </Space>
+      {employees.isError && <Alert type='error' showIcon message={t('common.networkError')} action={<Button onClick={() => { void employees.refetch() }}>{t('common.retry')}</Button>} />}
+      <Table<Employee>
+        rowKey='id' size='small' loading={employees.isLoading} dataSource={employees.data} pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        locale={{ emptyText: t('employees.empty') }} rowClassName={(e) => (e.is_active ? '' : 'row-inactive')}
+        columns={[
+          { title: t('profile.fullName'), dataIndex: 'full_name' },
+          { title: t('profile.email'), dataIndex: 'email' },
+          { title: t('profile.organization'), dataIndex: 'organization_name', render: (v: string | null) => v ?? '—' },
+          { title: t('profile.role'), dataIndex: 'role', render: (r: string) => t(`roles.${r}`, { defaultValue: r }) },
+          {
+            title: t('employees.state'), key: 'state', render: (_, e) => !e.is_active
+              ? <Tag>{t('employees.inactive')}</Tag>
+              : e.has_password ? <Tag color='green'>{t('employees.active')}</Tag> : <Tag color='gold'>{t('employees.invitePending')}</Tag>,
+          },
+          {
+            title: '', key: 'actions', render: (_, e) => (
+              <Space wrap>
+                {e.is_active && !e.has_password && <Button size='small' loading={invite.isPending && invite.variables?.id === e.id} onClick={() => invite.mutate(e)}>{t('employees.sendInvite')}</Button>}
+                {e.id !== user?.id && (
+                  <Popconfirm title={t(e.is_active ? 'employees.deactivateConfirm' : 'employees.activateConfirm', { name: e.full_name })} onConfirm={() => activate.mutate(e)} okText={t('common.yes')} cancelText={t('common.no')}>
+                    <Button size='small' danger={e.is_active}>{t(e.is_active ? 'employees.deactivate' : 'employees.activate')}</Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {creating && <EmployeeForm onClose={() => setCreating(false)} onSaved={() => { setCreating(false); void queries.invalidateQueries({ queryKey: ['admin', 'employees'] }) }} />}
+    </Space>
+  )
+}
+
+function EmployeeForm ({ onClose, onSaved }: { onClose: () => void, onSaved: () => void }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const { user } = useSession()
+  const [form] = Form.useForm<Schemas['EmployeeCreate'] & { invite: boolean }>()
+  const [error, setError] = useState<string>()
+  const organizations = useOrganizations()
+  const save = useMutation({
+    mutationFn: async (values: Schemas['EmployeeCreate']) => {
+      const body = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : v])) as Schemas['EmployeeCreate']
+      const created = await load(api.POST('/api/employees', { body }))
+      await load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: created.id } } }))
+      return created
+    },
+    onSuccess: (e) => { void message.success(t('employees.invited', { email: e.email })); onSaved() },
+    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
+  })
+  const required = { required: true, message: t('common.required') }
+  const admin = user?.role === 'admin'
+  return (
+    <Modal open title={t('employees.add')} width={640} onCancel={onClose} onOk={() => form.submit()} okText={t('employees.createAndInvite')} cancelText={t('common.cancel')} okButtonProps={{ loading: save.isPending }} destroyOnHidden>
+      {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
+      <Form form={form} layout='vertical' onFinish={(v) => save.mutate(v)} initialValues={{ role: 'operator', organization_id: admin ? undefined : user?.organization_id }}>
+        <Row gutter={12}>
+          <Col span={8}><Form.Item name='last_name' label={t('employees.lastName')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
+          <Col span={8}><Form.Item name='first_name' label={t('employees.firstName')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
+          <Col span={8}><Form.Item name='middle_name' label={t('employees.middleName')} rules={[{ max: 100 }]}><Input /></Form.Item></Col>
+          <Col span={12}><Form.Item name='email' label={t('profile.email')} rules={[required, { type: 'email', message: t('desk.form.badEmail') }]}><Input type='email' /></Form.Item></Col>
+          <Col span={12}><Form.Item name='phone' label={t('profile.phone')}><Input type='tel' /></Form.Item></Col>
+          <Col span={12}>
+            <Form.Item name='organization_id' label={t('profile.organization')} rules={admin ? [] : [required]}>
+              <Select showSearch optionFilterProp='label' allowClear disabled={!admin} options={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name='role' label={t('profile.role')} rules={[required]}>
+              <Select options={ROLES.filter((r) => admin || r !== 'admin').map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col span={24}><Form.Item name='position' label={t('profile.position')} rules={[{ max: 255 }]}><Input /></Form.Item></Col>
+        </Row>
+      </Form>
+    </Modal>
+  )
+}

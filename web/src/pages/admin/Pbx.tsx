@@ -1,0 +1,85 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { Alert, Button, Card, Descriptions, List, Space, Spin, Tabs, Tag, Typography } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type ApiProblem } from '../../api/client'
+import { load } from '../../api/load'
+import { AsteriskConfig } from './AsteriskConfig'
+
+const PREVIEWS = ['sip', 'queues', 'extensions'] as const
+type Preview = typeof PREVIEWS[number]
+
+/** the PBX: Asterisk's status, the three generated files previewed, generation with its errors, reload */
+export function Pbx () {
+  const { t } = useTranslation()
+  const [tab, setTab] = useState<Preview>('sip')
+  const status = useQuery({ queryKey: ['admin', 'pbx-status'], queryFn: () => load(api.GET('/api/pbx/status')), refetchInterval: 30_000 })
+  const preview = useQuery({
+    queryKey: ['admin', 'pbx-preview', tab],
+    queryFn: () => load(api.GET(`/api/pbx/preview/${tab}`)),
+  })
+  const generate = useMutation({ mutationFn: () => load(api.POST('/api/pbx/generate-configs', { params: { query: { save_to_disk: true, reload_pbx: false } } })) })
+  const reload = useMutation({ mutationFn: () => load(api.POST('/api/pbx/reload')) })
+  const s = status.data
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('admin.pages.pbx')}</Typography.Title>
+      <Card size='small' title={t('pbx.status')} loading={status.isLoading} data-testid='pbx-status'>
+        {s && (
+          <Descriptions size='small' column={{ xs: 1, md: 3 }}>
+            <Descriptions.Item label={t('pbx.connection')}><Tag color={s.connected ? 'green' : 'orange'}>{s.connected ? t('pbx.connected') : t('pbx.disconnected')}</Tag> {s.message}</Descriptions.Item>
+            <Descriptions.Item label={t('pbx.version')}>{s.asterisk_version ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('pbx.calls')}>{s.current_calls ?? '—'}</Descriptions.Item>
+          </Descriptions>
+        )}
+        {status.isError && <Alert type='error' message={t('common.networkError')} />}
+      </Card>
+      <Space wrap>
+        <Button type='primary' loading={generate.isPending} onClick={() => generate.mutate()}>{t('pbx.generate')}</Button>
+        <Button loading={reload.isPending} onClick={() => reload.mutate()}>{t('pbx.reload')}</Button>
+      </Space>
+      {generate.data && (
+        <Alert
+          type={generate.data.success ? 'success' : 'error'} showIcon message={generate.data.message} data-testid='pbx-generate'
+          description={(
+            <>
+              {generate.data.files.length > 0 && <div>{t('pbx.files')}: {generate.data.files.join(', ')}</div>}
+              {generate.data.backup_path && <div>{t('pbx.backup')}: {generate.data.backup_path}</div>}
+              {generate.data.errors.length > 0 && <List size='small' dataSource={generate.data.errors} renderItem={(e) => <List.Item>{e}</List.Item>} />}
+            </>
+          )}
+        />
+      )}
+      {generate.isError && <Alert type='error' showIcon message={problemText(generate.error as unknown as ApiProblem, t)} />}
+      {reload.data && <Alert type={reload.data.success ? 'success' : 'error'} showIcon message={reload.data.message} description={reload.data.output ? <pre style={{ margin: 0 }}>{reload.data.output}</pre> : undefined} />}
+      {reload.isError && <Alert type='error' showIcon message={problemText(reload.error as unknown as ApiProblem, t)} />}
+      <Card size='small'>
+        <Tabs
+          activeKey={tab} onChange={(k) => setTab(k as Preview)}
+          items={PREVIEWS.map((p) => ({
+            key: p, label: t(`pbx.previews.${p}`),
+            children: p !== tab
+              ? null
+              : (
+                <>
+                  {preview.isLoading && <Spin />}
+                  {preview.isError && <Alert type='error' message={problemText(preview.error as unknown as ApiProblem, t)} />}
+                  {preview.data && (
+                    <>
+                      <Typography.Text type='secondary'>{t('pbx.lines', { count: preview.data.lines_count })}</Typography.Text>
+                      <AsteriskConfig content={preview.data.content} label={t(`pbx.previews.${p}`)} />
+                    </>
+                  )}
+                </>
+                ),
+          }))}
+        />
+      </Card>
+    </Space>
+  )
+}
+
+function problemText (problem: ApiProblem, t: (key: string, o?: Record<string, unknown>) => string): string {
+  if (problem.status === 0) return t('common.networkError')
+  return typeof problem.detail === 'string' ? problem.detail : t('common.unexpected', { status: problem.status })
+}

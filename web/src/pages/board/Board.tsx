@@ -1,0 +1,130 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, Card, Col, DatePicker, Empty, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { useFormat } from '../../i18n/format'
+import { useLiveEvents } from '../../live/live'
+import { ByDayChart, GroupsChart } from './charts'
+import { LiveCalls } from './LiveCalls'
+
+type Level = 'appeal_type' | 'category' | 'subcategory'
+const day = (d: Dayjs) => d.format('YYYY-MM-DD')
+
+/** the supervisor's board: who is online and on which call, today's appeals, statistics, LLM usage */
+export function Board () {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const queries = useQueryClient()
+  const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()])
+  const [level, setLevel] = useState<Level>('category')
+
+  const operators = useQuery({
+    queryKey: ['board', 'operators'],
+    queryFn: () => load(api.GET('/api/call-events/online-operators')),
+    refetchInterval: 30_000,
+  })
+  useLiveEvents((event) => {
+    if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: ['board', 'operators'] })
+  })
+  const today = useQuery({
+    queryKey: ['appeals', 'stats', 'today'],
+    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: day(dayjs()), date_to: day(dayjs()), limit: 1 } } })),
+  })
+  const stats = useQuery({
+    queryKey: ['appeals', 'stats', day(period[0]), day(period[1]), level],
+    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: day(period[0]), date_to: day(period[1]), classification_level: level, limit: 20 } } })),
+  })
+  const usage = useQuery({
+    queryKey: ['board', 'llm-usage', day(period[0]), day(period[1])],
+    queryFn: () => load(api.GET('/api/llm/usage', { params: { query: { date_from: day(period[0]), date_to: day(period[1]) } } })),
+  })
+
+  const groupLabels = { received: t('board.received'), overdue: t('board.overdue'), none: t('board.none') }
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('board.title')}</Typography.Title>
+      <Row gutter={[16, 16]}>
+        {([['received', 'received'], ['overdue', 'overdue'], ['answered', 'answered'], ['closed', 'closed']] as const).map(([key, label]) => (
+          <Col xs={12} md={6} key={key}>
+            <Card size='small' loading={today.isLoading}>
+              <Statistic title={t(`board.today.${label}`)} value={today.data?.totals[key] ?? 0} valueStyle={key === 'overdue' && (today.data?.totals.overdue ?? 0) > 0 ? { color: '#cf1322' } : undefined} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <Card size='small' title={t('board.operators')} data-testid='online-operators'>
+            {operators.isError && <Alert type='error' message={t('common.networkError')} />}
+            <Table<Schemas['OnlineOperator']>
+              size='small' rowKey='operator_num' pagination={false} loading={operators.isLoading} dataSource={operators.data}
+              locale={{ emptyText: t('board.noOperators') }}
+              columns={[
+                { title: t('board.operator'), dataIndex: 'name', render: (name: string, o) => <>{name}<br /><Typography.Text type='secondary'>{o.organization_name}</Typography.Text></> },
+                { title: t('board.terminal'), dataIndex: 'operator_num' },
+                { title: t('board.state'), dataIndex: 'state', render: (state: string, o) => <Tag color={state === 'on_call' ? 'red' : o.console_connected ? 'green' : 'default'}>{t(`board.states.${state}`, { defaultValue: state })}</Tag> },
+                { title: t('board.caller'), dataIndex: 'caller_phone', render: (v: string | null) => v ?? '—' },
+                { title: t('board.since'), dataIndex: 'since', render: (v: string | null) => (v ? format.time(v) : '—') },
+              ]}
+            />
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}><LiveCalls /></Col>
+      </Row>
+      <Card
+        size='small' title={t('board.statistics')}
+        extra={<DatePicker.RangePicker value={period} allowClear={false} onChange={(v) => { if (v?.[0] && v[1]) setPeriod([v[0], v[1]]) }} aria-label={t('appeals.period')} />}
+      >
+        {stats.isLoading && <Skeleton active />}
+        {stats.isError && <Alert type='error' message={t('common.networkError')} />}
+        {stats.data && (
+          <Space direction='vertical' size='large' style={{ width: '100%' }}>
+            <Row gutter={16}>
+              <Col xs={12} md={4}><Statistic title={t('board.received')} value={stats.data.totals.received} /></Col>
+              <Col xs={12} md={4}><Statistic title={t('board.answered')} value={stats.data.totals.answered} /></Col>
+              <Col xs={12} md={5}><Statistic title={t('board.onTime')} value={stats.data.totals.on_time_rate === null ? '—' : format.percent(stats.data.totals.on_time_rate)} /></Col>
+              <Col xs={12} md={4}><Statistic title={t('board.closed')} value={stats.data.totals.closed} /></Col>
+              <Col xs={12} md={3}><Statistic title={t('board.overdue')} value={stats.data.totals.overdue} /></Col>
+              <Col xs={12} md={4}><Statistic title={t('board.medianHours')} value={stats.data.totals.median_hours_to_close ?? '—'} precision={1} /></Col>
+            </Row>
+            <div style={{ height: 260 }} data-testid='chart-by-day'>
+              <ByDayChart days={stats.data.by_day} labels={{ received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDate(d) }} />
+            </div>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels} /></div></Col>
+              <Col xs={24} xl={8}><h3>{t('board.byExecutor')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_executor} labels={groupLabels} /></div></Col>
+              <Col xs={24} xl={8}>
+                <Space style={{ marginBottom: 8 }} wrap>
+                  <h3 style={{ margin: 0 }}>{t('board.byClassification')}</h3>
+                  <Segmented<Level> size='small' value={level} onChange={setLevel} options={(['appeal_type', 'category', 'subcategory'] as const).map((l) => ({ value: l, label: t(`board.levels.${l}`) }))} />
+                </Space>
+                <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels} /></div>
+              </Col>
+            </Row>
+          </Space>
+        )}
+      </Card>
+      <Card size='small' title={t('board.llm')}>
+        {usage.isError && <Alert type='error' message={t('common.networkError')} />}
+        {usage.data?.length === 0 && <Empty description={t('board.noLlm')} />}
+        {usage.data && usage.data.length > 0 && (
+          <Table
+            size='small' pagination={{ pageSize: 10 }} rowKey={(r) => `${r.day}-${r.provider}-${r.task}`} dataSource={usage.data}
+            columns={[
+              { title: t('board.day'), dataIndex: 'day', render: (v: string) => format.date(v) },
+              { title: t('board.provider'), dataIndex: 'provider' },
+              { title: t('board.task'), dataIndex: 'task' },
+              { title: t('board.calls'), dataIndex: 'calls' },
+              { title: t('board.failures'), dataIndex: 'failures' },
+              { title: t('board.tokens'), dataIndex: 'total_tokens', render: (v: number) => format.number(v) },
+              { title: t('board.latency'), dataIndex: 'avg_latency_ms', render: (v: number) => `${format.number(v)} ms` },
+            ]}
+          />
+        )}
+      </Card>
+    </Space>
+  )
+}
