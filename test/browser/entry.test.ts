@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { ADMIN, apiToken, launchChromium, noBrowser, screenshot, startServiceAsReadme } from '../helpers/console.js'
+import type { Browser } from 'playwright-core'
+import { activatedEmployee, ADMIN, apiToken, launchChromium, newPage as newBrowserPage, noBrowser, screenshot, serviceApi, startServiceAsReadme } from '../helpers/console.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 
 // The console's entry in a real Chromium against the service started with `npm start`:
@@ -37,25 +37,16 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     return ((await res.json()) as { id: number }).id
   }
 
-  /** an employee who accepted the invitation (through the API: the browser test of that is above) */
-  async function activatedEmployee (email: string, password: string, extra: object = {}): Promise<number> {
-    const id = await employee(email, extra)
-    assert.equal((await fetch(`${service.url}/api/auth/send-invite/${id}`, { method: 'POST', headers: { authorization: admin.authorization! } })).status, 200)
-    const token = /token=([A-Za-z0-9_-]+)/.exec((await smtp.next(email)).text)![1]!
-    const activated = await fetch(`${service.url}/api/auth/invite/activate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password }) })
-    assert.equal(activated.status, 200)
-    return id
-  }
+  /** an employee who accepted the invitation (through the API: the browser test of that is below) */
+  const activated = (email: string, password: string, role = 'operator') => activatedEmployee(
+    service.url, serviceApi(service.url, admin.authorization!.slice('Bearer '.length)), smtp,
+    { email, last_name: 'Сейткали', first_name: 'Айгерим', organization_id: organizationId, role }, password
+  )
 
   const activatedAgain = async (id: number) =>
     assert.equal((await fetch(`${service.url}/api/employees/${id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ is_active: true }) })).status, 200)
 
-  async function newPage (): Promise<Page> {
-    const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 1280, height: 800 } })
-    const page = await context.newPage()
-    page.on('pageerror', (err) => { throw err })
-    return page
-  }
+  const newPage = () => newBrowserPage(browser, { width: 1280, height: 800 })
 
   it('the invitation: the mail\'s link shows who is invited, sets the password and signs in; a reload keeps the session', async () => {
     const email = 'aigerim@akimat.kz'
@@ -98,7 +89,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
 
   it('sign-in: wrong password said in words; the Kazakh switch changes every text and is remembered for the user; sign-out', async () => {
     const email = 'operator@akimat.kz'
-    await activatedEmployee(email, 'Operator-passw0rd-1')
+    await activated(email, 'Operator-passw0rd-1')
     const page = await newPage()
     await page.goto(`${service.url}/console/`)
     await page.getByRole('heading', { name: 'Вход' }).waitFor()
@@ -137,7 +128,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
 
   it('a 401 (the token revoked elsewhere) returns to sign-in and says why; the profile saves and shows the API\'s 422 on its field', async () => {
     const email = 'manager@akimat.kz'
-    const id = await activatedEmployee(email, 'Manager-passw0rd-1', { role: 'manager' })
+    const id = await activated(email, 'Manager-passw0rd-1', 'manager')
     const page = await newPage()
     await page.goto(`${service.url}/console/profile`)
     await page.getByLabel('Электронная почта').fill(email)

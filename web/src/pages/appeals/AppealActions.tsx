@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
+import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
 import { useOrganizations } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
@@ -114,9 +115,7 @@ function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { a
               )}
               {action === 'answer' && (
                 <>
-                  <Form.Item name='language' label={t('desk.form.language')} rules={[required]}>
-                    <Radio.Group optionType='button' options={[{ value: 'ru', label: t('language.ru') }, { value: 'kk', label: t('language.kk') }]} />
-                  </Form.Item>
+                  <LanguageField />
                   <Form.Item name='text' label={t('appeal.answerText')} rules={[required, { max: 20_000 }]}>
                     <Input.TextArea autoSize={{ minRows: 8, maxRows: 16 }} />
                   </Form.Item>

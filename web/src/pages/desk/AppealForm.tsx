@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Col, Form, Input, Radio, Row, Select, TreeSelect } from 'antd'
+import { Alert, Button, Card, Col, Form, Input, Row, Select, TreeSelect } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { iinProblem } from '../../forms/iin'
+import { LanguageField } from '../../forms/LanguageField'
 import { messageOf, showProblems } from '../../forms/problems'
 import { classificationOptions, regionOptions, useClassifierTrees, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
@@ -113,9 +114,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
             <Col xs={24} md={12}><Form.Item name={['citizen', 'email']} label={t('desk.form.email')} rules={[{ type: 'email', message: t('desk.form.badEmail') }]}><Input type='email' /></Form.Item></Col>
           </Row>
         )}
-        <Form.Item name='language' label={t('desk.form.language')} rules={[required]}>
-          <Radio.Group optionType='button' options={[{ value: 'ru', label: t('language.ru') }, { value: 'kk', label: t('language.kk') }]} />
-        </Form.Item>
+        <LanguageField />
         <Form.Item name='text' label={t('desk.form.text')} rules={[required, { max: 20_000 }]}>
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} />
         </Form.Item>

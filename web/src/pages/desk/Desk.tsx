@@ -29,7 +29,7 @@ export function Desk () {
       const last = data?.[0]
       if (!last || last.is_final || Date.now() - new Date(last.answered_at ?? last.created_at).getTime() > RESTORE_WITHIN_MS) return
       const detail = last.call_id ? (await api.GET('/api/call-events/calls/{call_id}', { params: { path: { call_id: last.call_id } } })).data : undefined
-      if (!cancelled) setCall((current) => current ?? (detail ? recordedCall(detail) : { ...recordedCall({ ...last, transcript: '', chunks: [] }) }))
+      if (!cancelled) setCall((current) => current ?? recordedCall(detail ?? { ...last, transcript: '', chunks: [] }))
     })()
     return () => { cancelled = true }
   }, [])
