@@ -20,6 +20,8 @@ declare module 'fastify' {
     public?: boolean
     /** machine route: when SERVICE_TOKEN is set, only that token is accepted */
     machine?: boolean
+    /** a machine route that a platform administrator's own token opens too (the console's tenants page) */
+    platformAdmins?: boolean
     /** in AUTH_MODE=strict a user token is required for reads too (PBX routes) */
     strictReads?: boolean
   }
@@ -75,7 +77,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       if (!req.viaServiceToken && !req.principal) throw new UnauthorizedError('Invalid or expired token')
     }
     const config = req.routeOptions.config
-    if (config.machine && serviceDigest !== undefined && !req.viaServiceToken) {
+    if (config.machine && serviceDigest !== undefined && !req.viaServiceToken && !(config.platformAdmins && isPlatformAdmin(req.principal))) {
       throw new UnauthorizedError('This route accepts only the service token')
     }
     // the service token is a machine credential: it opens machine routes, not the users' writes
@@ -95,6 +97,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     if (!allowed.includes(req.principal.role)) throw new ForbiddenError()
   })
 }, { name: 'auth' })
+
+const isPlatformAdmin = (principal: Principal | null) => principal?.user_type === 'platform' && principal.role === 'admin'
 
 /** One cookie of the request (no cookie plugin needed for the single cookie the service reads). */
 export function cookieValue (req: FastifyRequest, name: string): string | undefined {

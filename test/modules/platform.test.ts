@@ -121,14 +121,22 @@ describe('platform tenants: the registry and its state machine', () => {
     assert.equal((await call('GET', '/tenants/ok')).statusCode, 404, 'nothing was created')
   })
 
-  it('with SERVICE_TOKEN set the platform routes accept only it', async () => {
-    const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
-    for (const headers of [{}, admin, { authorization: 'Bearer wrong-token-wrong-token' }]) {
+  it('with SERVICE_TOKEN set the platform routes accept only it and a platform administrator (the console)', async () => {
+    const staffAdmin = await login(t.app, await makeUser(t.database.db, { role: 'admin', user_type: 'staff', organization_id: (await makeOrganization(t.database.db)).id }))
+    const platformManager = await login(t.app, await makeUser(t.database.db, { role: 'manager', user_type: 'platform' }))
+    for (const headers of [{}, staffAdmin, platformManager, { authorization: 'Bearer wrong-token-wrong-token' }]) {
       assert.equal((await call('GET', '/tenants/akimat_astana', undefined, headers)).statusCode, 401)
       assert.equal((await call('POST', '/tenants', { tenant_id: 'sneaky', name: 'x', cell_id: 'kz-ast-1' }, headers)).statusCode, 401)
       assert.equal((await call('GET', '/audit', undefined, headers)).statusCode, 401)
     }
     assert.equal((await call('GET', '/tenants/sneaky')).statusCode, 404)
+
+    const platformAdmin = await makeUser(t.database.db, { role: 'admin', user_type: 'platform' })
+    const headers = await login(t.app, platformAdmin)
+    const created = await call('POST', '/tenants', { tenant_id: 'console-made', name: 'Акимат', cell_id: 'kz-ast-1' }, headers)
+    assert.equal(created.statusCode, 200, created.body)
+    assert.equal((await call('POST', '/tenants/console-made/suspend', undefined, headers)).json().status, 'suspended')
+    assert.deepEqual((await auditOf('console-made')).map((e) => e.actor), [`user:${platformAdmin.id}`, `user:${platformAdmin.id}`])
   })
 })
 

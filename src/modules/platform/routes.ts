@@ -6,8 +6,8 @@ import { AuditQuery, PlatformAuditEntry, TenantCreate, TenantListQuery, TenantPa
 import type { Actor, PlatformService, TenantAction } from './service.js'
 
 const tags = ['platform']
-/** the control plane's routes: only SERVICE_TOKEN when it is set */
-const config = { machine: true }
+/** the control plane's routes: when SERVICE_TOKEN is set, that token or a platform administrator's */
+const config = { machine: true, platformAdmins: true }
 
 const actorOf = (req: FastifyRequest): Actor => ({
   actor: req.viaServiceToken ? 'service-token' : req.principal ? `user:${req.principal.id}` : 'anonymous',
