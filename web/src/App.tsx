@@ -19,6 +19,14 @@ const Board = named(() => import('./pages/board/Board'), 'Board')
 const Employees = named(() => import('./pages/admin/Employees'), 'Employees')
 const Terminals = named(() => import('./pages/admin/Terminals'), 'Terminals')
 const Pbx = named(() => import('./pages/admin/Pbx'), 'Pbx')
+const Organizations = named(() => import('./pages/admin/Organizations'), 'Organizations')
+const Classifiers = named(() => import('./pages/admin/Classifiers'), 'Classifiers')
+const References = named(() => import('./pages/admin/References'), 'References')
+const Persons = named(() => import('./pages/admin/Persons'), 'Persons')
+const Regions = named(() => import('./pages/admin/Regions'), 'Regions')
+const Calendar = named(() => import('./pages/admin/Calendar'), 'Calendar')
+const Notifications = named(() => import('./pages/admin/Notifications'), 'Notifications')
+const Tenants = named(() => import('./pages/admin/Tenants'), 'Tenants')
 
 function Home () {
   const { user } = useSession()
@@ -40,6 +48,14 @@ export function App () {
         <Route path='/admin/employees' element={<Employees />} />
         <Route path='/admin/terminals' element={<Terminals />} />
         <Route path='/admin/pbx' element={<Pbx />} />
+        <Route path='/admin/organizations' element={<Organizations />} />
+        <Route path='/admin/classifiers' element={<Classifiers />} />
+        <Route path='/admin/references' element={<References />} />
+        <Route path='/admin/persons' element={<Persons />} />
+        <Route path='/admin/regions' element={<Regions />} />
+        <Route path='/admin/calendar' element={<Calendar />} />
+        <Route path='/admin/notifications' element={<Notifications />} />
+        <Route path='/admin/tenants' element={<Tenants />} />
         <Route path='/profile' element={<Profile />} />
         <Route path='/change-password' element={<ChangePassword />} />
         <Route path='*' element={<Home />} />

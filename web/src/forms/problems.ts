@@ -9,7 +9,7 @@ import type { ApiProblem } from '../api/client'
  */
 export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunction): string | undefined {
   if (problem.status === 0) return t('common.networkError')
-  if (!Array.isArray(problem.detail)) return typeof problem.detail === 'string' ? problem.detail : t('common.unexpected', { status: problem.status })
+  if (!Array.isArray(problem.detail)) return problemText(t, problem)
   const fields = new Map(form.getFieldsError().map((f) => [f.name.join('.'), f.name]))
   const byField = new Map<string, { name: (string | number)[], errors: string[] }>()
   const rest: string[] = []
@@ -30,4 +30,12 @@ export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunct
 /** a message of the service in the console's language when the console knows it */
 export function messageOf (t: TFunction, message: string): string {
   return (t('apiMessages', { returnObjects: true }) as Record<string, string>)[message] ?? message
+}
+
+/** a problem said as one sentence: for a refused action that has no form to put it on */
+export function problemText (t: TFunction, problem: ApiProblem): string {
+  if (problem.status === 0) return t('common.networkError')
+  if (typeof problem.detail === 'string') return messageOf(t, problem.detail)
+  if (Array.isArray(problem.detail)) return problem.detail.map((p) => messageOf(t, p.msg)).join('; ')
+  return t('common.unexpected', { status: problem.status })
 }

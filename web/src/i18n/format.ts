@@ -11,6 +11,8 @@ export function useFormat () {
     const locale = LOCALES[language]
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' })
     const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
+    // a calendar day ('2026-03-21') is no moment: shown as written, whatever the browser's zone
+    const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' })
     const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })
     const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
     const number = new Intl.NumberFormat(locale)
@@ -18,6 +20,7 @@ export function useFormat () {
     return {
       dateTime: (value: string | Date) => dateTime.format(new Date(value)),
       date: (value: string | Date) => date.format(new Date(value)),
+      day: (value: string) => day.format(new Date(`${value}T00:00:00Z`)),
       shortDate: (value: string | Date) => shortDate.format(new Date(value)),
       time: (value: string | Date) => time.format(new Date(value)),
       number: (value: number) => number.format(value),

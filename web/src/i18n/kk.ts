@@ -124,6 +124,63 @@ export const kk: Texts = {
     generate: 'Конфигурацияны жасау', reload: 'АТС-ты қайта жүктеу', files: 'Файлдар', backup: 'Сақтық көшірме',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' }, lines: 'Жолдар: {{count}}',
   },
+  adminKit: {
+    showInactive: 'Өшірілгендерді көрсету', active: 'Белсенді', inactive: 'Өшірілген', deleteConfirm: '«{{name}}» жою керек пе?',
+    moveUp: 'Жоғары жылжыту', moveDown: 'Төмен жылжыту',
+  },
+  organizations: {
+    add: 'Жаңа ұйым', empty: 'Ұйымдар жоқ', name: 'Атауы', prefix: 'Префикс', prefixHint: '3 цифр; ұйым терминалдарының нөмірлері осыдан басталады',
+    region: 'Өңір', groups: 'Топтар', employees: 'Қызметкерлер', modules: 'Модульдер', sync: 'Сыртқы жүйе',
+    syncStatus: { synced: 'Үйлестірілген', pending: 'Күтуде', failed: 'Қате', disabled: 'Қосылмаған' } as Record<string, string>,
+    module: { call_center: 'Байланыс орталығы', appeals: 'Өтініштер', telephony: 'Телефония' } as Record<string, string>,
+    retry: 'Қайталау', retryAll: 'Сәтсіздердің бәрін қайталау', retryQueued: 'Қайта жіберу кезекке қойылды',
+    main: 'Негізгі', notifications: 'Хабарламалар', maxQueues: 'Кезектердің ең көп саны', maxOperators: 'Операторлардың ең көп саны',
+    operators: 'Операторлар', queues: 'Кезектер', terminals: 'SIP-терминалдар', deleteConfirm: 'Ұйымды жою керек пе? Бұл оның қызметкерлері мен өтініштері болмаған кезде ғана мүмкін.',
+    addGroup: 'Жаңа топ', noGroups: 'Топтар жоқ', badUuid: '123e4567-e89b-12d3-a456-426614174000 түріндегі UUID',
+    notify: {
+      is_active: 'Автоматты хабарламалар қосулы', call_local: 'Жергілікті қоңыраулар', call_longdistance: 'Қалааралық қоңыраулар', call_mobile: 'Ұялы телефонға қоңыраулар',
+      sms_enabled: 'SMS', partner_uuid: 'Серіктес жүйесіндегі ұйымның UUID-і', cli_route_id: 'Қоңырау шалушы нөмірінің бағыты',
+    } as Record<string, string>,
+  },
+  classifiers: {
+    search: 'Атауы бойынша іздеу', empty: 'Жіктеуіштер жоқ', nothingFound: 'Ештеңе табылмады', pick: 'Сол жақтағы ағаштан элементті таңдаңыз',
+    name: 'Атауы', code: 'Коды', description: 'Сипаттамасы', priority: 'Басымдық', timeToWork: 'Жұмысқа алу мерзімі', timeToClose: 'Жауап беру мерзімі', hours: 'сағ',
+    priorities: { 1: '1 — шұғыл', 2: '2 — жоғары', 3: '3 — қалыпты', 4: '4 — төмен', 5: '5 — жоспарлы' } as Record<string, string>,
+    level: { classifier: 'Жіктеуіш', type: 'Өтініш түрі', category: 'Санат', subcategory: 'Ішкі санат' } as Record<string, string>,
+    add: { classifier: 'Жаңа жіктеуіш', type: 'Өтініш түрін қосу', category: 'Санат қосу', subcategory: 'Ішкі санат қосу' } as Record<string, string>,
+    deleteHint: 'Өтініштер сілтеме жасамайтынын ғана жоюға болады; әйтпесе өшіріңіз.',
+  },
+  references: {
+    sources: 'Өтініш көздері', 'response-methods': 'Жауап беру тәсілдері', empty: 'Тізім бос', rename: 'Атауын өзгерту',
+  } as Record<string, string>,
+  persons: {
+    search: 'ТАӘ, ЖСН, телефон немесе пошта', add: 'Жаңа азамат', empty: 'Азаматтар жоқ', nothingFound: 'Ешкім табылмады',
+    refine: 'Алғашқы {{count}} көрсетілді: іздеуді нақтылаңыз',
+  },
+  regions: {
+    addOblast: 'Жаңа облыс', addChild: 'Аудан немесе қала қосу', empty: 'Өңірлер жоқ', pick: 'Сол жақтан өңірді таңдаңыз',
+    dragHint: 'Ретін сүйреп немесе көрсеткілермен өзгертуге болады', phoneCode: 'Қала коды', phoneZone: 'ABC аймағы', localDigits: 'Жергілікті нөмірдегі цифрлар',
+    regionalCenter: 'Облыс орталығы', parent: 'Құрамында', oblast: 'Жоғарғы деңгейдегі облыс', badCode: '3-тен 5-ке дейін цифр', badZone: 'Дәл 3 цифр',
+  },
+  calendar: {
+    year: 'Жыл', add: 'Күн қосу', empty: 'Ерекше күндер жоқ: дүйсенбіден жұмаға дейін жұмыс', day: 'Күн', kind: 'Түрі',
+    kinds: { holiday: 'Мереке (демалыс)', working: 'Жұмыс күні (ауыстыру)' } as Record<string, string>,
+    restore: 'Қалыпқа қайтару', restoreConfirm: 'Күнді «дүйсенбі–жұма» ережесіне қайтару керек пе?',
+    workingDays: 'Жылдағы жұмыс күндері', workHours: 'Жұмыс уақыты', timeZone: 'Уақыт белдеуі',
+  },
+  notifications: {
+    status: 'Күйі', channel: 'Арна', kind: 'Себебі', recipient: 'Алушы', appeal: 'Өтініш', created: 'Құрылды', empty: 'Хабарламалар жоқ',
+    more: 'Тағы көрсету', delivers: 'Бұл дана жібереді: {{channels}}',
+    statuses: { pending: 'Кезекте', sent: 'Жіберілді', failed: 'Жеткізілмеді' } as Record<string, string>,
+    channels: { email: 'Пошта', sms: 'SMS' } as Record<string, string>,
+    kinds: { answer: 'Азаматқа жауап', redirect: 'Қайта бағыттау', assign: 'Тағайындау', overdue: 'Мерзімі өтуі' } as Record<string, string>,
+  },
+  tenants: {
+    add: 'Жаңа жалға алушы', empty: 'Жалға алушылар жоқ', id: 'Сәйкестендіргіш', idHint: 'Латын әріптері, цифрлар, _ және -; ұйымның id-і жалға алушыны оның телефониясының иесі етеді',
+    badId: 'Кіші латын әріптері, цифрлар, _ және -, 63 таңбаға дейін', cell: 'Ұяшық', status: 'Күйі', updated: 'Өзгертілді',
+    statuses: { active: 'Белсенді', suspended: 'Тоқтатылған', deleted: 'Жойылған' } as Record<string, string>,
+    suspend: 'Тоқтата тұру', activate: 'Қайта қосу', deleteConfirm: '{{name}} жалға алушысын жою керек пе? Ұйымның телефониясы өшеді; деректер сақталады.',
+  },
   admin: {
     pickOrganization: 'Ұйымды таңдаңыз', organization: 'Ұйым',
     pages: {

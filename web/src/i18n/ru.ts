@@ -122,6 +122,63 @@ export const ru = {
     generate: 'Сгенерировать конфигурацию', reload: 'Перезагрузить АТС', files: 'Файлы', backup: 'Резервная копия',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' } as Record<string, string>, lines: 'Строк: {{count}}',
   },
+  adminKit: {
+    showInactive: 'Показывать отключённые', active: 'Активен', inactive: 'Отключён', deleteConfirm: 'Удалить «{{name}}»?',
+    moveUp: 'Переместить выше', moveDown: 'Переместить ниже',
+  },
+  organizations: {
+    add: 'Новая организация', empty: 'Организаций нет', name: 'Название', prefix: 'Префикс', prefixHint: '3 цифры; с него начинаются номера терминалов организации',
+    region: 'Регион', groups: 'Группы', employees: 'Сотрудников', modules: 'Модули', sync: 'Внешняя система',
+    syncStatus: { synced: 'Синхронизирована', pending: 'Ожидает', failed: 'Ошибка', disabled: 'Не подключена' } as Record<string, string>,
+    module: { call_center: 'Контакт-центр', appeals: 'Обращения', telephony: 'Телефония' } as Record<string, string>,
+    retry: 'Повторить', retryAll: 'Повторить все неудачные', retryQueued: 'Повторная отправка поставлена в очередь',
+    main: 'Основное', notifications: 'Уведомления', maxQueues: 'Очередей не более', maxOperators: 'Операторов не более',
+    operators: 'Операторов', queues: 'Очередей', terminals: 'SIP-терминалов', deleteConfirm: 'Удалить организацию? Это возможно, только пока у неё нет сотрудников и обращений.',
+    addGroup: 'Новая группа', noGroups: 'Групп нет', badUuid: 'UUID вида 123e4567-e89b-12d3-a456-426614174000',
+    notify: {
+      is_active: 'Автоматические уведомления включены', call_local: 'Местные звонки', call_longdistance: 'Междугородние звонки', call_mobile: 'Звонки на мобильные',
+      sms_enabled: 'SMS', partner_uuid: 'UUID организации в системе партнёра', cli_route_id: 'Маршрут для номера звонящего',
+    } as Record<string, string>,
+  },
+  classifiers: {
+    search: 'Поиск по названию', empty: 'Классификаторов нет', nothingFound: 'Ничего не найдено', pick: 'Выберите элемент дерева слева',
+    name: 'Название', code: 'Код', description: 'Описание', priority: 'Приоритет', timeToWork: 'Взять в работу за', timeToClose: 'Ответить за', hours: 'ч',
+    priorities: { 1: '1 — экстренный', 2: '2 — высокий', 3: '3 — обычный', 4: '4 — низкий', 5: '5 — плановый' } as Record<string, string>,
+    level: { classifier: 'Классификатор', type: 'Тип обращения', category: 'Категория', subcategory: 'Подкатегория' } as Record<string, string>,
+    add: { classifier: 'Новый классификатор', type: 'Добавить тип обращения', category: 'Добавить категорию', subcategory: 'Добавить подкатегорию' } as Record<string, string>,
+    deleteHint: 'Удалить можно только то, на что не ссылаются обращения; иначе отключите.',
+  },
+  references: {
+    sources: 'Источники обращений', 'response-methods': 'Способы ответа', empty: 'Список пуст', rename: 'Переименовать',
+  } as Record<string, string>,
+  persons: {
+    search: 'ФИО, ИИН, телефон или почта', add: 'Новый гражданин', empty: 'Граждан нет', nothingFound: 'Никого не найдено',
+    refine: 'Показаны первые {{count}}: уточните поиск',
+  },
+  regions: {
+    addOblast: 'Новая область', addChild: 'Добавить район или город', empty: 'Регионов нет', pick: 'Выберите регион слева',
+    dragHint: 'Порядок меняется перетаскиванием или стрелками', phoneCode: 'Код города', phoneZone: 'Зона ABC', localDigits: 'Цифр в местном номере',
+    regionalCenter: 'Областной центр', parent: 'Входит в', oblast: 'Область верхнего уровня', badCode: 'От 3 до 5 цифр', badZone: 'Ровно 3 цифры',
+  },
+  calendar: {
+    year: 'Год', add: 'Добавить день', empty: 'Исключений нет: работа с понедельника по пятницу', day: 'День', kind: 'Вид',
+    kinds: { holiday: 'Праздничный (выходной)', working: 'Рабочий (перенос)' } as Record<string, string>,
+    restore: 'Вернуть к обычному', restoreConfirm: 'Вернуть день к правилу «понедельник–пятница»?',
+    workingDays: 'Рабочих дней в году', workHours: 'Рабочие часы', timeZone: 'Часовой пояс',
+  },
+  notifications: {
+    status: 'Состояние', channel: 'Канал', kind: 'Повод', recipient: 'Получатель', appeal: 'Обращение', created: 'Создано', empty: 'Уведомлений нет',
+    more: 'Показать ещё', delivers: 'Этот экземпляр отправляет: {{channels}}',
+    statuses: { pending: 'В очереди', sent: 'Отправлено', failed: 'Не доставлено' } as Record<string, string>,
+    channels: { email: 'Почта', sms: 'SMS' } as Record<string, string>,
+    kinds: { answer: 'Ответ гражданину', redirect: 'Перенаправление', assign: 'Назначение', overdue: 'Просрочка' } as Record<string, string>,
+  },
+  tenants: {
+    add: 'Новый арендатор', empty: 'Арендаторов нет', id: 'Идентификатор', idHint: 'Латиница, цифры, _ и -; id организации делает арендатора её владельцем телефонии',
+    badId: 'Строчные латинские буквы, цифры, _ и -, до 63 символов', cell: 'Ячейка', status: 'Состояние', updated: 'Изменён',
+    statuses: { active: 'Активен', suspended: 'Приостановлен', deleted: 'Удалён' } as Record<string, string>,
+    suspend: 'Приостановить', activate: 'Возобновить', deleteConfirm: 'Удалить арендатора {{name}}? Телефония организации отключится; данные сохранятся.',
+  },
   admin: {
     pickOrganization: 'Выберите организацию', organization: 'Организация',
     pages: {

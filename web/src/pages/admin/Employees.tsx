@@ -4,7 +4,7 @@ import { useDeferredValue, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { showProblems } from '../../forms/problems'
+import { problemText, showProblems } from '../../forms/problems'
 import { useOrganizations } from '../../references/references'
 import { useSession } from '../../session/session'
 
@@ -27,12 +27,12 @@ export function Employees () {
   const invite = useMutation({
     mutationFn: (e: Employee) => load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: e.id } } })),
     onSuccess: (_, e) => { void message.success(t('employees.invited', { email: e.email })) },
-    onError: (problem: ApiProblem) => { void message.error(typeof problem.detail === 'string' ? problem.detail : t('common.networkError')) },
+    onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
   })
   const activate = useMutation({
     mutationFn: (e: Employee) => load(api.PUT('/api/employees/{employee_id}', { params: { path: { employee_id: e.id } }, body: { is_active: !e.is_active } })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['admin', 'employees'] }),
-    onError: (problem: ApiProblem) => { void message.error(typeof problem.detail === 'string' ? problem.detail : t('common.networkError')) },
+    onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
   })
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type ApiProblem } from '../../api/client'
 import { load } from '../../api/load'
+import { problemText } from '../../forms/problems'
 import { AsteriskConfig } from './AsteriskConfig'
 
 const PREVIEWS = ['sip', 'queues', 'extensions'] as const
@@ -50,9 +51,9 @@ export function Pbx () {
           )}
         />
       )}
-      {generate.isError && <Alert type='error' showIcon message={problemText(generate.error as unknown as ApiProblem, t)} />}
+      {generate.isError && <Alert type='error' showIcon message={problemText(t, generate.error as unknown as ApiProblem)} />}
       {reload.data && <Alert type={reload.data.success ? 'success' : 'error'} showIcon message={reload.data.message} description={reload.data.output ? <pre style={{ margin: 0 }}>{reload.data.output}</pre> : undefined} />}
-      {reload.isError && <Alert type='error' showIcon message={problemText(reload.error as unknown as ApiProblem, t)} />}
+      {reload.isError && <Alert type='error' showIcon message={problemText(t, reload.error as unknown as ApiProblem)} />}
       <Card size='small'>
         <Tabs
           activeKey={tab} onChange={(k) => setTab(k as Preview)}
@@ -63,7 +64,7 @@ export function Pbx () {
               : (
                 <>
                   {preview.isLoading && <Spin />}
-                  {preview.isError && <Alert type='error' message={problemText(preview.error as unknown as ApiProblem, t)} />}
+                  {preview.isError && <Alert type='error' message={problemText(t, preview.error as unknown as ApiProblem)} />}
                   {preview.data && (
                     <>
                       <Typography.Text type='secondary'>{t('pbx.lines', { count: preview.data.lines_count })}</Typography.Text>
@@ -77,9 +78,4 @@ export function Pbx () {
       </Card>
     </Space>
   )
-}
-
-function problemText (problem: ApiProblem, t: (key: string, o?: Record<string, unknown>) => string): string {
-  if (problem.status === 0) return t('common.networkError')
-  return typeof problem.detail === 'string' ? problem.detail : t('common.unexpected', { status: problem.status })
 }

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { iinProblem } from '../../forms/iin'
+import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { LanguageField } from '../../forms/LanguageField'
-import { messageOf, showProblems } from '../../forms/problems'
+import { showProblems } from '../../forms/problems'
 import { classificationOptions, regionOptions, useClassifierTrees, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
 import type { DeskCall } from './call'
@@ -67,7 +67,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
       body: {
         citizen: v.person_id
           ? { person_id: v.person_id }
-          : { full_name: blank(v.citizen?.full_name), iin: blank(v.citizen?.iin), phone: blank(v.citizen?.phone), email: blank(v.citizen?.email) },
+          : citizenBody(v.citizen),
         language: v.language, text: v.text, subcategory_id: v.subcategory_id!, region_id: v.region_id, address: blank(v.address),
         source_id: v.source_id!, response_method_id: v.response_method_id!, executor_organization_id: v.executor_organization_id,
         call_id: call?.id,
@@ -97,23 +97,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         <Form.Item name='person_id' label={t('desk.form.person')} extra={t('desk.form.personHint')}>
           <PersonSelect known={call?.person ? { value: call.person.id, label: call.person.full_name } : undefined} />
         </Form.Item>
-        {!personId && (
-          <Row gutter={12}>
-            <Col xs={24} md={12}>
-              <Form.Item name={['citizen', 'full_name']} label={t('desk.form.fullName')} rules={[{ max: 255 }]}><Input autoComplete='off' /></Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name={['citizen', 'iin']} label={t('desk.form.iin')} extra={t('desk.form.iinHint')}
-                rules={[{ validator: async (_, value?: string) => { const problem = blank(value) && iinProblem(value!.trim()); if (problem) throw new Error(messageOf(t, problem)) } }]}
-              >
-                <Input inputMode='numeric' maxLength={12} autoComplete='off' />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}><Form.Item name={['citizen', 'phone']} label={t('desk.form.phone')}><Input type='tel' /></Form.Item></Col>
-            <Col xs={24} md={12}><Form.Item name={['citizen', 'email']} label={t('desk.form.email')} rules={[{ type: 'email', message: t('desk.form.badEmail') }]}><Input type='email' /></Form.Item></Col>
-          </Row>
-        )}
+        {!personId && <CitizenFields prefix={['citizen']} />}
         <LanguageField />
         <Form.Item name='text' label={t('desk.form.text')} rules={[required, { max: 20_000 }]}>
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} />

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
+import { problemText } from '../../forms/problems'
 import { transcriptText, type DeskCall } from './call'
 
 /** what the LLM proposes for the appeal form */
@@ -88,6 +89,5 @@ function TaskResult ({ title, state, render, testId }: { title: string, state: T
 
 function taskProblem (problem: ApiProblem, t: TFunction): string {
   if (problem.status === 503) return t('desk.assistant.unavailable')
-  if (problem.status === 0) return t('common.networkError')
-  return typeof problem.detail === 'string' ? problem.detail : t('common.unexpected', { status: problem.status })
+  return problemText(t, problem)
 }

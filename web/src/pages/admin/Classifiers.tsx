@@ -1,0 +1,219 @@
+import { useQuery } from '@tanstack/react-query'
+import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api } from '../../api/client'
+import { load } from '../../api/load'
+import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, moved, orNull, useAction, useFormSave } from './kit'
+
+type Level = 'classifier' | 'type' | 'category' | 'subcategory'
+const CHILD: Record<Level, Level | undefined> = { classifier: 'type', type: 'category', category: 'subcategory', subcategory: undefined }
+const KEY = ['admin', 'classifiers']
+
+/** one node of the editable tree, whatever its level */
+interface Node {
+  level: Level
+  id: number
+  name: string
+  is_active: boolean
+  sort_order: number
+  code?: string | null
+  description?: string | null
+  priority?: number
+  time_to_work?: number | null
+  time_to_close?: number | null
+  children: Node[]
+}
+type Values = Partial<Omit<Node, 'level' | 'id' | 'children'>>
+
+const byOrder = (a: Node, b: Node) => a.sort_order - b.sort_order || a.name.localeCompare(b.name)
+
+/** every classifier with its inactive items too (the console's tree is active-only), as one tree */
+function useEditableTree () {
+  return useQuery({
+    queryKey: [...KEY, 'tree'],
+    queryFn: async () => {
+      const everything = { include_inactive: true }
+      const [classifiers, types, categories, subcategories] = await Promise.all([
+        load(api.GET('/api/classifiers', { params: { query: everything } })),
+        load(api.GET('/api/classifiers/appeal-types', { params: { query: everything } })),
+        load(api.GET('/api/classifiers/categories', { params: { query: everything } })),
+        load(api.GET('/api/classifiers/subcategories', { params: { query: everything } })),
+      ])
+      const group = <T, K>(items: T[], key: (item: T) => K) => {
+        const map = new Map<K, T[]>()
+        for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item])
+        return map
+      }
+      const subsOf = group(subcategories, (s) => s.category_id)
+      const catsOf = group(categories, (c) => c.appeal_type_id)
+      const typesOf = group(types, (a) => a.classifier_id)
+      return classifiers.map((c): Node => ({
+        level: 'classifier', ...c, sort_order: 0,
+        children: (typesOf.get(c.id) ?? []).map((a): Node => ({
+          level: 'type', ...a,
+          children: (catsOf.get(a.id) ?? []).map((k): Node => ({
+            level: 'category', ...k,
+            children: (subsOf.get(k.id) ?? []).map((s): Node => ({ level: 'subcategory', ...s, children: [] })).sort(byOrder),
+          })).sort(byOrder),
+        })).sort(byOrder),
+      }))
+    },
+  })
+}
+
+const keyOf = (node: Node) => `${node.level}:${node.id}`
+interface TreeItem { key: string, title: React.ReactNode, children: TreeItem[] }
+
+/** the API calls of each level: create under a parent, update, delete */
+const calls = {
+  create (level: Level, parentId: number | undefined, v: Values): Promise<{ id: number }> {
+    const common = { name: v.name!, is_active: v.is_active ?? true, sort_order: v.sort_order ?? 0 }
+    if (level === 'classifier') return load(api.POST('/api/classifiers', { body: { name: v.name!, code: v.code!, description: orNull(v.description), is_active: v.is_active ?? true } }))
+    if (level === 'type') return load(api.POST('/api/classifiers/appeal-types', { body: { ...common, classifier_id: parentId!, code: orNull(v.code) } }))
+    if (level === 'category') return load(api.POST('/api/classifiers/categories', { body: { ...common, appeal_type_id: parentId! } }))
+    return load(api.POST('/api/classifiers/subcategories', { body: { ...common, category_id: parentId!, priority: v.priority ?? 3, time_to_work: v.time_to_work ?? null, time_to_close: v.time_to_close ?? null } }))
+  },
+  update (level: Level, id: number, v: Values): Promise<unknown> {
+    const path = { params: { path: { item_id: id } } }
+    if (level === 'classifier') return load(api.PUT('/api/classifiers/{classifier_id}', { params: { path: { classifier_id: id } }, body: { ...v, code: v.code ?? undefined, description: v.description === undefined ? undefined : orNull(v.description) } }))
+    if (level === 'type') return load(api.PUT('/api/classifiers/appeal-types/{item_id}', { ...path, body: { ...v, code: v.code === undefined ? undefined : orNull(v.code) } }))
+    if (level === 'category') return load(api.PUT('/api/classifiers/categories/{item_id}', { ...path, body: v }))
+    return load(api.PUT('/api/classifiers/subcategories/{item_id}', { ...path, body: v }))
+  },
+  remove (level: Level, id: number) {
+    if (level === 'classifier') return load(api.DELETE('/api/classifiers/{classifier_id}', { params: { path: { classifier_id: id } } }))
+    const path = { params: { path: { item_id: id } } }
+    if (level === 'type') return load(api.DELETE('/api/classifiers/appeal-types/{item_id}', path))
+    if (level === 'category') return load(api.DELETE('/api/classifiers/categories/{item_id}', path))
+    return load(api.DELETE('/api/classifiers/subcategories/{item_id}', path))
+  },
+}
+
+/** the classifiers as an editable tree: appeal types, categories, subcategories with priority and deadlines */
+export function Classifiers () {
+  const { t } = useTranslation()
+  const tree = useEditableTree()
+  const [selectedKey, setSelectedKey] = useState<string>()
+  const [search, setSearch] = useState('')
+  const [adding, setAdding] = useState<{ level: Level, parent?: Node }>()
+  const index = useMemo(() => {
+    const nodes = new Map<string, { node: Node, siblings: Node[], parent?: Node }>()
+    const walk = (items: Node[], parent?: Node) => { for (const n of items) { nodes.set(keyOf(n), { node: n, siblings: items, parent }); walk(n.children, n) } }
+    walk(tree.data ?? [])
+    return nodes
+  }, [tree.data])
+  const selected = selectedKey ? index.get(selectedKey) : undefined
+  const needle = search.trim().toLowerCase()
+  const treeData = useMemo(() => {
+    const convert = (items: Node[]): TreeItem[] => items
+      .map((n) => ({ n, children: convert(n.children) }))
+      .filter(({ n, children }) => !needle || n.name.toLowerCase().includes(needle) || children.length > 0)
+      .map(({ n, children }) => ({ key: keyOf(n), title: <NodeTitle node={n} />, children }))
+    return convert(tree.data ?? [])
+  }, [tree.data, needle])
+
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <PageTitle>{t('admin.pages.classifiers')}</PageTitle>
+      <Space wrap>
+        <Input.Search allowClear placeholder={t('classifiers.search')} aria-label={t('classifiers.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 320 }} />
+        <Button type='primary' onClick={() => setAdding({ level: 'classifier' })}>{t('classifiers.add.classifier')}</Button>
+      </Space>
+      <LoadError query={tree} />
+      <Row gutter={16}>
+        <Col xs={24} lg={12}>
+          <Card size='small' loading={tree.isLoading}>
+            {treeData.length === 0
+              ? <Empty description={t(needle ? 'classifiers.nothingFound' : 'classifiers.empty')} />
+              : <Tree showLine blockNode treeData={treeData} selectedKeys={selectedKey ? [selectedKey] : []} onSelect={([key]) => setSelectedKey(key as string | undefined)} defaultExpandedKeys={treeData.map((n) => n.key)} {...(needle ? { expandedKeys: [...index.keys()] } : {})} />}
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card size='small' title={selected ? t(`classifiers.level.${selected.node.level}`) : undefined}>
+            {selected
+              ? <NodeEditor key={selectedKey} node={selected.node} siblings={selected.siblings} onAdd={(level) => setAdding({ level, parent: selected.node })} onRemoved={() => setSelectedKey(undefined)} />
+              : <Empty description={t('classifiers.pick')} />}
+          </Card>
+        </Col>
+      </Row>
+      {adding && <NodeCreate level={adding.level} parent={adding.parent} onClose={() => setAdding(undefined)} onCreated={(key) => { setAdding(undefined); setSelectedKey(key) }} />}
+    </Space>
+  )
+}
+
+function NodeTitle ({ node }: { node: Node }) {
+  const { t } = useTranslation()
+  return (
+    <span className={node.is_active ? undefined : 'row-inactive'}>
+      {node.name}
+      {node.level === 'subcategory' && <Tag style={{ marginInlineStart: 8 }} color={node.priority === 1 ? 'red' : undefined}>P{node.priority}</Tag>}
+      {!node.is_active && <Tag style={{ marginInlineStart: 8 }}>{t('adminKit.inactive')}</Tag>}
+    </span>
+  )
+}
+
+/** the fields a level has */
+function NodeFields ({ level }: { level: Level }) {
+  const { t } = useTranslation()
+  const required = { required: true, message: t('common.required') }
+  const hours = { min: 1, max: 100000, style: { width: '100%' }, addonAfter: t('classifiers.hours') }
+  return (
+    <>
+      <Form.Item name='name' label={t('classifiers.name')} rules={[required, { max: 255 }]}><Input autoFocus /></Form.Item>
+      {(level === 'classifier' || level === 'type') && <Form.Item name='code' label={t('classifiers.code')} rules={level === 'classifier' ? [required, { max: 50 }] : [{ max: 50 }]}><Input /></Form.Item>}
+      {level === 'classifier' && <Form.Item name='description' label={t('classifiers.description')}><Input.TextArea rows={2} /></Form.Item>}
+      {level === 'subcategory' && (
+        <Row gutter={12}>
+          <Col span={8}>
+            <Form.Item name='priority' label={t('classifiers.priority')} rules={[required]}>
+              <Select options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(`classifiers.priorities.${p}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col span={8}><Form.Item name='time_to_work' label={t('classifiers.timeToWork')}><InputNumber {...hours} /></Form.Item></Col>
+          <Col span={8}><Form.Item name='time_to_close' label={t('classifiers.timeToClose')}><InputNumber {...hours} /></Form.Item></Col>
+        </Row>
+      )}
+      <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
+    </>
+  )
+}
+
+function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, siblings: Node[], onAdd: (level: Level) => void, onRemoved: () => void }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (values: Values) => calls.update(node.level, node.id, values), () => undefined)
+  const remove = useAction(KEY, () => calls.remove(node.level, node.id), (r) => { onRemoved(); return r.message })
+  // the new order is written as each sibling's sort_order: only those that change are sent
+  const move = useAction(KEY, async (step: -1 | 1) => {
+    const order = moved(siblings, node.id, siblings.findIndex((s) => s.id === node.id) + step)
+    for (const [position, id] of order.entries()) {
+      if (siblings.find((s) => s.id === id)!.sort_order !== position) await calls.update(node.level, id, { sort_order: position })
+    }
+  })
+  const child = CHILD[node.level]
+  const position = siblings.findIndex((s) => s.id === node.id)
+  const { children: _children, level: _level, id: _id, ...values } = node
+  return (
+    <Space direction='vertical' style={{ width: '100%' }}>
+      <Space wrap>
+        {child && <Button onClick={() => onAdd(child)}>{t(`classifiers.add.${child}`)}</Button>}
+        {node.level !== 'classifier' && <MoveButtons first={position === 0} last={position === siblings.length - 1} busy={move.isPending} onMove={(step) => move.mutate(step)} />}
+        <Popconfirm title={t('adminKit.deleteConfirm', { name: node.name })} description={t('classifiers.deleteHint')} onConfirm={() => remove.mutate(undefined)} okText={t('common.yes')} cancelText={t('common.no')}>
+          <Button danger loading={remove.isPending}>{t('terminals.delete')}</Button>
+        </Popconfirm>
+      </Space>
+      <Typography.Text type='secondary'>ID {node.id}</Typography.Text>
+      <FormPanel state={state} initialValues={values}><NodeFields level={node.level} /></FormPanel>
+    </Space>
+  )
+}
+
+function NodeCreate ({ level, parent, onClose, onCreated }: { level: Level, parent?: Node, onClose: () => void, onCreated: (key: string) => void }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (values: Values) => calls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 }), (created) => onCreated(`${level}:${created.id}`))
+  return (
+    <FormModal title={parent ? `${t(`classifiers.add.${level}`)}: ${parent.name}` : t(`classifiers.add.${level}`)} state={state} onClose={onClose} initialValues={{ is_active: true, priority: 3 }}>
+      <NodeFields level={level} />
+    </FormModal>
+  )
+}

@@ -1,0 +1,201 @@
+import { useQuery } from '@tanstack/react-query'
+import { Button, Checkbox, Col, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip, TreeSelect } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { useFormat } from '../../i18n/format'
+import { regionOptions, useRegionTree } from '../../references/references'
+import { FormModal, FormPanel, LoadError, PageTitle, orNull, useAction, useFormSave } from './kit'
+
+type Organization = Schemas['SharedOrganizationResponse']
+type Detail = Schemas['OrganizationDetailResponse']
+const KEY = ['admin', 'organizations']
+/** the modules offered (others can be typed in); `call_center` makes an organization's staff the centre's */
+const MODULES = ['call_center', 'appeals', 'telephony'] as const
+const SYNC_COLOR: Record<string, string> = { synced: 'green', pending: 'blue', failed: 'red', disabled: 'default' }
+
+/** organizations: all three shapes' fields, groups, quotas, notification settings, ext sync with retry */
+export function Organizations () {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const [showInactive, setShowInactive] = useState(false)
+  const [open, setOpen] = useState<number | 'new'>()
+  const [groupsOpen, setGroupsOpen] = useState(false)
+  const organizations = useQuery({
+    queryKey: [...KEY, 'list', showInactive],
+    queryFn: () => load(api.GET('/api/shared/organizations', { params: { query: { show_inactive: showInactive, limit: 1000 } } })),
+  })
+  const retry = useAction(KEY, (o: Organization) => load(api.POST('/api/organizations/{org_id}/retry-ext-sync', { params: { path: { org_id: o.id } } })), (r) => r.message)
+  const retryAll = useAction(KEY, () => load(api.POST('/api/organizations/retry-all-failed-ext')), () => t('organizations.retryQueued'))
+  const failed = (organizations.data ?? []).some((o) => o.ext_sync_status === 'failed')
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <PageTitle>{t('admin.pages.organizations')}</PageTitle>
+      <Space wrap>
+        <Button type='primary' onClick={() => setOpen('new')}>{t('organizations.add')}</Button>
+        <Button onClick={() => setGroupsOpen(true)}>{t('organizations.groups')}</Button>
+        <Button disabled={!failed} loading={retryAll.isPending} onClick={() => retryAll.mutate(undefined)}>{t('organizations.retryAll')}</Button>
+        <Checkbox checked={showInactive} onChange={(e) => setShowInactive(e.target.checked)}>{t('adminKit.showInactive')}</Checkbox>
+      </Space>
+      <LoadError query={organizations} />
+      <Table<Organization>
+        rowKey='id' size='small' loading={organizations.isLoading} dataSource={organizations.data} pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        locale={{ emptyText: t('organizations.empty') }} rowClassName={(o) => (o.is_active ? '' : 'row-inactive')}
+        columns={[
+          { title: t('organizations.prefix'), dataIndex: 'prefix', width: 90 },
+          { title: t('organizations.name'), dataIndex: 'name', render: (name: string, o) => <a onClick={() => setOpen(o.id)}>{name}</a> },
+          { title: t('organizations.region'), key: 'region', render: (_, o) => [o.oblast_name, o.city_name ?? o.region_name].filter(Boolean).filter((v, i, all) => all.indexOf(v) === i).join(', ') || '—' },
+          { title: t('organizations.groups'), dataIndex: 'groups', render: (groups: Organization['groups']) => groups.map((g) => <Tag key={g.id}>{g.name}</Tag>) },
+          { title: t('organizations.employees'), dataIndex: 'employee_count', align: 'right', width: 110 },
+          { title: t('organizations.modules'), dataIndex: 'modules', render: (modules: string[]) => modules.map((m) => <Tag key={m}>{t(`organizations.module.${m}`, { defaultValue: m })}</Tag>) },
+          {
+            title: t('organizations.sync'), key: 'sync', render: (_, o) => (
+              <Space>
+                <Tooltip title={o.ext_sync_error ?? (o.ext_synced_at ? format.dateTime(o.ext_synced_at) : undefined)}>
+                  <Tag color={SYNC_COLOR[o.ext_sync_status]}>{t(`organizations.syncStatus.${o.ext_sync_status}`, { defaultValue: o.ext_sync_status })}</Tag>
+                </Tooltip>
+                {o.ext_sync_status === 'failed' && <Button size='small' loading={retry.isPending && retry.variables?.id === o.id} onClick={() => retry.mutate(o)}>{t('organizations.retry')}</Button>}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {open === 'new' && <OrganizationCreate onClose={() => setOpen(undefined)} />}
+      {typeof open === 'number' && <OrganizationDrawer id={open} onClose={() => setOpen(undefined)} />}
+      {groupsOpen && <Groups onClose={() => setGroupsOpen(false)} />}
+    </Space>
+  )
+}
+
+const useGroups = () => useQuery({ queryKey: [...KEY, 'groups'], queryFn: () => load(api.GET('/api/shared/groups')) })
+
+/** the fields Shape A and S share: name, region, groups, modules */
+function CommonFields () {
+  const { t } = useTranslation()
+  const regions = useRegionTree()
+  const groups = useGroups()
+  const required = { required: true, message: t('common.required') }
+  return (
+    <>
+      <Form.Item name='name' label={t('organizations.name')} rules={[required, { max: 255 }]}><Input /></Form.Item>
+      <Form.Item name='region_id' label={t('organizations.region')} rules={[required]}>
+        <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [])} loading={regions.isLoading} />
+      </Form.Item>
+      <Form.Item name='group_ids' label={t('organizations.groups')}>
+        <Select mode='multiple' optionFilterProp='label' options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />
+      </Form.Item>
+      <Form.Item name='modules' label={t('organizations.modules')}>
+        <Select mode='tags' options={MODULES.map((m) => ({ value: m, label: t(`organizations.module.${m}`) }))} />
+      </Form.Item>
+    </>
+  )
+}
+
+function OrganizationCreate ({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (body: Schemas['OrganizationCreate']) => load(api.POST('/api/organizations', { body })), onClose)
+  return (
+    <FormModal title={t('organizations.add')} state={state} onClose={onClose} initialValues={{ modules: ['call_center'], group_ids: [] }}>
+      <Form.Item name='prefix' label={t('organizations.prefix')} extra={t('organizations.prefixHint')} rules={[{ required: true, message: t('common.required') }, { pattern: /^\d{3}$/, message: t('terminals.badExtension') }]}>
+        <Input inputMode='numeric' maxLength={3} style={{ width: 120 }} />
+      </Form.Item>
+      <CommonFields />
+    </FormModal>
+  )
+}
+
+function OrganizationDrawer ({ id, onClose }: { id: number, onClose: () => void }) {
+  const { t } = useTranslation()
+  const detail = useQuery({ queryKey: [...KEY, 'detail', id], queryFn: () => load(api.GET('/api/organizations/{organization_id}', { params: { path: { organization_id: id } } })) })
+  const remove = useAction(KEY, () => load(api.DELETE('/api/organizations/{organization_id}', { params: { path: { organization_id: id } } })), (r) => { onClose(); return r.message })
+  return (
+    <Drawer
+      open width={640} title={detail.data?.name ?? t('common.loading')} onClose={onClose} destroyOnHidden
+      extra={<Popconfirm title={t('organizations.deleteConfirm')} onConfirm={() => remove.mutate(undefined)} okText={t('common.yes')} cancelText={t('common.no')}><Button danger loading={remove.isPending}>{t('terminals.delete')}</Button></Popconfirm>}
+    >
+      <LoadError query={detail} />
+      {detail.data && (
+        <Tabs items={[
+          { key: 'main', label: t('organizations.main'), children: <OrganizationForm detail={detail.data} /> },
+          { key: 'notifications', label: t('organizations.notifications'), children: <NotificationSettings id={id} /> },
+        ]}
+        />
+      )}
+    </Drawer>
+  )
+}
+
+function OrganizationForm ({ detail }: { detail: Detail }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (body: Schemas['OrganizationDetailUpdate']) => load(api.PUT('/api/organizations/{organization_id}', { params: { path: { organization_id: detail.id } }, body })), () => undefined)
+  return (
+    <FormPanel state={state} initialValues={{ ...detail, region_id: detail.region_id ?? undefined, group_ids: detail.groups.map((g) => g.id) }}>
+      <CommonFields />
+      <Row gutter={12}>
+        <Col span={8}><Form.Item label={t('organizations.prefix')}><Input value={detail.prefix} disabled /></Form.Item></Col>
+        <Col span={8}><Form.Item name='max_queues' label={t('organizations.maxQueues')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
+        <Col span={8}><Form.Item name='max_operators' label={t('organizations.maxOperators')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
+      </Row>
+      <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
+      <List
+        size='small' style={{ marginBottom: 16 }} dataSource={[
+          [t('organizations.employees'), detail.employee_count], [t('organizations.operators'), detail.operators_count],
+          [t('organizations.queues'), detail.queues_count], [t('organizations.terminals'), detail.endpoints_count],
+        ]} renderItem={([label, count]) => <List.Item extra={count}>{label}</List.Item>}
+      />
+    </FormPanel>
+  )
+}
+
+function NotificationSettings ({ id }: { id: number }) {
+  const { t } = useTranslation()
+  const settings = useQuery({ queryKey: [...KEY, 'notifications', id], queryFn: () => load(api.GET('/api/organizations/{organization_id}/notifications', { params: { path: { organization_id: id } } })) })
+  const state = useFormSave([...KEY, 'notifications', id], (values: Schemas['NotificationSettingsSave']) =>
+    load(api.PUT('/api/organizations/{organization_id}/notifications', { params: { path: { organization_id: id } }, body: { ...values, partner_uuid: orNull(values.partner_uuid) } })), () => undefined)
+  if (!settings.data) return <LoadError query={settings} />
+  const flags = ['is_active', 'call_local', 'call_longdistance', 'call_mobile', 'sms_enabled'] as const
+  return (
+    <FormPanel state={state} initialValues={settings.data}>
+      {flags.map((flag) => <Form.Item key={flag} name={flag} valuePropName='checked' style={{ marginBottom: 8 }}><Checkbox>{t(`organizations.notify.${flag}`)}</Checkbox></Form.Item>)}
+      <Form.Item name='partner_uuid' label={t('organizations.notify.partner_uuid')} rules={[{ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message: t('organizations.badUuid') }]}><Input /></Form.Item>
+      <Form.Item name='cli_route_id' label={t('organizations.notify.cli_route_id')}><InputNumber min={1} style={{ width: 200 }} /></Form.Item>
+    </FormPanel>
+  )
+}
+
+/** the shared groups organizations are filed under */
+function Groups ({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation()
+  const groups = useGroups()
+  const [editing, setEditing] = useState<Schemas['GroupResponse'] | 'new'>()
+  const remove = useAction(KEY, (g: Schemas['GroupResponse']) => load(api.DELETE('/api/shared/groups/{group_id}', { params: { path: { group_id: g.id } } })))
+  return (
+    <Drawer open width={480} title={t('organizations.groups')} onClose={onClose} extra={<Button type='primary' onClick={() => setEditing('new')}>{t('organizations.addGroup')}</Button>}>
+      <LoadError query={groups} />
+      <List
+        loading={groups.isLoading} dataSource={groups.data} locale={{ emptyText: t('organizations.noGroups') }} renderItem={(g) => (
+          <List.Item actions={[
+            <Button key='edit' size='small' onClick={() => setEditing(g)}>{t('terminals.edit')}</Button>,
+            <Popconfirm key='delete' title={t('adminKit.deleteConfirm', { name: g.name })} onConfirm={() => remove.mutate(g)} okText={t('common.yes')} cancelText={t('common.no')}><Button size='small' danger>{t('terminals.delete')}</Button></Popconfirm>,
+          ]}
+          >{g.name}
+          </List.Item>
+        )}
+      />
+      {editing && <GroupForm group={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
+    </Drawer>
+  )
+}
+
+function GroupForm ({ group, onClose }: { group?: Schemas['GroupResponse'], onClose: () => void }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (body: Schemas['GroupCreate']) => group
+    ? load(api.PUT('/api/shared/groups/{group_id}', { params: { path: { group_id: group.id } }, body }))
+    : load(api.POST('/api/shared/groups', { body })), onClose)
+  return (
+    <FormModal title={group ? group.name : t('organizations.addGroup')} state={state} onClose={onClose} initialValues={group}>
+      <Form.Item name='name' label={t('organizations.name')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+    </FormModal>
+  )
+}

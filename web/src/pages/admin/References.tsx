@@ -1,0 +1,80 @@
+import { useQuery } from '@tanstack/react-query'
+import { Button, Form, Input, Popconfirm, Space, Switch, Table, Tabs } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, type Schemas } from '../../api/client'
+import { load } from '../../api/load'
+import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
+
+type Item = Schemas['ItemResponse']
+type Kind = 'sources' | 'response-methods'
+// the console's own lists of the same items (the desk's selects) are read again after a change
+const KEY = ['references']
+
+/** the calls of the two seeded lists: they have no create route, only rename, (de)activate and delete */
+const lists = {
+  sources: {
+    list: () => load(api.GET('/api/references/sources', { params: { query: { include_inactive: true } } })),
+    update: (id: number, body: Schemas['ItemUpdate']) => load(api.PUT('/api/references/sources/{source_id}', { params: { path: { source_id: id } }, body })),
+    remove: (id: number) => load(api.DELETE('/api/references/sources/{source_id}', { params: { path: { source_id: id } } })),
+  },
+  'response-methods': {
+    list: () => load(api.GET('/api/references/response-methods', { params: { query: { include_inactive: true } } })),
+    update: (id: number, body: Schemas['ItemUpdate']) => load(api.PUT('/api/references/response-methods/{method_id}', { params: { path: { method_id: id } }, body })),
+    remove: (id: number) => load(api.DELETE('/api/references/response-methods/{method_id}', { params: { path: { method_id: id } } })),
+  },
+}
+
+/** sources of appeals and response methods: rename, activate/deactivate, delete while unused */
+export function References () {
+  const { t } = useTranslation()
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <PageTitle>{t('admin.pages.references')}</PageTitle>
+      <Tabs items={(['sources', 'response-methods'] as const).map((kind) => ({ key: kind, label: t(`references.${kind}`), children: <ItemList kind={kind} /> }))} />
+    </Space>
+  )
+}
+
+function ItemList ({ kind }: { kind: Kind }) {
+  const { t } = useTranslation()
+  const items = useQuery({ queryKey: [...KEY, kind, 'all'], queryFn: lists[kind].list })
+  const [editing, setEditing] = useState<Item>()
+  const toggle = useAction(KEY, (item: Item) => lists[kind].update(item.id, { is_active: !item.is_active }))
+  const remove = useAction(KEY, (item: Item) => lists[kind].remove(item.id), (r) => r.message)
+  return (
+    <>
+      <LoadError query={items} />
+      <Table<Item>
+        rowKey='id' size='small' loading={items.isLoading} dataSource={items.data} pagination={false} locale={{ emptyText: t('references.empty') }}
+        rowClassName={(i) => (i.is_active ? '' : 'row-inactive')}
+        columns={[
+          { title: 'ID', dataIndex: 'id', width: 70 },
+          { title: t('classifiers.name'), dataIndex: 'name' },
+          { title: t('adminKit.active'), dataIndex: 'is_active', width: 110, render: (active: boolean, item) => <Switch checked={active} loading={toggle.isPending && toggle.variables?.id === item.id} onChange={() => toggle.mutate(item)} aria-label={`${t('adminKit.active')}: ${item.name}`} /> },
+          {
+            title: '', key: 'actions', width: 220, render: (_, item) => (
+              <Space>
+                <Button size='small' onClick={() => setEditing(item)}>{t('references.rename')}</Button>
+                <Popconfirm title={t('adminKit.deleteConfirm', { name: item.name })} onConfirm={() => remove.mutate(item)} okText={t('common.yes')} cancelText={t('common.no')}>
+                  <Button size='small' danger>{t('terminals.delete')}</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && <Rename kind={kind} item={editing} onClose={() => setEditing(undefined)} />}
+    </>
+  )
+}
+
+function Rename ({ kind, item, onClose }: { kind: Kind, item: Item, onClose: () => void }) {
+  const { t } = useTranslation()
+  const state = useFormSave(KEY, (values: { name: string }) => lists[kind].update(item.id, values), onClose)
+  return (
+    <FormModal title={item.name} state={state} onClose={onClose} initialValues={item}>
+      <Form.Item name='name' label={t('classifiers.name')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+    </FormModal>
+  )
+}

@@ -1,0 +1,125 @@
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
+import { Alert, App, Button, Form, Modal, Space, Typography, type FormInstance } from 'antd'
+import { useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ApiProblem } from '../../api/client'
+import { problemText, showProblems } from '../../forms/problems'
+
+// What every administration page is made of: a title, a list's error with a retry, an action's
+// refusal said in words, and a form (in a modal or a panel) that shows the API's 422 on its fields.
+
+export function PageTitle ({ children }: { children: ReactNode }) {
+  return <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{children}</Typography.Title>
+}
+
+export function LoadError ({ query }: { query: { isError: boolean, refetch: () => unknown } }) {
+  const { t } = useTranslation()
+  if (!query.isError) return null
+  return <Alert type='error' showIcon message={t('common.networkError')} action={<Button onClick={() => { void query.refetch() }}>{t('common.retry')}</Button>} />
+}
+
+// the console's reference lists (the desk's and the filters' selects) follow every administration change
+const refresh = (queries: ReturnType<typeof useQueryClient>, key: QueryKey) =>
+  Promise.all([queries.invalidateQueries({ queryKey: key }), queries.invalidateQueries({ queryKey: ['references'] })])
+
+/**
+ * An action without a form (activate, delete, reorder): the lists under `invalidates` are read
+ * again after it, a refusal is said in a message.
+ */
+export function useAction<V, R = unknown> (invalidates: QueryKey, run: (variables: V) => Promise<R>, done?: (result: R) => string | undefined) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queries = useQueryClient()
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (result) => {
+      const said = done?.(result)
+      if (said) void message.success(said)
+      void refresh(queries, invalidates)
+    },
+    onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
+  })
+}
+
+interface FormState<T> { form: FormInstance<T>, error?: string, busy: boolean, handleSubmit: (values: T) => void }
+
+/** a form's sending: the lists under `invalidates` are read again after it; a 422 lands on the fields */
+export function useFormSave<T, R = unknown> (invalidates: QueryKey, save: (values: T) => Promise<R>, onSaved: (result: R) => void): FormState<T> {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queries = useQueryClient()
+  const [form] = Form.useForm<T>()
+  const [error, setError] = useState<string>()
+  const mutation = useMutation({
+    mutationFn: save,
+    onMutate: () => setError(undefined),
+    onSuccess: (result) => {
+      void message.success(t('common.saved'))
+      void refresh(queries, invalidates)
+      onSaved(result)
+    },
+    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
+  })
+  return { form, error, busy: mutation.isPending, handleSubmit: (values) => mutation.mutate(values) }
+}
+
+interface FormModalProps<T> {
+  title: string
+  state: FormState<T>
+  initialValues?: Partial<T>
+  onClose: () => void
+  okText?: string
+  width?: number
+  children: ReactNode
+}
+
+/** a create or edit form in a modal; Enter in a field sends it */
+export function FormModal<T> ({ title, state, initialValues, onClose, okText, width = 560, children }: FormModalProps<T>) {
+  const { t } = useTranslation()
+  return (
+    <Modal open title={title} width={width} onCancel={onClose} onOk={() => state.form.submit()} okText={okText ?? t('common.save')} cancelText={t('common.cancel')} okButtonProps={{ loading: state.busy }} destroyOnHidden>
+      {state.error && <Alert type='error' showIcon message={state.error} role='alert' style={{ marginBottom: 12 }} />}
+      <Form form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
+        {children}
+        <button type='submit' hidden />
+      </Form>
+    </Modal>
+  )
+}
+
+/** the same form in a page's panel, with its own save button */
+export function FormPanel<T> ({ state, initialValues, children, extra }: { state: FormState<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode }) {
+  const { t } = useTranslation()
+  return (
+    <Form form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
+      {state.error && <Alert type='error' showIcon message={state.error} role='alert' style={{ marginBottom: 12 }} />}
+      {children}
+      <Space wrap>
+        <Button type='primary' htmlType='submit' loading={state.busy}>{t('common.save')}</Button>
+        {extra}
+      </Space>
+    </Form>
+  )
+}
+
+/** move an item one place up or down among its siblings: the keyboard's way to reorder */
+export function MoveButtons ({ onMove, first, last, busy }: { onMove: (step: -1 | 1) => void, first: boolean, last: boolean, busy?: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <Space.Compact>
+      <Button icon={<ArrowUpOutlined />} disabled={first} loading={busy} onClick={() => onMove(-1)} aria-label={t('adminKit.moveUp')} title={t('adminKit.moveUp')} />
+      <Button icon={<ArrowDownOutlined />} disabled={last} loading={busy} onClick={() => onMove(1)} aria-label={t('adminKit.moveDown')} title={t('adminKit.moveDown')} />
+    </Space.Compact>
+  )
+}
+
+/** the ids of siblings after moving `id` by `step` (or dropping it at `to`) */
+export function moved<T extends { id: number }> (siblings: T[], id: number, to: number): number[] {
+  const ids = siblings.map((s) => s.id).filter((x) => x !== id)
+  ids.splice(Math.max(0, Math.min(to, ids.length)), 0, id)
+  return ids
+}
+
+/** an optional text field's value as the API takes it: empty means none */
+export const orNull = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim())
