@@ -3,28 +3,62 @@ import { useTranslation } from 'react-i18next'
 
 const LOCALES = { ru: 'ru-RU', kk: 'kk-KZ' } as const
 
+export interface Formats {
+  dateTime: (value: string | Date) => string
+  date: (value: string | Date) => string
+  /** a calendar day ('2026-03-21') with its weekday: no moment, shown as written whatever the browser's zone */
+  day: (value: string) => string
+  shortDate: (value: string | Date) => string
+  time: (value: string | Date) => string
+  number: (value: number) => string
+  percent: (value: number) => string
+}
+
 /** dates and numbers in the console's language; the formatters are made once per language */
-export function useFormat () {
+export function useFormat (): Formats {
   const { i18n } = useTranslation()
   const language = i18n.language === 'kk' ? 'kk' : 'ru'
-  return useMemo(() => {
-    const locale = LOCALES[language]
-    const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' })
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
-    // a calendar day ('2026-03-21') is no moment: shown as written, whatever the browser's zone
-    const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' })
-    const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })
-    const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
-    const number = new Intl.NumberFormat(locale)
-    const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
-    return {
-      dateTime: (value: string | Date) => dateTime.format(new Date(value)),
-      date: (value: string | Date) => date.format(new Date(value)),
-      day: (value: string) => day.format(new Date(`${value}T00:00:00Z`)),
-      shortDate: (value: string | Date) => shortDate.format(new Date(value)),
-      time: (value: string | Date) => time.format(new Date(value)),
-      number: (value: number) => number.format(value),
-      percent: (value: number) => percent.format(value),
-    }
-  }, [language])
+  return useMemo(() => (language === 'kk' && !browserKnowsKazakh() ? kazakhByHand() : formatsOf(LOCALES[language])), [language])
+}
+
+function formatsOf (locale: string): Formats {
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' })
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
+  const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' })
+  const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
+  const number = new Intl.NumberFormat(locale)
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
+  return {
+    dateTime: (value) => dateTime.format(new Date(value)),
+    date: (value) => date.format(new Date(value)),
+    day: (value) => day.format(new Date(`${value}T00:00:00Z`)),
+    shortDate: (value) => shortDate.format(new Date(value)),
+    time: (value) => time.format(new Date(value)),
+    number: (value) => number.format(value),
+    percent: (value) => percent.format(value),
+  }
+}
+
+// Chromium built with a reduced ICU (Debian's, as in the centre's offices) has no Kazakh: it writes
+// "M01 1, Thu". Then the months and weekdays come from here, numbers as in Russian (the same rules).
+const KK_MONTHS = ['қаңтар', 'ақпан', 'наурыз', 'сәуір', 'мамыр', 'маусым', 'шілде', 'тамыз', 'қыркүйек', 'қазан', 'қараша', 'желтоқсан']
+const KK_WEEKDAYS = ['жс', 'дс', 'сс', 'ср', 'бс', 'жм', 'сб']
+
+let kazakhKnown: boolean | undefined
+function browserKnowsKazakh (): boolean {
+  kazakhKnown ??= new Intl.DateTimeFormat(LOCALES.kk, { month: 'long' }).format(new Date(2026, 0, 15)).includes('қаңтар')
+  return kazakhKnown
+}
+
+function kazakhByHand (): Formats {
+  const ru = formatsOf(LOCALES.ru)
+  const parts = (value: string | Date) => { const d = new Date(value); return { day: d.getDate(), month: KK_MONTHS[d.getMonth()]!, year: d.getFullYear() } }
+  return {
+    ...ru,
+    dateTime: (value) => { const p = parts(value); return `${p.year} ж. ${p.day} ${p.month}, ${ru.time(value)}` },
+    date: (value) => { const p = parts(value); return `${p.year} ж. ${p.day} ${p.month}` },
+    day: (value) => { const d = new Date(`${value}T00:00:00Z`); return `${KK_WEEKDAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${KK_MONTHS[d.getUTCMonth()]}` },
+    shortDate: (value) => { const p = parts(value); return `${p.day} ${p.month.slice(0, 3)}.` },
+  }
 }

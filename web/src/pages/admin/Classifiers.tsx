@@ -106,11 +106,15 @@ export function Classifiers () {
   const selected = selectedKey ? index.get(selectedKey) : undefined
   const needle = search.trim().toLowerCase()
   const treeData = useMemo(() => {
-    const convert = (items: Node[]): TreeItem[] => items
-      .map((n) => ({ n, children: convert(n.children) }))
-      .filter(({ n, children }) => !needle || n.name.toLowerCase().includes(needle) || children.length > 0)
+    // a node that matches keeps its whole branch; one that does not stays only as the way to a match
+    const convert = (items: Node[], all: boolean): TreeItem[] => items
+      .map((n) => {
+        const matches = all || !needle || n.name.toLowerCase().includes(needle)
+        return { n, matches, children: convert(n.children, matches) }
+      })
+      .filter(({ matches, children }) => matches || children.length > 0)
       .map(({ n, children }) => ({ key: keyOf(n), title: <NodeTitle node={n} />, children }))
-    return convert(tree.data ?? [])
+    return convert(tree.data ?? [], false)
   }, [tree.data, needle])
 
   return (

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Checkbox, Col, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip, TreeSelect } from 'antd'
+import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip, TreeSelect } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
@@ -25,8 +25,10 @@ export function Organizations () {
   const organizations = useQuery({
     queryKey: [...KEY, 'list', showInactive],
     queryFn: () => load(api.GET('/api/shared/organizations', { params: { query: { show_inactive: showInactive, limit: 1000 } } })),
+    // a synchronisation under way is followed until it ends
+    refetchInterval: (query) => (query.state.data?.some((o) => o.ext_sync_status === 'pending') ? 2000 : false),
   })
-  const retry = useAction(KEY, (o: Organization) => load(api.POST('/api/organizations/{org_id}/retry-ext-sync', { params: { path: { org_id: o.id } } })), (r) => r.message)
+  const retry = useAction(KEY, (o: Organization) => load(api.POST('/api/organizations/{org_id}/retry-ext-sync', { params: { path: { org_id: o.id } } })), () => t('organizations.retryQueued'))
   const retryAll = useAction(KEY, () => load(api.POST('/api/organizations/retry-all-failed-ext')), () => t('organizations.retryQueued'))
   const failed = (organizations.data ?? []).some((o) => o.ext_sync_status === 'failed')
   return (
@@ -138,11 +140,12 @@ function OrganizationForm ({ detail }: { detail: Detail }) {
         <Col span={8}><Form.Item name='max_operators' label={t('organizations.maxOperators')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
       </Row>
       <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
-      <List
-        size='small' style={{ marginBottom: 16 }} dataSource={[
-          [t('organizations.employees'), detail.employee_count], [t('organizations.operators'), detail.operators_count],
-          [t('organizations.queues'), detail.queues_count], [t('organizations.terminals'), detail.endpoints_count],
-        ]} renderItem={([label, count]) => <List.Item extra={count}>{label}</List.Item>}
+      <Descriptions size='small' column={2} style={{ marginBottom: 16 }} items={[
+        { key: 'employees', label: t('organizations.employees'), children: detail.employee_count },
+        { key: 'operators', label: t('organizations.operators'), children: detail.operators_count },
+        { key: 'queues', label: t('organizations.queues'), children: detail.queues_count },
+        { key: 'terminals', label: t('organizations.terminals'), children: detail.endpoints_count },
+      ]}
       />
     </FormPanel>
   )
@@ -156,7 +159,7 @@ function NotificationSettings ({ id }: { id: number }) {
   if (!settings.data) return <LoadError query={settings} />
   const flags = ['is_active', 'call_local', 'call_longdistance', 'call_mobile', 'sms_enabled'] as const
   return (
-    <FormPanel state={state} initialValues={settings.data}>
+    <FormPanel name='notifications' state={state} initialValues={settings.data}>
       {flags.map((flag) => <Form.Item key={flag} name={flag} valuePropName='checked' style={{ marginBottom: 8 }}><Checkbox>{t(`organizations.notify.${flag}`)}</Checkbox></Form.Item>)}
       <Form.Item name='partner_uuid' label={t('organizations.notify.partner_uuid')} rules={[{ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message: t('organizations.badUuid') }]}><Input /></Form.Item>
       <Form.Item name='cli_route_id' label={t('organizations.notify.cli_route_id')}><InputNumber min={1} style={{ width: 200 }} /></Form.Item>

@@ -80,7 +80,8 @@ export function FormModal<T> ({ title, state, initialValues, onClose, okText, wi
   return (
     <Modal open title={title} width={width} onCancel={onClose} onOk={() => state.form.submit()} okText={okText ?? t('common.save')} cancelText={t('common.cancel')} okButtonProps={{ loading: state.busy }} destroyOnHidden>
       {state.error && <Alert type='error' showIcon message={state.error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
+      {/* named forms: their fields' ids do not collide with the page's own form beneath */}
+      <Form name='dialog' form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
         {children}
         <button type='submit' hidden />
       </Form>
@@ -89,10 +90,10 @@ export function FormModal<T> ({ title, state, initialValues, onClose, okText, wi
 }
 
 /** the same form in a page's panel, with its own save button */
-export function FormPanel<T> ({ state, initialValues, children, extra }: { state: FormState<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode }) {
+export function FormPanel<T> ({ state, initialValues, children, extra, name = 'panel' }: { state: FormState<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode, name?: string }) {
   const { t } = useTranslation()
   return (
-    <Form form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
+    <Form name={name} form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>
       {state.error && <Alert type='error' showIcon message={state.error} role='alert' style={{ marginBottom: 12 }} />}
       {children}
       <Space wrap>
