@@ -181,3 +181,47 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.context().close()
   })
 })
+
+// The first start of the embedded database without ADMIN_PASSWORD: the administrator's generated
+// password is in the log once, and the console makes them change it before anything else. (On
+// PostgreSQL no administrator is made without ADMIN_PASSWORD, so there is nothing to test there.)
+describe('console: the forced password change of the first administrator (Chromium)', { skip: noBrowser ?? (process.env.TEST_DATABASE_URL ? 'PostgreSQL makes no administrator without ADMIN_PASSWORD' : undefined) }, () => {
+  let service: Awaited<ReturnType<typeof startServiceAsReadme>>
+  let browser: Browser
+  before(async () => {
+    service = await startServiceAsReadme({ ADMIN_PASSWORD: undefined })
+    browser = await launchChromium()
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.stop()
+  })
+
+  it('signs in with the logged password, is held on the change page, and works after the change', async () => {
+    const generated = /"generated_password":"([^"]+)"/.exec(service.output())?.[1]
+    assert.ok(generated, `the generated password is logged: ${service.output().slice(0, 500)}`)
+    const page = await newBrowserPage(browser)
+    await page.goto(`${service.url}/console/appeals`)
+    await page.getByLabel('Электронная почта').fill(ADMIN.email)
+    await page.getByLabel('Пароль').fill(generated)
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByText('Перед началом работы смените пароль, выданный администратором.').waitFor()
+    // every other page leads back here until the password is changed
+    await page.goto(`${service.url}/console/admin/employees`)
+    await page.getByText('Перед началом работы смените пароль, выданный администратором.').waitFor()
+    await page.getByLabel('Текущий пароль').fill(generated)
+    await page.getByLabel('Новый пароль').fill(generated)
+    await page.getByLabel('Повторите пароль').fill(generated)
+    await page.getByRole('button', { name: 'Сменить пароль' }).click()
+    await page.getByText('Новый пароль должен отличаться от текущего').waitFor()
+    await screenshot(page, '08-forced-password-change')
+    await page.getByLabel('Новый пароль').fill('First-admin-passw0rd-1')
+    await page.getByLabel('Повторите пароль').fill('First-admin-passw0rd-1')
+    await page.getByRole('button', { name: 'Сменить пароль' }).click()
+    await page.getByRole('heading', { name: 'Обращения' }).waitFor()
+    await page.getByRole('menuitem', { name: 'Сотрудники' }).click()
+    await page.getByRole('heading', { name: 'Сотрудники' }).waitFor()
+    assert.ok(await apiToken(service.url, { email: ADMIN.email, password: 'First-admin-passw0rd-1' }))
+    await page.context().close()
+  })
+})

@@ -23,28 +23,28 @@ async function freePort (): Promise<number> {
  * reference data is there as on a production start: the embedded database loads it at its first
  * start, on PostgreSQL `npm run seed` loads it.
  */
-export async function startServiceAsReadme (env: Record<string, string> = {}, options: { seed?: boolean } = {}): Promise<{ url: string, stop: () => Promise<void> }> {
+export async function startServiceAsReadme (env: Record<string, string | undefined> = {}, options: { seed?: boolean } = {}): Promise<{ url: string, output: () => string, stop: () => Promise<void> }> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'appeals-console-'))
   const postgres = process.env.TEST_DATABASE_URL ? await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL) : undefined
-  const child = spawn('npm', ['start'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      ...(postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir }),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  })
+  // a variable given as undefined is left out (ADMIN_PASSWORD: the first admin gets a generated one)
+  const childEnv = Object.fromEntries(Object.entries({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    ...(postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir }),
+    ...env,
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined))
+  const child = spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let log = ''
-  child.stderr!.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000) })
+  const keep = (chunk: Buffer) => { log = (log + chunk.toString()).slice(-8000) }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const deadline = Date.now() + 120_000
   for (;;) {
@@ -59,6 +59,8 @@ export async function startServiceAsReadme (env: Record<string, string> = {}, op
   }
   return {
     url,
+    /** the last lines the service wrote (its log) */
+    output: () => log,
     async stop () {
       // npm starts node: the signal goes to the whole group
       try { process.kill(-child.pid!, 'SIGTERM') } catch {}

@@ -140,12 +140,13 @@ function OrganizationForm ({ detail }: { detail: Detail }) {
         <Col span={8}><Form.Item name='max_operators' label={t('organizations.maxOperators')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
       </Row>
       <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
-      <Descriptions size='small' column={2} style={{ marginBottom: 16 }} items={[
-        { key: 'employees', label: t('organizations.employees'), children: detail.employee_count },
-        { key: 'operators', label: t('organizations.operators'), children: detail.operators_count },
-        { key: 'queues', label: t('organizations.queues'), children: detail.queues_count },
-        { key: 'terminals', label: t('organizations.terminals'), children: detail.endpoints_count },
-      ]}
+      <Descriptions
+        size='small' column={2} style={{ marginBottom: 16 }} items={[
+          { key: 'employees', label: t('organizations.employees'), children: detail.employee_count },
+          { key: 'operators', label: t('organizations.operators'), children: detail.operators_count },
+          { key: 'queues', label: t('organizations.queues'), children: detail.queues_count },
+          { key: 'terminals', label: t('organizations.terminals'), children: detail.endpoints_count },
+        ]}
       />
     </FormPanel>
   )
