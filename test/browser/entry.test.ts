@@ -214,7 +214,7 @@ describe('console: the forced password change of the first administrator (Chromi
     await page.getByLabel('Повторите пароль').fill(generated)
     await page.getByRole('button', { name: 'Сменить пароль' }).click()
     await page.getByText('Новый пароль должен отличаться от текущего').waitFor()
-    await screenshot(page, '08-forced-password-change')
+    await screenshot(page, '12-forced-password-change')
     await page.getByLabel('Новый пароль').fill('First-admin-passw0rd-1')
     await page.getByLabel('Повторите пароль').fill('First-admin-passw0rd-1')
     await page.getByRole('button', { name: 'Сменить пароль' }).click()
