@@ -20,6 +20,7 @@ import { systemClock, type Clock } from './lib/clock.js'
 import { createTokenIssuer } from './lib/tokens.js'
 import { transactional } from './db/client.js'
 import { createInvalidatedCache } from './lib/invalidated-cache.js'
+import { changesReferences, createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin, referenceRoutes, withReferences } from './lib/reference-cache.js'
 import { createNotifier } from './db/notify.js'
 import * as appeals from './modules/appeals/index.js'
 import * as auth from './modules/auth/index.js'
@@ -149,6 +150,14 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     log: app.log,
   })
+  // reference data from each instance's memory: dropped on a write here, on a NOTIFY from elsewhere
+  const referenceChanges = createNotifier(database, REFERENCE_CHANNEL)
+  const referenceCache = createReferenceCache({ maxVariants: 256, isLive: () => referenceChanges.listening })
+  referenceChanges.subscribe(referenceCache.drop)
+  referenceChanges.onState(() => referenceCache.clear())
+  app.addHook('onReady', async () => { await referenceChanges.start() })
+  app.addHook('onClose', async () => { await referenceChanges.stop() })
+  await app.register(referenceCachePlugin, { cache: referenceCache })
   await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal })
 
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
@@ -158,11 +167,15 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }
   await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: principals.forget }) })
   const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
-  await app.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
+  await app.register(withReferences(referenceRoutes('classifiers'), async (scope) => {
+    await scope.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
+  }))
   const regionService = regions.createRegionService({ repo: regions.createRegionRepo(db), transaction: transactional(db, regions.createRegionRepo) })
-  for (const [prefix, variant] of [['/api/regions', ''], ['/api/shared/regions', 'Shared']] as const) {
-    await app.register(regions.routes, { prefix, variant, service: regionService })
-  }
+  await app.register(withReferences(referenceRoutes('regions'), async (scope) => {
+    for (const [prefix, variant] of [['/api/regions', ''], ['/api/shared/regions', 'Shared']] as const) {
+      await scope.register(regions.routes, { prefix, variant, service: regionService })
+    }
+  }))
   await app.register(references.routes, { prefix: '/api/references', service: references.createReferenceService({ repo: references.createReferenceRepo(db), regions: regionService, clock }) })
   const organizationRepos = (d: typeof db) => ({ orgs: organizations.createOrganizationRepo(d), sync: organizations.createExtSyncRepo(d), regions: regions.createRegionRepo(d) })
   const organizationService = organizations.createOrganizationService({
@@ -171,9 +184,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     clock,
     extSyncEnabled: config.extSync.url !== undefined,
   })
-  await app.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
-  await app.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
-  await app.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
+  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
+    await scope.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
+    await scope.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
+    await scope.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
+  }))
   await app.register(platform.routes, {
     prefix: '/platform',
     service: platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock }),
@@ -221,7 +236,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   app.addHook('onClose', llmService.flush)
   await app.register(llm.routes, { prefix: '/api/llm', service: llmService })
-  await app.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
+  await app.register(withReferences(referenceRoutes('groups'), async (scope) => {
+    await scope.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
+  }))
 
   const calendarNotifier = createNotifier(database, 'calendar_changed')
   const calendarService = calendar.createCalendarService({

@@ -31,8 +31,10 @@ describe('AUTH_MODE', () => {
       // the LLM gateway's calls are writes: a user token in strict mode
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/llm/simple', payload: { prompt: 'x' } })).statusCode, 401)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/llm/simple', payload: { prompt: 'x' }, headers })).statusCode, 503, 'through to the gateway (no provider configured)')
-      // machine routes take the service token, not a user's
-      assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers })).statusCode, 401)
+      // machine routes take the service token and a platform administrator's, no other user's
+      const operator = await login(t.app, await makeUser(t.database.db, { role: 'operator' }))
+      assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers: operator })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers })).statusCode, 404, 'a platform administrator passes')
       assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers: { authorization: `Bearer ${serviceToken}` } })).statusCode, 404)
       // PBX routes need a user token for reads too in strict mode
       assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)

@@ -20,23 +20,29 @@ const itemLists = [
 const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (app, { service }) => {
   for (const list of itemLists) {
     app.get(list.path, {
+      config: { cachedAs: 'lists' },
       schema: { tags, operationId: `list${list.name}s`, summary: `List ${list.path.slice(1)}`, querystring: IncludeInactiveQuery, response: { 200: Type.Array(ref(ItemResponse)) } },
     }, async (req) => service.listItems(list.kind, req.query.include_inactive))
     app.put(`${list.path}/:${list.param}`, {
+      config: { changes: ['lists'] },
       schema: { tags, operationId: `update${list.name}`, summary: 'Rename or (de)activate', params: list.params, body: ref(ItemUpdate), response: { 200: ref(ItemResponse) } },
     }, async (req) => service.updateItem(list.kind, (req.params as Record<string, number>)[list.param]!, req.body))
     app.delete(`${list.path}/:${list.param}`, {
+      config: { changes: ['lists'] },
       schema: { tags, operationId: `delete${list.name}`, summary: 'Delete (409 while referenced)', params: list.params, response: { 200: ref(MessageResponse) } },
     }, async (req) => service.removeItem(list.kind, (req.params as Record<string, number>)[list.param]!))
   }
 
   app.get('/appeal-types', {
+    config: { cachedAs: 'classifiers' },
     schema: { tags, operationId: 'listAppealTypeItems', summary: 'Active appeal types of active classifiers', response: { 200: Type.Array(ref(ItemBase)) } },
   }, async () => service.appealTypes())
   app.get('/categories', {
+    config: { cachedAs: 'classifiers' },
     schema: { tags, operationId: 'listCategoryItems', summary: 'Active categories; priority is the highest of their active subcategories', querystring: CategoriesQuery, response: { 200: Type.Array(ref(CategoryItem)) } },
   }, async (req) => service.categories(req.query.appeal_type_id))
   app.get('/subcategories', {
+    config: { cachedAs: 'classifiers' },
     schema: { tags, operationId: 'listSubcategoryItems', summary: 'Active subcategories', querystring: SubcategoriesQuery, response: { 200: Type.Array(ref(SubcategoryItem)) } },
   }, async (req) => service.subcategories(req.query.category_id))
 
@@ -54,9 +60,11 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
   }, async (req) => service.removePerson(req.params.person_id))
 
   app.get('/regions', {
+    config: { cachedAs: 'regions' },
     schema: { tags, operationId: 'listRegionItems', summary: 'Active regions with their full phone code', response: { 200: Type.Array(ref(RegionItem)) } },
   }, async () => service.regions())
   app.get('/organizations', {
+    config: { cachedAs: 'organizations' },
     schema: { tags, operationId: 'listOrganizationItems', summary: 'Active organizations, optionally of one region', querystring: OrganizationsQuery, response: { 200: Type.Array(ref(OrganizationItem)) } },
   }, async (req) => service.organizations(req.query.region_id))
 }

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { setBounded } from './collections.js'
+
+/**
+ * Reference data (regions, classifiers, the seeded lists, groups, the organizations list) changes a
+ * few times a day and is read on every page. Each instance keeps the bytes of each answer, per topic
+ * and query variant, and answers them with a strong ETag (304 on If-None-Match). A write drops the
+ * topic's copies: the writing instance's before its answer leaves, every other instance's when the
+ * tables' trigger notifies `reference_changed` with the commit (see migration 0017).
+ */
+export const REFERENCE_TOPICS = ['regions', 'classifiers', 'lists', 'groups', 'organizations'] as const
+export type ReferenceTopic = typeof REFERENCE_TOPICS[number]
+export const REFERENCE_CHANNEL = 'reference_changed'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** a GET answered from this instance's copy of its bytes while the topic's tables do not change */
+    cachedAs?: ReferenceTopic
+    /** a successful write of this route changes these topics */
+    changes?: readonly ReferenceTopic[]
+  }
+  interface FastifyRequest {
+    referenceMiss?: { topic: ReferenceTopic, key: string, generation: number }
+  }
+}
+
+export interface CachedAnswer { body: Buffer, etag: string }
+
+interface TopicCopies { generation: number, answers: Map<string, CachedAnswer> }
+
+export function createReferenceCache (options: { maxVariants: number, isLive: () => boolean }) {
+  const topics = new Map<ReferenceTopic, TopicCopies>(REFERENCE_TOPICS.map((t) => [t, { generation: 0, answers: new Map() }]))
+  const copiesOf = (topic: ReferenceTopic) => topics.get(topic)!
+  return {
+    lookup: (topic: ReferenceTopic, key: string): CachedAnswer | undefined => (options.isLive() ? copiesOf(topic).answers.get(key) : undefined),
+    generation: (topic: ReferenceTopic) => copiesOf(topic).generation,
+    /** keeps an answer unless its topic changed since it was read (or changes cannot be heard now) */
+    store (topic: ReferenceTopic, key: string, generation: number, body: string): CachedAnswer | undefined {
+      const copies = copiesOf(topic)
+      if (copies.generation !== generation || !options.isLive()) return undefined
+      const bytes = Buffer.from(body)
+      const answer = { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` }
+      setBounded(copies.answers, key, answer, options.maxVariants)
+      return answer
+    },
+    drop (topic: string): void {
+      const copies = topics.get(topic as ReferenceTopic)
+      if (!copies) return
+      copies.generation++
+      copies.answers.clear()
+    },
+    clear (): void { for (const topic of REFERENCE_TOPICS) this.drop(topic) },
+  }
+}
+
+export type ReferenceCache = ReturnType<typeof createReferenceCache>
+
+/** an onRoute hook for a module of reference data: its GETs are cached under `topic`, its writes change it */
+export const referenceRoutes = (topic: ReferenceTopic) => (route: RouteOptions) => {
+  const methods = ([] as string[]).concat(route.method)
+  route.config = methods.includes('GET') ? { cachedAs: topic, ...route.config } : { changes: [topic], ...route.config }
+}
+
+/** an onRoute hook: the module's writes change these topics (it serves none of them) */
+export const changesReferences = (...changes: ReferenceTopic[]) => (route: RouteOptions) => {
+  if (!([] as string[]).concat(route.method).includes('GET')) route.config = { changes, ...route.config }
+}
+
+function matchesEtag (req: FastifyRequest, etag: string): boolean {
+  const header = req.headers['if-none-match']
+  if (!header) return false
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+}
+
+function answerCached (req: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache')
+  if (matchesEtag(req, answer.etag)) return reply.code(304).send()
+  return reply.type('application/json; charset=utf-8').send(answer.body)
+}
+
+/**
+ * Answers cached GETs before their handler (after authentication and validation, so a bad query is
+ * still a 422 and a missing token a 401), keeps a miss's serialised answer, and drops a topic when a
+ * route that changes it succeeds, before the answer is sent.
+ */
+export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: FastifyInstance, { cache }) => {
+  app.addHook('preHandler', async (req, reply) => {
+    const topic = req.routeOptions.config.cachedAs
+    if (!topic || req.method !== 'GET') return
+    // the route's path with its validated parameters: `?include_inactive=false` and no query are one variant
+    const key = `${req.routeOptions.url} ${JSON.stringify(req.params)} ${JSON.stringify(req.query)}`
+    const hit = cache.lookup(topic, key)
+    if (hit) return answerCached(req, reply, hit)
+    req.referenceMiss = { topic, key, generation: cache.generation(topic) }
+  })
+  app.addHook('onSend', async (req, reply, payload) => {
+    const changes = req.routeOptions.config.changes
+    if (changes && reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
+    const miss = req.referenceMiss
+    if (miss && reply.statusCode === 200 && typeof payload === 'string') {
+      const answer = cache.store(miss.topic, miss.key, miss.generation, payload)
+      if (answer) reply.header('etag', answer.etag).header('cache-control', 'no-cache')
+    }
+    return payload
+  })
+}, { name: 'reference-cache' })
+
+/** a scope of routes that the onRoute hook marks (a module's topic), so that the module need not know */
+export const withReferences = (hook: (route: RouteOptions) => void, register: (scope: FastifyInstance) => Promise<void>) =>
+  async (scope: FastifyInstance) => { scope.addHook('onRoute', hook); await register(scope) }

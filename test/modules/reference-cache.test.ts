@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { sql } from 'drizzle-orm'
+import type { Database } from '../../src/db/client.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeUser } from '../helpers/factories.js'
+
+/** polls `check` every 2 ms; answers how long it took to hold */
+async function msUntil (check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
+  const started = performance.now()
+  while (!await check()) {
+    if (performance.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+  return performance.now() - started
+}
+
+describe('reference data: answered from each instance\'s copy with ETags, dropped on every write', () => {
+  let database: Database
+  let a: TestApp
+  let b: TestApp
+  let admin: Record<string, string>
+  let classifierId = 0
+
+  before(async () => {
+    database = await createTestDatabase()
+    a = await buildTestApp({ database })
+    b = await buildTestApp({ database })
+    admin = await login(a.app, await makeUser(database.db, { role: 'admin' }))
+    await a.app.inject({ method: 'POST', url: '/api/regions', headers: admin, payload: { name: 'Абайская область', phone_code: '722' } })
+    await a.app.inject({ method: 'POST', url: '/api/regions', headers: admin, payload: { name: 'Акмолинская область', phone_code: '716' } })
+    classifierId = (await a.app.inject({ method: 'POST', url: '/api/classifiers', headers: admin, payload: { name: 'Обращения', code: 'main' } })).json().id
+  })
+  after(async () => {
+    await a.app.close()
+    await b.app.close()
+    await database.close()
+  })
+
+  const get = (on: TestApp, url: string, headers: Record<string, string> = {}) => on.app.inject({ method: 'GET', url, headers: { ...admin, ...headers } })
+  const names = async (on: TestApp, url: string) => (await get(on, url)).json().map((x: { name: string }) => x.name).join()
+
+  it('a repeated read carries a strong ETag and answers 304 to If-None-Match, whatever the form of the header', async () => {
+    const first = await get(a, '/api/regions/tree')
+    assert.equal(first.statusCode, 200)
+    const etag = first.headers.etag as string
+    assert.match(etag, /^"[A-Za-z0-9_-]{32}"$/)
+    assert.equal(first.headers['cache-control'], 'no-cache')
+    const second = await get(a, '/api/regions/tree')
+    assert.equal(second.body, first.body)
+    assert.equal(second.headers.etag, etag)
+    assert.equal(second.headers['content-type'], 'application/json; charset=utf-8')
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const revalidated = await get(a, '/api/regions/tree', { 'if-none-match': header })
+      assert.equal(revalidated.statusCode, 304, header)
+      assert.equal(revalidated.body, '')
+    }
+    assert.equal((await get(a, '/api/regions/tree', { 'if-none-match': '"other"' })).statusCode, 200)
+    // the other prefix is its own answer, with the same bytes
+    assert.equal((await get(a, '/api/shared/regions/tree')).headers.etag, etag)
+  })
+
+  it('query variants are kept apart; a default and its absence are one variant; a bad query is still a 422', async () => {
+    const all = await get(a, '/api/regions?include_inactive=true')
+    const active = await get(a, '/api/regions')
+    assert.equal((await get(a, '/api/regions?include_inactive=false')).headers.etag, active.headers.etag)
+    const region = all.json()[0]
+    await a.app.inject({ method: 'PUT', url: `/api/regions/${region.id}`, headers: admin, payload: { name: region.name, is_active: false } })
+    assert.equal((await get(a, '/api/regions')).json().length, active.json().length - 1)
+    assert.equal((await get(a, '/api/regions?include_inactive=true')).json().length, all.json().length)
+    await a.app.inject({ method: 'PUT', url: `/api/regions/${region.id}`, headers: admin, payload: { name: region.name, is_active: true } })
+    assert.equal((await get(a, '/api/regions?include_inactive=maybe')).statusCode, 422)
+    // the classifiers need a token: a cached answer is no way around it
+    await get(a, '/api/classifiers')
+    assert.equal((await a.app.inject({ url: '/api/classifiers' })).statusCode, 401)
+  })
+
+  it('a write through the service drops the writer\'s copy before it answers, for every topic', async () => {
+    const writes: [string, () => Promise<unknown>, string, string][] = [
+      ['regions', () => a.app.inject({ method: 'POST', url: '/api/regions', headers: admin, payload: { name: 'город Астана' } }), '/api/references/regions', 'город Астана'],
+      ['classifiers', () => a.app.inject({ method: 'POST', url: '/api/classifiers/appeal-types', headers: admin, payload: { classifier_id: classifierId, name: 'Жалоба' } }), '/api/references/appeal-types', 'Жалоба'],
+      ['groups', () => a.app.inject({ method: 'POST', url: '/api/shared/groups', headers: admin, payload: { name: 'Акиматы' } }), '/api/shared/groups', 'Акиматы'],
+      ['organizations', async () => {
+        const [region] = (await get(a, '/api/regions/tree')).json()
+        return a.app.inject({ method: 'POST', url: '/api/organizations', headers: admin, payload: { name: 'Акимат', region_id: region.id, prefix: '271' } })
+      }, '/api/references/organizations', 'Акимат'],
+    ]
+    for (const [topic, write, url, name] of writes) {
+      const before = await get(a, url)
+      assert.ok(!before.body.includes(name), topic)
+      await write()
+      const after = await get(a, url)
+      assert.ok(after.body.includes(name), `${topic}: the writer's next read shows its write`)
+      assert.notEqual(after.headers.etag, before.headers.etag)
+      assert.equal((await get(a, url, { 'if-none-match': before.headers.etag as string })).statusCode, 200)
+    }
+    const [source] = (await get(a, '/api/references/sources')).json()
+    if (source) {
+      await a.app.inject({ method: 'PUT', url: `/api/references/sources/${source.id}`, headers: admin, payload: { name: 'Телефон 109' } })
+      assert.match(await names(a, '/api/references/sources'), /Телефон 109/)
+    }
+  })
+
+  it('another instance drops its copy within 100 ms of the commit, a raw SQL write included', async () => {
+    const url = '/api/regions?top_level=true'
+    const before = await names(b, url)
+    assert.equal(await names(b, url), before)
+    const region = (await get(a, url)).json()[0]
+    await a.app.inject({ method: 'PUT', url: `/api/regions/${region.id}`, headers: admin, payload: { name: 'Абайская обл.' } })
+    const throughService = await msUntil(async () => (await names(b, url)).includes('Абайская обл.'))
+    assert.ok(throughService < 100, `${throughService} ms`)
+
+    await get(b, '/api/shared/groups')
+    await database.db.execute(sql`update organization_groups set name = 'Акиматы городов'`)
+    const throughSql = await msUntil(async () => (await names(b, '/api/shared/groups')).includes('Акиматы городов'))
+    assert.ok(throughSql < 100, `${throughSql} ms`)
+  })
+})
