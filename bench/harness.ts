@@ -25,6 +25,16 @@ export function rawQuery (database: Database) {
   return <T>(text: string, params: unknown[] = []): Promise<T[]> => database.query<T>(text, params)
 }
 
+/** a classifier of 5 appeal types x 10 categories x 10 subcategories (73 kB as a tree): answers its id */
+export async function insertBenchClassifier (sql: ReturnType<typeof rawQuery>): Promise<number> {
+  const [{ id: classifierId }] = await sql<{ id: number }>('insert into classifiers (name, code) values (\'Бенчмарк\', \'BENCH\') returning id') as [{ id: number }]
+  await sql('insert into appeal_types (classifier_id, name, sort_order) select $1, \'Тип \' || t, t from generate_series(1, 5) t', [classifierId])
+  await sql('insert into categories (appeal_type_id, name, sort_order) select a.id, \'Категория \' || c, c from appeal_types a, generate_series(1, 10) c where a.classifier_id = $1', [classifierId])
+  await sql(`insert into subcategories (category_id, name, priority, sort_order) select k.id, 'Подкатегория ' || s, 1 + s % 5, s
+    from categories k join appeal_types a on a.id = k.appeal_type_id, generate_series(1, 10) s where a.classifier_id = $1`, [classifierId])
+  return classifierId
+}
+
 export async function startService (database: Database, env: Record<string, string> = {}): Promise<{ app: FastifyInstance, url: string }> {
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', ...env }), database, logger: false })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })

@@ -3,7 +3,7 @@
 // answers the same query from the same database.
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
 import { seedReferenceData } from '../src/db/seed/index.js'
-import { benchDatabase, load, printTable, rawQuery, startBaseline, startService, type Row } from './harness.js'
+import { benchDatabase, insertBenchClassifier, load, printTable, rawQuery, startBaseline, startService, type Row } from './harness.js'
 
 const SURNAMES = ['Ахметов', 'Серикова', 'Жанибеков', 'Нурланова', 'Иванов', 'Ким', 'Омаров', 'Сулейменова', 'Абдрахманов', 'Петрова']
 const NAMES = ['Ерлан', 'Алия', 'Данияр', 'Айгерим', 'Сергей', 'Мадина', 'Нурсултан', 'Дана', 'Арман', 'Ольга']
@@ -20,11 +20,7 @@ export async function benchReferenceData (): Promise<void> {
   await sql('analyze persons')
   process.stdout.write(`100,000 persons inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 
-  const [{ id: classifierId }] = await sql<{ id: number }>('insert into classifiers (name, code) values (\'Бенчмарк\', \'BENCH\') returning id') as [{ id: number }]
-  await sql('insert into appeal_types (classifier_id, name, sort_order) select $1, \'Тип \' || t, t from generate_series(1, 5) t', [classifierId])
-  await sql('insert into categories (appeal_type_id, name, sort_order) select a.id, \'Категория \' || c, c from appeal_types a, generate_series(1, 10) c where a.classifier_id = $1', [classifierId])
-  await sql(`insert into subcategories (category_id, name, priority, sort_order) select k.id, 'Подкатегория ' || s, 1 + s % 5, s
-    from categories k join appeal_types a on a.id = k.appeal_type_id, generate_series(1, 10) s where a.classifier_id = $1`, [classifierId])
+  const classifierId = await insertBenchClassifier(sql)
 
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
   const service = await startService(database)

@@ -3,12 +3,13 @@
 import { benchAppeals } from './appeals.js'
 import { benchCallEvents } from './call-events.js'
 import { benchConsole } from './console.js'
+import { benchHotPaths } from './hot-paths.js'
 import { benchLlm } from './llm.js'
 import { benchOrganizations } from './organizations.js'
 import { benchReferenceData } from './reference-data.js'
 import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue

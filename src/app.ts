@@ -152,7 +152,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   // reference data from each instance's memory: dropped on a write here, on a NOTIFY from elsewhere
   const referenceChanges = createNotifier(database, REFERENCE_CHANNEL)
-  const referenceCache = createReferenceCache({ maxVariants: 256, isLive: () => referenceChanges.listening })
+  const referenceCache = createReferenceCache({ maxVariants: config.referenceCacheVariants, isLive: () => config.referenceCacheVariants > 0 && referenceChanges.listening })
   referenceChanges.subscribe(referenceCache.drop)
   referenceChanges.onState(() => referenceCache.clear())
   app.addHook('onReady', async () => { await referenceChanges.start() })

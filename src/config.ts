@@ -31,6 +31,8 @@ export interface Config {
   serviceToken?: string
   authMode: AuthMode
   cellId?: string
+  /** answers kept per reference topic (0: none) */
+  referenceCacheVariants: number
   calls: {
     /** transcripts are personal data: calls older than this are deleted */
     retentionDays: number
@@ -272,6 +274,7 @@ export function loadConfig (env: Env = process.env): Config {
     serviceToken: e.SERVICE_TOKEN,
     authMode: e.AUTH_MODE,
     cellId: e.CELL_ID,
+    referenceCacheVariants: e.REFERENCE_CACHE_VARIANTS,
     calls: {
       retentionDays: e.CALL_RETENTION_DAYS,
       purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,

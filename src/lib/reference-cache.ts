@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { setBounded } from './collections.js'
 
@@ -81,21 +81,25 @@ function answerCached (req: FastifyRequest, reply: FastifyReply, answer: CachedA
 }
 
 /**
- * Answers cached GETs before their handler (after authentication and validation, so a bad query is
- * still a 422 and a missing token a 401), keeps a miss's serialised answer, and drops a topic when a
- * route that changes it succeeds, before the answer is sent.
+ * Answers a cached GET from the last of its route's onRequest hooks: after authentication and the
+ * route's own role checks, before parsing, validation, handler and serialisation. The key is the URL
+ * as sent: a URL that once passed validation and answered 200 passes it again. A miss keeps its
+ * serialised answer; a route that changes a topic drops it when it succeeds, before the answer leaves.
  */
 export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: FastifyInstance, { cache }) => {
-  app.addHook('preHandler', async (req, reply) => {
+  const answerFromCopy: onRequestHookHandler = (req, reply, done) => {
     const topic = req.routeOptions.config.cachedAs
-    if (!topic || req.method !== 'GET') return
-    // the route's path with its validated parameters: `?include_inactive=false` and no query are one variant
-    const key = `${req.routeOptions.url} ${JSON.stringify(req.params)} ${JSON.stringify(req.query)}`
-    const hit = cache.lookup(topic, key)
-    if (hit) return answerCached(req, reply, hit)
-    req.referenceMiss = { topic, key, generation: cache.generation(topic) }
+    if (!topic) { done(); return }
+    const hit = cache.lookup(topic, req.url)
+    if (hit) { answerCached(req, reply, hit); return }
+    req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic) }
+    done()
+  }
+  // every GET gets the hook last (the topic is known only once the module's own onRoute hooks ran)
+  app.addHook('onRoute', (route) => {
+    if (([] as string[]).concat(route.method).includes('GET')) route.onRequest = [...([] as onRequestHookHandler[]).concat(route.onRequest ?? []), answerFromCopy]
   })
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const changes = req.routeOptions.config.changes
     if (changes && reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
     const miss = req.referenceMiss
@@ -103,7 +107,7 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
       const answer = cache.store(miss.topic, miss.key, miss.generation, payload)
       if (answer) reply.header('etag', answer.etag).header('cache-control', 'no-cache')
     }
-    return payload
+    done(null, payload)
   })
 }, { name: 'reference-cache' })
 
