@@ -131,25 +131,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const mailer = deps.mailer ?? (config.smtpUrl
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
-  const authRepo = auth.createAuthRepo(db)
-  // every authenticated request reads its principal: from memory, kept fresh by the users table's trigger
-  const principalChanges = createNotifier(database, 'principal_changed')
-  const principals = createInvalidatedCache({ load: authRepo.findPrincipal, maxEntries: 20_000, isLive: () => principalChanges.listening })
-  principalChanges.subscribe((id) => { principals.forget(Number(id)) })
-  principalChanges.onState(principals.clear)
-  app.addHook('onReady', async () => { await principalChanges.start() })
-  app.addHook('onClose', async () => { await principalChanges.stop() })
-  const authService = auth.createAuthService({
-    findPrincipal: principals.get,
-    principalChanged: principals.forget,
-    repo: authRepo,
-    transaction: transactional(db, auth.createAuthRepo),
-    tokens: createTokenIssuer({ secret: jwtSecret, ttlSeconds: config.accessTokenTtlSeconds, clock }),
-    mailer,
-    clock,
-    publicUrl: config.publicUrl.replace(/\/+$/, ''),
-    log: app.log,
-  })
   // reference data from each instance's memory: dropped on a write here, on a NOTIFY from elsewhere
   const referenceChanges = createNotifier(database, REFERENCE_CHANNEL)
   const referenceCache = createReferenceCache({ maxVariants: config.referenceCacheVariants, isLive: () => config.referenceCacheVariants > 0 && referenceChanges.listening })
@@ -158,6 +139,30 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => { await referenceChanges.start() })
   app.addHook('onClose', async () => { await referenceChanges.stop() })
   await app.register(referenceCachePlugin, { cache: referenceCache })
+  const authRepo = auth.createAuthRepo(db)
+  // every authenticated request reads its principal: from memory, kept fresh by the users table's trigger
+  const principalChanges = createNotifier(database, 'principal_changed')
+  const principals = createInvalidatedCache({ load: authRepo.findPrincipal, maxEntries: 20_000, isLive: () => principalChanges.listening })
+  // the profile too (it names the organization: a rename of one drops them all)
+  const profiles = createInvalidatedCache({ load: authRepo.findProfile, maxEntries: 20_000, isLive: () => principalChanges.listening && referenceChanges.listening })
+  const accountChanged = (id: number) => { principals.forget(id); profiles.forget(id) }
+  principalChanges.subscribe((id) => { accountChanged(Number(id)) })
+  principalChanges.onState(() => { principals.clear(); profiles.clear() })
+  referenceCache.onDrop((topic) => { if (topic === 'organizations') profiles.clear() })
+  app.addHook('onReady', async () => { await principalChanges.start() })
+  app.addHook('onClose', async () => { await principalChanges.stop() })
+  const authService = auth.createAuthService({
+    findPrincipal: principals.get,
+    findProfile: profiles.get,
+    principalChanged: accountChanged,
+    repo: authRepo,
+    transaction: transactional(db, auth.createAuthRepo),
+    tokens: createTokenIssuer({ secret: jwtSecret, ttlSeconds: config.accessTokenTtlSeconds, clock }),
+    mailer,
+    clock,
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    log: app.log,
+  })
   await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal })
 
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
@@ -165,7 +170,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }
-  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: principals.forget }) })
+  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: accountChanged }) })
   const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
   await app.register(withReferences(referenceRoutes('classifiers'), async (scope) => {
     await scope.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })

@@ -33,7 +33,10 @@ interface TopicCopies { generation: number, answers: Map<string, CachedAnswer> }
 export function createReferenceCache (options: { maxVariants: number, isLive: () => boolean }) {
   const topics = new Map<ReferenceTopic, TopicCopies>(REFERENCE_TOPICS.map((t) => [t, { generation: 0, answers: new Map() }]))
   const copiesOf = (topic: ReferenceTopic) => topics.get(topic)!
+  const dropListeners: ((topic: ReferenceTopic) => void)[] = []
   return {
+    /** hears every topic dropped, by a local write or a notification: for what depends on it elsewhere */
+    onDrop: (listener: (topic: ReferenceTopic) => void) => { dropListeners.push(listener) },
     lookup: (topic: ReferenceTopic, key: string): CachedAnswer | undefined => (options.isLive() ? copiesOf(topic).answers.get(key) : undefined),
     generation: (topic: ReferenceTopic) => copiesOf(topic).generation,
     /** keeps an answer unless its topic changed since it was read (or changes cannot be heard now) */
@@ -50,6 +53,7 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
       if (!copies) return
       copies.generation++
       copies.answers.clear()
+      for (const listener of dropListeners) listener(topic as ReferenceTopic)
     },
     clear (): void { for (const topic of REFERENCE_TOPICS) this.drop(topic) },
   }

@@ -35,6 +35,7 @@ describe('auth: principals cached per instance, revoked on every instance within
   })
 
   const profile = async (on: TestApp, headers: Record<string, string>) => (await on.app.inject({ method: 'GET', url: '/api/auth/profile', headers })).statusCode
+  const profileOf = async (on: TestApp, headers: Record<string, string>) => (await on.app.inject({ method: 'GET', url: '/api/auth/profile', headers })).json()
   /** a signed-in operator whose principal both instances have cached */
   async function cachedOperator (): Promise<{ user: MadeUser, headers: Record<string, string> }> {
     const org = await makeOrganization(database.db)
@@ -94,15 +95,29 @@ describe('auth: principals cached per instance, revoked on every instance within
     await database.query('update users set is_active = false where id = $1', [bySql.user.id])
     for (const on of [a, b]) assert.ok(await msUntil(async () => await profile(on, bySql.headers) === 401) < 100)
 
-    // a change that is not the principal's (the phone) keeps the cached copy valid: still 200
+    // a change that is not the principal's (the phone) keeps the token valid, and the cached profile follows it
     const kept = await cachedOperator()
     await database.query('update users set phone = $2 where id = $1', [kept.user.id, '+77010000000'])
     assert.equal(await profile(b, kept.headers), 200)
+    for (const on of [a, b]) assert.ok(await msUntil(async () => (await profileOf(on, kept.headers)).phone === '+77010000000') < 100)
 
     const deleted = await cachedOperator()
     assert.equal((await a.app.inject({ method: 'DELETE', url: `/api/employees/${deleted.user.id}`, headers: admin })).statusCode, 200)
     assert.equal(await profile(a, deleted.headers), 401)
     assert.ok(await msUntil(async () => await profile(b, deleted.headers) === 401) < 100)
+  })
+
+  it('the profile is kept in memory too: the writer sees its change at once, the other instance within 100 ms; an organization\'s rename follows', async () => {
+    const { user, headers } = await cachedOperator()
+    assert.equal((await profileOf(a, headers)).position, null)
+    assert.equal((await profileOf(b, headers)).position, null)
+    assert.equal((await a.app.inject({ method: 'PUT', url: '/api/auth/profile?position=Оператор%20линии', headers })).statusCode, 200)
+    assert.equal((await profileOf(a, headers)).position, 'Оператор линии')
+    assert.ok(await msUntil(async () => (await profileOf(b, headers)).position === 'Оператор линии') < 100)
+
+    assert.equal((await a.app.inject({ method: 'PUT', url: `/api/organizations/${user.organization_id}`, headers: admin, payload: { name: 'Акимат (переименован)' } })).statusCode, 200)
+    assert.equal((await profileOf(a, headers)).organization_name, 'Акимат (переименован)')
+    assert.ok(await msUntil(async () => (await profileOf(b, headers)).organization_name === 'Акимат (переименован)') < 100)
   })
 
   it('PostgreSQL: while the LISTEN connection is lost nothing is served from memory, and the copies are dropped when it is back', async (t) => {

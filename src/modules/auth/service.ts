@@ -38,7 +38,9 @@ export interface AuthServiceDeps {
   publicUrl: string
   /** where principals are read on every request (a cache in front of the repository, say) */
   findPrincipal?: AuthRepo['findPrincipal']
-  /** an account's token version changed: this instance's cached principal goes at once */
+  /** where profiles are read (a cache in front of the repository, say) */
+  findProfile?: AuthRepo['findProfile']
+  /** an account changed (token version, profile): this instance's cached copies go at once */
   principalChanged?: (id: number) => void
   log: { warn: (fields: object, msg: string) => void, error: (fields: object, msg: string) => void }
 }
@@ -47,6 +49,7 @@ export function createAuthService (deps: AuthServiceDeps) {
   const { repo, transaction, tokens, mailer, clock } = deps
   const findPrincipal = deps.findPrincipal ?? repo.findPrincipal
   const principalChanged = deps.principalChanged ?? (() => {})
+  const findProfile = deps.findProfile ?? repo.findProfile
 
   async function issueToken (user: UserRow): Promise<string> {
     return tokens.sign({ id: user.id, role: user.role, organization_id: user.organization_id, token_version: user.token_version })
@@ -196,7 +199,7 @@ export function createAuthService (deps: AuthServiceDeps) {
     },
 
     async getProfile (principal: Principal): Promise<Profile> {
-      const found = await repo.findProfile(principal.id)
+      const found = await findProfile(principal.id)
       if (!found) throw new UnauthorizedError()
       const u = found.user
       return {
@@ -216,6 +219,7 @@ export function createAuthService (deps: AuthServiceDeps) {
       }
       if (query.position !== undefined) fields.position = query.position.trim() || null
       await repo.updateProfile(principal.id, fields)
+      principalChanged(principal.id)
       return { message: 'Profile updated', updated: Object.keys(fields) }
     },
 
