@@ -16,7 +16,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/endpoints': ['psEndpoints', 'psAuths', 'psAors', 'sipTerminals'],
   'modules/groups': ['organizationGroups'],
   'modules/llm': ['llmCalls'],
-  'modules/organizations': ['organizations', 'organizationGroupLinks', 'notificationSettings', 'extSyncOutbox'],
+  'modules/organizations': ['organizations', 'organizationCounters', 'organizationGroupLinks', 'notificationSettings', 'extSyncOutbox'],
   'modules/platform': ['platformTenants', 'platformAudit'],
   'modules/references': ['sources', 'responseMethods', 'persons'],
   'modules/regions': ['regions'],

@@ -206,4 +206,37 @@ describe('organizations in three shapes', () => {
     }
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/organizations/999999/retry-ext-sync' })).statusCode, 404)
   })
+
+  it('the counts follow every change of employees and terminals (kept counters, no counting per row), a raw SQL write included', async () => {
+    const o = (await createA({ name: 'Счётчики', region_id: city.id, prefix: nextPrefix() })).json()
+    const counts = async () => {
+      const b = (await t.app.inject({ url: `/api/organizations/${o.id}`, headers: admin })).json()
+      const a = (await t.app.inject({ url: `/api/organizations?region_id=${city.id}` })).json().find((x: { id: number }) => x.id === o.id)
+      const listed = (await t.app.inject({ url: '/api/organizations/?limit=1000', headers: admin })).json().find((x: { id: number }) => x.id === o.id)
+      assert.equal(a.employee_count, b.employee_count, 'Shape A and the detail agree')
+      assert.deepEqual([listed.operators_count, listed.endpoints_count], [b.operators_count, b.endpoints_count], 'Shape B list and the detail agree')
+      return [b.employee_count, b.operators_count, b.endpoints_count]
+    }
+    assert.deepEqual(await counts(), [0, 0, 0])
+    const employee = (payload: object) => t.app.inject({ method: 'POST', url: '/api/employees', headers: admin, payload: { last_name: 'Ким', first_name: 'Ли', organization_id: o.id, ...payload } })
+    const operator = (await employee({ email: 'count-op@akimat.kz', role: 'operator' })).json()
+    const manager = (await employee({ email: 'count-mgr@akimat.kz', role: 'manager' })).json()
+    assert.deepEqual(await counts(), [2, 1, 0])
+    await t.app.inject({ method: 'PUT', url: `/api/employees/${manager.id}`, headers: admin, payload: { role: 'operator' } })
+    assert.deepEqual(await counts(), [2, 2, 0])
+    await t.app.inject({ method: 'PUT', url: `/api/employees/${operator.id}`, headers: admin, payload: { is_active: false } })
+    assert.deepEqual(await counts(), [1, 1, 0])
+    const terminal = await t.app.inject({ method: 'POST', url: `/api/organizations/${o.id}/endpoints/`, headers: admin, payload: { name: 'Пульт', extension: '001', password: 'Abcdefghij0123456789' } })
+    assert.equal(terminal.statusCode, 201, terminal.body)
+    assert.deepEqual(await counts(), [1, 1, 1])
+    await t.app.inject({ method: 'DELETE', url: `/api/organizations/${o.id}/endpoints/${terminal.json().id}`, headers: admin })
+    assert.deepEqual(await counts(), [1, 1, 0])
+    // whoever writes the rows: an operator's SQL moves an employee to another organization
+    const other = (await createA({ name: 'Другая', region_id: city.id, prefix: nextPrefix() })).json()
+    await t.database.query('update users set organization_id = $1 where id = $2', [other.id, manager.id])
+    assert.deepEqual(await counts(), [0, 0, 0])
+    assert.equal((await t.app.inject({ url: `/api/organizations/${other.id}`, headers: admin })).json().operators_count, 1)
+    await t.app.inject({ method: 'DELETE', url: `/api/employees/${operator.id}`, headers: admin })
+    assert.deepEqual(await counts(), [0, 0, 0])
+  })
 })

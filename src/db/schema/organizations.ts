@@ -19,6 +19,19 @@ export const organizations = pgTable('organizations', {
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('organizations_region_idx').on(t.region_id)])
 
+/**
+ * Counts the organization lists show, kept by triggers on users and sip_terminals (migration 0019)
+ * so that a list of a thousand organizations reads them from one row each, not by counting per row.
+ */
+export const organizationCounters = pgTable('organization_counters', {
+  organization_id: integer('organization_id').primaryKey().references(() => organizations.id, { onDelete: 'cascade' }),
+  /** active employees */
+  employees: integer('employees').notNull().default(0),
+  /** active employees whose role is operator */
+  operators: integer('operators').notNull().default(0),
+  terminals: integer('terminals').notNull().default(0),
+})
+
 export const organizationGroupLinks = pgTable('organization_group_links', {
   organization_id: integer('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
   group_id: integer('group_id').notNull().references(() => organizationGroups.id, { onDelete: 'restrict' }),

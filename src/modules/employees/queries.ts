@@ -1,4 +1,4 @@
-import { and, count, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, count, eq, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { users } from '../../db/schema/index.js'
 import { organizationName } from '../organizations/queries.js'
@@ -8,9 +8,6 @@ import { organizationName } from '../organizations/queries.js'
 export type UserRow = typeof users.$inferSelect
 
 /** active employees of the organization (of one role, or of all), correlated to the caller's row */
-export const activeEmployeeCount = (organizationId: SQLWrapper, role?: UserRow['role']) =>
-  sql<number>`(select count(*) from ${users} u where u.organization_id = ${organizationId} and u.is_active${role === undefined ? sql`` : sql` and u.role = ${role}`})::int`
-
 export const employeeCountOf = async (db: AppDb, organizationId: number) =>
   (await db.select({ n: count() }).from(users).where(eq(users.organization_id, organizationId)))[0]!.n
 

@@ -1,13 +1,10 @@
-import { asc, count, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
+import { asc, count, eq, inArray } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 
 /* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
 
 /** terminals of the organization, correlated to the caller's row */
-export const terminalCount = (organizationId: SQLWrapper) =>
-  sql<number>`(select count(*) from ${sipTerminals} t where t.organization_id = ${organizationId})::int`
-
 export const terminalCountOf = async (db: AppDb, organizationId: number) =>
   (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId)))[0]!.n
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
-import { extSyncOutbox, notificationSettings, organizationGroupLinks, organizations } from '../../db/schema/index.js'
-import { activeEmployeeCount, employeeCountOf } from '../employees/queries.js'
-import { terminalCount, terminalCountOf } from '../endpoints/queries.js'
+import { extSyncOutbox, notificationSettings, organizationCounters, organizationGroupLinks, organizations } from '../../db/schema/index.js'
+import { employeeCountOf } from '../employees/queries.js'
+import { terminalCountOf } from '../endpoints/queries.js'
 import { existingGroupIds, groupName } from '../groups/queries.js'
 import { regionExists, regionName } from '../regions/queries.js'
 
@@ -15,7 +15,10 @@ export interface OrganizationFilter {
   partnerUuid?: string
 }
 
-/** Everything the three shapes show, computed in the same statement (no query per row). */
+/**
+ * Everything the three shapes show, in one statement: the counts from the maintained counters (one
+ * row per organization, no counting); the region's name and the few groups are read by key.
+ */
 const organizationColumns = {
   id: organizations.id,
   name: organizations.name,
@@ -31,9 +34,9 @@ const organizationColumns = {
     select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name, g.id)
     from (select l.group_id as id, ${groupName(sql`l.group_id`)} as name from ${organizationGroupLinks} l
       where l.organization_id = ${organizations.id}) g), '[]'::json)`,
-  employee_count: activeEmployeeCount(organizations.id),
-  operators_count: activeEmployeeCount(organizations.id, 'operator'),
-  endpoints_count: terminalCount(organizations.id),
+  employee_count: sql<number>`coalesce(${organizationCounters.employees}, 0)`,
+  operators_count: sql<number>`coalesce(${organizationCounters.operators}, 0)`,
+  endpoints_count: sql<number>`coalesce(${organizationCounters.terminals}, 0)`,
   ext_sync_status: extSyncOutbox.status,
   ext_sync_error: extSyncOutbox.last_error,
   ext_synced_at: extSyncOutbox.synced_at,
@@ -51,6 +54,7 @@ export function createOrganizationRepo<D extends AppDb> (db: D) {
         f.partnerUuid === undefined ? undefined : eq(notificationSettings.partner_uuid, f.partnerUuid),
       ]
       const rows = await db.select(organizationColumns).from(organizations)
+        .leftJoin(organizationCounters, eq(organizationCounters.organization_id, organizations.id))
         .leftJoin(extSyncOutbox, eq(extSyncOutbox.organization_id, organizations.id))
         .leftJoin(notificationSettings, eq(notificationSettings.organization_id, organizations.id))
         .where(and(...where))
