@@ -78,7 +78,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
     const config = req.routeOptions.config
     if (config.machine && serviceDigest !== undefined && !req.viaServiceToken && !(config.platformAdmins && isPlatformAdmin(req.principal))) {
-      throw new UnauthorizedError('This route accepts only the service token')
+      throw new UnauthorizedError(config.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')
     }
     // the service token is a machine credential: it opens machine routes, not the users' writes
     if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal &&

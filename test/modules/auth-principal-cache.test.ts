@@ -5,16 +5,7 @@ import type { Database } from '../../src/db/client.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser, type MadeUser } from '../helpers/factories.js'
-
-/** polls `check` every 2 ms; answers how long it took to hold */
-async function msUntil (check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
-  const started = performance.now()
-  while (!await check()) {
-    if (performance.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
-  return performance.now() - started
-}
+import { msUntil } from '../helpers/http-target.js'
 
 describe('auth: principals cached per instance, revoked on every instance within 100 ms', () => {
   let database: Database

@@ -2,8 +2,7 @@ import { Col, Form, Input, Row } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { iinProblem } from './iin'
 import { messageOf } from './problems'
-
-const blank = (s?: string) => (s?.trim() ? s.trim() : undefined)
+import { blank } from './values'
 
 /**
  * A citizen's name, IIN (checked as the service checks it), phone and e-mail, under `prefix` of the

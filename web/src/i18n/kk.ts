@@ -170,7 +170,7 @@ export const kk: Texts = {
   },
   notifications: {
     status: 'Күйі', channel: 'Арна', kind: 'Себебі', recipient: 'Алушы', appeal: 'Өтініш', created: 'Құрылды', empty: 'Хабарламалар жоқ',
-    more: 'Тағы көрсету', delivers: 'Бұл дана жібереді: {{channels}}',
+    more: 'Тағы көрсету', deliversNone: 'Бұл дана хабарлама жібермейді: арналар бапталмаған', delivers: 'Бұл дана жібереді: {{channels}}',
     statuses: { pending: 'Кезекте', sent: 'Жіберілді', failed: 'Жеткізілмеді' } as Record<string, string>,
     channels: { email: 'Пошта', sms: 'SMS' } as Record<string, string>,
     kinds: { answer: 'Азаматқа жауап', redirect: 'Қайта бағыттау', assign: 'Тағайындау', overdue: 'Мерзімі өтуі' } as Record<string, string>,

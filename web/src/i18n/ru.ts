@@ -168,7 +168,7 @@ export const ru = {
   },
   notifications: {
     status: 'Состояние', channel: 'Канал', kind: 'Повод', recipient: 'Получатель', appeal: 'Обращение', created: 'Создано', empty: 'Уведомлений нет',
-    more: 'Показать ещё', delivers: 'Этот экземпляр отправляет: {{channels}}',
+    more: 'Показать ещё', deliversNone: 'Этот экземпляр не отправляет уведомления: каналы не настроены', delivers: 'Этот экземпляр отправляет: {{channels}}',
     statuses: { pending: 'В очереди', sent: 'Отправлено', failed: 'Не доставлено' } as Record<string, string>,
     channels: { email: 'Почта', sms: 'SMS' } as Record<string, string>,
     kinds: { answer: 'Ответ гражданину', redirect: 'Перенаправление', assign: 'Назначение', overdue: 'Просрочка' } as Record<string, string>,

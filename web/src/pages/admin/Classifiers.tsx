@@ -4,7 +4,8 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api/client'
 import { load } from '../../api/load'
-import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, moved, orNull, useAction, useFormSave } from './kit'
+import { orNull } from '../../forms/values'
+import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Level = 'classifier' | 'type' | 'category' | 'subcategory'
 const CHILD: Record<Level, Level | undefined> = { classifier: 'type', type: 'category', category: 'subcategory', subcategory: undefined }
@@ -147,13 +148,10 @@ export function Classifiers () {
 }
 
 function NodeTitle ({ node }: { node: Node }) {
-  const { t } = useTranslation()
   return (
-    <span className={node.is_active ? undefined : 'row-inactive'}>
-      {node.name}
+    <TreeTitle name={node.name} active={node.is_active}>
       {node.level === 'subcategory' && <Tag style={{ marginInlineStart: 8 }} color={node.priority === 1 ? 'red' : undefined}>P{node.priority}</Tag>}
-      {!node.is_active && <Tag style={{ marginInlineStart: 8 }}>{t('adminKit.inactive')}</Tag>}
-    </span>
+    </TreeTitle>
   )
 }
 

@@ -45,7 +45,11 @@ export function Notifications () {
           allowClear placeholder={t('notifications.channel')} aria-label={t('notifications.channel')} style={{ width: 160 }} value={channel} onChange={(v) => filter('channel', v)}
           options={(['email', 'sms'] as const).map((c) => ({ value: c, label: t(`notifications.channels.${c}`) }))}
         />
-        {first && <Typography.Text type='secondary'>{t('notifications.delivers', { channels: first.channels.map((c) => t(`notifications.channels.${c}`)).join(', ') || '—' })}</Typography.Text>}
+        {first && (
+          <Typography.Text type='secondary'>
+            {first.channels.length > 0 ? t('notifications.delivers', { channels: first.channels.map((c) => t(`notifications.channels.${c}`)).join(', ') }) : t('notifications.deliversNone')}
+          </Typography.Text>
+        )}
       </Space>
       <LoadError query={pages} />
       <Table<Notification>

@@ -4,9 +4,10 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
+import { orNull } from '../../forms/values'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useRegionTree } from '../../references/references'
-import { FormModal, FormPanel, LoadError, PageTitle, orNull, useAction, useFormSave } from './kit'
+import { FormModal, FormPanel, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Organization = Schemas['SharedOrganizationResponse']
 type Detail = Schemas['OrganizationDetailResponse']

@@ -39,7 +39,7 @@ export function Persons () {
         locale={{ emptyText: t(q ? 'persons.nothingFound' : 'persons.empty') }} rowClassName={(p) => (p.is_active ? '' : 'row-inactive')}
         footer={persons.data?.length === LIMIT ? () => t('persons.refine', { count: LIMIT }) : undefined}
         columns={[
-          { title: t('desk.form.fullName'), dataIndex: 'full_name', render: (name: string, p) => <a onClick={() => setEditing(p)}>{name}</a> },
+          { title: t('profile.fullName'), dataIndex: 'full_name', render: (name: string, p) => <a onClick={() => setEditing(p)}>{name}</a> },
           { title: t('desk.form.iin'), dataIndex: 'iin', render: (v: string | null) => v ?? '—' },
           { title: t('desk.form.phone'), dataIndex: 'phone', render: (v: string | null) => v ?? '—' },
           { title: t('desk.form.email'), dataIndex: 'email', render: (v: string | null) => v ?? '—' },

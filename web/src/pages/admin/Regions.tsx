@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Tag, Tree, Typography, type TreeProps } from 'antd'
+import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Tree, Typography, type TreeProps } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, moved, orNull, useAction, useFormSave } from './kit'
+import { orNull } from '../../forms/values'
+import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Region = Schemas['RegionResponse']
 type Values = Partial<Pick<Region, 'name' | 'phone_code' | 'phone_zone' | 'local_digits' | 'is_regional_center' | 'is_active'>>
@@ -87,13 +88,10 @@ export function Regions () {
 }
 
 function RegionTitle ({ region }: { region: Region }) {
-  const { t } = useTranslation()
   return (
-    <span className={region.is_active ? undefined : 'row-inactive'}>
-      {region.name}
+    <TreeTitle name={region.name} active={region.is_active}>
       {region.full_phone_code && <Typography.Text type='secondary' style={{ marginInlineStart: 8 }}>{region.full_phone_code}</Typography.Text>}
-      {!region.is_active && <Tag style={{ marginInlineStart: 8 }}>{t('adminKit.inactive')}</Tag>}
-    </span>
+    </TreeTitle>
   )
 }
 

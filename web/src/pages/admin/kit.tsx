@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Modal, Space, Typography, type FormInstance } from 'antd'
+import { Alert, App, Button, Form, Modal, Space, Tag, Typography, type FormInstance } from 'antd'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
@@ -122,5 +122,14 @@ export function moved<T extends { id: number }> (siblings: T[], id: number, to: 
   return ids
 }
 
-/** an optional text field's value as the API takes it: empty means none */
-export const orNull = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim())
+/** a node of an editable tree: its name, what the page adds beside it, and a mark when it is off */
+export function TreeTitle ({ name, active, children }: { name: string, active: boolean, children?: ReactNode }) {
+  const { t } = useTranslation()
+  return (
+    <span className={active ? undefined : 'row-inactive'}>
+      {name}
+      {children}
+      {!active && <Tag style={{ marginInlineStart: 8 }}>{t('adminKit.inactive')}</Tag>}
+    </span>
+  )
+}

@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
+import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
 import { classificationOptions, regionOptions, useClassifierTrees, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
@@ -27,7 +28,6 @@ interface Values {
 }
 
 const PHONE_SOURCE = /телефон|звон|109|call/i
-const blank = (s?: string) => (s?.trim() ? s.trim() : undefined)
 
 /** the appeal registered from the call: prefilled from it and from the LLM's suggestion */
 export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall | null, suggestion: Suggestion, onRegistered: () => void }) {
