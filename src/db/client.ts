@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -15,6 +15,11 @@ import * as schema from './schema/index.js'
 
 /** One handle type for both drivers (and their transactions): repositories take this. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
+
+/** The rows of a raw statement, on either driver (both answer `{ rows }`). */
+export async function selectRows<T> (db: AppDb, statement: SQL): Promise<T[]> {
+  return ((await db.execute(statement)) as unknown as { rows: T[] }).rows
+}
 
 declare const openTransaction: unique symbol
 /** A handle bound to an open transaction. Only `transactional` hands one out. */

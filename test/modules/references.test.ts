@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { sql } from 'drizzle-orm'
 import { seedReferenceData } from '../../src/db/seed/index.js'
+import { personSearchStatement } from '../../src/modules/references/repo.js'
+import { personQuery } from '../../src/modules/references/service.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
@@ -151,5 +154,51 @@ describe('persons (/api/references/persons)', () => {
     assert.equal((await search('Ерлан', '&limit=1')).length, 1)
     assert.equal((await t.app.inject({ url: '/api/references/persons?limit=0' })).statusCode, 422)
     assert.equal((await t.app.inject({ url: `/api/references/persons?q=${'x'.repeat(101)}` })).statusCode, 422)
+  })
+})
+
+describe('persons search: ranking and plans (/api/references/persons)', () => {
+  let t: TestApp
+  before(async () => { t = await buildTestApp() })
+  after(() => t.close())
+
+  const create = async (payload: object) => ((await t.app.inject({ method: 'POST', url: '/api/references/persons', payload })).json() as { id: number }).id
+  const names = async (q: string) => ((await t.app.inject({ url: `/api/references/persons?q=${encodeURIComponent(q)}` })).json() as { full_name: string }[]).map((p) => p.full_name)
+
+  it('ranks the exact IIN or phone first, then whole-word name matches, names starting with the text, then partial words', async () => {
+    for (const full_name of ['Петров Иванович', 'Иванова Мария', 'Сергей Иванов', 'Иванов Иван', 'Иван Петров']) await create({ full_name })
+    await create({ full_name: 'Абенов Ерлан', phone: '+77011234567' })
+    await create({ full_name: 'Жумабаев Арман', phone: '+77021234567' })
+    assert.deepEqual(await names('иванов'), ['Иванов Иван', 'Сергей Иванов', 'Иванова Мария', 'Петров Иванович'])
+    assert.deepEqual(await names('Иван'), ['Иван Петров', 'Иванов Иван', 'Сергей Иванов', 'Иванова Мария', 'Петров Иванович'])
+    assert.deepEqual(await names('8 702 123 45 67'), ['Жумабаев Арман'])
+    assert.deepEqual(await names('1234567'), ['Абенов Ерлан', 'Жумабаев Арман'])
+    assert.deepEqual((await names('+7 702 123 45 67'))[0], 'Жумабаев Арман')
+  })
+
+  it('every way of matching runs on an index: EXPLAIN over 100,000 persons', async () => {
+    await t.database.db.execute(sql`insert into persons (full_name, iin, phone, email)
+      select (array['Ахметов','Сулейменова','Ким','Омаров'])[1 + i % 4] || ' ' || (array['Айдар','Мадина','Сергей','Асель','Ерлан'])[1 + i % 5] || ' ' || i,
+        lpad((300000000000 + i * 7919)::text, 12, '0'), '+7705' || lpad((i * 104729 % 10000000)::text, 7, '0'), case when i % 3 = 0 then 'p' || i || '@mail.kz' end
+      from generate_series(1::bigint, 100000) i`)
+    await t.database.db.execute(sql`analyze persons`)
+    const plan = async (q: string) => {
+      const result = await t.database.db.execute(sql`explain ${personSearchStatement({ ...personQuery(q), includeInactive: false, limit: 50 })}`)
+      return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']).join('\n')
+    }
+    const cases: [string, RegExp[]][] = [
+      ['ахметов айдар', [/persons_name_prefix_idx/]],
+      ['ерлан 1999', [/persons_full_name_trgm/, /persons_name_prefix_idx/]],
+      ['ахметов', [/persons_name_prefix_idx/, /persons_pkey/]],
+      ['p2999', [/persons_email_trgm/]],
+      ['300000791900', [/persons_iin_unique/, /persons_phone_idx/]],
+      ['8 705 123 45 67', [/persons_iin_unique/, /persons_phone_idx/]],
+      ['30000791', [/persons_iin_trgm/, /persons_phone_trgm/]],
+    ]
+    for (const [q, indexes] of cases) {
+      const text = await plan(q)
+      assert.doesNotMatch(text, /Seq Scan/, `${q}:\n${text}`)
+      for (const index of indexes) assert.match(text, index, `${q}:\n${text}`)
+    }
   })
 })

@@ -12,7 +12,7 @@ const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.ful
 
 /** How a search text is matched: words against name and e-mail, digits against IIN and phone. */
 export function personQuery (q: string): { text?: string, digits?: string, exact?: string } {
-  const text = q.trim().toLowerCase()
+  const text = q.trim().toLowerCase().replace(/\s+/g, ' ')
   if (text === '') return {}
   const phoneLike = /^[+\d\s\-()]+$/.test(text)
   if (!phoneLike) return { text }
