@@ -104,6 +104,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.locator('.ant-tree').getByText('Коммунальные услуги').click()
     await page.getByRole('button', { name: 'Добавить подкатегорию' }).click()
     const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Название').waitFor() // the form is in place before Save is pressed
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.getByText('Заполните поле').waitFor()
     await dialog.getByLabel('Название').fill('Газоснабжение')

@@ -37,9 +37,13 @@ export function createCallRepo<D extends AppDb> (db: D) {
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
       .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
-    chunkByFingerprint: async (callRowId: number, fingerprint: string) => (await db.select().from(callChunks)
-      .where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint))))[0],
-    nextSeq: async (callRowId: number) => ((await db.select({ n: max(callChunks.seq) }).from(callChunks).where(eq(callChunks.call_row_id, callRowId)))[0]!.n ?? 0) + 1,
+    /** whether this chunk arrived before, and the number the next one takes: one round trip, two index lookups */
+    chunkState: async (callRowId: number, fingerprint: string) => {
+      const seen = db.select({ one: sql`1` }).from(callChunks).where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint)))
+      const last = db.select({ n: max(callChunks.seq) }).from(callChunks).where(eq(callChunks.call_row_id, callRowId))
+      const [row] = await db.select({ duplicate: sql<boolean>`exists (${seen})`, last: sql<number | null>`(${last})` }).from(sql`(select 1) as one`)
+      return { duplicate: row!.duplicate, nextSeq: Number(row!.last ?? 0) + 1 }
+    },
     insertChunk: async (values: typeof callChunks.$inferInsert) => { await db.insert(callChunks).values(values) },
     updateTranscript: async (id: number, transcript: string, final: boolean, at: Date) => {
       await db.update(calls).set({ transcript, ...(final ? { is_final: true, closed_at: at } : {}) }).where(eq(calls.id, id))

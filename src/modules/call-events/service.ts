@@ -39,8 +39,9 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
   /** the event is stored already: a failed push is logged, never the caller's error */
   const push = async (event: LiveEvent) => { await live?.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
 
-  async function linkTerminal (operatorNum: string) {
-    const terminal = await repo.terminal(operatorNum)
+  /** the terminal's organization and employee; through `via` inside a transaction */
+  async function linkTerminal (operatorNum: string, via: Pick<CallRepo, 'terminal'> = repo) {
+    const terminal = await via.terminal(operatorNum)
     return { terminal_id: terminal?.id ?? null, organization_id: terminal?.organization_id ?? null, employee_id: terminal?.employee_id ?? null }
   }
 
@@ -64,7 +65,6 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     async transcription (event: CallTranscriptionEvent) {
       const final = event.is_final ?? false
       const fingerprint = createHash('sha256').update(JSON.stringify([event.operator_num, event.channel, event.chunk_text, event.full_text, final])).digest('hex')
-      const link = await linkTerminal(event.operator_num)
       const stored = await transaction(async (tx) => {
         const now = clock()
         let call = await tx.lockByCallId(event.call_id)
@@ -72,14 +72,14 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
           call = await tx.lockUnnamedFor(event.operator_num, new Date(now.getTime() - LINK_WINDOW_MS))
           if (call) await tx.nameCall(call.id, event.call_id)
           // two first chunks at once: one inserts, the other waits for it and takes its row
-          else call = await tx.insertNamedCall({ call_id: event.call_id, operator_num: event.operator_num, ...link }) ?? await tx.lockByCallId(event.call_id)
+          else call = await tx.insertNamedCall({ call_id: event.call_id, operator_num: event.operator_num, ...await linkTerminal(event.operator_num, tx) }) ?? await tx.lockByCallId(event.call_id)
           if (!call) throw new ConflictError(`Call ${event.call_id} could not be registered; send the chunk again`, 'call_race')
         }
-        if (await tx.chunkByFingerprint(call.id, fingerprint)) {
+        const { duplicate, nextSeq: seq } = await tx.chunkState(call.id, fingerprint)
+        if (duplicate) {
           return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final, call }
         }
         if (call.is_final) throw new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed')
-        const seq = await tx.nextSeq(call.id)
         await tx.insertChunk({ call_row_id: call.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
         await tx.updateTranscript(call.id, event.full_text, final, now)
         return { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.id, seq, duplicate: false, is_final: final, call }
