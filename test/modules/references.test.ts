@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { sql } from 'drizzle-orm'
+import { selectRows } from '../../src/db/client.js'
 import { seedReferenceData } from '../../src/db/seed/index.js'
 import { personSearchStatement } from '../../src/modules/references/repo.js'
 import { personQuery } from '../../src/modules/references/service.js'
@@ -183,8 +184,8 @@ describe('persons search: ranking and plans (/api/references/persons)', () => {
       from generate_series(1::bigint, 100000) i`)
     await t.database.db.execute(sql`analyze persons`)
     const plan = async (q: string) => {
-      const result = await t.database.db.execute(sql`explain ${personSearchStatement({ ...personQuery(q), includeInactive: false, limit: 50 })}`)
-      return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']).join('\n')
+      const rows = await selectRows<{ 'QUERY PLAN': string }>(t.database.db, sql`explain ${personSearchStatement({ ...personQuery(q), includeInactive: false, limit: 50 })}`)
+      return rows.map((r) => r['QUERY PLAN']).join('\n')
     }
     const cases: [string, RegExp[]][] = [
       ['ахметов айдар', [/persons_name_prefix_idx/]],

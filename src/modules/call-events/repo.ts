@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
+import { inTransactionOnly, selectRows, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
@@ -41,8 +41,8 @@ export function createCallRepo<D extends AppDb> (db: D) {
     chunkState: async (callRowId: number, fingerprint: string) => {
       const seen = db.select({ one: sql`1` }).from(callChunks).where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint)))
       const last = db.select({ n: max(callChunks.seq) }).from(callChunks).where(eq(callChunks.call_row_id, callRowId))
-      const [row] = await db.select({ duplicate: sql<boolean>`exists (${seen})`, last: sql<number | null>`(${last})` }).from(sql`(select 1) as one`)
-      return { duplicate: row!.duplicate, nextSeq: Number(row!.last ?? 0) + 1 }
+      const [row] = await selectRows<{ duplicate: boolean, last: number | null }>(db, sql`select exists (${seen}) as duplicate, (${last}) as last`)
+      return { duplicate: row!.duplicate, nextSeq: (row!.last ?? 0) + 1 }
     },
     insertChunk: async (values: typeof callChunks.$inferInsert) => { await db.insert(callChunks).values(values) },
     updateTranscript: async (id: number, transcript: string, final: boolean, at: Date) => {

@@ -24,15 +24,6 @@ export interface PersonSearch {
 }
 
 /**
- * One statement. Each way of matching is its own bounded, indexed subquery, so each gets its own plan:
- * the exact IIN or phone (btree); names starting with the text (btree on the C-collated lower-case
- * name, in name order); substrings of the name, the e-mail (only for ASCII text: e-mails are ASCII),
- * the IIN or the phone (not when a whole IIN or phone was typed), newest first (a trigram index for rare text, a backward primary-key scan
- * that stops at the limit for common text; the planner chooses from the column statistics that
- * migration 0020 raises). The candidates, at most `limit` of each way, are ranked: the exact match
- * first, then the strict word similarity of the text to the name (whole words first), names starting with the text, name, id.
- */
-/**
  * `value` contains `text`. Each word is its own LIKE: the trigram index then reads only the trigrams
  * inside words, not those across a space ("ов " is in half of all names), which is several times
  * faster; `strpos` (which the index does not see) then checks the words stand together as typed.
@@ -42,6 +33,16 @@ function containsText (value: SQL, words: string[]): SQL {
   return words.length === 1 ? each[0]! : sql`${sql.join(each, sql` and `)} and strpos(${value}, ${words.join(' ')}) > 0`
 }
 
+/**
+ * One statement. Each way of matching is its own bounded, indexed subquery, so each gets its own plan:
+ * the exact IIN or phone (btree); names starting with the text (btree on the C-collated lower-case
+ * name, in name order); substrings of the name, the e-mail (only for ASCII text: e-mails are ASCII),
+ * the IIN or the phone (not when a whole IIN or phone was typed), newest first (a trigram index for
+ * rare text, a backward primary-key scan that stops at the limit for common text; the planner
+ * chooses from the column statistics that migration 0020 raises). The candidates, at most `limit` of
+ * each way, are ranked: the exact match first, then the strict word similarity of the text to the
+ * name (whole words first), names starting with the text, name, id.
+ */
 export function personSearchStatement (s: PersonSearch): SQL {
   const active = s.includeInactive ? sql`true` : sql`${persons.is_active}`
   const name = sql`lower(${persons.full_name})`
