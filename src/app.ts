@@ -148,7 +148,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const accountChanged = (id: number) => { principals.forget(id); profiles.forget(id) }
   principalChanges.subscribe((id) => { accountChanged(Number(id)) })
   principalChanges.onState(() => { principals.clear(); profiles.clear() })
-  referenceCache.onDrop((topic) => { if (topic === 'organizations') profiles.clear() })
+  referenceCache.onDrop((topic) => {
+    if (topic === 'organizations') profiles.clear()
+    // the Shape B list names each organization's region and oblast
+    if (topic === 'regions') referenceCache.drop('organizations')
+  })
   app.addHook('onReady', async () => { await principalChanges.start() })
   app.addHook('onClose', async () => { await principalChanges.stop() })
   const authService = auth.createAuthService({
@@ -170,7 +174,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }
-  await app.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: accountChanged }) })
+  // employees and terminals are counted in the Shape B list: the writer's own copy goes before its answer
+  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
+    await scope.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: accountChanged }) })
+  }))
   const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
   await app.register(withReferences(referenceRoutes('classifiers'), async (scope) => {
     await scope.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
@@ -198,10 +205,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/platform',
     service: platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock }),
   })
-  await app.register(endpoints.routes, {
-    prefix: '/api/organizations/:tenant_id/endpoints',
-    service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
-  })
+  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
+    await scope.register(endpoints.routes, {
+      prefix: '/api/organizations/:tenant_id/endpoints',
+      service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
+    })
+  }))
   await app.register(pbx.routes, {
     prefix: '/api/pbx',
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, backupRetention: config.pbx.backupRetention, clock, control: pbxControl }),

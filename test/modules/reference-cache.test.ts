@@ -93,6 +93,44 @@ describe('reference data: answered from each instance\'s copy with ETags, droppe
     }
   })
 
+  it('the Shape B list is cached with its counts: an employee, a terminal or a region renamed shows at once on the writer, within 100 ms on another instance', async () => {
+    const [region] = (await get(a, '/api/regions/tree')).json()
+    const created = await a.app.inject({ method: 'POST', url: '/api/organizations/', headers: admin, payload: { org_name: 'Акимат Шымкента', org_prefix: '272' } })
+    assert.equal(created.statusCode, 201)
+    const id = created.json().id as number
+    await a.app.inject({ method: 'PUT', url: `/api/organizations/${id}`, headers: admin, payload: { region_id: region.id } })
+    const url = '/api/organizations/?limit=1000'
+    const row = async (on: TestApp) => (await get(on, url)).json().find((o: { id: number }) => o.id === id)
+    const first = await get(a, url)
+    assert.equal(first.statusCode, 200)
+    assert.equal((await get(a, url, { 'if-none-match': first.headers.etag as string })).statusCode, 304)
+    assert.equal((await a.app.inject({ url })).statusCode, 401, 'a cached answer still needs a token')
+    assert.deepEqual(await row(b), { ...await row(a) })
+    assert.equal((await row(b)).operators_count, 0)
+
+    const employee = await a.app.inject({ method: 'POST', url: '/api/employees', headers: admin, payload: { email: 'operator.272@appeals.test', last_name: 'Ахметова', first_name: 'Дана', organization_id: id, role: 'operator' } })
+    assert.equal(employee.statusCode, 201, employee.body)
+    assert.equal((await row(a)).operators_count, 1, 'the writer sees its employee counted at once')
+    const onB = await msUntil(async () => (await row(b)).operators_count === 1)
+    assert.ok(onB < 100, `${onB} ms`)
+
+    const terminal = await a.app.inject({ method: 'POST', url: `/api/organizations/${id}/endpoints/`, headers: admin, payload: { name: 'Оператор 1', extension: '001', password: 'Abcdefghij0123456789' } })
+    assert.equal(terminal.statusCode, 201, terminal.body)
+    assert.equal((await row(a)).endpoints_count, 1)
+    const terminalOnB = await msUntil(async () => (await row(b)).endpoints_count === 1)
+    assert.ok(terminalOnB < 100, `${terminalOnB} ms`)
+
+    // a raw SQL write of the counted rows, past the service: the counters' trigger tells every instance
+    await database.db.execute(sql`update users set is_active = false where email = 'operator.272@appeals.test'`)
+    const rawOnA = await msUntil(async () => (await row(a)).operators_count === 0)
+    assert.ok(rawOnA < 100, `${rawOnA} ms`)
+
+    await a.app.inject({ method: 'PUT', url: `/api/regions/${region.id}`, headers: admin, payload: { name: 'Абайская обл. (Семей)' } })
+    assert.equal((await row(a)).oblast_name, 'Абайская обл. (Семей)', 'a renamed region shows in the list at once')
+    const renamedOnB = await msUntil(async () => (await row(b)).oblast_name === 'Абайская обл. (Семей)')
+    assert.ok(renamedOnB < 100, `${renamedOnB} ms`)
+  })
+
   it('another instance drops its copy within 100 ms of the commit, a raw SQL write included', async () => {
     const url = '/api/regions?top_level=true'
     const before = await names(b, url)
