@@ -1,47 +1,55 @@
-// Issue 7's figures: sustained transcription chunks per second with 50 consoles connected over SSE,
-// and the delay from POST to delivery on the consoles (p50/p99).
+// Issue 16's transcription figures: SENDERS connections posting the chunks of CALLS concurrent calls
+// (each call's chunks one after another), CONSOLES consoles attached over SSE; chunks accepted per
+// second, the delay from POST to each console (p50/p99), and afterwards every call's chunks checked
+// in the database: none lost, none out of order. The senders and the consoles run in processes of
+// their own, so that they do not share the service's event loop.
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
-import { openSse } from '../test/helpers/sse.js'
-import { BENCH_SECONDS, benchDatabase, startService } from './harness.js'
+import { BENCH_SECONDS, benchDatabase, rawQuery, startService } from './harness.js'
 
-const CONSOLES = 50
-const POSTERS = 10
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 20)
+const CALLS = Number(process.env.BENCH_CALLS ?? 100)
+const CONSOLES = Number(process.env.BENCH_CONSOLES ?? 50)
+
+interface ConsoleFigures { received: number, outOfOrder: number, p50: number, p99: number, max: number }
+
+const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 
 export async function benchCallEvents (): Promise<void> {
   const database = await benchDatabase()
-  await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
+  const sql = rawQuery(database)
+  await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false).catch(() => {})
   const service = await startService(database)
   const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
 
-  const delays: number[] = []
-  let delivered = 0
-  const consoles = await Promise.all(Array.from({ length: CONSOLES }, () => openSse(`${service.url}/api/call-events/stream`, { authorization: `Bearer ${token}` }, ({ event, data }) => {
-    if (event !== 'call.transcription' || typeof data.chunk_text !== 'string') return
-    delivered++
-    delays.push(performance.now() - Number(data.chunk_text))
-  })))
+  const consoles = child('./load/console-streams.ts', [service.url, token, String(CONSOLES)])
+  await once(consoles, 'message')
+  const run = `bench${Date.now()}`
+  const senders = child('./load/transcript-senders.ts', [service.url, String(SENDERS), String(CALLS), String(BENCH_SECONDS), run])
+  let output = ''
+  senders.stdout!.on('data', (text: Buffer) => { output += text.toString() })
+  await once(senders, 'exit')
+  const { accepted, failed } = JSON.parse(output) as { accepted: number[], failed: number }
+  await new Promise((resolve) => setTimeout(resolve, 1000)) // the last events on their way
+  consoles.send('stop')
+  const [figures] = await once(consoles, 'message') as [ConsoleFigures]
 
-  let posted = 0
-  let failed = 0
-  const deadline = performance.now() + BENCH_SECONDS * 1000
-  await Promise.all(Array.from({ length: POSTERS }, async (_, poster) => {
-    for (let seq = 0; performance.now() < deadline; seq++) {
-      const res = await fetch(`${service.url}/api/call-events/transcription`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ call_id: `bench-${poster}`, operator_num: `9${poster}`, channel: 'caller', chunk_text: String(performance.now()), full_text: `chunk ${seq}` }),
-      })
-      await res.text()
-      if (res.status === 200) posted++
-      else failed++
-    }
-  }))
-  const elapsed = BENCH_SECONDS
-  await new Promise((resolve) => setTimeout(resolve, 1000)) // let the last events arrive
-  delays.sort((a, b) => a - b)
-  const q = (p: number) => (delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN).toFixed(1)
-  process.stdout.write(`\nCall events on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${POSTERS} posters, ${CONSOLES} SSE consoles, ${elapsed} s\n`)
-  process.stdout.write(`chunks stored: ${(posted / elapsed).toFixed(0)}/s (${failed} failed); deliveries: ${delivered} of ${posted * CONSOLES} expected; POST-to-console delay p50 ${q(0.5)} ms, p99 ${q(0.99)} ms\n`)
-  await Promise.all(consoles.map((c) => c.close()))
+  const stored = await sql<{ call_id: string, chunks: number, gaps: number, reordered: number }>(`
+    select c.call_id, count(k.id)::int as chunks,
+      (count(k.id) - count(distinct k.seq) + (max(k.seq) - count(k.id)))::int as gaps,
+      count(*) filter (where k.chunk_text::numeric < k.before)::int as reordered
+    from calls c join (select call_row_id, id, seq, chunk_text, lag(chunk_text::numeric) over (partition by call_row_id order by seq) as before from call_chunks) k on k.call_row_id = c.id
+    where c.call_id like $1 group by c.call_id`, [`${run}-%`])
+  const total = accepted.reduce((a, b) => a + b, 0)
+  const storedTotal = stored.reduce((a, s) => a + s.chunks, 0)
+  const lost = accepted.reduce((n, count, call) => n + Math.abs(count - (stored.find((s) => s.call_id === `${run}-${call}`)?.chunks ?? 0)), 0)
+  const reordered = stored.reduce((n, s) => n + s.gaps + s.reordered, 0)
+
+  const f = (n: number) => n.toFixed(1)
+  process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} SSE consoles, ${BENCH_SECONDS} s\n`)
+  process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
+  process.stdout.write(`pushed: ${figures.received} of ${total * CONSOLES} deliveries, ${figures.outOfOrder} out of order; POST to console p50 ${f(figures.p50)} ms, p99 ${f(figures.p99)} ms, max ${f(figures.max)} ms\n`)
   await service.app.close()
   await database.close()
 }

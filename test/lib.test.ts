@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lockDataDir } from '../src/db/data-dir-lock.js'
+import { createGroupCommit } from '../src/lib/group-commit.js'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
 
@@ -62,5 +63,39 @@ describe('the embedded database lock (DATA_DIR/service.pid)', () => {
     // a lock of the old format (pid only) of a running process still holds
     writeFileSync(join(d, 'service.pid'), String(process.pid))
     assert.throws(() => lockDataDir(d), /in use/)
+  })
+})
+
+describe('group commit', () => {
+  it('what comes while a batch is written goes in the next batch, in order, each item with its own answer', async () => {
+    const batches: number[][] = []
+    let release: () => void = () => {}
+    const commit = createGroupCommit<number, number>(async (items) => {
+      batches.push(items)
+      if (batches.length === 1) await new Promise<void>((resolve) => { release = resolve })
+      return items.map((n) => n % 5 === 0 ? { error: new Error(`refused ${n}`) } : { value: n * 10 })
+    }, { maxItems: 100 })
+    const answer = (n: number) => commit.submit(n).then((v) => v, (e: Error) => e.message)
+    const answers = [answer(1)]
+    await new Promise((resolve) => setTimeout(resolve, 5)) // the first batch is being written
+    for (let n = 2; n <= 12; n++) answers.push(answer(n))
+    release()
+    assert.deepEqual(await Promise.all(answers), [10, 20, 30, 40, 'refused 5', 60, 70, 80, 90, 'refused 10', 110, 120])
+    assert.deepEqual(batches, [[1], [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]])
+    await commit.idle()
+  })
+
+  it('batches are bounded by count and by weight; a heavier item goes alone; a writer that throws fails its batch only', async () => {
+    const batches: string[][] = []
+    const commit = createGroupCommit<string, string>(async (items) => {
+      batches.push(items)
+      if (items.includes('boom')) throw new Error('writer failed')
+      return items.map((value) => ({ value }))
+    }, { maxItems: 3, maxWeight: 10, weight: (s) => s.length })
+    const items = ['a', 'bb', 'ccc', 'dddd', 'eeeeee', 'ffffffffffff', 'g', 'boom', 'h']
+    const answers = await Promise.all(items.map((item) => commit.submit(item).catch((e: Error) => e.message)))
+    assert.deepEqual(batches, [['a', 'bb', 'ccc'], ['dddd', 'eeeeee'], ['ffffffffffff'], ['g', 'boom', 'h']])
+    assert.deepEqual(answers, ['a', 'bb', 'ccc', 'dddd', 'eeeeee', 'ffffffffffff', 'writer failed', 'writer failed', 'writer failed'])
+    await commit.idle()
   })
 })

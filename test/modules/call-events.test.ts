@@ -80,6 +80,51 @@ describe('call events: intake and history', () => {
     assert.equal(detail.caller_phone, '+77011234567', 'the chunks named the operator\'s answered call')
   })
 
+  it('transcription in bursts: chunks of many calls at once, each sent twice, are stored once each, numbered without a gap in the order they were taken', async () => {
+    const callIds = Array.from({ length: 8 }, nextCallId)
+    const sent = callIds.flatMap((call_id, n) => Array.from({ length: 25 }, (_, k) => ({ call_id, operator_num: `55${n}`, channel: 'caller', chunk_text: `часть ${k}`, full_text: `текст до ${k}` })))
+    const answers = await Promise.all([...sent, ...sent].map(async (payload) => ({ payload, res: await chunk(payload) })))
+    assert.deepEqual([...new Set(answers.map((a) => a.res.statusCode))], [200], answers.find((a) => a.res.statusCode !== 200)?.res.body)
+    for (const call_id of callIds) {
+      const mine = answers.filter((a) => a.payload.call_id === call_id).map((a) => ({ text: a.payload.chunk_text, ...a.res.json() }))
+      const stored = mine.filter((a) => !a.duplicate).sort((a, b) => a.seq - b.seq)
+      assert.deepEqual(stored.map((a) => a.seq), Array.from({ length: 25 }, (_, k) => k + 1), 'each chunk numbered once, without a gap')
+      assert.equal(new Set(stored.map((a) => a.text)).size, 25, 'each distinct chunk stored once, its repeat answered as a duplicate')
+      const detail = (await t.app.inject({ url: `/api/call-events/calls/${call_id}`, headers: admin })).json()
+      assert.deepEqual(detail.chunks.map((c: { chunk_text: string }) => c.chunk_text), stored.map((a) => a.text), 'stored in the order the answers numbered them')
+      assert.equal(detail.transcript, sent.filter((s) => s.call_id === call_id).find((s) => s.chunk_text === stored.at(-1)!.text)!.full_text, 'the transcript is the last chunk\'s full_text')
+    }
+  })
+
+  it('transcription in bursts: a new call\'s first chunks at once make one call; chunks taken after its final one are 409 and not stored', async () => {
+    const call_id = nextCallId()
+    const base = { call_id, operator_num: '556', channel: 'operator' }
+    const burst = await Promise.all([0, 1, 2, 3, 4].map((k) => chunk({ ...base, chunk_text: `начало ${k}`, full_text: `начало ${k}` })))
+    assert.deepEqual(burst.map((r) => r.statusCode), [200, 200, 200, 200, 200])
+    assert.deepEqual(burst.map((r) => r.json().seq).sort(), [1, 2, 3, 4, 5])
+    assert.equal(new Set(burst.map((r) => r.json().call_row_id)).size, 1, 'one call row')
+
+    const closing = await Promise.all([
+      chunk({ ...base, chunk_text: 'до', full_text: 'до' }),
+      chunk({ ...base, chunk_text: 'конец', full_text: 'конец', is_final: true }),
+      chunk({ ...base, chunk_text: 'после 1', full_text: 'после 1' }),
+      chunk({ ...base, chunk_text: 'после 2', full_text: 'после 2' }),
+    ])
+    const finalSeq = closing[1]!.json().seq as number
+    assert.equal(closing[1]!.statusCode, 200)
+    const detail = (await t.app.inject({ url: `/api/call-events/calls/${call_id}`, headers: admin })).json()
+    assert.equal(detail.chunks.at(-1).chunk_text, 'конец', 'the final chunk is the last one stored')
+    assert.equal(detail.chunks.length, finalSeq)
+    assert.equal(detail.is_final, true)
+    assert.equal(detail.transcript, 'конец')
+    for (const [k, res] of closing.entries()) {
+      if (k === 1) continue
+      const storedAs = detail.chunks.find((c: { chunk_text: string }) => c.chunk_text === (k === 0 ? 'до' : `после ${k - 1}`))
+      if (res.statusCode === 409) assert.equal(storedAs, undefined, 'a refused chunk is not stored')
+      else assert.equal(storedAs?.seq, res.json().seq, 'an accepted chunk is stored under its number')
+    }
+  })
+
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {
     const missing = await chunk({})
     assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_id', 'channel', 'chunk_text', 'full_text', 'operator_num'])

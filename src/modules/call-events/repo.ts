@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, max, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import type { NotifyMessage } from '../../db/notify.js'
 import { inTransactionOnly, selectRows, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
@@ -8,6 +9,8 @@ import { telephonyEnabled } from '../platform/queries.js'
 import { personByPhone } from '../references/queries.js'
 
 export type CallRow = typeof calls.$inferSelect
+export type ChunkInsert = Required<Omit<typeof callChunks.$inferInsert, 'id'>>
+export interface TranscriptUpdate { id: number, transcript: string, is_final: boolean, closed_at: Date | null }
 
 export interface CallFilter {
   operatorNum?: string
@@ -37,14 +40,45 @@ export function createCallRepo<D extends AppDb> (db: D) {
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
       .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
-    /** whether this chunk arrived before, and the number the next one takes: one round trip, two index lookups */
-    chunkState: async (callRowId: number, fingerprint: string) => {
-      const seen = db.select({ one: sql`1` }).from(callChunks).where(and(eq(callChunks.call_row_id, callRowId), eq(callChunks.fingerprint, fingerprint)))
-      const last = db.select({ n: max(callChunks.seq) }).from(callChunks).where(eq(callChunks.call_row_id, callRowId))
-      const [row] = await selectRows<{ duplicate: boolean, last: number | null }>(db, sql`select exists (${seen}) as duplicate, (${last}) as last`)
-      return { duplicate: row!.duplicate, nextSeq: (row!.last ?? 0) + 1 }
+    /** the named calls among `callIds`, locked in id order (two batches never wait on each other in a circle) */
+    lockCalls: inTransactionOnly(db, async (tx, callIds: string[]) => callIds.length === 0
+      ? []
+      : tx.select().from(calls).where(inArray(calls.call_id, callIds)).orderBy(asc(calls.id)).for('update')),
+    /**
+     * Read after the calls are locked, so that it sees every chunk committed before: the last number of
+     * each call, and which of the offered fingerprints each call holds already. One round trip.
+     */
+    chunkStates: async (callRowIds: number[], offered: { call_row_id: number, fingerprint: string }[]) => {
+      const rows = await selectRows<{ call_row_id: number, fingerprint: string | null, last: number | null }>(db, sql`
+        select c.id as call_row_id, null as fingerprint, (select max(k.seq) from ${callChunks} k where k.call_row_id = c.id) as last
+          from ${calls} c where c.id in (select jsonb_array_elements_text(${JSON.stringify(callRowIds)}::jsonb)::int)
+        union all
+        select x.call_row_id, x.fingerprint, null from jsonb_to_recordset(${JSON.stringify(offered)}::jsonb) as x(call_row_id int, fingerprint text)
+          where exists (select 1 from ${callChunks} k where k.call_row_id = x.call_row_id and k.fingerprint = x.fingerprint)`)
+      const last = new Map<number, number>()
+      const seen = new Set<string>()
+      for (const r of rows) {
+        if (r.fingerprint === null) last.set(r.call_row_id, r.last ?? 0)
+        else seen.add(`${r.call_row_id}:${r.fingerprint}`)
+      }
+      return { last, seen }
     },
-    insertChunk: async (values: typeof callChunks.$inferInsert) => { await db.insert(callChunks).values(values) },
+    /** a batch of chunks, each call's transcript and final state, and the live events sent with the commit: one statement */
+    appendChunks: async (chunks: ChunkInsert[], transcripts: TranscriptUpdate[], events: NotifyMessage[]) => {
+      const channel = events[0]?.channel ?? ''
+      await selectRows(db, sql`
+        with added as (
+          insert into ${callChunks} (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
+          select x.call_row_id, x.seq, x.channel, x.chunk_text, x.is_final, x.fingerprint, x.received_at
+            from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb)
+              as x(call_row_id int, seq int, channel text, chunk_text text, is_final boolean, fingerprint text, received_at timestamptz)
+        ), changed as (
+          update ${calls} set transcript = x.transcript, is_final = x.is_final, closed_at = coalesce(${calls.closed_at}, x.closed_at)
+            from jsonb_to_recordset(${JSON.stringify(transcripts)}::jsonb) as x(id int, transcript text, is_final boolean, closed_at timestamptz)
+            where ${calls.id} = x.id
+        )
+        select pg_notify(${channel}, e.payload) from jsonb_array_elements_text(${JSON.stringify(events.map((e) => e.payload))}::jsonb) as e(payload)`)
+    },
     updateTranscript: async (id: number, transcript: string, final: boolean, at: Date) => {
       await db.update(calls).set({ transcript, ...(final ? { is_final: true, closed_at: at } : {}) }).where(eq(calls.id, id))
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { startEventStream, writeEvent } from '../../lib/sse.js'
+import { startEventStream, writeEventCorked } from '../../lib/sse.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       },
       send: (type, json) => {
         if (res!.writableLength > MAX_UNSENT_BYTES) { res!.destroy(); return false }
-        writeEvent(res!, json, type)
+        writeEventCorked(res!, json, type)
         return true
       },
       beat: () => res!.write(': ping\n\n') || true,

@@ -1,18 +1,15 @@
-import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { canSee, scopeOf } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { ConflictError, NotFoundError } from '../../lib/errors.js'
+import { NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskIin, maskPhone } from '../../lib/pii.js'
-import { MAX_CHUNK_IN_EVENT, type LiveEvent, type LiveEvents } from './live.js'
+import { createTranscriptIntake, LINK_WINDOW_MS } from './intake.js'
+import type { LiveEvent, LiveEvents } from './live.js'
 import type { CallRepo, CallRow, CallTxRepo } from './repo.js'
-import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
-
-/** a transcription names the operator's answered call if it comes within this time */
-const LINK_WINDOW_MS = 6 * 3600_000
+import type { CallAnsweredEvent, CallListQuery, CallSummary } from './schemas.js'
 
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
@@ -32,18 +29,19 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
   repo: CallRepo
   transaction: Transactional<CallTxRepo>
   clock: Clock
-  live?: Pick<LiveEvents, 'publish'>
+  live: Pick<LiveEvents, 'publish' | 'message'>
   log?: { warn: (o: object, m: string) => void }
   control?: Pick<PbxControl, 'endpointStates'>
 }) {
   /** the event is stored already: a failed push is logged, never the caller's error */
-  const push = async (event: LiveEvent) => { await live?.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
+  const push = async (event: LiveEvent) => { await live.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
 
   /** the terminal's organization and employee; through `via` inside a transaction */
   async function linkTerminal (operatorNum: string, via: Pick<CallRepo, 'terminal'> = repo) {
     const terminal = await via.terminal(operatorNum)
     return { terminal_id: terminal?.id ?? null, organization_id: terminal?.organization_id ?? null, employee_id: terminal?.employee_id ?? null }
   }
+  const intake = createTranscriptIntake({ transaction, clock, liveMessage: live.message, linkTerminal })
 
   return {
     /** stored before the answer; the screen pop names the caller when the phone is known */
@@ -61,40 +59,8 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
       return result
     },
 
-    /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409) */
-    async transcription (event: CallTranscriptionEvent) {
-      const final = event.is_final ?? false
-      const fingerprint = createHash('sha256').update(JSON.stringify([event.operator_num, event.channel, event.chunk_text, event.full_text, final])).digest('hex')
-      const stored = await transaction(async (tx) => {
-        const now = clock()
-        let call = await tx.lockByCallId(event.call_id)
-        if (!call) {
-          call = await tx.lockUnnamedFor(event.operator_num, new Date(now.getTime() - LINK_WINDOW_MS))
-          if (call) await tx.nameCall(call.id, event.call_id)
-          // two first chunks at once: one inserts, the other waits for it and takes its row
-          else call = await tx.insertNamedCall({ call_id: event.call_id, operator_num: event.operator_num, ...await linkTerminal(event.operator_num, tx) }) ?? await tx.lockByCallId(event.call_id)
-          if (!call) throw new ConflictError(`Call ${event.call_id} could not be registered; send the chunk again`, 'call_race')
-        }
-        const { duplicate, nextSeq: seq } = await tx.chunkState(call.id, fingerprint)
-        if (duplicate) {
-          return { message: 'Chunk already received', call_row_id: call.id, seq: 0, duplicate: true, is_final: call.is_final, call }
-        }
-        if (call.is_final) throw new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed')
-        await tx.insertChunk({ call_row_id: call.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
-        await tx.updateTranscript(call.id, event.full_text, final, now)
-        return { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.id, seq, duplicate: false, is_final: final, call }
-      })
-      const { call, ...result } = stored
-      if (!result.duplicate) {
-        const truncated = event.chunk_text.length > MAX_CHUNK_IN_EVENT
-        await push({
-          type: final ? 'call.final' : 'call.transcription', organization_id: call.organization_id, employee_id: call.employee_id,
-          call_id: event.call_id, call_row_id: call.id, operator_num: call.operator_num, seq: result.seq, channel: event.channel,
-          chunk_text: truncated ? event.chunk_text.slice(0, MAX_CHUNK_IN_EVENT) : event.chunk_text, truncated,
-        })
-      }
-      return result
-    },
+    /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409); written by group commit */
+    transcription: intake.submit,
 
     async list (actor: Principal, q: CallListQuery) {
       const v = scopeOf(actor)
