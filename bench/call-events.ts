@@ -12,7 +12,7 @@ const SENDERS = Number(process.env.BENCH_SENDERS ?? 20)
 const CALLS = Number(process.env.BENCH_CALLS ?? 100)
 const CONSOLES = Number(process.env.BENCH_CONSOLES ?? 50)
 
-interface ConsoleFigures { received: number, outOfOrder: number, p50: number, p99: number, max: number }
+interface ConsoleFigures { received: number, outOfOrder: number, p50: number | null, p99: number | null, max: number | null }
 
 const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 
@@ -46,7 +46,7 @@ export async function benchCallEvents (): Promise<void> {
   const lost = accepted.reduce((n, count, call) => n + Math.abs(count - (stored.find((s) => s.call_id === `${run}-${call}`)?.chunks ?? 0)), 0)
   const reordered = stored.reduce((n, s) => n + s.gaps + s.reordered, 0)
 
-  const f = (n: number) => n.toFixed(1)
+  const f = (n: number | null) => (n ?? NaN).toFixed(1)
   process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} SSE consoles, ${BENCH_SECONDS} s\n`)
   process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
   process.stdout.write(`pushed: ${figures.received} of ${total * CONSOLES} deliveries, ${figures.outOfOrder} out of order; POST to console p50 ${f(figures.p50)} ms, p99 ${f(figures.p99)} ms, max ${f(figures.max)} ms\n`)

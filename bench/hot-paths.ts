@@ -26,7 +26,7 @@ export async function benchHotPaths (): Promise<void> {
   const loginRes = await fetch(`${after.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })
   const auth = { authorization: `Bearer ${(await loginRes.json() as { access_token: string }).access_token}` }
 
-  const cases: [string, string][] = [
+  const allCases: [string, string][] = [
     ['regions tree', '/api/regions/tree'],
     ['regions list (inactive too)', '/api/regions?include_inactive=true'],
     ['references: regions', '/api/references/regions'],
@@ -38,6 +38,8 @@ export async function benchHotPaths (): Promise<void> {
     ['profile (the smallest authenticated read)', '/api/auth/profile'],
     ['Shape B list (1,000 organizations)', '/api/organizations/?limit=1000'],
   ]
+  // BENCH_CASES=shape runs only the cases whose name holds that text
+  const cases = allCases.filter(([name]) => name.toLowerCase().includes((process.env.BENCH_CASES ?? '').toLowerCase()))
   // the ceiling: the same bytes, from memory, through node:http alone
   const bodies = new Map<string, Buffer>()
   for (const [, path] of cases) bodies.set(path, Buffer.from(await (await fetch(`${after.url}${path}`, { headers: auth })).arrayBuffer()))

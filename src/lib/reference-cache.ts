@@ -22,7 +22,7 @@ declare module 'fastify' {
     changes?: readonly ReferenceTopic[]
   }
   interface FastifyRequest {
-    referenceMiss?: { topic: ReferenceTopic, key: string, generation: number }
+    referenceMiss?: { topic: ReferenceTopic, key: string, generation: number, finish: () => void }
   }
 }
 
@@ -88,16 +88,37 @@ function answerCached (req: FastifyRequest, reply: FastifyReply, answer: CachedA
  * Answers a cached GET from the last of its route's onRequest hooks: after authentication and the
  * route's own role checks, before parsing, validation, handler and serialisation. The key is the URL
  * as sent: a URL that once passed validation and answered 200 passes it again. A miss keeps its
- * serialised answer; a route that changes a topic drops it when it succeeds, before the answer leaves.
+ * serialised answer, and the same misses that come meanwhile wait for it instead of each reading the
+ * database; a route that changes a topic drops it when it succeeds, before the answer leaves.
  */
 export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: FastifyInstance, { cache }) => {
+  // one read of a missing answer at a time: the others wait for its bytes rather than all reading at once
+  const filling = new Map<string, Promise<void>>()
+  const startFill = (req: FastifyRequest, topic: ReferenceTopic) => {
+    const key = `${topic}\u0000${req.url}`
+    let release = () => {}
+    const fill = new Promise<void>((resolve) => { release = resolve })
+    filling.set(key, fill)
+    const finish = () => {
+      if (filling.get(key) === fill) filling.delete(key)
+      release()
+    }
+    req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic), finish }
+  }
   const answerFromCopy: onRequestHookHandler = (req, reply, done) => {
     const topic = req.routeOptions.config.cachedAs
     if (!topic) { done(); return }
     const hit = cache.lookup(topic, req.url)
     if (hit) { answerCached(req, reply, hit); return }
-    req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic) }
-    done()
+    const pending = filling.get(`${topic}\u0000${req.url}`)
+    if (!pending) { startFill(req, topic); done(); return }
+    void pending.then(() => {
+      const filled = cache.lookup(topic, req.url)
+      if (filled) { answerCached(req, reply, filled); return }
+      // the read failed, or the topic changed meanwhile: this request reads for itself
+      req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic), finish: () => {} }
+      done()
+    })
   }
   // every GET gets the hook last (the topic is known only once the module's own onRoute hooks ran)
   app.addHook('onRoute', (route) => {
@@ -111,8 +132,12 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
       const answer = cache.store(miss.topic, miss.key, miss.generation, payload)
       if (answer) reply.header('etag', answer.etag).header('cache-control', 'no-cache')
     }
+    miss?.finish()
     done(null, payload)
   })
+  // a read that ended without sending (the client went away) lets the waiting ones read for themselves
+  app.addHook('onResponse', (req, _reply, done) => { req.referenceMiss?.finish(); done() })
+  app.addHook('onRequestAbort', (req, done) => { req.referenceMiss?.finish(); done() })
 }, { name: 'reference-cache' })
 
 /** a scope of routes that the onRoute hook marks (a module's topic), so that the module need not know */

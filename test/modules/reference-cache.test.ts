@@ -126,6 +126,11 @@ describe('reference data: answered from each instance\'s copy with ETags, droppe
     assert.ok(rawOnA < 100, `${rawOnA} ms`)
 
     await a.app.inject({ method: 'PUT', url: `/api/regions/${region.id}`, headers: admin, payload: { name: 'Абайская обл. (Семей)' } })
+    // many reads at once after the change: one reads the database, the others wait for its bytes
+    const together = await Promise.all(Array.from({ length: 16 }, () => get(a, url)))
+    assert.deepEqual([...new Set(together.map((r) => r.statusCode))], [200])
+    assert.equal(new Set(together.map((r) => r.body)).size, 1)
+    assert.equal(new Set(together.map((r) => r.headers.etag)).size, 1)
     assert.equal((await row(a)).oblast_name, 'Абайская обл. (Семей)', 'a renamed region shows in the list at once')
     const renamedOnB = await msUntil(async () => (await row(b)).oblast_name === 'Абайская обл. (Семей)')
     assert.ok(renamedOnB < 100, `${renamedOnB} ms`)
