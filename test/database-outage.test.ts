@@ -55,6 +55,13 @@ describe('the database is down', () => {
         assert.equal(res.headers['retry-after'], '5')
         assert.match(res.json().detail, /database is unavailable/)
       }
+      // transcript chunks written by group commit: the ones waiting behind a failed batch fail with it
+      const started = Date.now()
+      const chunks = await Promise.all(Array.from({ length: 12 }, (_, n) => app.inject({
+        method: 'POST', url: '/api/call-events/transcription', payload: { call_id: `outage-${n % 3}`, operator_num: '101', channel: 'caller', chunk_text: `часть ${n}`, full_text: `часть ${n}` },
+      })))
+      assert.deepEqual([...new Set(chunks.map((r) => r.statusCode))], [503], chunks[0]!.body)
+      assert.ok(Date.now() - started < 8000, `12 chunks answered in ${Date.now() - started} ms: one connection time-out, not one each`)
       assert.equal((await app.inject({ url: '/health' })).statusCode, 503)
     })
   }

@@ -32,11 +32,21 @@ export type Transactional<R> = <T>(work: (repo: R) => Promise<T>) => Promise<T>
 const opened = (_handle: AppDb): _handle is TxDb => true
 
 export function transactional<R> (db: AppDb, makeRepo: (tx: TxDb) => R): Transactional<R> {
-  return (work) => db.transaction((tx) => {
-    const handle: AppDb = tx
-    if (!opened(handle)) throw new Error('unreachable')
-    return work(makeRepo(handle))
-  })
+  return async (work) => {
+    let begun = false
+    try {
+      return await db.transaction((tx) => {
+        begun = true
+        const handle: AppDb = tx
+        if (!opened(handle)) throw new Error('unreachable')
+        return work(makeRepo(handle))
+      })
+    } catch (err) {
+      // no connection for BEGIN: said as the failed statement it is, so that it answers 503, not 500
+      if (!begun) throw Object.assign(new Error('the transaction could not begin', { cause: err }), { query: 'begin' })
+      throw err
+    }
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection error|Query read timeout|Client was closed/i
 
 /** a failed query (drizzle names its SQL; PostgreSQL its SQLSTATE) whose cause is the connection, not the statement */
-function databaseUnavailable (err: unknown): boolean {
+export function databaseUnavailable (err: unknown): boolean {
   let fromQuery = false
   let connection = false
   for (let e = err as { code?: unknown, message?: unknown, cause?: unknown, query?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {

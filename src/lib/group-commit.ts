@@ -7,6 +7,8 @@ export interface GroupCommitOptions<I> {
   /** and at most this much of `weight` (bytes, say); a single heavier item still goes, alone */
   maxWeight?: number
   weight?: (item: I) => number
+  /** a writer's error after which the items waiting behind its batch fail with it too (the database is gone, say) */
+  failWaitingOn?: (error: unknown) => boolean
 }
 
 /**
@@ -42,6 +44,7 @@ export function createGroupCommit<I, O> (write: (items: I[]) => Promise<Settled<
         settled = await write(batch.map((b) => b.item))
       } catch (error) {
         settled = batch.map(() => ({ error }))
+        if (options.failWaitingOn?.(error)) for (const waiting of queue.splice(0)) waiting.reject(error)
       }
       batch.forEach((b, i) => {
         const outcome = settled[i] ?? { error: new Error('group commit: the writer gave no answer for an item') }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { NotifyMessage } from '../../db/notify.js'
 import type { Clock } from '../../lib/clock.js'
+import { databaseUnavailable } from '../../lib/error-handler.js'
 import { ConflictError } from '../../lib/errors.js'
 import { createGroupCommit, type Settled } from '../../lib/group-commit.js'
 import { MAX_CHUNK_IN_EVENT, type LiveEvent } from './live.js'
@@ -96,7 +97,11 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
     return settled
   }
 
-  /** a batch that fails as a whole is stored again chunk by chunk: one bad chunk fails alone */
+  /**
+   * A batch that fails as a whole is stored again chunk by chunk: one bad chunk fails alone. Not when
+   * the database is unreachable: the batch and the chunks waiting behind it fail at once (503), rather
+   * than each waiting out a connection timeout of its own.
+   */
   async function store (chunks: Pending[], settled: Settled<ChunkResult>[]): Promise<void> {
     let pending = chunks
     // the second pass takes the chunks of calls registered after the first; a third is never needed
@@ -108,6 +113,7 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
       try {
         pending = await appendBatch(pending, settled)
       } catch (error) {
+        if (databaseUnavailable(error)) throw error
         if (pending.length === 1) { settled[pending[0]!.index] = { error }; return }
         for (const entry of pending) await store([entry], settled)
         return
@@ -125,6 +131,7 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
     maxItems: MAX_BATCH_CHUNKS,
     maxWeight: MAX_BATCH_CHARS,
     weight: (c: Chunk) => c.event.chunk_text.length + c.event.full_text.length,
+    failWaitingOn: databaseUnavailable,
   })
 
   return {
