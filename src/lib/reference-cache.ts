@@ -37,6 +37,8 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
   return {
     /** hears every topic dropped, by a local write or a notification: for what depends on it elsewhere */
     onDrop: (listener: (topic: ReferenceTopic) => void) => { dropListeners.push(listener) },
+    /** whether answers are kept now (on, and hearing changes) */
+    live: (): boolean => options.isLive(),
     lookup: (topic: ReferenceTopic, key: string): CachedAnswer | undefined => (options.isLive() ? copiesOf(topic).answers.get(key) : undefined),
     generation: (topic: ReferenceTopic) => copiesOf(topic).generation,
     /** keeps an answer unless its topic changed since it was read (or changes cannot be heard now) */
@@ -107,7 +109,8 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
   }
   const answerFromCopy: onRequestHookHandler = (req, reply, done) => {
     const topic = req.routeOptions.config.cachedAs
-    if (!topic) { done(); return }
+    // nothing is kept while the cache is off or deaf: no request waits for another's read then
+    if (!topic || !cache.live()) { done(); return }
     const hit = cache.lookup(topic, req.url)
     if (hit) { answerCached(req, reply, hit); return }
     const pending = filling.get(`${topic}\u0000${req.url}`)
