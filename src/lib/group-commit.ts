@@ -62,7 +62,5 @@ export function createGroupCommit<I, O> (write: (items: I[]) => Promise<Settled<
         writing ??= drain()
       })
     },
-    /** resolves once every item submitted so far is written */
-    idle: async (): Promise<void> => { await writing },
   }
 }

@@ -58,35 +58,11 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
       return row ? [{ call_row_id: row.id, fingerprint: chunk.fingerprint }] : []
     }))
     const calls = new Map<string, CallState>([...rows].map(([callId, row]) => [callId, { row, last: last.get(row.id) ?? 0, final: row.is_final, closedAt: row.closed_at }]))
-    const inserts: ChunkInsert[] = []
-    const events: NotifyMessage[] = []
-    const unregistered: Pending[] = []
-    for (const entry of chunks) {
-      const { event, final, fingerprint } = entry.chunk
-      const call = calls.get(event.call_id)
-      if (!call) { unregistered.push(entry); continue }
-      const key = `${call.row.id}:${fingerprint}`
-      if (seen.has(key)) {
-        settled[entry.index] = { value: { message: 'Chunk already received', call_row_id: call.row.id, seq: 0, duplicate: true, is_final: call.final } }
-        continue
-      }
-      if (call.final) {
-        settled[entry.index] = { error: new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed') }
-        continue
-      }
-      seen.add(key)
-      const seq = ++call.last
-      call.final = final
-      call.transcript = event.full_text
-      if (final) call.closedAt = now
-      inserts.push({ call_row_id: call.row.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
-      events.push(liveMessage(liveEvent(call.row, event, seq, final)))
-      settled[entry.index] = { value: { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.row.id, seq, duplicate: false, is_final: final } }
-    }
+    const { inserts, events, unregistered } = allot(chunks, calls, seen, now, settled)
     if (inserts.length > 0) {
       const transcripts: TranscriptUpdate[] = [...calls.values()].filter((c) => c.transcript !== undefined)
         .map((c) => ({ id: c.row.id, transcript: c.transcript!, is_final: c.final, closed_at: c.closedAt }))
-      await tx.appendChunks(inserts, transcripts, events)
+      await tx.appendChunks(inserts, transcripts, events.map(liveMessage))
     }
     return unregistered
   })
@@ -141,7 +117,6 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
       const fingerprint = createHash('sha256').update(JSON.stringify([event.operator_num, event.channel, event.chunk_text, event.full_text, final])).digest('hex')
       return intake.submit({ event, final, fingerprint })
     },
-    idle: intake.idle,
   }
 }
 
@@ -152,4 +127,38 @@ function liveEvent (call: CallRow, event: CallTranscriptionEvent, seq: number, f
     call_id: event.call_id, call_row_id: call.id, operator_num: call.operator_num, seq, channel: event.channel,
     chunk_text: truncated ? event.chunk_text.slice(0, MAX_CHUNK_IN_EVENT) : event.chunk_text, truncated,
   }
+}
+
+/**
+ * In arrival order: each chunk of a locked call is a duplicate, refused (its call closed), or given
+ * the call's next number; `calls` and `seen` follow along. Chunks of calls not registered yet are
+ * returned as they are.
+ */
+function allot (chunks: Pending[], calls: Map<string, CallState>, seen: Set<string>, now: Date, settled: Settled<ChunkResult>[]) {
+  const inserts: ChunkInsert[] = []
+  const events: LiveEvent[] = []
+  const unregistered: Pending[] = []
+  for (const entry of chunks) {
+    const { event, final, fingerprint } = entry.chunk
+    const call = calls.get(event.call_id)
+    if (!call) { unregistered.push(entry); continue }
+    const key = `${call.row.id}:${fingerprint}`
+    if (seen.has(key)) {
+      settled[entry.index] = { value: { message: 'Chunk already received', call_row_id: call.row.id, seq: 0, duplicate: true, is_final: call.final } }
+      continue
+    }
+    if (call.final) {
+      settled[entry.index] = { error: new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed') }
+      continue
+    }
+    seen.add(key)
+    const seq = ++call.last
+    call.final = final
+    call.transcript = event.full_text
+    if (final) call.closedAt = now
+    inserts.push({ call_row_id: call.row.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
+    events.push(liveEvent(call.row, event, seq, final))
+    settled[entry.index] = { value: { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.row.id, seq, duplicate: false, is_final: final } }
+  }
+  return { inserts, events, unregistered }
 }

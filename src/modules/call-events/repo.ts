@@ -79,9 +79,6 @@ export function createCallRepo<D extends AppDb> (db: D) {
         )
         select pg_notify(${channel}, e.payload) from jsonb_array_elements_text(${JSON.stringify(events.map((e) => e.payload))}::jsonb) as e(payload)`)
     },
-    updateTranscript: async (id: number, transcript: string, final: boolean, at: Date) => {
-      await db.update(calls).set({ transcript, ...(final ? { is_final: true, closed_at: at } : {}) }).where(eq(calls.id, id))
-    },
 
     list (f: CallFilter) {
       const where: (SQL | undefined)[] = [
