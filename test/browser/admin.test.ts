@@ -56,8 +56,8 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     const [region] = await admin<Region[]>('GET', '/api/regions/tree')
     await pickInTree(page, dialog.getByLabel('Регион'), region!.name)
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
-    // the service refuses the taken prefix: said in words, nothing created
-    await dialog.getByRole('alert').waitFor()
+    // the service refuses the taken prefix: said in words on its field, nothing created
+    await dialog.getByText('Такое значение уже есть: «109»').waitFor()
     await screenshot(page, '40-organization-errors')
     assert.equal((await admin<unknown[]>('GET', '/api/organizations')).length, 1)
     await dialog.getByLabel('Префикс').fill('271')

@@ -9,6 +9,12 @@ import type { ApiProblem } from '../api/client'
  */
 export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunction): string | undefined {
   if (problem.status === 0) return t('common.networkError')
+  const duplicate = takenValue(problem)
+  const field = duplicate && form.getFieldsError().find((f) => f.name.join('.') === duplicate.column)
+  if (duplicate && field) {
+    form.setFields([{ name: field.name, errors: [t('common.taken', { value: duplicate.value })] }])
+    return undefined
+  }
   if (!Array.isArray(problem.detail)) return problemText(t, problem)
   const fields = new Map(form.getFieldsError().map((f) => [f.name.join('.'), f.name]))
   const byField = new Map<string, { name: (string | number)[], errors: string[] }>()
@@ -35,7 +41,16 @@ export function messageOf (t: TFunction, message: string): string {
 /** a problem said as one sentence: for a refused action that has no form to put it on */
 export function problemText (t: TFunction, problem: ApiProblem): string {
   if (problem.status === 0) return t('common.networkError')
+  const duplicate = takenValue(problem)
+  if (duplicate) return t('common.taken', { value: duplicate.value })
   if (typeof problem.detail === 'string') return messageOf(t, problem.detail)
   if (Array.isArray(problem.detail)) return problem.detail.map((p) => messageOf(t, p.msg)).join('; ')
   return t('common.unexpected', { status: problem.status })
+}
+
+/** a 409 for a unique value already taken: the service says `<column> '<value>' already exists` */
+function takenValue (problem: ApiProblem): { column: string, value: string } | undefined {
+  if (problem.status !== 409 || typeof problem.detail !== 'string') return undefined
+  const m = /^(.+) '(.*)' already exists$/.exec(problem.detail)
+  return m ? { column: m[1]!, value: m[2]! } : undefined
 }

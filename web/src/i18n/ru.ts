@@ -4,7 +4,7 @@ export const ru = {
   language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша' },
   nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', board: 'Мониторинг', admin: 'Администрирование' },
   common: {
-    save: 'Сохранить', loading: 'Загрузка…', retry: 'Повторить', back: 'Назад', required: 'Заполните поле',
+    save: 'Сохранить', loading: 'Загрузка…', retry: 'Повторить', back: 'Назад', required: 'Заполните поле', taken: 'Такое значение уже есть: «{{value}}»',
     networkError: 'Сервис недоступен. Проверьте подключение и повторите.', unexpected: 'Не удалось выполнить запрос ({{status}}).',
     saved: 'Сохранено', cancel: 'Отмена', yes: 'Да', no: 'Нет',
   },
