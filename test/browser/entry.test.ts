@@ -46,7 +46,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
   const activatedAgain = async (id: number) =>
     assert.equal((await fetch(`${service.url}/api/employees/${id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ is_active: true }) })).status, 200)
 
-  const newPage = () => newBrowserPage(browser, { width: 1280, height: 800 })
+  const newPage = () => newBrowserPage(browser, { width: 1280, height: 800 }, { motion: true })
 
   it('the invitation: the mail\'s link shows who is invited, sets the password and signs in; a reload keeps the session', async () => {
     const email = 'aigerim@akimat.kz'

@@ -158,6 +158,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await executor.getByTestId('appeal-actions').getByRole('button', { name: 'Ответить' }).click()
     const dialog = executor.getByRole('dialog')
     await dialog.getByLabel('Текст ответа').waitFor() // the form is in place before the button is pressed
+    assert.doesNotMatch(await executor.locator('.ant-modal').getAttribute('class') ?? '', /zoom/, 'no animation when the system asks for reduced motion')
     await dialog.getByRole('button', { name: 'Ответить' }).click()
     await dialog.getByText('Заполните поле').waitFor()
     await dialog.getByLabel('Текст ответа').fill('Отопление в доме 5 по улице Абая включено 3 марта согласно Закону РК «О жилищных отношениях».')

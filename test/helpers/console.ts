@@ -98,9 +98,13 @@ export async function apiToken (url: string, credentials: { email: string, passw
   return ((await res.json()) as { access_token: string }).access_token
 }
 
-/** a fresh browser context in Russian at an office screen's size; a page error fails the test */
-export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }): Promise<Page> {
-  const context = await browser.newContext({ locale: 'ru-RU', viewport, acceptDownloads: true })
+/**
+ * A fresh browser context in Russian at an office screen's size; a page error fails the test.
+ * The system asks for reduced motion unless `motion` is set: the console then draws no animations, so a test
+ * never waits on a frame a loaded machine has not drawn yet (entry.test keeps the animated console covered).
+ */
+export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }, { motion = false } = {}): Promise<Page> {
+  const context = await browser.newContext({ locale: 'ru-RU', viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
   const page = await context.newPage()
   page.on('pageerror', (err) => { throw err })
   return page

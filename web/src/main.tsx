@@ -5,7 +5,7 @@ import ruRU from 'antd/locale/ru_RU'
 import dayjs from 'dayjs'
 import 'dayjs/locale/kk'
 import 'dayjs/locale/ru'
-import { StrictMode, useEffect } from 'react'
+import { StrictMode, useEffect, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import { useTranslation } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
@@ -16,16 +16,23 @@ import { SessionProvider } from './session/session'
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false } } })
 
-/** Ant Design's texts, dayjs and the page's lang follow the console's language */
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)')
+const watchReducedMotion = (changed: () => void) => {
+  reducedMotion.addEventListener('change', changed)
+  return () => reducedMotion.removeEventListener('change', changed)
+}
+
+/** Ant Design's texts, dayjs and the page's lang follow the console's language; its animations follow the system's motion setting */
 function Localized () {
   const { i18n } = useTranslation()
+  const still = useSyncExternalStore(watchReducedMotion, () => reducedMotion.matches)
   const kk = i18n.language === 'kk'
   useEffect(() => {
     dayjs.locale(kk ? 'kk' : 'ru')
     document.documentElement.lang = kk ? 'kk' : 'ru'
   }, [kk])
   return (
-    <ConfigProvider locale={kk ? kkKZ : ruRU} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6 } }}>
+    <ConfigProvider locale={kk ? kkKZ : ruRU} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6, motion: !still } }}>
       <AntApp>
         <BrowserRouter basename='/console'>
           <SessionProvider><App /></SessionProvider>
