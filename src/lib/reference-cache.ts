@@ -28,6 +28,9 @@ declare module 'fastify' {
 
 export interface CachedAnswer { body: Buffer, etag: string }
 
+/** strong: the same bytes have the same tag on every instance */
+const etagOf = (body: Buffer | string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+
 interface TopicCopies { generation: number, answers: Map<string, CachedAnswer> }
 
 export function createReferenceCache (options: { maxVariants: number, isLive: () => boolean }) {
@@ -46,7 +49,7 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
       const copies = copiesOf(topic)
       if (copies.generation !== generation || !options.isLive()) return undefined
       const bytes = Buffer.from(body)
-      const answer = { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` }
+      const answer = { body: bytes, etag: etagOf(bytes) }
       setBounded(copies.answers, key, answer, options.maxVariants)
       return answer
     },
@@ -131,9 +134,16 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     const changes = req.routeOptions.config.changes
     if (changes && reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
     const miss = req.referenceMiss
-    if (miss && reply.statusCode === 200 && typeof payload === 'string') {
-      const answer = cache.store(miss.topic, miss.key, miss.generation, payload)
-      if (answer) reply.header('etag', answer.etag).header('cache-control', 'no-cache')
+    if (req.routeOptions.config.cachedAs && reply.statusCode === 200 && typeof payload === 'string') {
+      // an answer not kept (read while its topic changed, or the cache deaf) still has its bytes' tag
+      const etag = (miss && cache.store(miss.topic, miss.key, miss.generation, payload)?.etag) ?? etagOf(payload)
+      reply.header('etag', etag).header('cache-control', 'no-cache')
+      if (matchesEtag(req, etag)) {
+        miss?.finish()
+        reply.code(304)
+        done(null, '')
+        return
+      }
     }
     miss?.finish()
     done(null, payload)
