@@ -19,6 +19,7 @@ export function createNotifier (database: Database, channel: string) {
   const onState = (now: boolean) => { listening = now; for (const l of stateListeners) l(now) }
 
   return {
+    channel,
     async start (): Promise<void> { stop = await database.listen(channel, dispatch, onState) },
     /** whether notifications arrive now: a cache kept fresh by them is good only while they do */
     get listening () { return listening },

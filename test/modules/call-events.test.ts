@@ -125,6 +125,41 @@ describe('call events: intake and history', () => {
     }
   })
 
+  it('transcription in one batch: a final chunk and its copy, then a late chunk and its copy: stored, duplicate, 409, 409', async () => {
+    const call_id = nextCallId()
+    const base = { call_id, operator_num: '557', channel: 'caller' }
+    assert.equal((await chunk({ ...base, chunk_text: 'первый', full_text: 'первый' })).json().seq, 1)
+    const final = { ...base, chunk_text: 'конец', full_text: 'первый конец', is_final: true }
+    const late = { ...base, chunk_text: 'поздно', full_text: 'поздно' }
+    const [stored, copy, refused, refusedCopy] = await Promise.all([final, final, late, late].map(chunk))
+    assert.deepEqual(stored!.json(), { message: 'Transcript closed', call_row_id: stored!.json().call_row_id, seq: 2, duplicate: false, is_final: true })
+    assert.deepEqual([copy!.statusCode, copy!.json().duplicate, copy!.json().is_final], [200, true, true], 'the copy of a stored final chunk is a duplicate of a closed call')
+    assert.deepEqual([refused!.statusCode, refusedCopy!.statusCode], [409, 409], 'a chunk after the final one is refused, and so is its copy (nothing of it was stored)')
+    const detail = (await t.app.inject({ url: `/api/call-events/calls/${call_id}`, headers: admin })).json()
+    assert.deepEqual(detail.chunks.map((c: { chunk_text: string }) => c.chunk_text), ['первый', 'конец'])
+    assert.equal(detail.transcript, 'первый конец')
+  })
+
+  it('transcription on two instances at once: the same calls\' chunks, each sent to both, are stored once each without a gap', async () => {
+    const other = await buildTestApp({ database: t.database })
+    try {
+      const callIds = Array.from({ length: 4 }, nextCallId)
+      for (const call_id of callIds) assert.equal((await chunk({ call_id, operator_num: '558', channel: 'caller', chunk_text: 'алло', full_text: 'алло' })).statusCode, 200)
+      const sent = callIds.flatMap((call_id) => Array.from({ length: 20 }, (_, k) => ({ call_id, operator_num: '558', channel: 'caller', chunk_text: `часть ${k}`, full_text: `до ${k}` })))
+      const toOther = (payload: object) => other.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload })
+      const answers = await Promise.all(sent.flatMap((payload) => [chunk(payload), toOther(payload)]))
+      assert.deepEqual([...new Set(answers.map((a) => a.statusCode))], [200], answers.find((a) => a.statusCode !== 200)?.body)
+      assert.equal(answers.filter((a) => !a.json().duplicate).length, sent.length, 'each chunk stored by one instance, a duplicate on the other')
+      for (const call_id of callIds) {
+        const detail = (await t.app.inject({ url: `/api/call-events/calls/${call_id}`, headers: admin })).json()
+        assert.deepEqual(detail.chunks.map((c: { seq: number }) => c.seq), Array.from({ length: 21 }, (_, k) => k + 1))
+        assert.equal(new Set(detail.chunks.map((c: { chunk_text: string }) => c.chunk_text)).size, 21)
+      }
+    } finally {
+      await other.app.close()
+    }
+  })
+
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {
     const missing = await chunk({})
     assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_id', 'channel', 'chunk_text', 'full_text', 'operator_num'])

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
-import type { NotifyMessage } from '../../db/notify.js'
 import type { Clock } from '../../lib/clock.js'
 import { databaseUnavailable } from '../../lib/error-handler.js'
 import { ConflictError } from '../../lib/errors.js'
 import { createGroupCommit, type Settled } from '../../lib/group-commit.js'
-import { MAX_CHUNK_IN_EVENT, type LiveEvent } from './live.js'
-import type { CallRow, CallTxRepo, ChunkInsert, TranscriptUpdate } from './repo.js'
+import type { BatchOutcome, CallRepo, CallTxRepo } from './repo.js'
 import type { CallTranscriptionEvent } from './schemas.js'
 
 /** a transcription names the operator's answered call if it comes within this time */
@@ -22,22 +20,20 @@ interface Chunk { event: CallTranscriptionEvent, final: boolean, fingerprint: st
 /** a chunk of a batch, with its place in the batch's answers */
 interface Pending { chunk: Chunk, index: number }
 
-/** the state of one locked call while a batch is worked out */
-interface CallState { row: CallRow, last: number, final: boolean, transcript?: string, closedAt: Date | null }
-
 type Link = { terminal_id: string | null, organization_id: number | null, employee_id: number | null }
 
 /**
  * The transcription intake. Chunks are written by group commit: those that arrive while a batch is
- * being written go together in the next one, as a handful of statements in one transaction (lock the
- * calls, read their last numbers and known fingerprints, then insert, update and notify at once),
- * and the live events leave with the commit. Each call's chunks keep their arrival order: the batches
- * are written one at a time, and the calls are locked, so instances do not interleave either.
+ * being written go together in the next one, as one statement (see the repository's appendBatch:
+ * one round trip, its own transaction), and the live events leave with its commit. Each call's
+ * chunks keep their arrival order: the batches are written one at a time, and the calls are locked,
+ * so instances do not interleave either.
  */
-export function createTranscriptIntake ({ transaction, clock, liveMessage, linkTerminal }: {
+export function createTranscriptIntake ({ repo, transaction, clock, liveChannel, linkTerminal }: {
+  repo: Pick<CallRepo, 'appendBatch'>
   transaction: Transactional<CallTxRepo>
   clock: Clock
-  liveMessage: (event: LiveEvent) => NotifyMessage
+  liveChannel: string
   linkTerminal: (operatorNum: string, via: CallTxRepo) => Promise<Link>
 }) {
   /** a call's first chunk names the operator's answered call, or registers a call of its own; its own short transaction */
@@ -49,23 +45,27 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
     else await tx.insertNamedCall({ call_id: event.call_id, operator_num: event.operator_num, ...await linkTerminal(event.operator_num, tx) })
   })
 
-  /** the chunks whose calls exist are stored; the others are returned, to go again once their calls are registered */
-  const appendBatch = (chunks: Pending[], settled: Settled<ChunkResult>[]) => transaction(async (tx) => {
-    const now = clock()
-    const rows = new Map((await tx.lockCalls([...new Set(chunks.map((c) => c.chunk.event.call_id))])).map((row) => [row.call_id!, row]))
-    const { last, seen } = await tx.chunkStates([...rows.values()].map((r) => r.id), chunks.flatMap(({ chunk }) => {
-      const row = rows.get(chunk.event.call_id)
-      return row ? [{ call_row_id: row.id, fingerprint: chunk.fingerprint }] : []
+  /**
+   * The chunks whose calls exist are stored; the others are returned, to go again once their calls are
+   * registered. `alone`: one chunk, its call locked by a statement of its own first, so that the
+   * statement that numbers it sees everything committed before (see the repository's appendBatch).
+   */
+  async function appendBatch (chunks: Pending[], settled: Settled<ChunkResult>[], alone: boolean): Promise<Pending[]> {
+    const batch = chunks.map(({ chunk: { event, final, fingerprint } }, ord) => ({
+      ord, call_id: event.call_id, channel: event.channel, chunk_text: event.chunk_text, full_text: event.full_text, is_final: final, fingerprint,
     }))
-    const calls = new Map<string, CallState>([...rows].map(([callId, row]) => [callId, { row, last: last.get(row.id) ?? 0, final: row.is_final, closedAt: row.closed_at }]))
-    const { inserts, events, unregistered } = allot(chunks, calls, seen, now, settled)
-    if (inserts.length > 0) {
-      const transcripts: TranscriptUpdate[] = [...calls.values()].filter((c) => c.transcript !== undefined)
-        .map((c) => ({ id: c.row.id, transcript: c.transcript!, is_final: c.final, closed_at: c.closedAt }))
-      await tx.appendChunks(inserts, transcripts, events.map(liveMessage))
+    const outcomes = alone
+      ? await transaction(async (tx) => { await tx.lockByCallId(batch[0]!.call_id); return tx.appendBatch(batch, clock(), liveChannel) })
+      : await repo.appendBatch(batch, clock(), liveChannel)
+    const unregistered: Pending[] = []
+    for (const outcome of outcomes) {
+      const entry = chunks[outcome.ord]!
+      const result = settle(entry.chunk, outcome)
+      if (result) settled[entry.index] = result
+      else unregistered.push(entry)
     }
     return unregistered
-  })
+  }
 
   async function write (chunks: Chunk[]): Promise<Settled<ChunkResult>[]> {
     const settled: Settled<ChunkResult>[] = []
@@ -74,11 +74,12 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
   }
 
   /**
-   * A batch that fails as a whole is stored again chunk by chunk: one bad chunk fails alone. Not when
-   * the database is unreachable: the batch and the chunks waiting behind it fail at once (503), rather
+   * A batch that fails as a whole (another instance wrote one of its calls at the same moment, or a
+   * chunk is bad) is stored again chunk by chunk, each alone: one bad chunk fails alone. Not when the
+   * database is unreachable: the batch and the chunks waiting behind it fail at once (503), rather
    * than each waiting out a connection timeout of its own.
    */
-  async function store (chunks: Pending[], settled: Settled<ChunkResult>[]): Promise<void> {
+  async function store (chunks: Pending[], settled: Settled<ChunkResult>[], alone = false): Promise<void> {
     let pending = chunks
     // the second pass takes the chunks of calls registered after the first; a third is never needed
     for (let pass = 1; pending.length > 0; pass++) {
@@ -87,11 +88,11 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
         return
       }
       try {
-        pending = await appendBatch(pending, settled)
+        pending = await appendBatch(pending, settled, alone)
       } catch (error) {
         if (databaseUnavailable(error)) throw error
-        if (pending.length === 1) { settled[pending[0]!.index] = { error }; return }
-        for (const entry of pending) await store([entry], settled)
+        if (alone) { settled[pending[0]!.index] = { error }; return }
+        for (const entry of pending) await store([entry], settled, true)
         return
       }
       const failed = new Map<string, unknown>()
@@ -120,45 +121,11 @@ export function createTranscriptIntake ({ transaction, clock, liveMessage, linkT
   }
 }
 
-function liveEvent (call: CallRow, event: CallTranscriptionEvent, seq: number, final: boolean): LiveEvent {
-  const truncated = event.chunk_text.length > MAX_CHUNK_IN_EVENT
-  return {
-    type: final ? 'call.final' : 'call.transcription', organization_id: call.organization_id, employee_id: call.employee_id,
-    call_id: event.call_id, call_row_id: call.id, operator_num: call.operator_num, seq, channel: event.channel,
-    chunk_text: truncated ? event.chunk_text.slice(0, MAX_CHUNK_IN_EVENT) : event.chunk_text, truncated,
-  }
-}
-
-/**
- * In arrival order: each chunk of a locked call is a duplicate, refused (its call closed), or given
- * the call's next number; `calls` and `seen` follow along. Chunks of calls not registered yet are
- * returned as they are.
- */
-function allot (chunks: Pending[], calls: Map<string, CallState>, seen: Set<string>, now: Date, settled: Settled<ChunkResult>[]) {
-  const inserts: ChunkInsert[] = []
-  const events: LiveEvent[] = []
-  const unregistered: Pending[] = []
-  for (const entry of chunks) {
-    const { event, final, fingerprint } = entry.chunk
-    const call = calls.get(event.call_id)
-    if (!call) { unregistered.push(entry); continue }
-    const key = `${call.row.id}:${fingerprint}`
-    if (seen.has(key)) {
-      settled[entry.index] = { value: { message: 'Chunk already received', call_row_id: call.row.id, seq: 0, duplicate: true, is_final: call.final } }
-      continue
-    }
-    if (call.final) {
-      settled[entry.index] = { error: new ConflictError(`Call ${event.call_id} is closed: its final chunk has arrived`, 'call_closed') }
-      continue
-    }
-    seen.add(key)
-    const seq = ++call.last
-    call.final = final
-    call.transcript = event.full_text
-    if (final) call.closedAt = now
-    inserts.push({ call_row_id: call.row.id, seq, channel: event.channel, chunk_text: event.chunk_text, is_final: final, fingerprint, received_at: now })
-    events.push(liveEvent(call.row, event, seq, final))
-    settled[entry.index] = { value: { message: final ? 'Transcript closed' : 'Chunk stored', call_row_id: call.row.id, seq, duplicate: false, is_final: final } }
-  }
-  return { inserts, events, unregistered }
+/** a chunk's answer from what its batch's statement made of it; undefined while its call is not named */
+function settle (chunk: Chunk, outcome: BatchOutcome): Settled<ChunkResult> | undefined {
+  const { call_row_id: callRowId, seq } = outcome
+  if (callRowId === null) return undefined
+  if (seq !== null) return { value: { message: chunk.final ? 'Transcript closed' : 'Chunk stored', call_row_id: callRowId, seq, duplicate: false, is_final: chunk.final } }
+  if (outcome.duplicate) return { value: { message: 'Chunk already received', call_row_id: callRowId, seq: 0, duplicate: true, is_final: outcome.closed_before } }
+  return { error: new ConflictError(`Call ${chunk.event.call_id} is closed: its final chunk has arrived`, 'call_closed') }
 }

@@ -36,6 +36,8 @@ export function createLiveEvents (notifier: Notifier, options: LiveOptions = {})
   })
   return {
     publish: (event: LiveEvent) => notifier.publish(JSON.stringify(event)),
+    /** the channel, for a statement that builds its events itself */
+    channel: notifier.channel,
     /** the event for a statement to send with its commit (see NotifyMessage) */
     message: (event: LiveEvent) => notifier.message(JSON.stringify(event)),
     subscribe (principal: Principal, deliver: (event: LiveEvent, json: string) => void): () => void {

@@ -29,7 +29,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
   repo: CallRepo
   transaction: Transactional<CallTxRepo>
   clock: Clock
-  live: Pick<LiveEvents, 'publish' | 'message'>
+  live: Pick<LiveEvents, 'publish' | 'channel'>
   log?: { warn: (o: object, m: string) => void }
   control?: Pick<PbxControl, 'endpointStates'>
 }) {
@@ -41,7 +41,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     const terminal = await via.terminal(operatorNum)
     return { terminal_id: terminal?.id ?? null, organization_id: terminal?.organization_id ?? null, employee_id: terminal?.employee_id ?? null }
   }
-  const intake = createTranscriptIntake({ transaction, clock, liveMessage: live.message, linkTerminal })
+  const intake = createTranscriptIntake({ repo, transaction, clock, liveChannel: live.channel, linkTerminal })
 
   return {
     /** stored before the answer; the screen pop names the caller when the phone is known */
