@@ -100,6 +100,7 @@ export function createCallRepo<D extends AppDb> (db: D) {
             channel: sql`a.channel`, chunk_text: sql`left(a.chunk_text, ${MAX_CHUNK_IN_EVENT}::int)`, truncated: sql`length(a.chunk_text) > ${MAX_CHUNK_IN_EVENT}::int`,
           })} as payload from accepted a order by a.ord) e
       )
+      -- "announced" is read here only so that it runs: a WITH query no one reads is skipped, its notifications with it
       select i.ord, j.call_row_id, a.seq, coalesce(j.duplicate, false) as duplicate, coalesce(j.closed_before, false) as closed_before,
           (select count(*) from announced)::int as announced
         from input i left join judged j on j.ord = i.ord left join accepted a on a.ord = i.ord
