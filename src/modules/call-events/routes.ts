@@ -8,7 +8,7 @@ import { bearer, ref } from '../../lib/openapi.js'
 import {
   CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
 } from './schemas.js'
-import type { LiveEvents } from './live.js'
+import type { LiveEvent, LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
 
 const tags = ['call events']
@@ -36,10 +36,21 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
 
   /**
    * One console, whatever carries it: presence while it is open, the events it may see, a heartbeat,
-   * and the end (closed by the console, cut off when too slow or dead, or at shutdown).
+   * and the end (closed by the console, cut off when too slow or dead, or at shutdown). The events
+   * are heard from the start: a WebSocket is open to its client before presence is recorded, and
+   * what comes meanwhile is held and sent once the console is attached.
    */
   async function attachConsole (req: FastifyRequest, transport: ConsoleTransport): Promise<void> {
-    const presence = await service.connectConsole(req.principal!)
+    const held: [LiveEvent, string][] = []
+    let deliver = (event: LiveEvent, json: string) => { held.push([event, json]) }
+    const unsubscribe = live.subscribe(req.principal!, (event, json) => { deliver(event, json) })
+    let presence: Awaited<ReturnType<CallEventService['connectConsole']>>
+    try {
+      presence = await service.connectConsole(req.principal!)
+    } catch (err) {
+      unsubscribe()
+      throw err
+    }
     transport.open()
     let ended = false
     const end = () => {
@@ -51,15 +62,16 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       transport.close()
       presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
-    const unsubscribe = live.subscribe(req.principal!, (event, json) => {
-      if (!transport.send(event.type, json)) { req.log.warn('slow console cut off'); end() }
-    })
+    deliver = (event, json) => {
+      if (!ended && !transport.send(event.type, json)) { req.log.warn('slow console cut off'); end() }
+    }
     const heartbeat = setInterval(() => {
       if (!transport.beat()) { end(); return }
       presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
     }, HEARTBEAT_MS)
     streams.add(end)
     transport.onClose(end)
+    for (const [event, json] of held.splice(0)) deliver(event, json)
   }
 
   app.get('/stream', {
