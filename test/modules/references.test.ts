@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { sql } from 'drizzle-orm'
 import { selectRows } from '../../src/db/client.js'
 import { seedReferenceData } from '../../src/db/seed/index.js'
+import { countTrigrams, createNameTrigrams, rarestTrigrams, trigramsOf } from '../../src/modules/references/name-trigrams.js'
 import { personSearchStatement } from '../../src/modules/references/repo.js'
 import { personQuery } from '../../src/modules/references/service.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -177,6 +178,18 @@ describe('persons search: ranking and plans (/api/references/persons)', () => {
     assert.deepEqual((await names('+7 702 123 45 67'))[0], 'Жумабаев Арман')
   })
 
+  it('several words: whole-word matches, then substrings only while they are fewer than the limit', async () => {
+    for (const full_name of ['Омаров Айдар Серикович', 'Касымов Айдар Серикович', 'Байдар Сериковичев', 'Айдар Серикович-Кызы', 'Айдар Серик Ович']) await create({ full_name })
+    const found = async (q: string, limit: number) => ((await t.app.inject({ url: `/api/references/persons?q=${encodeURIComponent(q)}&limit=${limit}` })).json() as { full_name: string }[]).map((p) => p.full_name)
+    // two whole-word matches (the hyphenated patronymic holds "серикович" as a word), then the substring
+    assert.deepEqual(await found('Айдар Серикович', 10), ['Айдар Серикович-Кызы', 'Касымов Айдар Серикович', 'Омаров Айдар Серикович', 'Байдар Сериковичев'])
+    assert.deepEqual(await found('айдар серикович', 3), ['Айдар Серикович-Кызы', 'Касымов Айдар Серикович', 'Омаров Айдар Серикович'])
+    assert.deepEqual(await found('дар серик', 10), ['Айдар Серик Ович', 'Айдар Серикович-Кызы', 'Касымов Айдар Серикович', 'Омаров Айдар Серикович', 'Байдар Сериковичев'])
+    assert.deepEqual(await found('Серикович Айдар', 10), [], 'the words stand together as typed')
+    assert.deepEqual(await found('о\'мар айдар', 10), [])
+    assert.deepEqual(await found('ров айдар серикович', 10), ['Омаров Айдар Серикович'], 'a word\'s end and whole words')
+  })
+
   it('every way of matching runs on an index: EXPLAIN over 100,000 persons', async () => {
     await t.database.db.execute(sql`insert into persons (full_name, iin, phone, email)
       select (array['Ахметов','Сулейменова','Ким','Омаров'])[1 + i % 4] || ' ' || (array['Айдар','Мадина','Сергей','Асель','Ерлан'])[1 + i % 5] || ' ' || i,
@@ -188,7 +201,7 @@ describe('persons search: ranking and plans (/api/references/persons)', () => {
       return rows.map((r) => r['QUERY PLAN']).join('\n')
     }
     const cases: [string, RegExp[]][] = [
-      ['ахметов айдар', [/persons_name_prefix_idx/]],
+      ['ахметов айдар', [/persons_name_prefix_idx/, /persons_full_name_words/, /persons_full_name_trgm/]],
       ['ерлан 1999', [/persons_full_name_trgm/, /persons_name_prefix_idx/]],
       ['ахметов', [/persons_name_prefix_idx/, /persons_pkey/]],
       ['p2999', [/persons_email_trgm/]],
@@ -201,5 +214,56 @@ describe('persons search: ranking and plans (/api/references/persons)', () => {
       assert.doesNotMatch(text, /Seq Scan/, `${q}:\n${text}`)
       for (const index of indexes) assert.match(text, index, `${q}:\n${text}`)
     }
+
+    // several words: the trigram search runs only when the whole words are fewer than the limit
+    const scansRun = async (q: string) => {
+      const rows = await selectRows<{ 'QUERY PLAN': string }>(t.database.db,
+        sql`explain (analyze, costs off, timing off, summary off) ${personSearchStatement({ ...personQuery(q), includeInactive: false, limit: 50 })}`)
+      return rows.map((r) => r['QUERY PLAN']).filter((line) => /Index Scan/.test(line) && !/never executed/.test(line)).map((line) => /(?:using|Index Scan on) (\w+)/.exec(line)![1]).sort()
+    }
+    assert.deepEqual(await scansRun('ахметов айдар'), ['persons_full_name_words', 'persons_name_prefix_idx'])
+    assert.deepEqual(await scansRun('ахметов айдар 1999'), ['persons_full_name_trgm', 'persons_full_name_words', 'persons_name_prefix_idx'])
+  })
+})
+
+describe('name trigrams: the probes of a several-word search', () => {
+  const counts = countTrigrams(['Нурланов Болат Болатович', 'Ахметова Айгерим Болатовна', 'Ахметов Болат Нурланович'])
+
+  it('counts each trigram once per name, inside words, lower-cased', () => {
+    assert.equal(counts.get('бол'), 3)
+    assert.equal(counts.get('ови'), 2)
+    assert.equal(counts.get('в б'), undefined)
+    assert.deepEqual(trigramsOf("о'нил-ов 12"), ['нил'])
+  })
+
+  it('reads the rarest trigrams of each word, not those a word before it took', () => {
+    assert.deepEqual(rarestTrigrams('болатович', counts), ['ато', 'ови'])
+    assert.deepEqual(rarestTrigrams('болатовна', counts), ['овн', 'вна'])
+    assert.deepEqual(rarestTrigrams('болатовна', counts, new Set(['овн', 'вна'])), ['ато', 'бол'])
+    assert.deepEqual(rarestTrigrams('айгерим', counts), ['айг', 'йге'], 'a tie goes to the earliest')
+    assert.deepEqual(rarestTrigrams('ахмедов', counts), ['мед', 'едо'], 'unseen trigrams first')
+  })
+
+  it('counts in the background on first use, hourly after, and a minute after a failure', async () => {
+    let clock = 0
+    let loads = 0
+    let fail = true
+    const trigrams = createNameTrigrams({ now: () => clock, loadNames: async () => { loads++; if (fail) throw new Error('database away'); return ['ахметов айдар', 'ахметов ерлан'] } })
+    assert.deepEqual(trigrams.probesOf('ахметов', new Set()), ['ахм', 'хме'], 'nothing counted yet: the first trigrams')
+    await trigrams.recount()
+    assert.equal(loads, 1, 'the first search started the count; recount joined it')
+    fail = false
+    clock = 59_000
+    trigrams.probesOf('ахметов', new Set())
+    assert.equal(loads, 1)
+    clock = 61_000
+    assert.deepEqual(trigrams.probesOf('ахмедов', new Set()), ['ахм', 'хме'])
+    await trigrams.recount()
+    assert.equal(loads, 2)
+    assert.deepEqual(trigrams.probesOf('ахмедов', new Set()), ['мед', 'едо'], 'counted: the unseen trigrams')
+    clock += 3_600_000
+    trigrams.probesOf('ахмедов', new Set())
+    await trigrams.recount()
+    assert.equal(loads, 3)
   })
 })

@@ -37,6 +37,8 @@ export const persons = pgTable('persons', {
   // prefix matches, in name order: LIKE 'text%' and ORDER BY on the same C-collated expression
   index('persons_name_prefix_idx').on(sql`(lower(${t.full_name}) collate "C")`),
   index('persons_full_name_trgm').using('gin', sql`lower(${t.full_name}) gin_trgm_ops`),
+  // whole words of the name: a name and patronymic typed find their persons without any trigram
+  index('persons_full_name_words').using('gin', sql`to_tsvector('simple', lower(${t.full_name}))`),
   index('persons_email_trgm').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
   index('persons_iin_trgm').using('gin', sql`${t.iin} gin_trgm_ops`),
   index('persons_phone_trgm').using('gin', sql`${t.phone} gin_trgm_ops`),

@@ -1,9 +1,10 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm'
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { persons, responseMethods, sources } from '../../db/schema/index.js'
 import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
 import { appealTypeItems, categoryItems, subcategoryItems } from '../classifiers/queries.js'
 import { activeOrganizationItems } from '../organizations/queries.js'
+import { rarestTrigrams, trigramsOf } from './name-trigrams.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
@@ -21,10 +22,12 @@ export interface PersonSearch {
   exact?: string
   includeInactive: boolean
   limit: number
+  /** the trigrams the index reads for a word of several typed, besides those taken by the words before it; by default its first two */
+  probesOf?: (word: string, taken: ReadonlySet<string>) => string[]
 }
 
 /**
- * `value` contains `text`. Each word is its own LIKE: the trigram index then reads only the trigrams
+ * `value` contains `words`. Each word is its own LIKE: the trigram index then reads only the trigrams
  * inside words, not those across a space ("ов " is in half of all names), which is several times
  * faster; `strpos` (which the index does not see) then checks the words stand together as typed.
  */
@@ -34,13 +37,24 @@ function containsText (value: SQL, words: string[]): SQL {
 }
 
 /**
+ * `value` contains `words`, each of which has trigrams. The trigram index reads only the probes,
+ * the rarest trigrams of each word (see name-trigrams.ts); `strpos` then checks the text.
+ */
+function containsProbedText (value: SQL, words: string[], probesOf: NonNullable<PersonSearch['probesOf']>): SQL {
+  const taken = new Set<string>()
+  for (const word of words) for (const probe of probesOf(word, taken)) taken.add(probe)
+  const probes = [...taken].map((probe) => sql`${value} like ${containsPattern(probe)}`)
+  return sql`${sql.join(probes, sql` and `)} and strpos(${value}, ${words.join(' ')}) > 0`
+}
+
+/**
  * One statement. Each way of matching is its own bounded, indexed subquery, so each gets its own plan:
  * the exact IIN or phone (btree); names starting with the text (btree on the C-collated lower-case
  * name, in name order); substrings of the name, the e-mail (only for ASCII text: e-mails are ASCII),
  * the IIN or the phone (not when a whole IIN or phone was typed), newest first (a trigram index for
  * rare text, a backward primary-key scan that stops at the limit for common text; the planner
- * chooses from the column statistics that migration 0020 raises). The candidates, at most `limit` of
- * each way, are ranked: the exact match first, then the strict word similarity of the text to the
+ * chooses from the column statistics that migration 0020 raises; several words: see below). The candidates, at most `limit`
+ * of each way, are ranked: the exact match first, then the strict word similarity of the text to the
  * name (whole words first), names starting with the text, name, id.
  */
 export function personSearchStatement (s: PersonSearch): SQL {
@@ -53,16 +67,26 @@ export function personSearchStatement (s: PersonSearch): SQL {
   const newest = (match: SQL) => way(2, match, sql`${persons.id} desc`)
   const allMatchesNewest = sql`${persons.id} + 0 desc`
   const ways: SQL[] = []
+  let prelude = sql``
   if (s.exact) ways.push(way(0, sql`(${persons.iin} = ${s.exact} or ${persons.phone} = ${s.exact})`, sql`${persons.id}`))
   if (s.text) {
     ways.push(way(1, sql`${nameKey} like ${prefixPattern(s.text)}`, sql`${nameKey}, ${persons.id}`))
-    // Several words of three letters or more (or six digits and more) rarely match many persons: read
-    // all their matches through the trigram index. "id + 0" hides the primary key's order from the
+    // Several words with three letters or digits each rarely match many persons: read all their
+    // matches through an index, newest first. "id + 0" hides the primary key's order from the
     // planner, which would otherwise walk it backwards hoping to meet the limit early, and when its
-    // estimate is wrong read most of the table.
+    // estimate is wrong read most of the table. Whole words first (short lists: a name, not "ович");
+    // substrings only when those are fewer than the limit (the gate is a one-time filter, so the
+    // trigram search does not run otherwise), as a whole-word match outranks any other.
     const words = s.text.split(' ')
-    const rare = words.length > 1 && words.every((w) => w.length >= 3)
-    ways.push(rare ? way(2, containsText(name, words), allMatchesNewest) : newest(containsText(name, words)))
+    if (words.length > 1 && words.every((w) => trigramsOf(w).length > 0)) {
+      const wholeWords = sql`to_tsvector('simple', ${name}) @@ plainto_tsquery('simple', ${s.text}) and strpos(${name}, ${s.text}) > 0`
+      prelude = sql`whole_word as ${way(2, wholeWords, allMatchesNewest)},`
+      ways.push(sql`(select * from whole_word)`)
+      const probesOf = s.probesOf ?? ((word, taken) => rarestTrigrams(word, new Map(), taken))
+      ways.push(way(2, sql`(select count(*) from whole_word) < ${s.limit} and ${containsProbedText(name, words, probesOf)}`, allMatchesNewest))
+    } else {
+      ways.push(newest(containsText(name, words)))
+    }
     if (/^[\x20-\x7e]+$/.test(s.text)) ways.push(newest(sql`lower(${persons.email}) like ${containsPattern(s.text)}`))
   }
   if (s.digits && !s.exact) {
@@ -71,7 +95,7 @@ export function personSearchStatement (s: PersonSearch): SQL {
   }
   if (ways.length === 0) ways.push(newest(sql`true`))
   const similarity = s.text ? sql`strict_word_similarity(${s.text}, lower(full_name)) desc,` : sql``
-  return sql`with candidate as (${sql.join(ways, sql` union all `)})
+  return sql`with ${prelude} candidate as (${sql.join(ways, sql` union all `)})
     select id, full_name, iin, phone, email, is_active from (select distinct on (id) * from candidate order by id, tier) c
     order by tier = 0 desc, ${similarity} tier, (lower(full_name) collate "C"), id
     limit ${s.limit}`
@@ -102,6 +126,8 @@ export function createReferenceRepo (db: AppDb) {
     subcategoryItems: (categoryId?: number) => subcategoryItems(db, categoryId),
     organizationItems: (regionId?: number) => activeOrganizationItems(db, regionId),
 
+    /** the lower-case names of the newest persons, for the trigram counts */
+    newestNames: async (count: number) => (await db.select({ name: sql<string>`lower(${persons.full_name})` }).from(persons).orderBy(desc(persons.id)).limit(count)).map((r) => r.name),
     searchPersons: async (s: PersonSearch): Promise<PersonRow[]> => selectRows<PersonRow>(db, personSearchStatement(s)),
     findPerson: async (id: number) => (await db.select(personColumns).from(persons).where(eq(persons.id, id)))[0],
     insertPerson: async (values: typeof persons.$inferInsert) => (await db.insert(persons).values(values).returning(personColumns))[0]!,

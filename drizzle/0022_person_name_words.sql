@@ -1,0 +1,1 @@
+CREATE INDEX "persons_full_name_words" ON "persons" USING gin (to_tsvector('simple', lower("full_name")));
