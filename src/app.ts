@@ -121,7 +121,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app)
   installValidators(app, sharedSchemas)
   for (const schema of sharedSchemas) app.addSchema(schema)
-  app.addHook('onSend', async (req, reply) => { reply.header('x-request-id', req.id) })
+  // on the way in, so that every answer has it (errors and 404s too) and no hook runs on the way out
+  app.addHook('onRequest', (req, reply, done) => { reply.header('x-request-id', req.id); done() })
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true })
   await registerOpenApi(app, serviceVersion)
 

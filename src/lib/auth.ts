@@ -69,32 +69,44 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   app.decorateRequest('principal', null)
   app.decorateRequest('viaServiceToken', false)
 
-  app.addHook('onRequest', async (req) => {
-    const token = bearerToken(req)
-    if (token !== undefined) {
-      if (isServiceToken(token)) req.viaServiceToken = true
-      else req.principal = await options.resolvePrincipal(token) ?? null
-      if (!req.viaServiceToken && !req.principal) throw new UnauthorizedError('Invalid or expired token')
-    }
+  /** what the route asks of a caller whose token (if any) is known: an error, or nothing */
+  function refusal (req: FastifyRequest): UnauthorizedError | undefined {
     const config = req.routeOptions.config
     if (config.machine && serviceDigest !== undefined && !req.viaServiceToken && !(config.platformAdmins && isPlatformAdmin(req.principal))) {
-      throw new UnauthorizedError(config.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')
+      return new UnauthorizedError(config.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')
     }
     // the service token is a machine credential: it opens machine routes, not the users' writes
     if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal &&
         (WRITE_METHODS.has(req.method) || config.strictReads)) {
-      throw new UnauthorizedError('Not authenticated (AUTH_MODE=strict)')
+      return new UnauthorizedError('Not authenticated (AUTH_MODE=strict)')
     }
+    return undefined
+  }
+
+  // Callback hooks: a request without a token, or with the service token, costs no promise; only a
+  // user token waits for its principal.
+  app.addHook('onRequest', (req, _reply, done) => {
+    let token: string | undefined
+    try { token = bearerToken(req) } catch (err) { done(err as Error); return }
+    if (token === undefined || isServiceToken(token)) {
+      req.viaServiceToken = token !== undefined
+      done(refusal(req))
+      return
+    }
+    options.resolvePrincipal(token).then((principal) => {
+      req.principal = principal ?? null
+      done(principal ? refusal(req) : new UnauthorizedError('Invalid or expired token'))
+    }, done)
   })
 
-  const requireUser: onRequestHookHandler = async (req) => {
-    if (!req.principal) throw new UnauthorizedError()
+  const requireUser: onRequestHookHandler = (req, _reply, done) => {
+    done(req.principal ? undefined : new UnauthorizedError())
   }
   app.decorate('requireUser', requireUser)
   app.decorate('resolvePrincipal', options.resolvePrincipal)
-  app.decorate('requireRole', (...allowed: Role[]): onRequestHookHandler => async (req) => {
-    if (!req.principal) throw new UnauthorizedError()
-    if (!allowed.includes(req.principal.role)) throw new ForbiddenError()
+  app.decorate('requireRole', (...allowed: Role[]): onRequestHookHandler => (req, _reply, done) => {
+    if (!req.principal) done(new UnauthorizedError())
+    else done(allowed.includes(req.principal.role) ? undefined : new ForbiddenError())
   })
 }, { name: 'auth' })
 

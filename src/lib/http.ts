@@ -39,10 +39,11 @@ export function registerNotFound (app: FastifyInstance): void {
       try { known.on(method as HTTPMethod, route.url, () => {}) } catch { /* same path registered twice */ }
     }
   })
-  // `/api/shared/groups/` must not reach `/:group_id` with an empty id: a trailing slash is another path
-  app.addHook('onRequest', async (req) => {
+  // `/api/shared/groups/` must not reach `/:group_id` with an empty id: a trailing slash is another
+  // path. Before authentication, as FastAPI finds no route there; a callback hook, no promise.
+  app.addHook('onRequest', (req, _reply, done) => {
     const params = req.params as Record<string, string> | undefined
-    if (params && Object.values(params).some((v) => v === '')) throw new AppError(404, 'not_found', 'Not Found')
+    done(params && Object.values(params).some((v) => v === '') ? new AppError(404, 'not_found', 'Not Found') : undefined)
   })
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? req.url

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { setBounded } from './collections.js'
 
@@ -20,6 +20,10 @@ declare module 'fastify' {
     cachedAs?: ReferenceTopic
     /** a successful write of this route changes these topics */
     changes?: readonly ReferenceTopic[]
+  }
+  interface FastifyInstance {
+    /** gives a route the cache's hooks once its config says what it reads or changes */
+    cacheReferenceRoute: (route: RouteOptions) => void
   }
   interface FastifyRequest {
     referenceMiss?: { topic: ReferenceTopic, key: string, generation: number, finish: () => void }
@@ -66,15 +70,19 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
 
 export type ReferenceCache = ReturnType<typeof createReferenceCache>
 
+const methodsOf = (route: RouteOptions) => ([] as string[]).concat(route.method)
+/** GET and the HEAD that Fastify makes of it read; the HEAD is neither cached nor a write */
+const isRead = (route: RouteOptions) => methodsOf(route).every((m) => m === 'GET' || m === 'HEAD')
+
 /** an onRoute hook for a module of reference data: its GETs are cached under `topic`, its writes change it */
 export const referenceRoutes = (topic: ReferenceTopic) => (route: RouteOptions) => {
-  const methods = ([] as string[]).concat(route.method)
-  route.config = methods.includes('GET') ? { cachedAs: topic, ...route.config } : { changes: [topic], ...route.config }
+  if (!isRead(route)) route.config = { changes: [topic], ...route.config }
+  else if (methodsOf(route).includes('GET')) route.config = { cachedAs: topic, ...route.config }
 }
 
 /** an onRoute hook: the module's writes change these topics (it serves none of them) */
 export const changesReferences = (...changes: ReferenceTopic[]) => (route: RouteOptions) => {
-  if (!([] as string[]).concat(route.method).includes('GET')) route.config = { changes, ...route.config }
+  if (!isRead(route)) route.config = { changes, ...route.config }
 }
 
 function matchesEtag (req: FastifyRequest, etag: string): boolean {
@@ -110,10 +118,9 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     }
     req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic), finish }
   }
-  const answerFromCopy: onRequestHookHandler = (req, reply, done) => {
-    const topic = req.routeOptions.config.cachedAs
+  const answerFromCopy = (topic: ReferenceTopic): onRequestHookHandler => (req, reply, done) => {
     // nothing is kept while the cache is off or deaf: no request waits for another's read then
-    if (!topic || !cache.live()) { done(); return }
+    if (!cache.live()) { done(); return }
     const hit = cache.lookup(topic, req.url)
     if (hit) { answerCached(req, reply, hit); return }
     const pending = filling.get(`${topic}\u0000${req.url}`)
@@ -126,15 +133,9 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
       done()
     })
   }
-  // every GET gets the hook last (the topic is known only once the module's own onRoute hooks ran)
-  app.addHook('onRoute', (route) => {
-    if (([] as string[]).concat(route.method).includes('GET')) route.onRequest = [...([] as onRequestHookHandler[]).concat(route.onRequest ?? []), answerFromCopy]
-  })
-  app.addHook('onSend', (req, reply, payload, done) => {
-    const changes = req.routeOptions.config.changes
-    if (changes && reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
+  const keepAnswer: onSendHookHandler = (req, reply, payload, done) => {
     const miss = req.referenceMiss
-    if (req.routeOptions.config.cachedAs && reply.statusCode === 200 && typeof payload === 'string') {
+    if (reply.statusCode === 200 && typeof payload === 'string') {
       // an answer not kept (read while its topic changed, or the cache deaf) still has its bytes' tag
       const etag = (miss && cache.store(miss.topic, miss.key, miss.generation, payload)?.etag) ?? etagOf(payload)
       reply.header('etag', etag).header('cache-control', 'no-cache')
@@ -147,12 +148,38 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     }
     miss?.finish()
     done(null, payload)
-  })
+  }
   // a read that ended without sending (the client went away) lets the waiting ones read for themselves
-  app.addHook('onResponse', (req, _reply, done) => { req.referenceMiss?.finish(); done() })
-  app.addHook('onRequestAbort', (req, done) => { req.referenceMiss?.finish(); done() })
+  const releaseWaiters = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => { req.referenceMiss?.finish(); done() }
+  const dropOnSuccess = (changes: readonly ReferenceTopic[]): onSendHookHandler => (_req, reply, payload, done) => {
+    if (reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
+    done(null, payload)
+  }
+
+  // Route hooks, not global ones: a route that is neither cached nor a write of reference data runs
+  // none of this. A route's topic is known only once its module's onRoute hooks ran (withReferences).
+  const attached = new WeakSet<RouteOptions>()
+  app.decorate('cacheReferenceRoute', (route: RouteOptions) => {
+    const { cachedAs, changes } = route.config ?? {}
+    if (attached.has(route) || (!cachedAs && !changes)) return
+    attached.add(route)
+    const append = <K extends 'onRequest' | 'onSend' | 'onResponse' | 'onRequestAbort'>(name: K, hook: unknown) => {
+      (route as Record<K, unknown>)[name] = [...([] as unknown[]).concat(route[name] ?? []), hook]
+    }
+    if (cachedAs && methodsOf(route).includes('GET')) {
+      append('onRequest', answerFromCopy(cachedAs)) // last: after authentication and the route's role checks
+      append('onSend', keepAnswer)
+      append('onResponse', releaseWaiters)
+      append('onRequestAbort', releaseWaiters)
+    }
+    if (changes && !isRead(route)) append('onSend', dropOnSuccess(changes))
+  })
+  app.addHook('onRoute', (route) => { app.cacheReferenceRoute(route) })
 }, { name: 'reference-cache' })
 
 /** a scope of routes that the onRoute hook marks (a module's topic), so that the module need not know */
 export const withReferences = (hook: (route: RouteOptions) => void, register: (scope: FastifyInstance) => Promise<void>) =>
-  async (scope: FastifyInstance) => { scope.addHook('onRoute', hook); await register(scope) }
+  async (scope: FastifyInstance) => {
+    scope.addHook('onRoute', (route) => { hook(route); scope.cacheReferenceRoute(route) })
+    await register(scope)
+  }
