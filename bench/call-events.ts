@@ -26,10 +26,12 @@ export async function benchCallEvents (): Promise<void> {
   const consoles = child('./load/console-streams.ts', [service.url, token, String(CONSOLES)])
   await once(consoles, 'message')
   const run = `bench${Date.now()}`
+  const cpuBefore = process.cpuUsage()
   const senders = child('./load/transcript-senders.ts', [service.url, String(SENDERS), String(CALLS), String(BENCH_SECONDS), run])
   let output = ''
   senders.stdout!.on('data', (text: Buffer) => { output += text.toString() })
   await once(senders, 'exit')
+  const cpu = process.cpuUsage(cpuBefore)
   const { accepted, failed } = JSON.parse(output) as { accepted: number[], failed: number }
   await new Promise((resolve) => setTimeout(resolve, 1000)) // the last events on their way
   consoles.send('stop')
@@ -49,6 +51,8 @@ export async function benchCallEvents (): Promise<void> {
   const f = (n: number | null) => (n ?? NaN).toFixed(1)
   process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} SSE consoles, ${BENCH_SECONDS} s\n`)
   process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
+  const serviceCpu = (cpu.user + cpu.system) / 1000 // ms
+  process.stdout.write(`service process: ${(serviceCpu / BENCH_SECONDS / 10).toFixed(0)}% of a core, ${(1000 * serviceCpu / Math.max(total, 1)).toFixed(0)} µs of CPU per chunk (its consoles' deliveries included; ${(100 * cpu.system / Math.max(cpu.user + cpu.system, 1)).toFixed(0)}% in the kernel)\n`)
   process.stdout.write(`pushed: ${figures.received} of ${total * CONSOLES} deliveries, ${figures.outOfOrder} out of order; POST to console p50 ${f(figures.p50)} ms, p99 ${f(figures.p99)} ms, max ${f(figures.max)} ms\n`)
   await service.app.close()
   await database.close()

@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { PgDatabase, PgDialect, PgQueryResultHKT, PgSession } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
@@ -19,6 +19,17 @@ export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
 /** The rows of a raw statement, on either driver (both answer `{ rows }`). */
 export async function selectRows<T> (db: AppDb, statement: SQL): Promise<T[]> {
   return ((await db.execute(statement)) as unknown as { rows: T[] }).rows
+}
+
+/**
+ * The same, as a named prepared statement: PostgreSQL parses and plans it once per connection instead
+ * of on every call (for a long statement run hundreds of times a second, most of its cost). The text
+ * must be the same on every call under one name; only the parameters change. PGlite ignores the name.
+ */
+export async function selectPreparedRows<T> (db: AppDb, name: string, statement: SQL): Promise<T[]> {
+  const { dialect, session } = db as unknown as { dialect: PgDialect, session: PgSession }
+  const prepared = session.prepareQuery(dialect.sqlToQuery(statement), undefined, name, false)
+  return ((await prepared.execute()) as { rows: T[] }).rows
 }
 
 declare const openTransaction: unique symbol

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { inTransactionOnly, selectRows, type AppDb, type TxDb } from '../../db/client.js'
+import { inTransactionOnly, selectPreparedRows, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
@@ -58,7 +58,7 @@ export function createCallRepo<D extends AppDb> (db: D) {
      * a unique index refuse the statement: the caller then stores the chunks again one by one.
      * A chunk of a call not named yet comes back with no `call_row_id`.
      */
-    appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) => selectRows<BatchOutcome>(db, sql`
+    appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) => selectPreparedRows<BatchOutcome>(db, 'append_call_chunks', sql`
       with input as (
         select * from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb)
           as x(ord int, call_id text, channel text, chunk_text text, full_text text, is_final boolean, fingerprint text)
