@@ -81,6 +81,25 @@ describe('reference data: answered from each instance\'s copy with ETags, droppe
     assert.equal((await a.app.inject({ url: '/api/classifiers' })).statusCode, 401)
   })
 
+  it('a HEAD of a cached route is a read: it drops no copy', async () => {
+    const url = '/api/regions/tree'
+    const before = await get(a, url)
+    const [region] = before.json()
+    // a change no instance hears: only a drop would show it
+    await database.db.execute(sql`alter table regions disable trigger regions_reference_changed`)
+    try {
+      await database.db.execute(sql`update regions set name = name || ' (не слышно)' where id = ${region.id}`)
+      assert.equal((await get(a, url)).body, before.body)
+      const head = await a.app.inject({ method: 'HEAD', url, headers: admin })
+      assert.equal(head.statusCode, 200)
+      assert.equal(head.body, '')
+      assert.equal((await get(a, url)).body, before.body, 'the HEAD dropped the copy')
+    } finally {
+      await database.db.execute(sql`alter table regions enable trigger regions_reference_changed`)
+      await database.db.execute(sql`update regions set name = ${region.name} where id = ${region.id}`)
+    }
+  })
+
   it('a write through the service drops the writer\'s copy before it answers, for every topic', async () => {
     const writes: [string, () => Promise<unknown>, string, string][] = [
       ['regions', () => a.app.inject({ method: 'POST', url: '/api/regions', headers: admin, payload: { name: 'город Астана' } }), '/api/references/regions', 'город Астана'],
