@@ -35,14 +35,35 @@ export function writeEvent (res: ServerResponse, data: string, event?: string): 
   return res.write(frame(data, event))
 }
 
+/** the events of the current burst for each stream, written when the burst's work is done */
+const bursts = new Map<ServerResponse, { frames: Buffer[], bytes: number }>()
+/** a burst larger than this leaves at once: the socket's backpressure then shows in `writableLength` */
+const BURST_BYTES = 64 * 1024
+
+function flushBurst (res: ServerResponse): void {
+  const burst = bursts.get(res)
+  if (!burst) return
+  bursts.delete(res)
+  if (!res.destroyed) res.write(burst.frames.length === 1 ? burst.frames[0]! : Buffer.concat(burst.frames, burst.bytes))
+}
+
 /**
- * The same, for a stream that receives events in bursts: the events written until the current
- * burst's work is done leave in one write to the socket, not one each.
+ * The same, for a stream that receives events in bursts (the notifications of one commit arrive
+ * together): the events written until the current burst's work is done leave as one chunk of the
+ * response, one write to the socket, rather than one chunk each. Answers the bytes of the stream not
+ * yet sent, this burst's included.
  */
-export function writeEventCorked (res: ServerResponse, data: string, event?: string): boolean {
-  if (res.writableCorked === 0) {
-    res.cork()
-    process.nextTick(() => { res.uncork() })
+export function writeEventInBurst (res: ServerResponse, data: string, event?: string): number {
+  let burst = bursts.get(res)
+  if (!burst) {
+    burst = { frames: [], bytes: 0 }
+    bursts.set(res, burst)
+    process.nextTick(flushBurst, res)
   }
-  return writeEvent(res, data, event)
+  const bytes = frame(data, event)
+  burst.frames.push(bytes)
+  burst.bytes += bytes.length
+  const queued = burst.bytes
+  if (queued > BURST_BYTES) flushBurst(res)
+  return res.writableLength + (bursts.has(res) ? queued : 0)
 }

@@ -132,6 +132,36 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     await assert.rejects(open(`${wsA}/api/call-events/ws?token=forged`), /401/)
   })
 
+  it('the events of one commit leave in one chunk of the stream, in order', async () => {
+    const { connect } = await import('node:net')
+    const { port } = new URL(urlB)
+    const socket = connect(Number(port), '127.0.0.1')
+    let raw = ''
+    socket.setEncoding('utf8').on('data', (text: string) => { raw += text })
+    socket.write(`GET /api/call-events/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.admin!.authorization}\r\n\r\n`)
+    try {
+      await eventually(async () => raw.includes(': connected'), 5000, 'stream open')
+      const payload = JSON.stringify({ type: 'call.transcription', organization_id: null, employee_id: null, seq: 'SEQ', chunk_text: 'бір' })
+      await database.query('select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 5) i', ['call_events', payload])
+      await eventually(async () => raw.includes('"seq":"5"'), 5000, 'five events')
+      // the chunked body: a size line in hex, then that many bytes; the comment line is the first chunk
+      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+      const chunks: string[] = []
+      for (let at = 0; at < body.length;) {
+        const line = body.indexOf('\r\n', at)
+        const size = Number.parseInt(body.slice(at, line), 16)
+        const bytes = Buffer.from(body.slice(line + 2)).subarray(0, size).toString()
+        chunks.push(bytes)
+        at = line + 2 + bytes.length + 2
+      }
+      const events = chunks.filter((chunk) => chunk.includes('event: call.transcription'))
+      assert.equal(events.length, 1, JSON.stringify(chunks))
+      assert.deepEqual([...events[0]!.matchAll(/"seq":"(\d)"/g)].map((m) => m[1]), ['1', '2', '3', '4', '5'])
+    } finally {
+      socket.destroy()
+    }
+  })
+
   it('a console that stops reading is cut off instead of being buffered without end', async () => {
     const { request } = await import('node:http')
     let received = 0

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { startEventStream, writeEventCorked } from '../../lib/sse.js'
+import { startEventStream, writeEventInBurst } from '../../lib/sse.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -87,9 +87,9 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
         res.write(': connected\n\n')
       },
       send: (type, json) => {
-        if (res!.writableLength > MAX_UNSENT_BYTES) { res!.destroy(); return false }
-        writeEventCorked(res!, json, type)
-        return true
+        if (writeEventInBurst(res!, json, type) <= MAX_UNSENT_BYTES) return true
+        res!.destroy()
+        return false
       },
       beat: () => res!.write(': ping\n\n') || true,
       close: () => { res!.end() },
