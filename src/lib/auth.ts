@@ -71,6 +71,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
 
   /** what the route asks of a caller whose token (if any) is known: an error, or nothing */
   function refusal (req: FastifyRequest): UnauthorizedError | undefined {
+    if (serviceDigest === undefined && options.authMode !== 'strict') return undefined // nothing a route could ask
     const config = req.routeOptions.config
     if (config.machine && serviceDigest !== undefined && !req.viaServiceToken && !(config.platformAdmins && isPlatformAdmin(req.principal))) {
       return new UnauthorizedError(config.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')

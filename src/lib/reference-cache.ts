@@ -71,13 +71,14 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
 export type ReferenceCache = ReturnType<typeof createReferenceCache>
 
 const methodsOf = (route: RouteOptions) => ([] as string[]).concat(route.method)
+const isGet = (route: RouteOptions) => methodsOf(route).includes('GET')
 /** GET and the HEAD that Fastify makes of it read; the HEAD is neither cached nor a write */
 const isRead = (route: RouteOptions) => methodsOf(route).every((m) => m === 'GET' || m === 'HEAD')
 
 /** an onRoute hook for a module of reference data: its GETs are cached under `topic`, its writes change it */
 export const referenceRoutes = (topic: ReferenceTopic) => (route: RouteOptions) => {
   if (!isRead(route)) route.config = { changes: [topic], ...route.config }
-  else if (methodsOf(route).includes('GET')) route.config = { cachedAs: topic, ...route.config }
+  else if (isGet(route)) route.config = { cachedAs: topic, ...route.config }
 }
 
 /** an onRoute hook: the module's writes change these topics (it serves none of them) */
@@ -166,7 +167,7 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     const append = <K extends 'onRequest' | 'onSend' | 'onResponse' | 'onRequestAbort'>(name: K, hook: unknown) => {
       (route as Record<K, unknown>)[name] = [...([] as unknown[]).concat(route[name] ?? []), hook]
     }
-    if (cachedAs && methodsOf(route).includes('GET')) {
+    if (cachedAs && isGet(route)) {
       append('onRequest', answerFromCopy(cachedAs)) // last: after authentication and the route's role checks
       append('onSend', keepAnswer)
       append('onResponse', releaseWaiters)

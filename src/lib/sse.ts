@@ -63,7 +63,6 @@ export function writeEventInBurst (res: ServerResponse, data: string, event?: st
   const bytes = frame(data, event)
   burst.frames.push(bytes)
   burst.bytes += bytes.length
-  const queued = burst.bytes
-  if (queued > BURST_BYTES) flushBurst(res)
-  return res.writableLength + (bursts.has(res) ? queued : 0)
+  if (burst.bytes > BURST_BYTES) flushBurst(res)
+  return res.writableLength + (bursts.get(res)?.bytes ?? 0)
 }

@@ -40,15 +40,13 @@ export function rarestTrigrams (word: string, counts: ReadonlyMap<string, number
     .map((t) => t.trigram)
 }
 
-export interface NameTrigramsOptions {
+interface NameTrigramsOptions {
   /** the lower-case names to count, newest first */
   loadNames: () => Promise<string[]>
   now?: () => number
   /** how long a count serves before the next search starts a new one */
   maxAgeMs?: number
 }
-
-export type NameTrigrams = ReturnType<typeof createNameTrigrams>
 
 /**
  * Per instance. The first search starts the count and does not wait for it: until it is ready every

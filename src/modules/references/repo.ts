@@ -36,6 +36,8 @@ function containsText (value: SQL, words: string[]): SQL {
   return words.length === 1 ? each[0]! : sql`${sql.join(each, sql` and `)} and strpos(${value}, ${words.join(' ')}) > 0`
 }
 
+const NOTHING_COUNTED: ReadonlyMap<string, number> = new Map()
+
 /**
  * `value` contains `words`, each of which has trigrams. The trigram index reads only the probes,
  * the rarest trigrams of each word (see name-trigrams.ts); `strpos` then checks the text.
@@ -53,9 +55,9 @@ function containsProbedText (value: SQL, words: string[], probesOf: NonNullable<
  * name, in name order); substrings of the name, the e-mail (only for ASCII text: e-mails are ASCII),
  * the IIN or the phone (not when a whole IIN or phone was typed), newest first (a trigram index for
  * rare text, a backward primary-key scan that stops at the limit for common text; the planner
- * chooses from the column statistics that migration 0020 raises; several words: see below). The candidates, at most `limit`
- * of each way, are ranked: the exact match first, then the strict word similarity of the text to the
- * name (whole words first), names starting with the text, name, id.
+ * chooses from the column statistics that migration 0020 raises; several words: see below). The
+ * candidates, at most `limit` of each way, are ranked: the exact match first, then the strict word
+ * similarity of the text to the name (whole words first), names starting with the text, name, id.
  */
 export function personSearchStatement (s: PersonSearch): SQL {
   const active = s.includeInactive ? sql`true` : sql`${persons.is_active}`
@@ -82,7 +84,7 @@ export function personSearchStatement (s: PersonSearch): SQL {
       const wholeWords = sql`to_tsvector('simple', ${name}) @@ plainto_tsquery('simple', ${s.text}) and strpos(${name}, ${s.text}) > 0`
       prelude = sql`whole_word as ${way(2, wholeWords, allMatchesNewest)},`
       ways.push(sql`(select * from whole_word)`)
-      const probesOf = s.probesOf ?? ((word, taken) => rarestTrigrams(word, new Map(), taken))
+      const probesOf = s.probesOf ?? ((word, taken) => rarestTrigrams(word, NOTHING_COUNTED, taken))
       ways.push(way(2, sql`(select count(*) from whole_word) < ${s.limit} and ${containsProbedText(name, words, probesOf)}`, allMatchesNewest))
     } else {
       ways.push(newest(containsText(name, words)))
