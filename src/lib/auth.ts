@@ -44,6 +44,8 @@ export interface AuthOptions {
   serviceToken?: string
   /** the principal of a valid, unrevoked access token; undefined otherwise */
   resolvePrincipal: (token: string) => Promise<Principal | undefined>
+  /** the same answer when it is known without waiting (null: invalid); undefined sends the request to `resolvePrincipal` */
+  knownPrincipal?: (token: string) => Principal | null | undefined
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest()
@@ -84,8 +86,13 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     return undefined
   }
 
-  // Callback hooks: a request without a token, or with the service token, costs no promise; only a
-  // user token waits for its principal.
+  const admit = (req: FastifyRequest, principal: Principal | null | undefined, done: (err?: Error) => void) => {
+    req.principal = principal ?? null
+    done(principal ? refusal(req) : new UnauthorizedError('Invalid or expired token'))
+  }
+
+  // Callback hooks: a request without a token, with the service token, or with a user token checked
+  // before whose user is kept in memory costs no promise; only the rest wait for their principal.
   app.addHook('onRequest', (req, _reply, done) => {
     let token: string | undefined
     try { token = bearerToken(req) } catch (err) { done(err as Error); return }
@@ -94,10 +101,9 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       done(refusal(req))
       return
     }
-    options.resolvePrincipal(token).then((principal) => {
-      req.principal = principal ?? null
-      done(principal ? refusal(req) : new UnauthorizedError('Invalid or expired token'))
-    }, done)
+    const known = options.knownPrincipal?.(token)
+    if (known !== undefined) { admit(req, known, done); return }
+    options.resolvePrincipal(token).then((principal) => { admit(req, principal, done) }, done)
   })
 
   const requireUser: onRequestHookHandler = (req, _reply, done) => {

@@ -24,6 +24,10 @@ export function createInvalidatedCache<K, V> (options: { load: (key: K) => Promi
       if (live && value !== undefined && generation === startedAt && options.isLive()) setBounded(entries, key, value, options.maxEntries)
       return value
     },
+    /** the kept value, without loading: undefined when none is kept (or nothing may be kept now) */
+    peek (key: K): V | undefined {
+      return options.isLive() ? entries.get(key) : undefined
+    },
     forget (key: K): void { generation++; entries.delete(key) },
     clear (): void { generation++; entries.clear() },
   }

@@ -40,6 +40,8 @@ export function createAuthRepo (db: AppDb) {
 }
 
 export type AuthRepo = ReturnType<typeof createAuthRepo>
+/** what every authenticated request reads of its user */
+export type PrincipalRow = NonNullable<Awaited<ReturnType<AuthRepo['findPrincipal']>>>
 
 /** Values generated once and shared by every instance (the JWT key when JWT_SECRET is not set). */
 export function createSettingsRepo (db: AppDb) {

@@ -7,9 +7,9 @@ import type { Clock } from '../../lib/clock.js'
 import { AppError, ConflictError, NotFoundError, RequestValidationError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
-import type { TokenIssuer } from '../../lib/tokens.js'
+import type { AccessClaims, TokenIssuer } from '../../lib/tokens.js'
 import { invitationMail, passwordResetMail } from './mail-templates.js'
-import type { AuthRepo, UserRow } from './repo.js'
+import type { AuthRepo, PrincipalRow, UserRow } from './repo.js'
 import type { LoginResponse, Profile } from './schemas.js'
 
 const HOUR = 3600_000
@@ -38,6 +38,8 @@ export interface AuthServiceDeps {
   publicUrl: string
   /** where principals are read on every request (a cache in front of the repository, say) */
   findPrincipal?: AuthRepo['findPrincipal']
+  /** a principal's row when it is at hand without a database read (that cache's copy) */
+  peekPrincipal?: (id: number) => PrincipalRow | undefined
   /** where profiles are read (a cache in front of the repository, say) */
   findProfile?: AuthRepo['findProfile']
   /** an account changed (token version, profile): this instance's cached copies go at once */
@@ -100,16 +102,34 @@ export function createAuthService (deps: AuthServiceDeps) {
     return user
   }
 
-  async function resolvePrincipal (token: string): Promise<Principal | undefined> {
-    const claims = await tokens.verify(token)
-    if (!claims) return undefined
-    const user = await findPrincipal(Number(claims.sub))
+  /** the principal of a token's claims and its user's row: undefined when revoked or deactivated */
+  function principalOf (claims: AccessClaims, user: PrincipalRow | undefined): Principal | undefined {
     if (!user || !user.is_active || user.token_version !== claims.tv) return undefined
     return { id: user.id, email: user.email, role: user.role, user_type: user.user_type, organization_id: user.organization_id }
   }
 
+  async function resolvePrincipal (token: string): Promise<Principal | undefined> {
+    const claims = await tokens.verify(token)
+    if (!claims) return undefined
+    return principalOf(claims, await findPrincipal(Number(claims.sub)))
+  }
+
+  /**
+   * The common case of every authenticated request, without a promise: a token checked before whose
+   * user's row is kept. Null for a token known to be invalid; undefined when only
+   * `resolvePrincipal` can tell.
+   */
+  function knownPrincipal (token: string): Principal | null | undefined {
+    const claims = tokens.verifyKnown(token)
+    if (claims === null) return null
+    const user = claims && deps.peekPrincipal?.(Number(claims.sub))
+    if (!claims || !user) return undefined
+    return principalOf(claims, user) ?? null
+  }
+
   return {
     resolvePrincipal,
+    knownPrincipal,
 
     async login (email: string, password: string, clientAddress: string): Promise<LoginResponse> {
       const normalized = email.toLowerCase()
