@@ -1,5 +1,4 @@
 import cors from '@fastify/cors'
-import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
@@ -121,8 +120,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app)
   installValidators(app, sharedSchemas)
   for (const schema of sharedSchemas) app.addSchema(schema)
-  // on the way in, so that every answer has it (errors and 404s too) and no hook runs on the way out
-  app.addHook('onRequest', (req, reply, done) => { reply.header('x-request-id', req.id); done() })
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true })
   await registerOpenApi(app, serviceVersion)
 
@@ -158,6 +155,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => { await principalChanges.stop() })
   const authService = auth.createAuthService({
     findPrincipal: principals.get,
+    peekPrincipal: principals.peek,
     findProfile: profiles.get,
     principalChanged: accountChanged,
     repo: authRepo,
@@ -168,7 +166,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     log: app.log,
   })
-  await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal })
+  await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal, knownPrincipal: authService.knownPrincipal })
 
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
   await app.register(consolePages.routes)
@@ -216,7 +214,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/pbx',
     service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, backupRetention: config.pbx.backupRetention, clock, control: pbxControl }),
   })
-  await app.register(websocket, { options: { maxPayload: 64 * 1024, handleProtocols: (offered: Set<string>) => (offered.has('bearer') ? 'bearer' : false) } })
   const callRepo = callEvents.createCallRepo(db)
   const callNotifier = createNotifier(database, 'call_events')
   app.addHook('onReady', async () => { await callNotifier.start() })

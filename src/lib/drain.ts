@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * listening and at once closes the connections it thinks idle, which includes connections the
  * kernel had accepted and whose request bytes were not read yet: under load those clients saw
  * resets, and requests on kept-alive connections got Fastify's 503. Instead, at a stop:
- * 1. every response says `Connection: close`, so connections end after the request they carry;
+ * 1. every response says `Connection: close` (Fastify's own, once its close began), so connections
+ *    end after the request they carry;
  * 2. connections still arriving (the listen backlog) are accepted until they stop coming;
  * 3. the listener closes (without touching connections), accepted connections get a moment to
  *    show their request, and only the ones that stay idle are closed;
@@ -28,7 +29,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * Requires `return503OnClosing: false`.
  */
 export function drainOnClose (app: FastifyInstance, options: DrainOptions): void {
-  let draining = false
   const sockets = new Set<Socket>()
   let lastConnection = 0
   app.server.on('connection', (socket: Socket) => {
@@ -38,14 +38,10 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): void
   })
   // a WebSocket is not a request in flight: its plugin closes it at the stop
   app.server.on('upgrade', (_request, socket: Socket) => { sockets.delete(socket) })
-  // a callback hook: no promise per request on the hot path
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (draining) reply.header('connection', 'close')
-    done()
-  })
+  // Fastify itself says `Connection: close` on every answer from the moment its close begins (before
+  // the preClose hooks), so no hook of ours runs on every request
   app.addHook('preClose', async () => {
     if (!app.server.listening) return
-    draining = true
     const started = Date.now()
     lastConnection = Math.max(lastConnection, started)
     while (Date.now() - lastConnection < options.quietMs && Date.now() - started < options.acceptWindowMs) await sleep(10)

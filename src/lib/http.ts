@@ -24,6 +24,7 @@ export function requestId (req: IncomingMessage): string {
 /**
  * 404 `{"detail":"Not Found"}` for unknown paths and 405 with `Allow` for a known path
  * with another method, as FastAPI (Starlette) answers. Fastify itself only knows 404.
+ * Also the first hook of every request: its `x-request-id` header, and 404 for an empty path parameter.
  */
 export function registerNotFound (app: FastifyInstance): void {
   const known = FindMyWay({ ignoreTrailingSlash: false })
@@ -39,9 +40,11 @@ export function registerNotFound (app: FastifyInstance): void {
       try { known.on(method as HTTPMethod, route.url, () => {}) } catch { /* same path registered twice */ }
     }
   })
-  // `/api/shared/groups/` must not reach `/:group_id` with an empty id: a trailing slash is another
-  // path. Before authentication, as FastAPI finds no route there; a callback hook, no promise.
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
+    // every answer has its request's id, errors and 404s too, and no hook runs on the way out for it
+    reply.header('x-request-id', req.id)
+    // `/api/shared/groups/` must not reach `/:group_id` with an empty id: a trailing slash is another
+    // path. Before authentication, as FastAPI finds no route there. One callback hook, no promise.
     const params = req.params as Record<string, string> | undefined
     done(params && Object.values(params).some((v) => v === '') ? new AppError(404, 'not_found', 'Not Found') : undefined)
   })

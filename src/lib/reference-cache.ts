@@ -108,7 +108,7 @@ function answerCached (req: FastifyRequest, reply: FastifyReply, answer: CachedA
 export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: FastifyInstance, { cache }) => {
   // one read of a missing answer at a time: the others wait for its bytes rather than all reading at once
   const filling = new Map<string, Promise<void>>()
-  const startFill = (req: FastifyRequest, topic: ReferenceTopic) => {
+  const startFill = (req: FastifyRequest, reply: FastifyReply, topic: ReferenceTopic) => {
     const key = `${topic}\u0000${req.url}`
     let release = () => {}
     const fill = new Promise<void>((resolve) => { release = resolve })
@@ -118,6 +118,8 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
       release()
     }
     req.referenceMiss = { topic, key: req.url, generation: cache.generation(topic), finish }
+    // a read that ended without its answer (the client went away) lets the waiting ones read for themselves
+    reply.raw.once('close', finish)
   }
   const answerFromCopy = (topic: ReferenceTopic): onRequestHookHandler => (req, reply, done) => {
     // nothing is kept while the cache is off or deaf: no request waits for another's read then
@@ -125,7 +127,7 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     const hit = cache.lookup(topic, req.url)
     if (hit) { answerCached(req, reply, hit); return }
     const pending = filling.get(`${topic}\u0000${req.url}`)
-    if (!pending) { startFill(req, topic); done(); return }
+    if (!pending) { startFill(req, reply, topic); done(); return }
     void pending.then(() => {
       const filled = cache.lookup(topic, req.url)
       if (filled) { answerCached(req, reply, filled); return }
@@ -150,8 +152,6 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     miss?.finish()
     done(null, payload)
   }
-  // a read that ended without sending (the client went away) lets the waiting ones read for themselves
-  const releaseWaiters = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => { req.referenceMiss?.finish(); done() }
   const dropOnSuccess = (changes: readonly ReferenceTopic[]): onSendHookHandler => (_req, reply, payload, done) => {
     if (reply.statusCode < 400) for (const topic of changes) cache.drop(topic)
     done(null, payload)
@@ -164,14 +164,12 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     const { cachedAs, changes } = route.config ?? {}
     if (attached.has(route) || (!cachedAs && !changes)) return
     attached.add(route)
-    const append = <K extends 'onRequest' | 'onSend' | 'onResponse' | 'onRequestAbort'>(name: K, hook: unknown) => {
+    const append = <K extends 'onRequest' | 'onSend'>(name: K, hook: unknown) => {
       (route as Record<K, unknown>)[name] = [...([] as unknown[]).concat(route[name] ?? []), hook]
     }
     if (cachedAs && isGet(route)) {
       append('onRequest', answerFromCopy(cachedAs)) // last: after authentication and the route's role checks
       append('onSend', keepAnswer)
-      append('onResponse', releaseWaiters)
-      append('onRequestAbort', releaseWaiters)
     }
     if (changes && !isRead(route)) append('onSend', dropOnSuccess(changes))
   })

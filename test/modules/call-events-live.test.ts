@@ -132,6 +132,32 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     await assert.rejects(open(`${wsA}/api/call-events/ws?token=forged`), /401/)
   })
 
+  it('an upgrade to a path without a WebSocket gets 404 and its connection closed, also where an HTTP route is', async () => {
+    const { connect } = await import('node:net')
+    const { port } = new URL(urlA)
+    const upgrade = (path: string) => new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1')
+      let raw = ''
+      socket.setEncoding('utf8').on('data', (text: string) => { raw += text })
+      socket.once('end', () => resolve(raw)).once('error', reject)
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: ${auth.admin!.authorization}\r\n\r\n`)
+    })
+    for (const path of ['/api/regions', '/api/call-events/stream', '/api/call-events/ws/', '/nowhere']) {
+      const answer = await upgrade(path) // resolves only once the service ended the connection
+      assert.match(answer, /^HTTP\/1\.1 404 Not Found\r\n/, path)
+      assert.match(answer, /\r\nx-request-id: [0-9a-f-]{36}\r\n/, path)
+      assert.ok(answer.endsWith('\r\n\r\n{"detail":"Not Found"}'), path)
+    }
+    // the WebSocket route itself still upgrades
+    assert.match(await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1')
+      socket.setEncoding('utf8').once('data', (text: string) => { resolve(text); socket.destroy() }).once('error', reject)
+      socket.write('GET /api/call-events/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: ${auth.admin!.authorization}\r\n\r\n`)
+    }), /^HTTP\/1\.1 101 Switching Protocols\r\n/)
+  })
+
   it('the events of one commit leave in one chunk of the stream, in order', async () => {
     const { connect } = await import('node:net')
     const { port } = new URL(urlB)

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
 import { startEventStream, writeEventInBurst } from '../../lib/sse.js'
+import { registerWebSockets } from '../../lib/websockets.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -112,38 +113,42 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
   }, async (req) => service.transcription(req.body))
 
   // Browsers cannot set headers on a WebSocket: the token comes as ?token= or as the second
-  // subprotocol (new WebSocket(url, ['bearer', token])).
-  app.get('/ws', {
-    websocket: true,
-    onRequest: async (req) => {
-      if (req.principal) return
-      const query = req.query as { token?: string }
-      const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
-      const token = query.token ?? (offered[0]?.toLowerCase() === 'bearer' ? offered[1] : undefined)
-      const principal = token ? await app.resolvePrincipal(token) : undefined
-      if (!principal) throw new UnauthorizedError()
-      req.principal = principal
-    },
-    schema: { tags, operationId: 'callEventSocket', summary: 'WebSocket for operator consoles: the same events as /stream, as JSON messages (token as ?token= or the subprotocol pair bearer, <token>)' },
-  }, async (socket, req) => {
-    let alive = true
-    socket.on('pong', () => { alive = true })
-    await attachConsole(req, {
-      open: () => {},
-      send: (_type, json) => {
-        if (socket.bufferedAmount > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
-        socket.send(json)
-        return true
+  // subprotocol (new WebSocket(url, ['bearer', token])). A scope of its own: no other route pays
+  // for the WebSocket plugin's hooks.
+  await app.register(async (sockets) => {
+    await registerWebSockets(sockets, { maxPayload: 64 * 1024, handleProtocols: (offered: Set<string>) => (offered.has('bearer') ? 'bearer' : false) })
+    sockets.get('/ws', {
+      websocket: true,
+      onRequest: async (req) => {
+        if (req.principal) return
+        const query = req.query as { token?: string }
+        const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+        const token = query.token ?? (offered[0]?.toLowerCase() === 'bearer' ? offered[1] : undefined)
+        const principal = token ? await app.resolvePrincipal(token) : undefined
+        if (!principal) throw new UnauthorizedError()
+        req.principal = principal
       },
-      // a ping each beat; a console that did not answer the last one is gone
-      beat: () => {
-        if (!alive) { socket.terminate(); return false }
-        alive = false
-        socket.ping()
-        return true
-      },
-      close: () => { if (socket.readyState === socket.OPEN) socket.close(1001, 'server closing') },
-      onClose: (end) => { socket.on('close', end) },
+      schema: { tags, operationId: 'callEventSocket', summary: 'WebSocket for operator consoles: the same events as /stream, as JSON messages (token as ?token= or the subprotocol pair bearer, <token>)' },
+    }, async (socket, req) => {
+      let alive = true
+      socket.on('pong', () => { alive = true })
+      await attachConsole(req, {
+        open: () => {},
+        send: (_type, json) => {
+          if (socket.bufferedAmount > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
+          socket.send(json)
+          return true
+        },
+        // a ping each beat; a console that did not answer the last one is gone
+        beat: () => {
+          if (!alive) { socket.terminate(); return false }
+          alive = false
+          socket.ping()
+          return true
+        },
+        close: () => { if (socket.readyState === socket.OPEN) socket.close(1001, 'server closing') },
+        onClose: (end) => { socket.on('close', end) },
+      })
     })
   })
 

@@ -1,0 +1,40 @@
+import { EventEmitter } from 'node:events'
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import websocket, { type WebsocketPluginOptions } from '@fastify/websocket'
+import type { FastifyInstance } from 'fastify'
+import FindMyWay from 'find-my-way'
+import { requestId } from './http.js'
+
+const NOT_FOUND = '{"detail":"Not Found"}'
+
+/** what an upgrade to a path without a WebSocket gets: the 404 an HTTP client would, and the end of its connection */
+function refuse (req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy())
+  socket.end(`HTTP/1.1 404 Not Found\r\nx-request-id: ${requestId(req)}\r\ncontent-type: application/json\r\n` +
+    `content-length: ${NOT_FOUND.length}\r\nconnection: close\r\n\r\n${NOT_FOUND}`)
+}
+
+/**
+ * WebSocket routes for one scope only. @fastify/websocket puts two hooks on every request of the
+ * scope it is registered in; registered here, only the WebSocket routes of `scope` run them, and every
+ * other request of the service runs none. An upgrade request reaches the plugin (and Fastify's
+ * routing) only when its path is one of those routes: any other is answered 404 and its connection
+ * closed, before any routing.
+ */
+export async function registerWebSockets (scope: FastifyInstance, options: WebsocketPluginOptions['options']): Promise<void> {
+  const paths = FindMyWay()
+  scope.addHook('onRoute', (route) => {
+    // the HEAD that Fastify makes of a GET carries the flag too
+    if ((route as { websocket?: boolean }).websocket && route.method === 'GET') paths.on('GET', route.url, () => {})
+  })
+  // the plugin listens here, not on the server: it hears only the upgrades meant for these routes
+  const upgrades = new EventEmitter()
+  scope.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?', 1)[0]!
+    if (req.method !== 'GET' || paths.find('GET', path) === null) refuse(req, socket)
+    // none listens once the plugin has closed at a stop
+    else if (!upgrades.emit('upgrade', req, socket, head)) socket.destroy()
+  })
+  await scope.register(websocket, { options: { ...options, server: upgrades as unknown as NonNullable<WebsocketPluginOptions['options']>['server'] } })
+}
