@@ -18,16 +18,23 @@ const MAX_VERIFIED = 10_000
 export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: string, ttlSeconds: number, clock: Clock }) {
   // imported once: given the raw bytes, jose would import a key for every token it signs or checks
   const key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
-  // a console sends the same token with every request: its signature is checked once, its expiry every time
-  const verified = new Map<string, { claims: AccessClaims, expiresAt: number }>()
+  // A console sends the same token with every request: its signature is checked once, its expiry
+  // every time. Kept by its signature (43 characters to hash rather than the whole token's ~250 on
+  // every request); the whole token must still be the same.
+  const verified = new Map<string, { token: string, claims: AccessClaims, expiresAt: number }>()
+  const signatureOf = (token: string) => token.slice(token.lastIndexOf('.') + 1)
+  const knownCheck = (token: string) => {
+    const known = verified.get(signatureOf(token))
+    return known?.token === token ? known : undefined
+  }
 
-  async function verifySignature (token: string): Promise<{ claims: AccessClaims, expiresAt: number } | undefined> {
+  async function verifySignature (token: string): Promise<{ token: string, claims: AccessClaims, expiresAt: number } | undefined> {
     try {
       const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
       const { sub, role, organization_id: organizationId, tv } = payload
       if (typeof tv !== 'number' || typeof role !== 'string' || sub === undefined || !/^\d+$/.test(sub)) return undefined
       if (organizationId !== null && typeof organizationId !== 'number') return undefined
-      return { claims: { sub, role, organization_id: organizationId, tv }, expiresAt: payload.exp! * 1000 }
+      return { token, claims: { sub, role, organization_id: organizationId, tv }, expiresAt: payload.exp! * 1000 }
     } catch {
       return undefined
     }
@@ -46,20 +53,21 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
     },
     /** The claims of a valid token; undefined for anything else. */
     verify: async (token: string): Promise<AccessClaims | undefined> => {
-      const known = verified.get(token) ?? await verifySignature(token)
+      const kept = knownCheck(token)
+      const known = kept ?? await verifySignature(token)
       if (!known || known.expiresAt <= clock().getTime()) {
-        verified.delete(token)
+        if (kept) verified.delete(signatureOf(token))
         return undefined
       }
-      if (!verified.has(token)) setBounded(verified, token, known, MAX_VERIFIED)
+      if (!kept) setBounded(verified, signatureOf(token), known, MAX_VERIFIED)
       return known.claims
     },
     /** without waiting: the claims of a token whose signature was checked before, null once it expired, undefined when not known */
     verifyKnown: (token: string): AccessClaims | null | undefined => {
-      const known = verified.get(token)
+      const known = knownCheck(token)
       if (!known) return undefined
       if (known.expiresAt > clock().getTime()) return known.claims
-      verified.delete(token)
+      verified.delete(signatureOf(token))
       return null
     },
   }
