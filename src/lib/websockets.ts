@@ -20,7 +20,7 @@ function refuse (req: IncomingMessage, socket: Duplex): void {
  * scope it is registered in; registered here, only the WebSocket routes of `scope` run them, and every
  * other request of the service runs none. An upgrade request reaches the plugin (and Fastify's
  * routing) only when its path is one of those routes: any other is answered 404 and its connection
- * closed, before any routing.
+ * closed, before any routing. One such scope per service: it answers every upgrade of the server.
  */
 export async function registerWebSockets (scope: FastifyInstance, options: WebsocketPluginOptions['options']): Promise<void> {
   const paths = FindMyWay()
