@@ -28,6 +28,15 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
     return known?.token === token ? known : undefined
   }
 
+  /** without waiting: the claims of a token whose signature was checked before, null once it expired, undefined when not known */
+  function verifyKnown (token: string): AccessClaims | null | undefined {
+    const known = knownCheck(token)
+    if (!known) return undefined
+    if (known.expiresAt > clock().getTime()) return known.claims
+    verified.delete(signatureOf(token))
+    return null
+  }
+
   async function verifySignature (token: string): Promise<{ token: string, claims: AccessClaims, expiresAt: number } | undefined> {
     try {
       const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], currentDate: clock(), requiredClaims: ['sub', 'exp'] })
@@ -53,23 +62,14 @@ export function createTokenIssuer ({ secret, ttlSeconds, clock }: { secret: stri
     },
     /** The claims of a valid token; undefined for anything else. */
     verify: async (token: string): Promise<AccessClaims | undefined> => {
-      const kept = knownCheck(token)
-      const known = kept ?? await verifySignature(token)
-      if (!known || known.expiresAt <= clock().getTime()) {
-        if (kept) verified.delete(signatureOf(token))
-        return undefined
-      }
-      if (!kept) setBounded(verified, signatureOf(token), known, MAX_VERIFIED)
-      return known.claims
+      const known = verifyKnown(token)
+      if (known !== undefined) return known ?? undefined
+      const checked = await verifySignature(token)
+      if (!checked || checked.expiresAt <= clock().getTime()) return undefined
+      setBounded(verified, signatureOf(token), checked, MAX_VERIFIED)
+      return checked.claims
     },
-    /** without waiting: the claims of a token whose signature was checked before, null once it expired, undefined when not known */
-    verifyKnown: (token: string): AccessClaims | null | undefined => {
-      const known = knownCheck(token)
-      if (!known) return undefined
-      if (known.expiresAt > clock().getTime()) return known.claims
-      verified.delete(signatureOf(token))
-      return null
-    },
+    verifyKnown,
   }
 }
 

@@ -11,7 +11,7 @@ const NOT_FOUND = '{"detail":"Not Found"}'
 /** what an upgrade to a path without a WebSocket gets: the 404 an HTTP client would, and the end of its connection */
 function refuse (req: IncomingMessage, socket: Duplex): void {
   socket.on('error', () => socket.destroy())
-  socket.end(`HTTP/1.1 404 Not Found\r\nx-request-id: ${requestId(req)}\r\ncontent-type: application/json\r\n` +
+  socket.end(`HTTP/1.1 404 Not Found\r\nx-request-id: ${requestId(req)}\r\ncontent-type: application/json; charset=utf-8\r\n` +
     `content-length: ${NOT_FOUND.length}\r\nconnection: close\r\n\r\n${NOT_FOUND}`)
 }
 
