@@ -4,7 +4,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lockDataDir } from '../src/db/data-dir-lock.js'
+import { createServer, type ServerResponse } from 'node:http'
+import { connect } from 'node:net'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { createGroupCommit } from '../src/lib/group-commit.js'
+import { writeEventInBurst } from '../src/lib/sse.js'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
 
@@ -95,5 +100,68 @@ describe('group commit', () => {
     const answers = await Promise.all(items.map((item) => commit.submit(item).catch((e: Error) => e.message)))
     assert.deepEqual(batches, [['a', 'bb', 'ccc'], ['dddd', 'eeeeee'], ['ffffffffffff'], ['g', 'boom', 'h']])
     assert.deepEqual(answers, ['a', 'bb', 'ccc', 'dddd', 'eeeeee', 'ffffffffffff', 'writer failed', 'writer failed', 'writer failed'])
+  })
+})
+
+describe('SSE bursts', () => {
+  /** a stream on a real server, read from a plain socket: each chunk of the response as it came, as the events' data it holds */
+  async function stream () {
+    let taken: (res: ServerResponse) => void = () => {}
+    const request = new Promise<ServerResponse>((resolve) => { taken = resolve })
+    const server = createServer((_req, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' })
+      response.flushHeaders()
+      taken(response)
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    socket.write('GET / HTTP/1.1\r\nhost: test\r\n\r\n')
+    let raw = ''
+    socket.on('data', (data: Buffer) => { raw += data.toString() })
+    const res = await request
+    return {
+      write: (data: string) => writeEventInBurst(res, data, 'tick'),
+      /** the response's chunks so far, each as the list of its events' data */
+      chunks: () => raw.slice(raw.indexOf('\r\n\r\n') + 4).split(/\r\n[0-9a-f]+\r\n|^[0-9a-f]+\r\n/).filter((c) => c.includes('data:'))
+        .map((c) => [...c.matchAll(/^data: (.*)$/gm)].map((m) => m[1])),
+      close: async () => { socket.destroy(); res.destroy(); server.close(); await once(server, 'close') },
+    }
+  }
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  it('the events of one burst leave in one write; those that follow within the interval wait and leave together; a quiet stream\'s event leaves at once', async () => {
+    const s = await stream()
+    try {
+      s.write('1'); s.write('2'); s.write('3')
+      await new Promise((resolve) => setImmediate(resolve))
+      s.write('4')
+      await new Promise((resolve) => setImmediate(resolve))
+      s.write('5')
+      await settle(60)
+      assert.deepEqual(s.chunks(), [['1', '2', '3'], ['4', '5']])
+      const quiet = performance.now()
+      s.write('6')
+      while (s.chunks().length < 3) await settle(1)
+      assert.deepEqual(s.chunks()[2], ['6'])
+      assert.ok(performance.now() - quiet < 15, 'a quiet stream does not wait for the interval')
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('answers the bytes not yet sent, those held for the interval included', async () => {
+    const s = await stream()
+    try {
+      const frame = Buffer.byteLength('event: tick\ndata: x\n\n')
+      assert.equal(s.write('x'), frame)
+      await settle(1)
+      assert.equal(s.write('x'), frame, 'held for the interval')
+      assert.equal(s.write('x'), 2 * frame)
+      await settle(40)
+      assert.deepEqual(s.chunks(), [['x'], ['x', 'x']])
+    } finally {
+      await s.close()
+    }
   })
 })

@@ -22,14 +22,15 @@ export async function selectRows<T> (db: AppDb, statement: SQL): Promise<T[]> {
 }
 
 /**
- * The same, as a named prepared statement: PostgreSQL parses and plans it once per connection instead
- * of on every call (for a long statement run hundreds of times a second, most of its cost). The text
- * must be the same on every call under one name; only the parameters change. PGlite ignores the name.
+ * A raw statement as a named prepared statement, its text built once: PostgreSQL parses and plans it
+ * once per connection, and the service builds it once, not on every call (for a long statement run
+ * hundreds of times a second, most of the cost on both sides). Its parameters are
+ * `sql.placeholder(name)`s, given to each call. PGlite ignores the name.
  */
-export async function selectPreparedRows<T> (db: AppDb, name: string, statement: SQL): Promise<T[]> {
+export function preparedStatement<T> (db: AppDb, name: string, statement: SQL): (values: Record<string, unknown>) => Promise<T[]> {
   const { dialect, session } = db as unknown as { dialect: PgDialect, session: PgSession }
   const prepared = session.prepareQuery(dialect.sqlToQuery(statement), undefined, name, false)
-  return ((await prepared.execute()) as { rows: T[] }).rows
+  return async (values) => ((await prepared.execute(values)) as { rows: T[] }).rows
 }
 
 declare const openTransaction: unique symbol

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { inTransactionOnly, selectPreparedRows, type AppDb, type TxDb } from '../../db/client.js'
+import { inTransactionOnly, preparedStatement, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
@@ -31,7 +31,66 @@ function compactJson (fields: Record<string, SQL>): SQL {
   return sql`('{' || ${sql.join(members, sql` || ',' || `)} || '}')`
 }
 
+/**
+ * A batch of chunks in one statement, so in one round trip and its own transaction. In arrival
+ * order (`ord`), each chunk of a named call is a duplicate (its fingerprint stored already, or
+ * taken by an earlier chunk of the batch), refused (its call closed before it), or stored with the
+ * call's next number; a call's first final chunk closes it. The calls are locked in id order; the
+ * chunks, each call's transcript and final state, and one live event per stored chunk (sent with
+ * the commit) are written at once. Another instance writing the same call at the same moment makes
+ * a unique index refuse the statement: the caller then stores the chunks again one by one.
+ * A chunk of a call not named yet comes back with no `call_row_id`.
+ */
+const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'append_call_chunks', sql`
+  with input as (
+    select * from jsonb_to_recordset(${sql.placeholder('chunks')}::jsonb)
+      as x(ord int, call_id text, channel text, chunk_text text, full_text text, is_final boolean, fingerprint text)
+  ), locked as (
+    select c.id, c.call_id, c.is_final, c.organization_id, c.employee_id, c.operator_num,
+      coalesce((select max(k.seq) from ${callChunks} k where k.call_row_id = c.id), 0) as last_seq
+      from ${calls} c where c.call_id in (select call_id from input) order by c.id for update
+  ), marked as (
+    select i.*, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
+      exists (select 1 from ${callChunks} k where k.call_row_id = l.id and k.fingerprint = i.fingerprint) as stored,
+      min(i.ord) over (partition by l.id, i.fingerprint) as first_of_kind
+      from input i join locked l on l.call_id = i.call_id
+  ), closing as (
+    -- a chunk is new when its fingerprint is neither stored nor taken earlier in the batch; the call's first new final closes it
+    select m.*, not m.stored and m.ord = m.first_of_kind as new,
+      min(m.ord) filter (where not m.stored and m.ord = m.first_of_kind and m.is_final) over (partition by m.call_row_id) as closed_by
+      from marked m
+  ), judged as (
+    select c.*,
+      not c.call_final and c.new and c.ord <= coalesce(c.closed_by, c.ord) as accepted,
+      -- an earlier copy in the batch counts only if it was stored itself (not refused as too late)
+      c.stored or (c.ord > c.first_of_kind and not c.call_final and c.first_of_kind <= coalesce(c.closed_by, c.first_of_kind)) as duplicate,
+      c.call_final or coalesce(c.closed_by < c.ord, false) as closed_before
+      from closing c
+  ), accepted as (
+    select j.*, j.last_seq + row_number() over (partition by j.call_row_id order by j.ord) as seq from judged j where j.accepted
+  ), added as (
+    insert into ${callChunks} (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
+      select a.call_row_id, a.seq, a.channel, a.chunk_text, a.is_final, a.fingerprint, ${sql.placeholder('received_at')}::timestamptz from accepted a
+  ), changed as (
+    update ${calls} set transcript = a.full_text, is_final = a.is_final,
+      closed_at = case when a.is_final then coalesce(${calls.closed_at}, ${sql.placeholder('received_at')}::timestamptz) else ${calls.closed_at} end
+      from (select distinct on (call_row_id) * from accepted order by call_row_id, ord desc) a where ${calls.id} = a.call_row_id
+  ), announced as (
+    select pg_notify(${sql.placeholder('channel')}, e.payload) from (
+      select ${compactJson({
+        type: sql`case when a.is_final then 'call.final' else 'call.transcription' end`, organization_id: sql`a.organization_id`,
+        employee_id: sql`a.employee_id`, call_id: sql`a.call_id`, call_row_id: sql`a.call_row_id`, operator_num: sql`a.operator_num`, seq: sql`a.seq`,
+        channel: sql`a.channel`, chunk_text: sql`left(a.chunk_text, ${MAX_CHUNK_IN_EVENT}::int)`, truncated: sql`length(a.chunk_text) > ${MAX_CHUNK_IN_EVENT}::int`,
+      })} as payload from accepted a order by a.ord) e
+  )
+  -- "announced" is read here only so that it runs: a WITH query no one reads is skipped, its notifications with it
+  select i.ord, j.call_row_id, a.seq, coalesce(j.duplicate, false) as duplicate, coalesce(j.closed_before, false) as closed_before,
+      (select count(*) from announced)::int as announced
+    from input i left join judged j on j.ord = i.ord left join accepted a on a.ord = i.ord
+    order by i.ord`)
+
 export function createCallRepo<D extends AppDb> (db: D) {
+  let append: ReturnType<typeof appendStatement> | undefined
   return {
     terminal: (id: string) => terminalOwner(db, id),
     personByPhone: (phone: string) => personByPhone(db, phone),
@@ -48,63 +107,9 @@ export function createCallRepo<D extends AppDb> (db: D) {
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
       .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
-    /**
-     * A batch of chunks in one statement, so in one round trip and its own transaction. In arrival
-     * order (`ord`), each chunk of a named call is a duplicate (its fingerprint stored already, or
-     * taken by an earlier chunk of the batch), refused (its call closed before it), or stored with the
-     * call's next number; a call's first final chunk closes it. The calls are locked in id order; the
-     * chunks, each call's transcript and final state, and one live event per stored chunk (sent with
-     * the commit) are written at once. Another instance writing the same call at the same moment makes
-     * a unique index refuse the statement: the caller then stores the chunks again one by one.
-     * A chunk of a call not named yet comes back with no `call_row_id`.
-     */
-    appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) => selectPreparedRows<BatchOutcome>(db, 'append_call_chunks', sql`
-      with input as (
-        select * from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb)
-          as x(ord int, call_id text, channel text, chunk_text text, full_text text, is_final boolean, fingerprint text)
-      ), locked as (
-        select c.id, c.call_id, c.is_final, c.organization_id, c.employee_id, c.operator_num,
-          coalesce((select max(k.seq) from ${callChunks} k where k.call_row_id = c.id), 0) as last_seq
-          from ${calls} c where c.call_id in (select call_id from input) order by c.id for update
-      ), marked as (
-        select i.*, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
-          exists (select 1 from ${callChunks} k where k.call_row_id = l.id and k.fingerprint = i.fingerprint) as stored,
-          min(i.ord) over (partition by l.id, i.fingerprint) as first_of_kind
-          from input i join locked l on l.call_id = i.call_id
-      ), closing as (
-        -- a chunk is new when its fingerprint is neither stored nor taken earlier in the batch; the call's first new final closes it
-        select m.*, not m.stored and m.ord = m.first_of_kind as new,
-          min(m.ord) filter (where not m.stored and m.ord = m.first_of_kind and m.is_final) over (partition by m.call_row_id) as closed_by
-          from marked m
-      ), judged as (
-        select c.*,
-          not c.call_final and c.new and c.ord <= coalesce(c.closed_by, c.ord) as accepted,
-          -- an earlier copy in the batch counts only if it was stored itself (not refused as too late)
-          c.stored or (c.ord > c.first_of_kind and not c.call_final and c.first_of_kind <= coalesce(c.closed_by, c.first_of_kind)) as duplicate,
-          c.call_final or coalesce(c.closed_by < c.ord, false) as closed_before
-          from closing c
-      ), accepted as (
-        select j.*, j.last_seq + row_number() over (partition by j.call_row_id order by j.ord) as seq from judged j where j.accepted
-      ), added as (
-        insert into ${callChunks} (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
-          select a.call_row_id, a.seq, a.channel, a.chunk_text, a.is_final, a.fingerprint, ${receivedAt.toISOString()}::timestamptz from accepted a
-      ), changed as (
-        update ${calls} set transcript = a.full_text, is_final = a.is_final,
-          closed_at = case when a.is_final then coalesce(${calls.closed_at}, ${receivedAt.toISOString()}::timestamptz) else ${calls.closed_at} end
-          from (select distinct on (call_row_id) * from accepted order by call_row_id, ord desc) a where ${calls.id} = a.call_row_id
-      ), announced as (
-        select pg_notify(${liveChannel}, e.payload) from (
-          select ${compactJson({
-            type: sql`case when a.is_final then 'call.final' else 'call.transcription' end`, organization_id: sql`a.organization_id`,
-            employee_id: sql`a.employee_id`, call_id: sql`a.call_id`, call_row_id: sql`a.call_row_id`, operator_num: sql`a.operator_num`, seq: sql`a.seq`,
-            channel: sql`a.channel`, chunk_text: sql`left(a.chunk_text, ${MAX_CHUNK_IN_EVENT}::int)`, truncated: sql`length(a.chunk_text) > ${MAX_CHUNK_IN_EVENT}::int`,
-          })} as payload from accepted a order by a.ord) e
-      )
-      -- "announced" is read here only so that it runs: a WITH query no one reads is skipped, its notifications with it
-      select i.ord, j.call_row_id, a.seq, coalesce(j.duplicate, false) as duplicate, coalesce(j.closed_before, false) as closed_before,
-          (select count(*) from announced)::int as announced
-        from input i left join judged j on j.ord = i.ord left join accepted a on a.ord = i.ord
-        order by i.ord`),
+    /** a batch of chunks in one statement (see appendStatement), its text built once per handle */
+    appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) =>
+      (append ??= appendStatement(db))({ chunks: JSON.stringify(chunks), received_at: receivedAt.toISOString(), channel: liveChannel }),
 
     list (f: CallFilter) {
       const where: (SQL | undefined)[] = [
