@@ -4,6 +4,7 @@
 // in the database: none lost, none out of order. The senders and the consoles run in processes of
 // their own, so that they do not share the service's event loop.
 import { fork } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
 import { BENCH_SECONDS, benchDatabase, rawQuery, startService } from './harness.js'
@@ -12,7 +13,22 @@ const SENDERS = Number(process.env.BENCH_SENDERS ?? 20)
 const CALLS = Number(process.env.BENCH_CALLS ?? 100)
 const CONSOLES = Number(process.env.BENCH_CONSOLES ?? 50)
 
-interface ConsoleFigures { received: number, outOfOrder: number, p50: number | null, p99: number | null, max: number | null }
+interface ConsoleFigures { cpuMs: number, received: number, outOfOrder: number, p50: number | null, p99: number | null, max: number | null }
+
+/** the CPU time of this machine's PostgreSQL server processes, from /proc (ms) */
+function postgresCpuMs (): number {
+  let ticks = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    let stat: string
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'latin1') } catch { continue }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    if (name !== 'postgres') continue
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    ticks += Number(fields[11]) + Number(fields[12]) // utime, stime
+  }
+  return ticks * 10 // USER_HZ is 100 on Linux
+}
 
 const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 
@@ -27,12 +43,14 @@ export async function benchCallEvents (): Promise<void> {
   await once(consoles, 'message')
   const run = `bench${Date.now()}`
   const cpuBefore = process.cpuUsage()
+  const postgresBefore = postgresCpuMs()
   const senders = child('./load/transcript-senders.ts', [service.url, String(SENDERS), String(CALLS), String(BENCH_SECONDS), run])
   let output = ''
   senders.stdout!.on('data', (text: Buffer) => { output += text.toString() })
   await once(senders, 'exit')
   const cpu = process.cpuUsage(cpuBefore)
-  const { accepted, failed } = JSON.parse(output) as { accepted: number[], failed: number }
+  const postgresMs = postgresCpuMs() - postgresBefore
+  const { accepted, failed, cpuMs: sendersMs } = JSON.parse(output) as { accepted: number[], failed: number, cpuMs: number }
   await new Promise((resolve) => setTimeout(resolve, 1000)) // the last events on their way
   consoles.send('stop')
   const [figures] = await once(consoles, 'message') as [ConsoleFigures]
@@ -41,7 +59,7 @@ export async function benchCallEvents (): Promise<void> {
     select c.call_id, count(k.id)::int as chunks,
       (count(k.id) - count(distinct k.seq) + (max(k.seq) - count(k.id)))::int as gaps,
       count(*) filter (where k.chunk_text::numeric < k.before)::int as reordered
-    from calls c join (select call_row_id, id, seq, chunk_text, lag(chunk_text::numeric) over (partition by call_row_id order by seq) as before from call_chunks) k on k.call_row_id = c.id
+    from calls c join lateral (select id, seq, chunk_text, lag(chunk_text::numeric) over (order by seq) as before from call_chunks where call_row_id = c.id) k on true
     where c.call_id like $1 group by c.call_id`, [`${run}-%`])
   const total = accepted.reduce((a, b) => a + b, 0)
   const storedTotal = stored.reduce((a, s) => a + s.chunks, 0)
@@ -51,8 +69,10 @@ export async function benchCallEvents (): Promise<void> {
   const f = (n: number | null) => (n ?? NaN).toFixed(1)
   process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} SSE consoles, ${BENCH_SECONDS} s\n`)
   process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
-  const serviceCpu = (cpu.user + cpu.system) / 1000 // ms
-  process.stdout.write(`service process: ${(serviceCpu / BENCH_SECONDS / 10).toFixed(0)}% of a core, ${(1000 * serviceCpu / Math.max(total, 1)).toFixed(0)} µs of CPU per chunk (its consoles' deliveries included; ${(100 * cpu.system / Math.max(cpu.user + cpu.system, 1)).toFixed(0)}% in the kernel)\n`)
+  const serviceMs = (cpu.user + cpu.system) / 1000
+  const perChunk = (ms: number) => `${(1000 * ms / Math.max(total, 1)).toFixed(0)} µs`
+  process.stdout.write(`CPU a chunk: service ${perChunk(serviceMs)} (${(serviceMs / BENCH_SECONDS / 10).toFixed(0)}% of a core, ${(100 * cpu.system / Math.max(cpu.user + cpu.system, 1)).toFixed(0)}% in the kernel, the consoles' deliveries included)` +
+    `${database.kind === 'postgres' ? `, PostgreSQL server ${postgresMs === 0 ? 'not seen (on another machine?)' : perChunk(postgresMs)}` : ''}; the load: senders ${perChunk(sendersMs)}, consoles ${perChunk(figures.cpuMs)}\n`)
   process.stdout.write(`pushed: ${figures.received} of ${total * CONSOLES} deliveries, ${figures.outOfOrder} out of order; POST to console p50 ${f(figures.p50)} ms, p99 ${f(figures.p99)} ms, max ${f(figures.max)} ms\n`)
   await service.app.close()
   await database.close()

@@ -1,7 +1,7 @@
 // The consoles' side of `npm run bench call-events`, in a process of its own: CONSOLES Server-Sent
 // Events streams, each checking that every call's chunks come in order without a gap, and measuring
 // each chunk's delay from its send time (its chunk_text) to its arrival here.
-import { request } from 'node:http'
+import { connect } from 'node:net'
 
 const [url, token, consoles] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])]
 const now = () => performance.timeOrigin + performance.now()
@@ -9,52 +9,68 @@ const delays: number[] = []
 let received = 0
 let outOfOrder = 0
 
-/** cheap field reads: a quarter of a million events a second are parsed here */
-function field (block: string, name: string): string | undefined {
-  const at = block.indexOf(`"${name}":`)
-  if (at < 0) return undefined
-  const start = at + name.length + 3
-  const quoted = block[start] === '"'
-  const end = quoted ? block.indexOf('"', start + 1) : block.slice(start).search(/[,}]/) + start
-  return block.slice(quoted ? start + 1 : start, end)
+const keys = { call: '"call_row_id":', seq: '"seq":', chunk: '"chunk_text":"' }
+const marker = 'event: call.transcription\n'
+
+/** the whole number after `key`, read in place (no slice per event): hundreds of thousands of events a second are parsed here */
+function numberAfter (text: string, key: string, from: number): number {
+  let at = text.indexOf(key, from) + key.length
+  let n = 0
+  for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) n = n * 10 + c - 48
+  return n
 }
 
+/**
+ * One console on a plain socket, as in transcript-senders.ts (node:http's client and its chunked
+ * decoding would double this process's CPU). The events are found in the raw bytes: a burst is one
+ * chunk of the response, so the chunk-size lines fall between events, never inside one.
+ */
 function openStream (): Promise<() => void> {
+  const target = new URL(url)
   return new Promise((resolve, reject) => {
-    const lastSeq = new Map<string, number>()
-    const req = request(new URL('/api/call-events/stream', url), { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) { reject(new Error(`stream answered ${res.statusCode}`)); return }
-      res.setEncoding('utf8')
-      let buffer = ''
-      res.on('data', (text: string) => {
-        buffer += text
-        let start = 0
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n', start)) {
-          const block = buffer.slice(start, end)
-          start = end + 2
-          if (!block.startsWith('event: call.transcription')) continue
-          const at = now()
-          received++
-          const call = field(block, 'call_row_id')!
-          const seq = Number(field(block, 'seq'))
-          if (seq !== (lastSeq.get(call) ?? 0) + 1) outOfOrder++
-          lastSeq.set(call, seq)
-          delays.push(at - Number(field(block, 'chunk_text')))
-        }
-        buffer = buffer.slice(start)
-      })
-      resolve(() => { req.destroy() })
+    const lastSeq = new Map<number, number>()
+    const socket = connect(Number(target.port), target.hostname, () => {
+      socket.write(`GET /api/call-events/stream HTTP/1.1\r\nhost: ${target.host}\r\nauthorization: Bearer ${token}\r\naccept: text/event-stream\r\n\r\n`)
     })
-    req.on('error', reject)
-    req.end()
+    let buffer = ''
+    let started = false
+    socket.setEncoding('latin1')
+    socket.on('data', (text: string) => {
+      buffer = buffer.length === 0 ? text : buffer + text
+      if (!started) {
+        if (!buffer.startsWith('HTTP/1.1 200')) { reject(new Error(`stream answered ${buffer.slice(0, 12)}`)); socket.destroy(); return }
+        started = true
+        resolve(() => { socket.destroy() })
+      }
+      let start = 0
+      for (let at = buffer.indexOf(marker); at >= 0; at = buffer.indexOf(marker, start)) {
+        const end = buffer.indexOf('\n\n', at)
+        if (end < 0) break
+        const arrived = now()
+        received++
+        const call = numberAfter(buffer, keys.call, at)
+        const seq = numberAfter(buffer, keys.seq, at)
+        if (seq !== (lastSeq.get(call) ?? 0) + 1) outOfOrder++
+        lastSeq.set(call, seq)
+        const sentAt = buffer.indexOf(keys.chunk, at) + keys.chunk.length
+        delays.push(arrived - Number(buffer.slice(sentAt, buffer.indexOf('"', sentAt))))
+        start = end + 2
+      }
+      // what follows the last whole event: the start of the next one, or a piece of a marker
+      const next = buffer.indexOf(marker, start)
+      buffer = buffer.slice(next >= 0 ? next : Math.max(start, buffer.length - marker.length))
+    })
+    socket.on('error', reject)
   })
 }
 
 const streams = await Promise.all(Array.from({ length: consoles }, openStream))
 process.send!('ready')
+const cpu = process.cpuUsage()
 process.on('message', () => {
   for (const close of streams) close()
   delays.sort((a, b) => a - b)
   const q = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN
-  process.send!({ received, outOfOrder, p50: q(0.5), p99: q(0.99), max: delays.at(-1) ?? NaN }, () => process.exit(0))
+  const { user, system } = process.cpuUsage(cpu)
+  process.send!({ cpuMs: (user + system) / 1000, received, outOfOrder, p50: q(0.5), p99: q(0.99), max: delays.at(-1) ?? NaN }, () => process.exit(0))
 })
