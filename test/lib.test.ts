@@ -10,6 +10,8 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { createGroupCommit } from '../src/lib/group-commit.js'
 import { writeEventInBurst } from '../src/lib/sse.js'
+import { textFrame } from '../src/lib/websockets.js'
+import WebSocket, { WebSocketServer } from 'ws'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
 
@@ -162,6 +164,34 @@ describe('SSE bursts', () => {
       assert.deepEqual(s.chunks(), [['x'], ['x', 'x']])
     } finally {
       await s.close()
+    }
+  })
+})
+
+describe('WebSocket text frames made once for every console', () => {
+  it('a ws client reads them as the messages they were made of, at every length encoding (7-bit, 16-bit, 64-bit)', async () => {
+    const texts = ['{"a":1}', 'Қазақстан '.repeat(30), 'x'.repeat(125), 'y'.repeat(126), 'ж'.repeat(40_000), 'z'.repeat(70_000)]
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+    await once(server, 'listening')
+    server.on('connection', (_socket, req) => {
+      req.socket.write(Buffer.concat(texts.map((text) => textFrame(text))))
+    })
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    const received: string[] = []
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.on('message', (data: Buffer, binary: boolean) => {
+          assert.equal(binary, false, 'a text message')
+          received.push(data.toString())
+          if (received.length === texts.length) resolve()
+        })
+        client.on('error', reject)
+      })
+      assert.deepEqual(received, texts)
+      assert.equal(textFrame(texts[1]!), textFrame(texts[1]!), 'the same bytes for the same text, not made again')
+    } finally {
+      client.terminate()
+      server.close()
     }
   })
 })

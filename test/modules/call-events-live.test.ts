@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
 import { after, before, describe, it } from 'node:test'
 import WebSocket from 'ws'
 import type { Database } from '../../src/db/client.js'
@@ -188,6 +189,25 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     }
   })
 
+  /** ~40 MB of events, far more than the kernel's socket buffers and the 1 MiB allowance hold */
+  async function flood (): Promise<void> {
+    const payload = JSON.stringify({ type: 'call.transcription', organization_id: null, employee_id: null, seq: 'SEQ', chunk_text: 'ж'.repeat(3500) })
+    // PostgreSQL folds identical notifications of one transaction into one: each payload differs
+    const sql = 'select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 400) i'
+    for (let i = 0; i < 14; i++) {
+      await database.query(sql, ['call_events', payload])
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+
+  /** a console still attached would get all 40 MB and stay open; a cut-off one ends early */
+  async function assertCutOff (ended: Promise<unknown>, received: () => number): Promise<void> {
+    await Promise.race([ended, new Promise((resolve, reject) => setTimeout(() => reject(new Error(`the slow console was not cut off (${received()} bytes read)`)), 30_000).unref())])
+    assert.ok(received() < 20e6, `the server stopped sending early (${received()} bytes of ~40 MB)`)
+    const rss = process.memoryUsage().rss
+    assert.ok(rss < 2e9, `memory stays bounded (rss ${rss})`)
+  }
+
   it('a console that stops reading is cut off instead of being buffered without end', async () => {
     const { request } = await import('node:http')
     let received = 0
@@ -197,21 +217,24 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     assert.equal(stream.statusCode, 200)
     stream.pause() // a console that stops reading
     const ended = new Promise<void>((resolve) => { stream.on('close', resolve); stream.on('error', () => resolve()) })
-    // ~40 MB of events, far more than the kernel's socket buffers and the 1 MiB allowance hold
-    const payload = JSON.stringify({ type: 'call.transcription', organization_id: null, employee_id: null, seq: 'SEQ', chunk_text: 'ж'.repeat(3500) })
-    // PostgreSQL folds identical notifications of one transaction into one: each payload differs
-    const sql = 'select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 400) i'
-    for (let i = 0; i < 14; i++) {
-      await database.query(sql, ['call_events', payload])
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    // reading again: a console still attached would get all 40 MB and stay open; a cut-off one ends early
+    await flood()
+    // reading again
     stream.on('data', (chunk: Buffer) => { received += chunk.length })
     stream.resume()
-    await Promise.race([ended, new Promise((resolve, reject) => setTimeout(() => reject(new Error(`the slow console was not cut off (${received} bytes read)`)), 30_000).unref())])
-    assert.ok(received < 20e6, `the server stopped sending early (${received} bytes of ~40 MB)`)
-    const rss = process.memoryUsage().rss
-    assert.ok(rss < 2e9, `memory stays bounded (rss ${rss})`)
+    await assertCutOff(ended, () => received)
+  })
+
+  it('a WebSocket console that stops reading is cut off too: closed with 1013 (try again later)', async () => {
+    const socket = new WebSocket(`${urlB.replace('http', 'ws')}/api/call-events/ws`, ['bearer', auth.admin!.authorization!.slice('Bearer '.length)])
+    await once(socket, 'open')
+    let received = 0
+    socket.on('message', (data: Buffer) => { received += data.length })
+    const closed = once(socket, 'close')
+    socket.pause() // a console that stops reading
+    await flood()
+    socket.resume()
+    await assertCutOff(closed, () => received)
+    assert.equal((await closed)[0], 1013)
   })
 
   it('the stream needs a user token', async () => {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
+import { createBurst } from '../../lib/bursts.js'
 import { startEventStream, writeEventInBurst } from '../../lib/sse.js'
-import { registerWebSockets } from '../../lib/websockets.js'
+import { registerWebSockets, textFrame } from '../../lib/websockets.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -132,11 +133,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     }, async (socket, req) => {
       let alive = true
       socket.on('pong', () => { alive = true })
+      // a burst's messages, one frame each (framed once for all consoles), leave in one write to the connection
+      const connection = req.raw.socket
+      const burst = createBurst<Buffer>((frames, bytes) => {
+        if (socket.readyState === socket.OPEN) connection.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes))
+      })
       await attachConsole(req, {
         open: () => {},
         send: (_type, json) => {
-          if (socket.bufferedAmount > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
-          socket.send(json)
+          const frame = textFrame(json)
+          const held = burst.push(frame, frame.length)
+          if (socket.bufferedAmount + held > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
           return true
         },
         // a ping each beat; a console that did not answer the last one is gone
