@@ -1,5 +1,6 @@
 // Issue 16's transcription figures: SENDERS connections posting the chunks of CALLS concurrent calls
-// (each call's chunks one after another), CONSOLES consoles attached over SSE; chunks accepted per
+// (each call's chunks one after another), CONSOLES consoles attached over SSE (or WebSockets with
+// BENCH_CONSOLE_TRANSPORT=ws); chunks accepted per
 // second, the delay from POST to each console (p50/p99), and afterwards every call's chunks checked
 // in the database: none lost, none out of order. The senders and the consoles run in processes of
 // their own, so that they do not share the service's event loop.
@@ -12,6 +13,8 @@ import { BENCH_SECONDS, benchDatabase, rawQuery, startService } from './harness.
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 20)
 const CALLS = Number(process.env.BENCH_CALLS ?? 100)
 const CONSOLES = Number(process.env.BENCH_CONSOLES ?? 50)
+/** sse, or ws (what the web console uses) */
+const TRANSPORT = process.env.BENCH_CONSOLE_TRANSPORT === 'ws' ? 'ws' : 'sse'
 
 interface ConsoleFigures { cpuMs: number, received: number, outOfOrder: number, p50: number | null, p99: number | null, max: number | null }
 
@@ -39,7 +42,7 @@ export async function benchCallEvents (): Promise<void> {
   const service = await startService(database)
   const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
 
-  const consoles = child('./load/console-streams.ts', [service.url, token, String(CONSOLES)])
+  const consoles = child('./load/console-streams.ts', [service.url, token, String(CONSOLES), TRANSPORT])
   await once(consoles, 'message')
   const run = `bench${Date.now()}`
   const cpuBefore = process.cpuUsage()
@@ -67,7 +70,7 @@ export async function benchCallEvents (): Promise<void> {
   const reordered = stored.reduce((n, s) => n + s.gaps + s.reordered, 0)
 
   const f = (n: number | null) => (n ?? NaN).toFixed(1)
-  process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} SSE consoles, ${BENCH_SECONDS} s\n`)
+  process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} ${TRANSPORT === 'ws' ? 'WebSocket' : 'SSE'} consoles, ${BENCH_SECONDS} s\n`)
   process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
   const serviceMs = (cpu.user + cpu.system) / 1000
   const perChunk = (ms: number) => `${(1000 * ms / Math.max(total, 1)).toFixed(0)} µs`

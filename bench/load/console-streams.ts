@@ -1,9 +1,11 @@
 // The consoles' side of `npm run bench call-events`, in a process of its own: CONSOLES Server-Sent
-// Events streams, each checking that every call's chunks come in order without a gap, and measuring
-// each chunk's delay from its send time (its chunk_text) to its arrival here.
+// Events streams or WebSockets (TRANSPORT: sse or ws; the web console uses a WebSocket), each
+// checking that every call's chunks come in order without a gap, and measuring each chunk's delay
+// from its send time (its chunk_text) to its arrival here.
 import { connect } from 'node:net'
+import WebSocket from 'ws'
 
-const [url, token, consoles] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])]
+const [url, token, consoles, transport] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4]), process.argv[5] ?? 'sse']
 const now = () => performance.timeOrigin + performance.now()
 const delays: number[] = []
 let received = 0
@@ -18,6 +20,17 @@ function numberAfter (text: string, key: string, from: number): number {
   let n = 0
   for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) n = n * 10 + c - 48
   return n
+}
+
+/** one call.transcription event found at `at` in `text`, on a console that has seen `lastSeq` of each call */
+function record (lastSeq: Map<number, number>, text: string, at: number, arrived: number): void {
+  received++
+  const call = numberAfter(text, keys.call, at)
+  const seq = numberAfter(text, keys.seq, at)
+  if (seq !== (lastSeq.get(call) ?? 0) + 1) outOfOrder++
+  lastSeq.set(call, seq)
+  const sentAt = text.indexOf(keys.chunk, at) + keys.chunk.length
+  delays.push(arrived - Number(text.slice(sentAt, text.indexOf('"', sentAt))))
 }
 
 /**
@@ -46,14 +59,7 @@ function openStream (): Promise<() => void> {
       for (let at = buffer.indexOf(marker); at >= 0; at = buffer.indexOf(marker, start)) {
         const end = buffer.indexOf('\n\n', at)
         if (end < 0) break
-        const arrived = now()
-        received++
-        const call = numberAfter(buffer, keys.call, at)
-        const seq = numberAfter(buffer, keys.seq, at)
-        if (seq !== (lastSeq.get(call) ?? 0) + 1) outOfOrder++
-        lastSeq.set(call, seq)
-        const sentAt = buffer.indexOf(keys.chunk, at) + keys.chunk.length
-        delays.push(arrived - Number(buffer.slice(sentAt, buffer.indexOf('"', sentAt))))
+        record(lastSeq, buffer, at, now())
         start = end + 2
       }
       // what follows the last whole event: the start of the next one, or a piece of a marker
@@ -64,7 +70,21 @@ function openStream (): Promise<() => void> {
   })
 }
 
-const streams = await Promise.all(Array.from({ length: consoles }, openStream))
+/** one console on a WebSocket (the ws package's client), the token as the subprotocol pair, as the web console sends it */
+function openSocket (): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const lastSeq = new Map<number, number>()
+    const socket = new WebSocket(new URL('/api/call-events/ws', url.replace(/^http/, 'ws')), ['bearer', token])
+    socket.on('open', () => { resolve(() => { socket.terminate() }) })
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString('latin1')
+      if (text.includes('"type":"call.transcription"')) record(lastSeq, text, 0, now())
+    })
+    socket.on('error', reject)
+  })
+}
+
+const streams = await Promise.all(Array.from({ length: consoles }, transport === 'ws' ? openSocket : openStream))
 process.send!('ready')
 const cpu = process.cpuUsage()
 process.on('message', () => {
