@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
 import { requestId } from './http.js'
 
@@ -25,8 +25,16 @@ function refuse (req: IncomingMessage, socket: Duplex): void {
 export async function registerWebSockets (scope: FastifyInstance, options: WebsocketPluginOptions['options']): Promise<void> {
   const paths = FindMyWay()
   scope.addHook('onRoute', (route) => {
+    // the plugin's own fields of a route, which its types give only to its own route shorthand
+    const flags = route as unknown as { websocket?: boolean, wsHandler?: unknown, handler: unknown, schema?: object }
     // the HEAD that Fastify makes of a GET carries the flag too
-    if ((route as { websocket?: boolean }).websocket && route.method === 'GET') paths.on('GET', route.url, () => {})
+    if (!flags.websocket || route.method !== 'GET') return
+    paths.on('GET', route.url, () => {})
+    // a plain GET (no upgrade) is answered as a path without a route is, not with the plugin's empty 404
+    flags.wsHandler = route.handler
+    flags.handler = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND)
+    flags.websocket = false
+    flags.schema = { ...route.schema, hide: true }
   })
   // the plugin listens here, not on the server: it hears only the upgrades meant for these routes
   const upgrades = new EventEmitter()

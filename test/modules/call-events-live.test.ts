@@ -133,7 +133,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     await assert.rejects(open(`${wsA}/api/call-events/ws?token=forged`), /401/)
   })
 
-  it('an upgrade to a path without a WebSocket gets 404 and its connection closed, also where an HTTP route is', async () => {
+  it('an upgrade to a path without a WebSocket gets 404 and its connection closed, also where an HTTP route is; a plain GET of the WebSocket path gets the same 404', async () => {
     const { connect } = await import('node:net')
     const { port } = new URL(urlA)
     const upgrade = (path: string) => new Promise<string>((resolve, reject) => {
@@ -157,6 +157,12 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       socket.write('GET /api/call-events/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
         `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: ${auth.admin!.authorization}\r\n\r\n`)
     }), /^HTTP\/1\.1 101 Switching Protocols\r\n/)
+    // a plain GET of it, with no upgrade, is answered as a path without a route is
+    const plain = await fetch(`${urlA}/api/call-events/ws`, { headers: auth.admin })
+    assert.equal(plain.status, 404)
+    assert.deepEqual(await plain.json(), { detail: 'Not Found' })
+    assert.match(plain.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+    assert.equal((await fetch(`${urlA}/api/call-events/ws`)).status, 401, 'without a token: 401, as before')
   })
 
   it('the events of one commit leave in one chunk of the stream, in order', async () => {
