@@ -9,6 +9,7 @@ describe('AUTH_MODE', () => {
   it('interface (default): unmarked routes are open; a token that is sent is still verified', async () => {
     const t = await buildTestApp()
     try {
+      assert.equal((await t.app.inject({ url: '/api/references/persons?q=1' })).statusCode, 200, 'the persons search is open, as the interface has it')
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/shared/groups', payload: { name: 'Open' } })).statusCode, 200)
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/shared/groups', payload: { name: 'Open 2' }, headers: { authorization: 'Bearer bad.token.here' } })).statusCode, 401)
     } finally { await t.close() }
@@ -43,6 +44,9 @@ describe('AUTH_MODE', () => {
       // so does the list of online operators, which carries callers' numbers
       assert.equal((await t.app.inject({ url: '/api/call-events/online-operators' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/call-events/online-operators', headers })).statusCode, 200)
+      // and the persons search, which answers citizens' IINs and phones
+      assert.equal((await t.app.inject({ url: '/api/references/persons?q=1' })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/api/references/persons?q=1', headers })).statusCode, 200)
     } finally { await t.close() }
   })
 })
