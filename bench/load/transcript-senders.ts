@@ -31,7 +31,9 @@ function open (): Promise<Connection> {
         const end = buffer.indexOf('\r\n\r\n')
         if (end < 0) return
         const headers = buffer.toString('latin1', 0, end)
-        const length = Number(/content-length: *(\d+)/i.exec(headers)?.[1] ?? 0)
+        const length = Number(/content-length: *(\d+)/i.exec(headers)?.[1] ?? NaN)
+        // the service always answers with a length: anything else would be misread here
+        if (Number.isNaN(length)) throw new Error(`an answer without content-length: ${headers}`)
         if (buffer.length < end + 4 + length) return
         buffer = buffer.subarray(end + 4 + length)
         const answer = connection.answer!
