@@ -4,7 +4,7 @@
  * whatever its size: at thousands of events a second, fifty consoles written once a commit (hundreds
  * of times a second) spend more on that than on the events.
  */
-export const MIN_WRITE_INTERVAL_MS = 16
+const MIN_WRITE_INTERVAL_MS = 16
 /** a burst larger than this leaves at once: the socket's backpressure then shows in its own counters */
 const MAX_BURST_BYTES = 64 * 1024
 
