@@ -50,7 +50,8 @@ const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'appe
       coalesce((select max(k.seq) from ${callChunks} k where k.call_row_id = c.id), 0) as last_seq
       from ${calls} c where c.call_id in (select call_id from input) order by c.id for update
   ), marked as (
-    select i.*, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
+    -- every column but full_text, which can be tens of kilobytes: the CTEs below copy their rows, the transcript is taken from input once
+    select i.ord, i.call_id, i.channel, i.chunk_text, i.is_final, i.fingerprint, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
       exists (select 1 from ${callChunks} k where k.call_row_id = l.id and k.fingerprint = i.fingerprint) as stored,
       min(i.ord) over (partition by l.id, i.fingerprint) as first_of_kind
       from input i join locked l on l.call_id = i.call_id
@@ -74,7 +75,8 @@ const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'appe
   ), changed as (
     update ${calls} set transcript = a.full_text, is_final = a.is_final,
       closed_at = case when a.is_final then coalesce(${calls.closed_at}, ${sql.placeholder('received_at')}::timestamptz) else ${calls.closed_at} end
-      from (select distinct on (call_row_id) * from accepted order by call_row_id, ord desc) a where ${calls.id} = a.call_row_id
+      from (select distinct on (a.call_row_id) a.call_row_id, a.is_final, i.full_text from accepted a join input i on i.ord = a.ord
+        order by a.call_row_id, a.ord desc) a where ${calls.id} = a.call_row_id
   ), announced as (
     select pg_notify(${sql.placeholder('channel')}, e.payload) from (
       select ${compactJson({
