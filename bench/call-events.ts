@@ -13,6 +13,8 @@ import { BENCH_SECONDS, benchDatabase, rawQuery, startService } from './harness.
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 20)
 const CALLS = Number(process.env.BENCH_CALLS ?? 100)
 const CONSOLES = Number(process.env.BENCH_CONSOLES ?? 50)
+/** how long a call's full_text grows (characters) */
+const TRANSCRIPT_CHARS = Number(process.env.BENCH_TRANSCRIPT_CHARS ?? 2000)
 /** sse, or ws (what the web console uses) */
 const TRANSPORT = process.env.BENCH_CONSOLE_TRANSPORT === 'ws' ? 'ws' : 'sse'
 
@@ -47,7 +49,7 @@ export async function benchCallEvents (): Promise<void> {
   const run = `bench${Date.now()}`
   const cpuBefore = process.cpuUsage()
   const postgresBefore = postgresCpuMs()
-  const senders = child('./load/transcript-senders.ts', [service.url, String(SENDERS), String(CALLS), String(BENCH_SECONDS), run])
+  const senders = child('./load/transcript-senders.ts', [service.url, String(SENDERS), String(CALLS), String(BENCH_SECONDS), run, String(TRANSCRIPT_CHARS)])
   let output = ''
   senders.stdout!.on('data', (text: Buffer) => { output += text.toString() })
   await once(senders, 'exit')
@@ -70,7 +72,7 @@ export async function benchCallEvents (): Promise<void> {
   const reordered = stored.reduce((n, s) => n + s.gaps + s.reordered, 0)
 
   const f = (n: number | null) => (n ?? NaN).toFixed(1)
-  process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} ${TRANSPORT === 'ws' ? 'WebSocket' : 'SSE'} consoles, ${BENCH_SECONDS} s\n`)
+  process.stdout.write(`\nTranscription intake on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${SENDERS} sender connections, ${CALLS} calls, ${CONSOLES} ${TRANSPORT === 'ws' ? 'WebSocket' : 'SSE'} consoles, transcripts of ${TRANSCRIPT_CHARS} characters, ${BENCH_SECONDS} s\n`)
   process.stdout.write(`accepted ${(total / BENCH_SECONDS).toFixed(0)} chunks/s (${total} in all, ${failed} refused); stored ${storedTotal}, lost or extra ${lost}, out of order ${reordered}\n`)
   const serviceMs = (cpu.user + cpu.system) / 1000
   const perChunk = (ms: number) => `${(1000 * ms / Math.max(total, 1)).toFixed(0)} µs`

@@ -10,6 +10,9 @@ import { connect, type Socket } from 'node:net'
 
 const [url, senders, calls, seconds] = [new URL(process.argv[2]!), Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])]
 const run = process.argv[6] ?? 'bench'
+/** a call's full_text grows to this many characters, then keeps its last ones (a 10-minute call is about 9,000) */
+const transcriptChars = Number(process.argv[7] ?? 2000)
+const words = 'Здравствуйте у нас во дворе третий день нет воды '
 const now = () => performance.timeOrigin + performance.now()
 const head = `POST /api/call-events/transcription HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: `
 
@@ -81,7 +84,8 @@ await Promise.all(Array.from({ length: calls }, async (_, call) => {
   while (now() < deadline) {
     const status = await post(() => {
       const sent = now().toFixed(3)
-      text = `${text.slice(-2000)} ${sent}`
+      // Cyrillic words as a call's transcript has, with the send time last
+      text = `${(text + words).slice(-transcriptChars)} ${sent}`
       return JSON.stringify({ call_id: `${run}-${call}`, operator_num: `9${String(call).padStart(4, '0')}`, channel: call % 2 === 0 ? 'caller' : 'operator', chunk_text: sent, full_text: text })
     })
     if (status === 200) accepted[call]!++
