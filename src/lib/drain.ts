@@ -1,4 +1,3 @@
-import { once } from 'node:events'
 import { Server as NetServer, type Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 
@@ -51,7 +50,10 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): void
     // whose request bytes are waiting counts as busy, not idle
     await new Promise((resolve) => setImmediate(resolve))
     app.server.closeIdleConnections()
-    const deadline = started + options.deadlineMs
-    while (sockets.size > 0 && Date.now() < deadline) await Promise.race([once(sockets.values().next().value!, 'close'), sleep(50)])
+    // one close listener a connection (the set only shrinks now): not one more each time round
+    const closed = Promise.all([...sockets].map((socket) => new Promise((resolve) => { socket.once('close', resolve) })))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([closed, new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, started + options.deadlineMs - Date.now())) })])
+    clearTimeout(timer)
   })
 }
