@@ -36,7 +36,7 @@ export function writeEvent (res: ServerResponse, data: string, event?: string): 
   return res.write(frame(data, event))
 }
 
-const bursts = new WeakMap<ServerResponse, Burst<Buffer>>()
+const bursts = new WeakMap<ServerResponse, Burst>()
 
 /**
  * The same, for a stream that receives events in bursts (see createBurst): the events of a burst leave
@@ -46,12 +46,9 @@ const bursts = new WeakMap<ServerResponse, Burst<Buffer>>()
 export function writeEventInBurst (res: ServerResponse, data: string, event?: string): number {
   let burst = bursts.get(res)
   if (!burst) {
-    burst = createBurst<Buffer>((frames, bytes) => {
-      if (!res.destroyed && !res.writableEnded) res.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes))
-    })
+    burst = createBurst((bytes) => { if (!res.destroyed && !res.writableEnded) res.write(bytes) })
     bursts.set(res, burst)
   }
-  const bytes = frame(data, event)
-  const held = burst.push(bytes, bytes.length)
+  const held = burst.push(frame(data, event))
   return res.writableLength + held
 }

@@ -135,14 +135,11 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       socket.on('pong', () => { alive = true })
       // a burst's messages, one frame each (framed once for all consoles), leave in one write to the connection
       const connection = req.raw.socket
-      const burst = createBurst<Buffer>((frames, bytes) => {
-        if (socket.readyState === socket.OPEN) connection.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes))
-      })
+      const burst = createBurst((bytes) => { if (socket.readyState === socket.OPEN) connection.write(bytes) })
       await attachConsole(req, {
         open: () => {},
         send: (_type, json) => {
-          const frame = textFrame(json)
-          const held = burst.push(frame, frame.length)
+          const held = burst.push(textFrame(json))
           if (socket.bufferedAmount + held > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
           return true
         },
