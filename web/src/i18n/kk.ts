@@ -92,7 +92,7 @@ export const kk: Texts = {
     answered: 'Жауап берілді', notAnswered: 'Жауапсыз', missing: 'Не жетіспейді',
   },
   board: {
-    title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Бастап',
+    title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',
     states: { idle: 'Бос', on_call: 'Сөйлесуде' }, noOperators: 'Желіде оператор жоқ',
     today: { received: 'Бүгін түскені', overdue: 'Мерзімі өткен (бүгін түскендер)', answered: 'Бүгінгі жауаптар', closed: 'Бүгін жабылғаны' },
     statistics: 'Кезең статистикасы', received: 'Түсті', answered: 'Жауап берілді', closed: 'Жабылды', overdue: 'Мерзімі өтті', onTime: 'Мерзімінде берілген жауаптар',

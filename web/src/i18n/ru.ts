@@ -90,7 +90,7 @@ export const ru = {
     answered: 'Отвечено', notAnswered: 'Без ответа', missing: 'Чего не хватает',
   },
   board: {
-    title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С',
+    title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',
     states: { idle: 'Свободен', on_call: 'Разговор' } as Record<string, string>, noOperators: 'Нет операторов в сети',
     today: { received: 'Поступило сегодня', overdue: 'Просрочено (поступившие сегодня)', answered: 'Ответов сегодня', closed: 'Закрыто сегодня' },
     statistics: 'Статистика за период', received: 'Поступило', answered: 'Дан ответ', closed: 'Закрыто', overdue: 'Просрочено', onTime: 'Ответов в срок',
