@@ -15,7 +15,7 @@ const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 200)
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
 export async function benchAppeals (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('appeals', { keep: true })
   const sql = rawQuery(database)
   const db = database.db
   await seedReferenceData(db)

@@ -38,7 +38,7 @@ function postgresCpuMs (): number {
 const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 
 export async function benchCallEvents (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('call-events')
   const sql = rawQuery(database)
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false).catch(() => {})
   const service = await startService(database)

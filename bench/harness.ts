@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
+import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb, type Database } from '../src/db/client.js'
 import { runMigrations } from '../src/db/migrate.js'
 
@@ -14,8 +15,24 @@ const run = promisify(execFile)
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 
-export async function benchDatabase (): Promise<Database> {
-  const database = await createDb({ databaseUrl: process.env.BENCH_DATABASE_URL })
+/**
+ * The suite's database: a new embedded one, or on PostgreSQL one of its own beside BENCH_DATABASE_URL's
+ * (`appeals_bench_hot_paths` for `appeals_bench`), so that no suite measures another's rows. It starts
+ * empty, but with `keep` (the suites whose million rows take minutes to make) it keeps what the last
+ * run left.
+ */
+export async function benchDatabase (suite: string, { keep = false } = {}): Promise<Database> {
+  const url = process.env.BENCH_DATABASE_URL
+  let databaseUrl: string | undefined
+  if (url) {
+    const name = `${databaseName(url)}_${suite.replaceAll('-', '_')}`
+    if (!keep) await dropDatabase(url, name)
+    await adminQuery(url, `create database "${name}"`).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== '42P04') throw err // duplicate_database: kept
+    })
+    databaseUrl = databaseUrlNamed(url, name)
+  }
+  const database = await createDb({ databaseUrl })
   await runMigrations(database)
   return database
 }

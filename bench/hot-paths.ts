@@ -18,7 +18,7 @@ function median (values: number[]): number {
 }
 
 export async function benchHotPaths (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('hot-paths')
   const sql = rawQuery(database)
   await seedReferenceData(database.db)
   const classifierId = await insertBenchClassifier(sql)

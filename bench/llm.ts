@@ -44,7 +44,7 @@ async function measure (request: () => Promise<Response>, until: 'body' | 'first
 export async function benchLlm (): Promise<void> {
   const upstream = await startLlmUpstream()
   upstream.respond = () => ({ chunks: ['Принято', ', ', 'спасибо'] })
-  const database = await benchDatabase()
+  const database = await benchDatabase('llm')
   const service = await startService(database, { LLM_BENCH_BASE_URL: upstream.url, LLM_BENCH_MODEL: 'bench-model', LLM_BENCH_API_KEY: 'sk-bench' })
   const body = { model: 'bench-model', messages: MESSAGES }
   const rows = [

@@ -5,7 +5,7 @@ import { seedReferenceData } from '../src/db/seed/index.js'
 import { benchDatabase, load, printTable, rawQuery, startBaseline, startService, type Row } from './harness.js'
 
 export async function benchOrganizations (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('organizations')
   const sql = rawQuery(database)
   await seedReferenceData(database.db)
   const regions = await sql<{ id: number, parent_id: number | null }>('select id, parent_id from regions')

@@ -53,7 +53,7 @@ function queries (samples: Sample[]): Record<string, string[]> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 
 export async function benchPersons (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('persons', { keep: true })
   const sql = rawQuery(database)
   const target = Number(process.env.BENCH_PERSONS ?? (database.kind === 'postgres' ? 1_000_000 : 100_000))
   const [{ count }] = await sql<{ count: number }>('select count(*)::int as count from persons') as [{ count: number }]

@@ -9,7 +9,7 @@ const SURNAMES = ['Ахметов', 'Серикова', 'Жанибеков', '�
 const NAMES = ['Ерлан', 'Алия', 'Данияр', 'Айгерим', 'Сергей', 'Мадина', 'Нурсултан', 'Дана', 'Арман', 'Ольга']
 
 export async function benchReferenceData (): Promise<void> {
-  const database = await benchDatabase()
+  const database = await benchDatabase('reference-data')
   const sql = rawQuery(database)
   await seedReferenceData(database.db)
   const started = performance.now()

@@ -10,7 +10,7 @@ const PASSWORD = 'Abcdefghij0123456789'
 
 export async function benchTelephony (): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'appeals-bench-pbx-'))
-  const database = await benchDatabase()
+  const database = await benchDatabase('telephony')
   const sql = rawQuery(database)
   const started = performance.now()
   await sql('insert into regions (name, phone_code, phone_zone, local_digits) values (\'Астана\', \'7172\', \'717\', 6)')

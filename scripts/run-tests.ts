@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
+import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
 import { runMigrations } from '../src/db/migrate.js'
 
@@ -27,16 +27,10 @@ async function preparePglite (workDir: string): Promise<Record<string, string>> 
 }
 
 async function preparePostgres (url: string): Promise<Record<string, string>> {
-  const base = new URL(url).pathname.slice(1) || 'postgres'
-  const template = `${base}_tpl`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`drop database if exists "${template}" with (force)`)
-  await admin.query(`create database "${template}"`)
-  await admin.end()
-  const target = new URL(url)
-  target.pathname = `/${template}`
-  const database = await createDb({ databaseUrl: target.toString(), poolSize: 1 })
+  const template = `${databaseName(url)}_tpl`
+  await dropDatabase(url, template)
+  await adminQuery(url, `create database "${template}"`)
+  const database = await createDb({ databaseUrl: databaseUrlNamed(url, template), poolSize: 1 })
   await runMigrations(database)
   await database.close()
   return { TEST_PG_TEMPLATE: template }

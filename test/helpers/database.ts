@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import pg from 'pg'
+import { adminQuery, databaseUrlNamed, dropDatabase } from '../../src/db/admin.js'
 import { createDb, type Database } from '../../src/db/client.js'
 
 /**
@@ -22,9 +22,7 @@ export async function createPostgresTestDatabaseUrl (url: string): Promise<{ url
   if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
   const name = `${template.replace(/_tpl$/, '')}_t${process.pid}_${++counter}`
   await adminQuery(url, `create database "${name}" template "${template}"`)
-  const target = new URL(url)
-  target.pathname = `/${name}`
-  return { url: target.toString(), drop: () => dropDatabase(url, name) }
+  return { url: databaseUrlNamed(url, name), drop: () => dropDatabase(url, name) }
 }
 
 async function createPostgresTestDatabase (url: string): Promise<Database> {
@@ -39,26 +37,4 @@ async function createPostgresTestDatabase (url: string): Promise<Database> {
     await fresh.drop()
   }
   return database
-}
-
-/**
- * `drop database ... with (force)` fails while an autovacuum worker (a backend our role may not
- * terminate) is busy in the new database: wait for it to finish and try again.
- */
-async function dropDatabase (url: string, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await adminQuery(url, `drop database if exists "${name}" with (force)`)
-      return
-    } catch (err) {
-      if ((err as { code?: string }).code !== '42501' || attempt === 20) throw err
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-  }
-}
-
-export async function adminQuery (url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try { await client.query(text) } finally { await client.end() }
 }
