@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import { selectRows } from '../../src/db/client.js'
 import { callChunks, calls } from '../../src/db/schema/index.js'
+import { appendChunksStatement } from '../../src/modules/call-events/repo.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/http-target.js'
@@ -158,6 +160,22 @@ describe('call events: intake and history', () => {
     } finally {
       await other.app.close()
     }
+  })
+
+  it('transcription: the batch statement finds chunks through the indexes while the table is young and its statistics lag (EXPLAIN)', async () => {
+    const callId = nextCallId()
+    for (let i = 1; i <= 20; i++) assert.equal((await chunk({ call_id: callId, operator_num: '101001', channel: 'left', chunk_text: `слово ${i}`, full_text: `до слова ${i}` })).statusCode, 200)
+    const input = JSON.stringify([{ ord: 0, call_id: callId, channel: 'left', chunk_text: 'ещё', full_text: 'до слова 20 ещё', is_final: false, fingerprint: 'f'.repeat(64) }])
+    const plan = async () => (await selectRows<{ 'QUERY PLAN': string }>(t.database.db,
+      sql`explain ${appendChunksStatement({ chunks: sql`${input}`, receivedAt: sql`${new Date().toISOString()}`, channel: sql`${'plan_only'}` })}`))
+      .map((r) => r['QUERY PLAN']).join('\n')
+    // a read of the whole table for each batch: it halved the intake on a new database until autovacuum's first analyze
+    const young = await plan()
+    assert.doesNotMatch(young, /Seq Scan on call_chunks/, young)
+    await t.database.db.execute(sql`analyze call_chunks`)
+    const analyzed = await plan()
+    assert.doesNotMatch(analyzed, /Seq Scan on call_chunks/, analyzed)
+    assert.match(analyzed, /call_chunks_fingerprint_unique/, analyzed)
   })
 
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {

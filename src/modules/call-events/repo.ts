@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, preparedStatement, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
@@ -41,9 +41,9 @@ function compactJson (fields: Record<string, SQL>): SQL {
  * a unique index refuse the statement: the caller then stores the chunks again one by one.
  * A chunk of a call not named yet comes back with no `call_row_id`.
  */
-const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'append_call_chunks', sql`
+export const appendChunksStatement = ({ chunks, receivedAt, channel }: { chunks: SQL | Placeholder, receivedAt: SQL | Placeholder, channel: SQL | Placeholder }) => sql`
   with input as (
-    select * from jsonb_to_recordset(${sql.placeholder('chunks')}::jsonb)
+    select * from jsonb_to_recordset(${chunks}::jsonb)
       as x(ord int, call_id text, channel text, chunk_text text, full_text text, is_final boolean, fingerprint text)
   ), locked as (
     select c.id, c.call_id, c.is_final, c.organization_id, c.employee_id, c.operator_num,
@@ -52,7 +52,9 @@ const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'appe
   ), marked as (
     -- every column but full_text, which can be tens of kilobytes: the CTEs below copy their rows, the transcript is taken from input once
     select i.ord, i.call_id, i.channel, i.chunk_text, i.is_final, i.fingerprint, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
-      exists (select 1 from ${callChunks} k where k.call_row_id = l.id and k.fingerprint = i.fingerprint) as stored,
+      -- a scalar subquery, not exists(): PostgreSQL may run an exists() here once, as a hash of the whole
+      -- table, when its statistics call it small, and on a young table they lag far behind it
+      (select true from ${callChunks} k where k.call_row_id = l.id and k.fingerprint = i.fingerprint) is not null as stored,
       min(i.ord) over (partition by l.id, i.fingerprint) as first_of_kind
       from input i join locked l on l.call_id = i.call_id
   ), closing as (
@@ -71,14 +73,14 @@ const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'appe
     select j.*, j.last_seq + row_number() over (partition by j.call_row_id order by j.ord) as seq from judged j where j.accepted
   ), added as (
     insert into ${callChunks} (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
-      select a.call_row_id, a.seq, a.channel, a.chunk_text, a.is_final, a.fingerprint, ${sql.placeholder('received_at')}::timestamptz from accepted a
+      select a.call_row_id, a.seq, a.channel, a.chunk_text, a.is_final, a.fingerprint, ${receivedAt}::timestamptz from accepted a
   ), changed as (
     update ${calls} set transcript = a.full_text, is_final = a.is_final,
-      closed_at = case when a.is_final then coalesce(${calls.closed_at}, ${sql.placeholder('received_at')}::timestamptz) else ${calls.closed_at} end
+      closed_at = case when a.is_final then coalesce(${calls.closed_at}, ${receivedAt}::timestamptz) else ${calls.closed_at} end
       from (select distinct on (a.call_row_id) a.call_row_id, a.is_final, i.full_text from accepted a join input i on i.ord = a.ord
         order by a.call_row_id, a.ord desc) a where ${calls.id} = a.call_row_id
   ), announced as (
-    select pg_notify(${sql.placeholder('channel')}, e.payload) from (
+    select pg_notify(${channel}, e.payload) from (
       select ${compactJson({
         type: sql`case when a.is_final then 'call.final' else 'call.transcription' end`, organization_id: sql`a.organization_id`,
         employee_id: sql`a.employee_id`, call_id: sql`a.call_id`, call_row_id: sql`a.call_row_id`, operator_num: sql`a.operator_num`, seq: sql`a.seq`,
@@ -89,7 +91,10 @@ const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'appe
   select i.ord, j.call_row_id, a.seq, coalesce(j.duplicate, false) as duplicate, coalesce(j.closed_before, false) as closed_before,
       (select count(*) from announced)::int as announced
     from input i left join judged j on j.ord = i.ord left join accepted a on a.ord = i.ord
-    order by i.ord`)
+    order by i.ord`
+
+const appendStatement = (db: AppDb) => preparedStatement<BatchOutcome>(db, 'append_call_chunks',
+  appendChunksStatement({ chunks: sql.placeholder('chunks'), receivedAt: sql.placeholder('received_at'), channel: sql.placeholder('channel') }))
 
 export function createCallRepo<D extends AppDb> (db: D) {
   let append: ReturnType<typeof appendStatement> | undefined
