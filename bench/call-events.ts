@@ -37,9 +37,25 @@ function postgresCpuMs (): number {
 
 const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 
+/** closed calls, so that the run meets a centre's database after a few days, its statistics gathered, not an empty one */
+const HISTORY_CALLS = Number(process.env.BENCH_HISTORY_CALLS ?? 2000)
+const HISTORY_CHUNKS = 100
+
+async function insertCallHistory (sql: ReturnType<typeof rawQuery>): Promise<void> {
+  await sql(`insert into calls (call_id, operator_num, transcript, is_final, closed_at, created_at)
+    select 'history-' || c, lpad((101000 + c % 300)::text, 6, '0'), repeat('Здравствуйте у нас нет воды ', 40), true, now() - c * interval '1 minute', now() - c * interval '1 minute'
+    from generate_series(1, $1::int) c`, [HISTORY_CALLS])
+  await sql(`insert into call_chunks (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
+    select c.id, s, 'left', 'слово ' || s, s = $1::int, md5(c.id || '-' || s) || md5(s || '-' || c.id), c.created_at
+    from calls c, generate_series(1, $1::int) s where c.call_id like 'history-%'`, [HISTORY_CHUNKS])
+  await sql('analyze calls')
+  await sql('analyze call_chunks')
+}
+
 export async function benchCallEvents (): Promise<void> {
   const database = await benchDatabase('call-events')
   const sql = rawQuery(database)
+  await insertCallHistory(sql)
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false).catch(() => {})
   const service = await startService(database)
   const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
