@@ -162,7 +162,7 @@ describe('call events: intake and history', () => {
     }
   })
 
-  it('transcription: the batch statement finds chunks through the indexes while the table is young and its statistics lag (EXPLAIN)', async () => {
+  it('transcription: the batch statement finds its calls and chunks through the indexes, on young tables and on analysed ones (EXPLAIN)', async () => {
     const callId = nextCallId()
     for (let i = 1; i <= 20; i++) assert.equal((await chunk({ call_id: callId, operator_num: '101001', channel: 'left', chunk_text: `слово ${i}`, full_text: `до слова ${i}` })).statusCode, 200)
     const input = JSON.stringify([{ ord: 0, call_id: callId, channel: 'left', chunk_text: 'ещё', full_text: 'до слова 20 ещё', is_final: false, fingerprint: 'f'.repeat(64) }])
@@ -172,10 +172,16 @@ describe('call events: intake and history', () => {
     // a read of the whole table for each batch: it halved the intake on a new database until autovacuum's first analyze
     const young = await plan()
     assert.doesNotMatch(young, /Seq Scan on call_chunks/, young)
+    // and a centre's months of calls: the batch's calls are looked up, not all the calls read
+    await t.database.db.execute(sql`insert into calls (call_id, operator_num, is_final, created_at)
+      select 'plan-' || c, '101001', true, now() - c * interval '1 minute' from generate_series(1, 20000) c`)
+    await t.database.db.execute(sql`analyze calls`)
     await t.database.db.execute(sql`analyze call_chunks`)
     const analyzed = await plan()
-    assert.doesNotMatch(analyzed, /Seq Scan on call_chunks/, analyzed)
+    assert.doesNotMatch(analyzed, /Seq Scan on call/, analyzed)
     assert.match(analyzed, /call_chunks_fingerprint_unique/, analyzed)
+    assert.match(analyzed, /calls_call_id_unique/, analyzed)
+    await t.database.db.execute(sql`delete from calls where call_id like 'plan-%'`)
   })
 
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {

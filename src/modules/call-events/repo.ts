@@ -48,7 +48,9 @@ export const appendChunksStatement = ({ chunks, receivedAt, channel }: { chunks:
   ), locked as (
     select c.id, c.call_id, c.is_final, c.organization_id, c.employee_id, c.operator_num,
       coalesce((select max(k.seq) from ${callChunks} k where k.call_row_id = c.id), 0) as last_seq
-      from ${calls} c where c.call_id in (select call_id from input) order by c.id for update
+      -- = any(array(...)), not in (select ...): PostgreSQL takes the batch for a hundred rows (any set-returning
+      -- function's guess) and would read all the calls once a batch rather than look up that many
+      from ${calls} c where c.call_id = any (array(select call_id from input)) order by c.id for update
   ), marked as (
     -- every column but full_text, which can be tens of kilobytes: the CTEs below copy their rows, the transcript is taken from input once
     select i.ord, i.call_id, i.channel, i.chunk_text, i.is_final, i.fingerprint, l.id as call_row_id, l.is_final as call_final, l.last_seq, l.organization_id, l.employee_id, l.operator_num,
