@@ -20,9 +20,9 @@ const TRANSPORT = process.env.BENCH_CONSOLE_TRANSPORT === 'ws' ? 'ws' : 'sse'
 
 interface ConsoleFigures { cpuMs: number, received: number, outOfOrder: number, p50: number | null, p99: number | null, max: number | null }
 
-/** the CPU time of this machine's PostgreSQL server processes, from /proc (ms) */
-function postgresCpuMs (): number {
-  let ticks = 0
+/** the CPU time of each of this machine's PostgreSQL server processes, from /proc (ms, by pid) */
+function postgresCpuMs (): Map<string, number> {
+  const byPid = new Map<string, number>()
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue
     let stat: string
@@ -30,9 +30,19 @@ function postgresCpuMs (): number {
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
     if (name !== 'postgres') continue
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    ticks += Number(fields[11]) + Number(fields[12]) // utime, stime
+    byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10) // utime + stime; USER_HZ is 100 on Linux
   }
-  return ticks * 10 // USER_HZ is 100 on Linux
+  return byPid
+}
+
+/**
+ * what the processes alive at the end spent since `before`: a connection closed meanwhile (the pool
+ * closes idle ones) takes what it spent with it, and summing totals would subtract that
+ */
+function postgresCpuSince (before: Map<string, number>): number {
+  let ms = 0
+  for (const [pid, total] of postgresCpuMs()) ms += total - (before.get(pid) ?? 0)
+  return ms
 }
 
 const child = (script: string, args: string[]) => fork(new URL(script, import.meta.url), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
@@ -71,7 +81,7 @@ export async function benchCallEvents (): Promise<void> {
   senders.stdout!.on('data', (text: Buffer) => { output += text.toString() })
   await once(senders, 'exit')
   const cpu = process.cpuUsage(cpuBefore)
-  const postgresMs = postgresCpuMs() - postgresBefore
+  const postgresMs = postgresCpuSince(postgresBefore)
   const { accepted, failed, cpuMs: sendersMs } = JSON.parse(output) as { accepted: number[], failed: number, cpuMs: number }
   await new Promise((resolve) => setTimeout(resolve, 1000)) // the last events on their way
   consoles.send('stop')
