@@ -174,11 +174,12 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.getByText('21 мар').first().waitFor()
     await page.getByRole('button', { name: 'Добавить день' }).click()
     await page.getByRole('dialog').getByLabel('День').fill('2027-11-25')
-    await page.getByRole('dialog').getByLabel('Название').fill('День проверки календаря')
+    await page.getByRole('dialog').getByLabel('Название на русском').fill('День проверки календаря')
+    await page.getByRole('dialog').getByLabel('Название на казахском').fill('Күнтізбені тексеру күні')
     await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click()
     await page.getByRole('row', { name: /День проверки календаря/ }).waitFor()
-    const year = await admin<{ exceptions: { day: string, kind: string }[] }>('GET', '/api/appeals/calendar?year=2027')
-    assert.ok(year.exceptions.some((d) => d.day === '2027-11-25' && d.kind === 'holiday'))
+    const year = await admin<{ exceptions: { day: string, kind: string, name_kk: string | null }[] }>('GET', '/api/appeals/calendar?year=2027')
+    assert.ok(year.exceptions.some((d) => d.day === '2027-11-25' && d.kind === 'holiday' && d.name_kk === 'Күнтізбені тексеру күні'))
     await screenshot(page, '47-calendar')
 
     await page.getByRole('menuitem', { name: 'Уведомления' }).click()
@@ -213,7 +214,11 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
       await page.getByRole('heading', { name: heading }).waitFor()
       await page.waitForLoadState('networkidle')
       // dates in Kazakh even where the browser's ICU has no Kazakh (Debian's Chromium)
-      if (path === 'calendar') await page.getByText('жм, 1 мамыр').waitFor()
+      if (path === 'calendar') {
+        await page.getByText('жм, 1 мамыр').waitFor()
+        // the holidays named in Kazakh too
+        await page.getByRole('row', { name: /жм, 1 мамыр/ }).getByText('Қазақстан халқының бірлігі мерекесі').waitFor()
+      }
       await screenshot(page, `5${pages.findIndex(([p]) => p === path)}-${path}-kk`)
     }
     await page.getByText('Русский').click()

@@ -135,4 +135,6 @@ export const calendarDays = pgTable('calendar_days', {
   day: date('day', { mode: 'string' }).primaryKey(),
   kind: varchar('kind', { length: 8, enum: calendarDayKinds }).notNull(),
   name: varchar('name', { length: 255 }).notNull(),
+  /** the name in Kazakh; null when none was given */
+  name_kk: varchar('name_kk', { length: 255 }),
 }, (t) => [oneOf('calendar_days_kind_check', t.kind, calendarDayKinds)])

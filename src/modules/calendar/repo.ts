@@ -7,8 +7,8 @@ export type CalendarDayRow = typeof calendarDays.$inferSelect
 export function createCalendarRepo (db: AppDb) {
   return {
     all: () => db.select().from(calendarDays).orderBy(asc(calendarDays.day)),
-    upsert: async (day: string, kind: CalendarDayKind, name: string) => (await db.insert(calendarDays).values({ day, kind, name })
-      .onConflictDoUpdate({ target: calendarDays.day, set: { kind, name } }).returning())[0]!,
+    upsert: async (day: string, values: { kind: CalendarDayKind, name: string, name_kk: string | null }) => (await db.insert(calendarDays).values({ day, ...values })
+      .onConflictDoUpdate({ target: calendarDays.day, set: values }).returning())[0]!,
     remove: async (day: string) => (await db.delete(calendarDays).where(eq(calendarDays.day, day)).returning()).length > 0,
   }
 }

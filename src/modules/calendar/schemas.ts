@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { calendarDayKinds } from '../../db/schema/index.js'
-import { Name, OneOf } from '../../lib/common-schemas.js'
+import { Name, Nullable, OneOf } from '../../lib/common-schemas.js'
 import { ref } from '../../lib/openapi.js'
 
 const Kind = () => OneOf(calendarDayKinds, { description: 'holiday: a day off on a weekday; working: a Saturday or Sunday worked' })
@@ -10,6 +10,7 @@ export const CalendarDay = Type.Object({
   day: Type.String({ format: 'date' }),
   kind: Kind(),
   name: Type.String(),
+  name_kk: Nullable(Type.String({ description: 'the name in Kazakh' })),
   is_working: Type.Boolean({ description: 'whether the day counts for deadlines' }),
 }, { $id: 'CalendarDay' })
 
@@ -24,6 +25,8 @@ export const CalendarYear = Type.Object({
 export const CalendarDayUpdate = Type.Object({
   kind: Kind(),
   name: Name(),
+  // the name in Kazakh; left out or null: none
+  name_kk: Type.Optional(Nullable(Name())),
 }, { $id: 'CalendarDayUpdate', additionalProperties: false })
 
 export const CalendarYearQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100, description: 'default: the current year' })) })

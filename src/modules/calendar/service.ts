@@ -55,7 +55,7 @@ export function createCalendarService (deps: { repo: CalendarRepo, settings: Cal
       }
     },
     setDay: (day: string, input: CalendarDayUpdate): Promise<CalendarDay> => changed(async () => {
-      const row = await repo.upsert(day, input.kind, input.name)
+      const row = await repo.upsert(day, { kind: input.kind, name: input.name, name_kk: input.name_kk ?? null })
       return { ...row, is_working: input.kind === 'working' }
     }),
     removeDay: (day: string) => changed(async () => {

@@ -2949,6 +2949,8 @@ export interface components {
              */
             kind: "holiday" | "working";
             name: string;
+            /** @description the name in Kazakh */
+            name_kk: string | null;
             /** @description whether the day counts for deadlines */
             is_working: boolean;
         };
@@ -2968,6 +2970,7 @@ export interface components {
              */
             kind: "holiday" | "working";
             name: string;
+            name_kk?: string | null;
         };
         AppealTranscript: {
             /** @description the call's `id` (call events) */

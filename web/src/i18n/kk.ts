@@ -167,6 +167,7 @@ export const kk: Texts = {
     kinds: { holiday: 'Мереке (демалыс)', working: 'Жұмыс күні (ауыстыру)' } as Record<string, string>,
     restore: 'Қалыпқа қайтару', restoreConfirm: 'Күнді «дүйсенбі–жұма» ережесіне қайтару керек пе?',
     workingDays: 'Жылдағы жұмыс күндері', workHours: 'Жұмыс уақыты', timeZone: 'Уақыт белдеуі',
+    name: 'Атауы', nameRu: 'Орысша атауы', nameKk: 'Қазақша атауы',
   },
   notifications: {
     status: 'Күйі', channel: 'Арна', kind: 'Себебі', recipient: 'Алушы', appeal: 'Өтініш', created: 'Құрылды', empty: 'Хабарламалар жоқ',

@@ -165,6 +165,7 @@ export const ru = {
     kinds: { holiday: 'Праздничный (выходной)', working: 'Рабочий (перенос)' } as Record<string, string>,
     restore: 'Вернуть к обычному', restoreConfirm: 'Вернуть день к правилу «понедельник–пятница»?',
     workingDays: 'Рабочих дней в году', workHours: 'Рабочие часы', timeZone: 'Часовой пояс',
+    name: 'Название', nameRu: 'Название на русском', nameKk: 'Название на казахском',
   },
   notifications: {
     status: 'Состояние', channel: 'Канал', kind: 'Повод', recipient: 'Получатель', appeal: 'Обращение', created: 'Создано', empty: 'Уведомлений нет',
