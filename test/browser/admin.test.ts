@@ -17,7 +17,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
   let browser: Browser
   let page: Page
   let admin: ReturnType<typeof serviceApi>
-  const ids = { category: 0, group: 0 }
+  const ids = { category: 0, group: 0, region: 0 }
 
   before(async () => {
     target = await startHttpTarget(answers.status(500))
@@ -27,6 +27,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     browser = await launchChromium()
     admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
+    ids.region = region!.id
     await admin('POST', '/api/organizations', { name: 'Единый контакт-центр 109', region_id: region!.id, modules: ['call_center'], prefix: '109' })
     ids.group = (await admin('POST', '/api/shared/groups', { name: 'Акиматы' })).id
     const [classifier] = await admin<{ id: number }[]>('GET', '/api/classifiers')
@@ -137,7 +138,21 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await node(third!).locator('.ant-tree-node-content-wrapper').dragTo(node(first!).locator('.ant-tree-node-content-wrapper'), { targetPosition: { x: 30, y: 2 } })
     await eventually(async () => (await top()).slice(0, 3).join() === [third, first, second].join(), 5000, 'the dragged order saved')
 
+    // the Kazakh name: cleared (none, listed no more), then given back
     await node(third!).locator('.ant-tree-title').click()
+    const thirdId = (await admin<Region[]>('GET', '/api/regions?top_level=true')).find((r) => r.name === third)!.id
+    const kazakhName = async () => (await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/regions')).find((n) => n.id === thirdId)?.name_kk
+    const seededKazakh = await kazakhName()
+    assert.ok(seededKazakh, 'the seeded regions are named in Kazakh')
+    const kazakhField = page.locator('.ant-card').getByLabel('Название на казахском')
+    assert.equal(await kazakhField.inputValue(), seededKazakh)
+    await kazakhField.fill(' ')
+    await page.locator('.ant-card').getByRole('button', { name: 'Сохранить' }).click()
+    await eventually(async () => await kazakhName() === undefined, 5000, 'the Kazakh name cleared')
+    await kazakhField.fill(seededKazakh!)
+    await page.locator('.ant-card').getByRole('button', { name: 'Сохранить' }).click()
+    await eventually(async () => await kazakhName() === seededKazakh, 5000, 'the Kazakh name given back')
+
     await page.getByLabel('Зона ABC').fill('7')
     await page.locator('.ant-card').getByRole('button', { name: 'Сохранить' }).click()
     await page.getByText('Ровно 3 цифры').waitFor()
@@ -163,10 +178,12 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.getByRole('menuitem', { name: 'Справочники' }).click()
     const [source] = await admin<{ id: number, name: string }[]>('GET', '/api/references/sources')
     await page.getByRole('row', { name: new RegExp(source!.name) }).getByRole('button', { name: 'Переименовать' }).click()
-    await page.getByRole('dialog').getByLabel('Название').fill('Телефон 109')
+    await page.getByRole('dialog').getByLabel('Название на русском').fill('Телефон 109')
+    await page.getByRole('dialog').getByLabel('Название на казахском').fill('Сенім телефоны 109')
     await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click()
-    await page.getByRole('row', { name: /Телефон 109/ }).waitFor()
+    await page.getByRole('row', { name: /Телефон 109.*Сенім телефоны 109/ }).waitFor()
     assert.equal((await admin<{ id: number, name: string }[]>('GET', '/api/references/sources')).find((s) => s.id === source!.id)!.name, 'Телефон 109')
+    assert.equal((await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/sources')).find((s) => s.id === source!.id)!.name_kk, 'Сенім телефоны 109')
     await screenshot(page, '46-references')
 
     await page.getByRole('menuitem', { name: 'Рабочий календарь' }).click()
@@ -205,6 +222,8 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
   it('every administration page in Kazakh', async () => {
     await page.goto(`${service.url}/console/admin/organizations`)
     await page.getByText('Қазақша').click()
+    const regionsInKazakh = await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/regions')
+    const centreRegion = regionsInKazakh.find((n) => n.id === ids.region)!.name_kk
     const pages: [string, string][] = [
       ['organizations', 'Ұйымдар'], ['classifiers', 'Жіктеуіштер'], ['references', 'Анықтамалықтар'], ['persons', 'Азаматтар'],
       ['regions', 'Өңірлер'], ['calendar', 'Жұмыс күнтізбесі'], ['notifications', 'Хабарламалар'], ['tenants', 'Платформа жалгерлері'],
@@ -219,6 +238,10 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
         // the holidays named in Kazakh too
         await page.getByRole('row', { name: /жм, 1 мамыр/ }).getByText('Қазақстан халқының бірлігі мерекесі').waitFor()
       }
+      // the seeded lists and the regions named in Kazakh
+      if (path === 'references') await page.getByRole('row', { name: /Телефон 109.*Сенім телефоны 109/ }).waitFor()
+      if (path === 'regions') await page.locator('.ant-tree-title', { hasText: centreRegion }).waitFor()
+      if (path === 'organizations') await page.getByRole('row', { name: /Единый контакт-центр 109/ }).getByText(centreRegion).waitFor()
       await screenshot(page, `5${pages.findIndex(([p]) => p === path)}-${path}-kk`)
     }
     await page.getByText('Русский').click()

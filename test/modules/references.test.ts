@@ -90,6 +90,52 @@ describe('references (/api/references)', () => {
     assert.ok((await get('/organizations')).json().length >= 1)
     assert.equal((await get('/organizations?region_id=0')).statusCode, 422)
   })
+
+  it('Kazakh names (the console\'s): the seeded ones listed to a user; set, trimmed and cleared by an admin; the cached list follows', async () => {
+    const operator = await login(t.app, await makeUser(t.database.db, { role: 'operator' }))
+    const names = async (list: string, headers = operator) => {
+      const res = await t.app.inject({ url: `/api/references/kazakh-names/${list}`, headers })
+      assert.equal(res.statusCode, 200)
+      return new Map((res.json() as { id: number, name_kk: string }[]).map((n) => [n.id, n.name_kk]))
+    }
+    const name = (list: string, id: number | string, payload: object, headers = admin) =>
+      t.app.inject({ method: 'PUT', url: `/api/references/kazakh-names/${list}/${id}`, headers, payload })
+    const phone = (await get('/sources')).json().find((s: { name: string }) => s.name === 'Телефон 109')
+    const letter = (await get('/response-methods')).json().find((s: { name: string }) => s.name === 'Бумажное письмо')
+    const abai = (await t.app.inject({ url: '/api/regions?top_level=true' })).json().find((r: { name: string }) => r.name === 'область Абай')
+    assert.equal((await names('sources')).get(phone.id), '109 телефоны')
+    assert.equal((await names('response-methods')).get(letter.id), 'Қағаз хат')
+    assert.equal((await names('regions')).get(abai.id), 'Абай облысы')
+
+    // the list was read (and kept) above: the write must show at once
+    const set = await name('sources', phone.id, { name_kk: '  Сенім телефоны 109 ' })
+    assert.equal(set.statusCode, 200)
+    assert.deepEqual(set.json(), { id: phone.id, name: 'Телефон 109', name_kk: 'Сенім телефоны 109' })
+    assert.equal((await names('sources')).get(phone.id), 'Сенім телефоны 109')
+    assert.deepEqual((await get('/sources')).json().find((s: { id: number }) => s.id === phone.id), { id: phone.id, name: 'Телефон 109', is_active: true }, 'the interface\'s shape keeps its fields')
+    assert.deepEqual((await name('regions', abai.id, { name_kk: null })).json(), { id: abai.id, name: 'область Абай', name_kk: null })
+    assert.equal((await names('regions')).has(abai.id), false)
+    assert.equal((await name('regions', abai.id, { name_kk: 'Абай облысы' })).statusCode, 200)
+
+    // refusals: nothing changes
+    const refused = [
+      [await t.app.inject({ url: '/api/references/kazakh-names/sources' }), 401],
+      [await name('sources', phone.id, { name_kk: 'x' }, {}), 401],
+      [await name('sources', phone.id, { name_kk: 'x' }, operator), 403],
+      [await name('sources', 999999, { name_kk: 'x' }), 404],
+      [await name('persons', 1, { name_kk: 'x' }), 404],
+      [await name('sources', 0, { name_kk: 'x' }), 422],
+      [await name('sources', phone.id, { name_kk: '   ' }), 422],
+      [await name('sources', phone.id, { name_kk: 'ы'.repeat(256) }), 422],
+      [await name('sources', phone.id, {}), 422],
+      [await name('sources', phone.id, { name_kk: 5 }), 422],
+    ] as const
+    assert.deepEqual(refused.map(([res]) => res.statusCode), refused.map(([, status]) => status))
+    const blank = refused[6]![0].json()
+    assert.deepEqual(blank.detail.map((d: { loc: unknown[] }) => d.loc), [['body', 'name_kk']])
+    assert.equal(refused[3]![0].json().detail, 'Source not found')
+    assert.equal((await names('sources')).get(phone.id), 'Сенім телефоны 109')
+  })
 })
 
 describe('persons (/api/references/persons)', () => {

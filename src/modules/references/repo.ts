@@ -1,13 +1,19 @@
 import { asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
+import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { persons, responseMethods, sources } from '../../db/schema/index.js'
 import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
 import { appealTypeItems, categoryItems, subcategoryItems } from '../classifiers/queries.js'
 import { activeOrganizationItems } from '../organizations/queries.js'
+import { regionKazakhNames, setRegionKazakhName } from '../regions/queries.js'
 import { rarestTrigrams, trigramsOf } from './name-trigrams.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
+/** the seeded lists by their path, whose items have a Kazakh name besides their name */
+const namedItemTables = { sources, 'response-methods': responseMethods }
+/** the lists with Kazakh names: the seeded ones and the regions (through their owner's queries) */
+export type NamedList = keyof typeof namedItemTables | 'regions'
 const personColumns = {
   id: persons.id, full_name: persons.full_name, iin: persons.iin, phone: persons.phone, email: persons.email, is_active: persons.is_active,
 }
@@ -122,6 +128,10 @@ export function createReferenceRepo (db: AppDb) {
       const t = itemTables[kind]
       return (await db.delete(t).where(eq(t.id, id)).returning({ id: t.id })).length > 0
     },
+
+    kazakhNames: (list: NamedList) => (list === 'regions' ? regionKazakhNames(db) : kazakhNamesOf(db, namedItemTables[list])),
+    setKazakhName: (list: NamedList, id: number, nameKk: string | null) =>
+      (list === 'regions' ? setRegionKazakhName(db, id, nameKk) : setKazakhNameOf(db, namedItemTables[list], id, nameKk)),
 
     appealTypeItems: () => appealTypeItems(db),
     categoryItems: (appealTypeId?: number) => categoryItems(db, appealTypeId),

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
-import { ref } from '../../lib/openapi.js'
-import type { ItemKind } from './repo.js'
+import { bearer, ref } from '../../lib/openapi.js'
+import type { ReferenceTopic } from '../../lib/reference-cache.js'
+import type { ItemKind, NamedList } from './repo.js'
 import {
-  CategoriesQuery, CategoryItem, IncludeInactiveQuery, ItemBase, ItemResponse, ItemUpdate, MethodIdParams, OrganizationItem, OrganizationsQuery,
+  CategoriesQuery, CategoryItem, IncludeInactiveQuery, ItemBase, ItemIdParams, ItemResponse, ItemUpdate, KazakhName, KazakhNameResult, KazakhNameUpdate, MethodIdParams, OrganizationItem, OrganizationsQuery,
   PersonCreate, PersonIdParams, PersonListQuery, PersonResponse, PersonUpdate, RegionItem, SourceIdParams, SubcategoriesQuery, SubcategoryItem,
 } from './schemas.js'
 import type { ReferenceService } from './service.js'
@@ -15,6 +16,13 @@ const tags = ['references']
 const itemLists = [
   { kind: 'source' as ItemKind, path: '/sources', param: 'source_id', params: SourceIdParams, name: 'Source' },
   { kind: 'responseMethod' as ItemKind, path: '/response-methods', param: 'method_id', params: MethodIdParams, name: 'ResponseMethod' },
+]
+
+/** The lists with Kazakh names, and the cached topic each belongs to. */
+const kazakhNamed: { list: NamedList, topic: ReferenceTopic, name: string }[] = [
+  { list: 'sources', topic: 'lists', name: 'Source' },
+  { list: 'response-methods', topic: 'lists', name: 'ResponseMethod' },
+  { list: 'regions', topic: 'regions', name: 'Region' },
 ]
 
 const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (app, { service }) => {
@@ -31,6 +39,20 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
       config: { changes: ['lists'] },
       schema: { tags, operationId: `delete${list.name}`, summary: 'Delete (409 while referenced)', params: list.params, response: { 200: ref(MessageResponse) } },
     }, async (req) => service.removeItem(list.kind, (req.params as Record<string, number>)[list.param]!))
+  }
+
+  // the console's: the interface's shapes name an item once, the console speaks Russian and Kazakh
+  for (const { list, topic, name } of kazakhNamed) {
+    app.get(`/kazakh-names/${list}`, {
+      onRequest: app.requireUser,
+      config: { cachedAs: topic },
+      schema: { tags, security: bearer, operationId: `list${name}KazakhNames`, summary: `The Kazakh names of the ${list} that have one (inactive included)`, response: { 200: Type.Array(ref(KazakhName)) } },
+    }, async () => service.kazakhNames(list))
+    app.put(`/kazakh-names/${list}/:item_id`, {
+      onRequest: app.requireRole('admin'),
+      config: { changes: [topic] },
+      schema: { tags, security: bearer, operationId: `set${name}KazakhName`, summary: 'Name an item in Kazakh, or (null) no longer', params: ItemIdParams, body: ref(KazakhNameUpdate), response: { 200: ref(KazakhNameResult) } },
+    }, async (req) => service.setKazakhName(list, req.params.item_id, req.body.name_kk))
   }
 
   app.get('/appeal-types', {

@@ -42,6 +42,17 @@ export const OrganizationItem = Type.Object({
   id: Type.Integer(), name: Type.String(), region_id: Nullable(Type.Integer()),
 }, { $id: 'OrganizationItem' })
 
+/**
+ * The Kazakh names of the seeded lists and the regions, for the console (beyond the interface, whose
+ * shapes name things once): an item without one is shown by its name.
+ */
+export const KazakhName = Type.Object({ id: Type.Integer(), name_kk: Type.String() }, { $id: 'KazakhName' })
+export const KazakhNameUpdate = Type.Object({
+  name_kk: Nullable(Type.String({ minLength: 1, maxLength: 255, 'x-trim': true, description: 'null: none (the console shows the name in Kazakh too)' })),
+}, { $id: 'KazakhNameUpdate', additionalProperties: false })
+export const KazakhNameResult = Type.Object({ id: Type.Integer(), name: Type.String(), name_kk: Nullable(Type.String()) }, { $id: 'KazakhNameResult' })
+export const ItemIdParams = Type.Object({ item_id: Id() })
+
 export const IncludeInactiveQuery = Type.Object({ include_inactive: Type.Boolean({ default: false }) })
 export const SourceIdParams = Type.Object({ source_id: Id() })
 export const MethodIdParams = Type.Object({ method_id: Id() })
@@ -54,4 +65,4 @@ export type PersonCreate = Static<typeof PersonCreate>
 export type PersonUpdate = Static<typeof PersonUpdate>
 export type PersonResponse = Static<typeof PersonResponse>
 
-export const schemas = [ItemResponse, ItemUpdate, ItemBase, CategoryItem, SubcategoryItem, PersonResponse, PersonCreate, PersonUpdate, RegionItem, OrganizationItem]
+export const schemas = [ItemResponse, ItemUpdate, ItemBase, CategoryItem, SubcategoryItem, PersonResponse, PersonCreate, PersonUpdate, RegionItem, OrganizationItem, KazakhName, KazakhNameUpdate, KazakhNameResult]

@@ -4,13 +4,14 @@ import type { Clock } from '../../lib/clock.js'
 import type { RegionService } from '../regions/service.js'
 import { createNameTrigrams } from './name-trigrams.js'
 import { cleanPersonContact, type PersonContact } from './person-input.js'
-import type { ItemKind, PersonRow, ReferenceRepo } from './repo.js'
+import type { ItemKind, NamedList, PersonRow, ReferenceRepo } from './repo.js'
 import type { PersonCreate, PersonResponse, PersonUpdate } from './schemas.js'
 
 /** how many of the newest names the trigram counts come from: about 40 ms on PostgreSQL, refreshed hourly */
 const NAMES_COUNTED = 20_000
 
 const itemLabels: Record<ItemKind, string> = { source: 'Source', responseMethod: 'Response method' }
+const namedLabels: Record<NamedList, string> = { sources: 'Source', 'response-methods': 'Response method', regions: 'Region' }
 
 const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.full_name, iin: p.iin, phone: p.phone, email: p.email, is_active: p.is_active })
 
@@ -40,6 +41,13 @@ export function createReferenceService ({ repo, regions, clock }: { repo: Refere
     async removeItem (kind: ItemKind, id: number) {
       if (!await repo.removeItem(kind, id)) throw new NotFoundError(itemLabels[kind])
       return { message: `${itemLabels[kind]} deleted` }
+    },
+
+    kazakhNames: (list: NamedList) => repo.kazakhNames(list),
+    async setKazakhName (list: NamedList, id: number, nameKk: string | null) {
+      const row = await repo.setKazakhName(list, id, nameKk)
+      if (!row) throw new NotFoundError(namedLabels[list])
+      return row
     },
 
     appealTypes: () => repo.appealTypeItems(),

@@ -1,5 +1,6 @@
 import { count, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
+import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { regions } from '../../db/schema/index.js'
 
 /* What other modules may ask of the regions table (its owner is this module). */
@@ -19,6 +20,10 @@ export const regionSubtree = (regionId: number) => sql`(select r.id from ${regio
 
 /** the top-level region (the oblast or city of republican significance) of a region, correlated to the caller's row */
 export const topRegionId = (regionId: SQLWrapper) => sql<number | null>`(select coalesce(r.parent_id, r.id) from ${regions} r where r.id = ${regionId})`
+
+/** the regions named in Kazakh, with their Kazakh names */
+export const regionKazakhNames = (db: AppDb) => kazakhNamesOf(db, regions)
+export const setRegionKazakhName = (db: AppDb, id: number, nameKk: string | null) => setKazakhNameOf(db, regions, id, nameKk)
 
 /** whether a region has this id, as a column of the caller's query */
 export const regionFact = (id: number) => sql<boolean>`exists (select 1 from ${regions} r where r.id = ${id})`

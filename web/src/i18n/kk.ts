@@ -9,6 +9,7 @@ export const kk: Texts = {
     save: 'Сақтау', loading: 'Жүктелуде…', retry: 'Қайталау', back: 'Артқа', required: 'Өрісті толтырыңыз', taken: 'Мұндай мән бұрыннан бар: «{{value}}»',
     networkError: 'Қызмет қолжетімсіз. Байланысты тексеріп, қайталаңыз.', unexpected: 'Сұрау орындалмады ({{status}}).',
     saved: 'Сақталды', cancel: 'Болдырмау', yes: 'Иә', no: 'Жоқ',
+    nameRu: 'Орысша атауы', nameKk: 'Қазақша атауы',
   },
   signIn: {
     title: 'Кіру', email: 'Электрондық пошта', password: 'Құпиясөз', submit: 'Кіру', forgot: 'Құпиясөзді ұмыттыңыз ба?',
@@ -167,7 +168,7 @@ export const kk: Texts = {
     kinds: { holiday: 'Мереке (демалыс)', working: 'Жұмыс күні (ауыстыру)' } as Record<string, string>,
     restore: 'Қалыпқа қайтару', restoreConfirm: 'Күнді «дүйсенбі–жұма» ережесіне қайтару керек пе?',
     workingDays: 'Жылдағы жұмыс күндері', workHours: 'Жұмыс уақыты', timeZone: 'Уақыт белдеуі',
-    name: 'Атауы', nameRu: 'Орысша атауы', nameKk: 'Қазақша атауы',
+    name: 'Атауы',
   },
   notifications: {
     status: 'Күйі', channel: 'Арна', kind: 'Себебі', recipient: 'Алушы', appeal: 'Өтініш', created: 'Құрылды', empty: 'Хабарламалар жоқ',

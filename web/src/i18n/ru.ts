@@ -7,6 +7,7 @@ export const ru = {
     save: 'Сохранить', loading: 'Загрузка…', retry: 'Повторить', back: 'Назад', required: 'Заполните поле', taken: 'Такое значение уже есть: «{{value}}»',
     networkError: 'Сервис недоступен. Проверьте подключение и повторите.', unexpected: 'Не удалось выполнить запрос ({{status}}).',
     saved: 'Сохранено', cancel: 'Отмена', yes: 'Да', no: 'Нет',
+    nameRu: 'Название на русском', nameKk: 'Название на казахском',
   },
   signIn: {
     title: 'Вход', email: 'Электронная почта', password: 'Пароль', submit: 'Войти', forgot: 'Забыли пароль?',
@@ -165,7 +166,7 @@ export const ru = {
     kinds: { holiday: 'Праздничный (выходной)', working: 'Рабочий (перенос)' } as Record<string, string>,
     restore: 'Вернуть к обычному', restoreConfirm: 'Вернуть день к правилу «понедельник–пятница»?',
     workingDays: 'Рабочих дней в году', workHours: 'Рабочие часы', timeZone: 'Часовой пояс',
-    name: 'Название', nameRu: 'Название на русском', nameKk: 'Название на казахском',
+    name: 'Название',
   },
   notifications: {
     status: 'Состояние', channel: 'Канал', kind: 'Повод', recipient: 'Получатель', appeal: 'Обращение', created: 'Создано', empty: 'Уведомлений нет',

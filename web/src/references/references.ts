@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { useMemo } from 'react'
+import { useCallback, useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../api/client'
 import { load } from '../api/load'
 
@@ -11,6 +12,31 @@ export const useResponseMethods = () => useQuery({ queryKey: ['references', 'res
 export const useRegionTree = () => useQuery({ queryKey: ['references', 'regions-tree'], queryFn: () => load(api.GET('/api/regions/tree')), ...KEEP })
 export const useOrganizations = () => useQuery({ queryKey: ['references', 'organizations'], queryFn: () => load(api.GET('/api/references/organizations')), ...KEEP })
 export const useSubcategories = () => useQuery({ queryKey: ['references', 'subcategories'], queryFn: () => load(api.GET('/api/references/subcategories')), ...KEEP })
+
+/** the lists whose items have a Kazakh name besides their (Russian) name */
+export type NamedList = 'sources' | 'response-methods' | 'regions'
+export type LocalName = (item: { id: number, name: string }) => string
+
+/** the Kazakh names of a list, asked for only while the console speaks Kazakh */
+export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({
+  queryKey: ['references', 'kazakh-names', list],
+  queryFn: () => load(api.GET(`/api/references/kazakh-names/${list}`)),
+  enabled,
+  ...KEEP,
+})
+
+/** names an item in Kazakh, or (null) no longer */
+export const saveKazakhName = (list: NamedList, id: number, nameKk: string | null) =>
+  load(api.PUT(`/api/references/kazakh-names/${list}/{item_id}`, { params: { path: { item_id: id } }, body: { name_kk: nameKk } }))
+
+/** an item's name in the console's language: in Kazakh its Kazakh name, the Russian one when it has none */
+export function useLocalName (list: NamedList): LocalName {
+  const { i18n } = useTranslation()
+  const kazakh = i18n.language === 'kk'
+  const { data } = useKazakhNames(list, kazakh)
+  const names = useMemo(() => (kazakh && data ? new Map(data.map((n) => [n.id, n.name_kk])) : undefined), [kazakh, data])
+  return useCallback((item) => names?.get(item.id) ?? item.name, [names])
+}
 
 /** every active classifier with its tree: appeal types, categories, subcategories */
 export const useClassifierTrees = () => useQuery({
@@ -38,21 +64,24 @@ export function classificationOptions (trees: Schemas['ClassifierTree'][]): Tree
   }))
 }
 
-export function regionOptions (tree: Schemas['RegionTreeItem'][]): TreeOption[] {
-  return tree.filter((r) => r.is_active).map((r) => ({ value: r.id, title: r.name, children: regionOptions(r.children) }))
+const asNamed: LocalName = (item) => item.name
+
+export function regionOptions (tree: Schemas['RegionTreeItem'][], name = asNamed): TreeOption[] {
+  return tree.filter((r) => r.is_active).map((r) => ({ value: r.id, title: name(r), children: regionOptions(r.children, name) }))
 }
 
-/** id → name of a list, made once per list */
-export function useNames (items: { id: number, name: string }[] | undefined): Map<number, string> {
-  return useMemo(() => new Map((items ?? []).map((i) => [i.id, i.name])), [items])
+/** id → name of a list, made once per list (and language) */
+export function useNames (items: { id: number, name: string }[] | undefined, name = asNamed): Map<number, string> {
+  return useMemo(() => new Map((items ?? []).map((i) => [i.id, name(i)])), [items, name])
 }
 
-/** id → name of every region of the tree */
+/** id → name of every region of the tree, in the console's language */
 export function useRegionNames (tree: Schemas['RegionTreeItem'][] | undefined): Map<number, string> {
+  const name = useLocalName('regions')
   return useMemo(() => {
     const names = new Map<number, string>()
-    const walk = (items: Schemas['RegionTreeItem'][]) => { for (const r of items) { names.set(r.id, r.name); walk(r.children) } }
+    const walk = (items: Schemas['RegionTreeItem'][]) => { for (const r of items) { names.set(r.id, name(r)); walk(r.children) } }
     walk(tree ?? [])
     return names
-  }, [tree])
+  }, [tree, name])
 }

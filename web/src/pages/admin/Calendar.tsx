@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
-import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
+import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Day = Schemas['CalendarDay']
 const KEY = ['admin', 'calendar']
@@ -73,8 +73,8 @@ function DayForm ({ year, day, onClose }: { year: number, day?: Day, onClose: ()
       <Form.Item name='kind' label={t('calendar.kind')} rules={[required]}>
         <Radio.Group options={(['holiday', 'working'] as const).map((k) => ({ value: k, label: t(`calendar.kinds.${k}`) }))} />
       </Form.Item>
-      <Form.Item name='name' label={t('calendar.nameRu')} rules={[required, { max: 255 }]}><Input /></Form.Item>
-      <Form.Item name='name_kk' label={t('calendar.nameKk')} rules={[{ max: 255 }]} normalize={(v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v)}><Input /></Form.Item>
+      <Form.Item name='name' label={t('common.nameRu')} rules={[required, { max: 255 }]}><Input /></Form.Item>
+      <KazakhNameItem />
     </FormModal>
   )
 }

@@ -6,7 +6,7 @@ import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
 import { useFormat } from '../../i18n/format'
-import { regionOptions, useRegionTree } from '../../references/references'
+import { regionOptions, useLocalName, useRegionNames, useRegionTree } from '../../references/references'
 import { FormModal, FormPanel, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Organization = Schemas['SharedOrganizationResponse']
@@ -16,10 +16,18 @@ const KEY = ['admin', 'organizations']
 const MODULES = ['call_center', 'appeals', 'telephony'] as const
 const SYNC_COLOR: Record<string, string> = { synced: 'green', pending: 'blue', failed: 'red', disabled: 'default' }
 
+/** the organization's oblast and, below it, its city or district, named in the console's language */
+function placeOf (o: Organization, names: Map<number, string>): string {
+  const named = (id: number | null, name: string | null) => (id === null ? null : names.get(id)) ?? name
+  const parts = [named(o.oblast_id, o.oblast_name), named(o.region_id, o.city_name ?? o.region_name)].filter((v): v is string => Boolean(v))
+  return [...new Set(parts)].join(', ') || '—'
+}
+
 /** organizations: all three shapes' fields, groups, quotas, notification settings, ext sync with retry */
 export function Organizations () {
   const { t } = useTranslation()
   const format = useFormat()
+  const regionNames = useRegionNames(useRegionTree().data)
   const [showInactive, setShowInactive] = useState(false)
   const [open, setOpen] = useState<number | 'new'>()
   const [groupsOpen, setGroupsOpen] = useState(false)
@@ -48,7 +56,7 @@ export function Organizations () {
         columns={[
           { title: t('organizations.prefix'), dataIndex: 'prefix', width: 90 },
           { title: t('organizations.name'), dataIndex: 'name', render: (name: string, o) => <a onClick={() => setOpen(o.id)}>{name}</a> },
-          { title: t('organizations.region'), key: 'region', render: (_, o) => [o.oblast_name, o.city_name ?? o.region_name].filter(Boolean).filter((v, i, all) => all.indexOf(v) === i).join(', ') || '—' },
+          { title: t('organizations.region'), key: 'region', render: (_, o) => placeOf(o, regionNames) },
           { title: t('organizations.groups'), dataIndex: 'groups', render: (groups: Organization['groups']) => groups.map((g) => <Tag key={g.id}>{g.name}</Tag>) },
           { title: t('organizations.employees'), dataIndex: 'employee_count', align: 'right', width: 110 },
           { title: t('organizations.modules'), dataIndex: 'modules', render: (modules: string[]) => modules.map((m) => <Tag key={m}>{t(`organizations.module.${m}`, { defaultValue: m })}</Tag>) },
@@ -77,13 +85,14 @@ const useGroups = () => useQuery({ queryKey: [...KEY, 'groups'], queryFn: () => 
 function CommonFields () {
   const { t } = useTranslation()
   const regions = useRegionTree()
+  const regionName = useLocalName('regions')
   const groups = useGroups()
   const required = { required: true, message: t('common.required') }
   return (
     <>
       <Form.Item name='name' label={t('organizations.name')} rules={[required, { max: 255 }]}><Input /></Form.Item>
       <Form.Item name='region_id' label={t('organizations.region')} rules={[required]}>
-        <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [])} loading={regions.isLoading} />
+        <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} />
       </Form.Item>
       <Form.Item name='group_ids' label={t('organizations.groups')}>
         <Select mode='multiple' optionFilterProp='label' options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button, Form, Input, Popconfirm, Space, Switch, Table, Tabs } from 'antd'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
+import { saveKazakhName, useKazakhNames } from '../../references/references'
+import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Item = Schemas['ItemResponse']
 type Kind = 'sources' | 'response-methods'
@@ -25,7 +26,7 @@ const lists = {
   },
 }
 
-/** sources of appeals and response methods: rename, activate/deactivate, delete while unused */
+/** sources of appeals and response methods: rename (in Russian and Kazakh), activate/deactivate, delete while unused */
 export function References () {
   const { t } = useTranslation()
   return (
@@ -39,6 +40,8 @@ export function References () {
 function ItemList ({ kind }: { kind: Kind }) {
   const { t } = useTranslation()
   const items = useQuery({ queryKey: [...KEY, kind, 'all'], queryFn: lists[kind].list })
+  const kazakh = useKazakhNames(kind)
+  const kazakhNames = useMemo(() => new Map(kazakh.data?.map((n) => [n.id, n.name_kk])), [kazakh.data])
   const [editing, setEditing] = useState<Item>()
   const toggle = useAction(KEY, (item: Item) => lists[kind].update(item.id, { is_active: !item.is_active }))
   const remove = useAction(KEY, (item: Item) => lists[kind].remove(item.id), (r) => r.message)
@@ -50,7 +53,8 @@ function ItemList ({ kind }: { kind: Kind }) {
         rowClassName={(i) => (i.is_active ? '' : 'row-inactive')}
         columns={[
           { title: 'ID', dataIndex: 'id', width: 70 },
-          { title: t('classifiers.name'), dataIndex: 'name' },
+          { title: t('common.nameRu'), dataIndex: 'name' },
+          { title: t('common.nameKk'), key: 'name_kk', render: (_, item) => kazakhNames.get(item.id) ?? '—' },
           { title: t('adminKit.active'), dataIndex: 'is_active', width: 110, render: (active: boolean, item) => <Switch checked={active} loading={toggle.isPending && toggle.variables?.id === item.id} onChange={() => toggle.mutate(item)} aria-label={`${t('adminKit.active')}: ${item.name}`} /> },
           {
             title: '', key: 'actions', width: 220, render: (_, item) => (
@@ -64,17 +68,24 @@ function ItemList ({ kind }: { kind: Kind }) {
           },
         ]}
       />
-      {editing && <Rename kind={kind} item={editing} onClose={() => setEditing(undefined)} />}
+      {editing && <Rename kind={kind} item={{ ...editing, name_kk: kazakhNames.get(editing.id) ?? null }} onClose={() => setEditing(undefined)} />}
     </>
   )
 }
 
-function Rename ({ kind, item, onClose }: { kind: Kind, item: Item, onClose: () => void }) {
+type Names = { name: string, name_kk: string | null }
+
+/** both names; each is sent only when it changed (the Kazakh one is the console's, a call of its own) */
+function Rename ({ kind, item, onClose }: { kind: Kind, item: Item & Names, onClose: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (values: { name: string }) => lists[kind].update(item.id, values), onClose)
+  const state = useFormSave(KEY, async (values: Names) => {
+    if (values.name !== item.name) await lists[kind].update(item.id, { name: values.name })
+    if ((values.name_kk ?? null) !== item.name_kk) await saveKazakhName(kind, item.id, values.name_kk ?? null)
+  }, onClose)
   return (
     <FormModal title={item.name} state={state} onClose={onClose} initialValues={item}>
-      <Form.Item name='name' label={t('classifiers.name')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <Form.Item name='name' label={t('common.nameRu')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <KazakhNameItem />
     </FormModal>
   )
 }

@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
-import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
+import { saveKazakhName, useKazakhNames, useLocalName } from '../../references/references'
+import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Region = Schemas['RegionResponse']
-type Values = Partial<Pick<Region, 'name' | 'phone_code' | 'phone_zone' | 'local_digits' | 'is_regional_center' | 'is_active'>>
+type Values = Partial<Pick<Region, 'name' | 'phone_code' | 'phone_zone' | 'local_digits' | 'is_regional_center' | 'is_active'>> & { name_kk?: string | null }
 // the console's region selects (references) are read again after a change too
 const KEY = ['admin', 'regions']
 
@@ -24,10 +25,12 @@ function useRegions () {
   return { regions, childrenOf }
 }
 
-/** the regions tree: reorder by dragging (or the arrows), edit phone codes, add, deactivate, delete */
+/** the regions tree, named in the console's language: reorder by dragging (or the arrows), edit names and phone codes, add, deactivate, delete */
 export function Regions () {
   const { t } = useTranslation()
   const { regions, childrenOf } = useRegions()
+  const regionName = useLocalName('regions')
+  const kazakh = useKazakhNames('regions')
   const [selectedId, setSelectedId] = useState<number>()
   const [adding, setAdding] = useState<{ parent?: Region }>()
   const reorder = useAction(KEY, (ids: number[]) => load(api.PUT('/api/regions/reorder', { body: { region_ids: ids } })))
@@ -37,11 +40,11 @@ export function Regions () {
   const treeData = useMemo(() => {
     const convert = (parent: number | null): TreeProps['treeData'] => (childrenOf.get(parent) ?? []).map((r) => ({
       key: r.id,
-      title: <RegionTitle region={r} />,
+      title: <RegionTitle region={r} name={regionName(r)} />,
       children: convert(r.id),
     }))
     return convert(null)
-  }, [childrenOf])
+  }, [childrenOf, regionName])
   const byId = useMemo(() => new Map((regions.data ?? []).map((r) => [r.id, r])), [regions.data])
 
   // dragging reorders among siblings only: moving a region under another parent is an edit of its parent
@@ -75,9 +78,9 @@ export function Regions () {
           </Card>
         </Col>
         <Col xs={24} lg={12}>
-          <Card size='small' title={selected?.name}>
+          <Card size='small' title={selected && regionName(selected)}>
             {selected
-              ? <RegionEditor key={selected.id} region={selected} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
+              ? <RegionEditor key={selected.id} region={selected} nameKk={kazakh.data?.find((n) => n.id === selected.id)?.name_kk ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
               : <Empty description={t('regions.pick')} />}
           </Card>
         </Col>
@@ -87,9 +90,9 @@ export function Regions () {
   )
 }
 
-function RegionTitle ({ region }: { region: Region }) {
+function RegionTitle ({ region, name }: { region: Region, name: string }) {
   return (
-    <TreeTitle name={region.name} active={region.is_active}>
+    <TreeTitle name={name} active={region.is_active}>
       {region.full_phone_code && <Typography.Text type='secondary' style={{ marginInlineStart: 8 }}>{region.full_phone_code}</Typography.Text>}
     </TreeTitle>
   )
@@ -99,7 +102,8 @@ function RegionFields ({ existing }: { existing: boolean }) {
   const { t } = useTranslation()
   return (
     <>
-      <Form.Item name='name' label={t('classifiers.name')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <Form.Item name='name' label={t('common.nameRu')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <KazakhNameItem />
       <Row gutter={12}>
         <Col span={8}><Form.Item name='phone_code' label={t('regions.phoneCode')} rules={[{ pattern: /^\d{3,5}$/, message: t('regions.badCode') }]}><Input inputMode='numeric' maxLength={5} /></Form.Item></Col>
         <Col span={8}><Form.Item name='phone_zone' label={t('regions.phoneZone')} rules={[{ pattern: /^\d{3}$/, message: t('regions.badZone') }]}><Input inputMode='numeric' /></Form.Item></Col>
@@ -115,9 +119,18 @@ function RegionFields ({ existing }: { existing: boolean }) {
 
 const regionBody = (v: Values) => ({ name: v.name!, phone_code: orNull(v.phone_code), phone_zone: orNull(v.phone_zone), local_digits: v.local_digits ?? null, is_regional_center: v.is_regional_center ?? false })
 
-function RegionEditor ({ region, siblings, onReorder, reordering, onAdd, onRemoved }: { region: Region, siblings: Region[], onReorder: (ids: number[]) => void, reordering: boolean, onAdd: () => void, onRemoved: () => void }) {
+/** the Kazakh name is the console's, a call of its own: sent after the region's, when it changed */
+async function saveRegionKazakhName (id: number, v: Values, before: string | null) {
+  if ((v.name_kk ?? null) !== before) await saveKazakhName('regions', id, v.name_kk ?? null)
+}
+
+function RegionEditor ({ region, nameKk, siblings, onReorder, reordering, onAdd, onRemoved }: { region: Region, nameKk: string | null, siblings: Region[], onReorder: (ids: number[]) => void, reordering: boolean, onAdd: () => void, onRemoved: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (v: Values) => load(api.PUT('/api/regions/{region_id}', { params: { path: { region_id: region.id } }, body: { ...regionBody(v), is_active: v.is_active } })), () => undefined)
+  const regionName = useLocalName('regions')
+  const state = useFormSave(KEY, async (v: Values) => {
+    await load(api.PUT('/api/regions/{region_id}', { params: { path: { region_id: region.id } }, body: { ...regionBody(v), is_active: v.is_active } }))
+    await saveRegionKazakhName(region.id, v, nameKk)
+  }, () => undefined)
   const remove = useAction(KEY, () => load(api.DELETE('/api/regions/{region_id}', { params: { path: { region_id: region.id } } })), (r) => { onRemoved(); return r.message })
   const position = siblings.findIndex((s) => s.id === region.id)
   return (
@@ -129,17 +142,22 @@ function RegionEditor ({ region, siblings, onReorder, reordering, onAdd, onRemov
           <Button danger loading={remove.isPending}>{t('terminals.delete')}</Button>
         </Popconfirm>
       </Space>
-      <Typography.Text type='secondary'>{region.parent_name ? `${t('regions.parent')}: ${region.parent_name}` : t('regions.oblast')}</Typography.Text>
-      <FormPanel state={state} initialValues={region}><RegionFields existing /></FormPanel>
+      <Typography.Text type='secondary'>{region.parent_id !== null && region.parent_name ? `${t('regions.parent')}: ${regionName({ id: region.parent_id, name: region.parent_name })}` : t('regions.oblast')}</Typography.Text>
+      <FormPanel state={state} initialValues={{ ...region, name_kk: nameKk }}><RegionFields existing /></FormPanel>
     </Space>
   )
 }
 
 function RegionCreate ({ parent, onClose, onCreated }: { parent?: Region, onClose: () => void, onCreated: (id: number) => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (v: Values) => load(api.POST('/api/regions', { body: { ...regionBody(v), parent_id: parent?.id ?? null } })), (r) => onCreated(r.id))
+  const regionName = useLocalName('regions')
+  const state = useFormSave(KEY, async (v: Values) => {
+    const created = await load(api.POST('/api/regions', { body: { ...regionBody(v), parent_id: parent?.id ?? null } }))
+    await saveRegionKazakhName(created.id, v, null)
+    return created
+  }, (r) => onCreated(r.id))
   return (
-    <FormModal title={parent ? `${t('regions.addChild')}: ${parent.name}` : t('regions.addOblast')} state={state} onClose={onClose} initialValues={{ is_regional_center: false }}>
+    <FormModal title={parent ? `${t('regions.addChild')}: ${regionName(parent)}` : t('regions.addOblast')} state={state} onClose={onClose} initialValues={{ is_regional_center: false }}>
       <RegionFields existing={false} />
     </FormModal>
   )

@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Modal, Space, Tag, Typography, type FormInstance } from 'antd'
+import { Alert, App, Button, Form, Input, Modal, Space, Tag, Typography, type FormInstance } from 'antd'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
@@ -90,6 +90,16 @@ export function FormModal<T> ({ title, state, initialValues, onClose, okText, wi
 }
 
 /** the same form in a page's panel, with its own save button */
+/** an item's name in Kazakh beside its Russian one: optional, and left blank it is none (null) */
+export function KazakhNameItem () {
+  const { t } = useTranslation()
+  return (
+    <Form.Item name='name_kk' label={t('common.nameKk')} rules={[{ max: 255 }]} normalize={(v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v)}>
+      <Input />
+    </Form.Item>
+  )
+}
+
 export function FormPanel<T> ({ state, initialValues, children, extra, name = 'panel' }: { state: FormState<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode, name?: string }) {
   const { t } = useTranslation()
   return (

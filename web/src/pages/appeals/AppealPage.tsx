@@ -7,7 +7,7 @@ import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
-import { useNames, useOrganizations, useRegionNames, useRegionTree, useResponseMethods, useSources, useSubcategories } from '../../references/references'
+import { useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useResponseMethods, useSources, useSubcategories } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
 import { AppealActions } from './AppealActions'
 import { StatusTag } from './StatusTag'
@@ -35,8 +35,8 @@ export function AppealPage () {
   const subcategories = useNames(useSubcategories().data)
   const regions = useRegionNames(useRegionTree().data)
   const organizations = useNames(useOrganizations().data)
-  const sources = useNames(useSources().data)
-  const methods = useNames(useResponseMethods().data)
+  const sources = useNames(useSources().data, useLocalName('sources'))
+  const methods = useNames(useResponseMethods().data, useLocalName('response-methods'))
 
   // the list's queries are refetched by the live provider; here the user is also told
   useLiveEvents((event) => {

@@ -8,7 +8,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
-import { classificationOptions, regionOptions, useClassifierTrees, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
+import { classificationOptions, regionOptions, useClassifierTrees, useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
 import { downloadExport } from './download'
 import { filtersFromUrl, filtersToUrl, STATUSES, type AppealQuery } from './filters'
 import { StatusTag } from './StatusTag'
@@ -34,6 +34,7 @@ export function AppealsList () {
   const organizations = useOrganizations()
   const subcategoryNames = useNames(useSubcategories().data)
   const regionNames = useRegionNames(regions.data)
+  const regionName = useLocalName('regions')
   const organizationNames = useNames(organizations.data)
 
   const page = useQuery({
@@ -100,7 +101,7 @@ export function AppealsList () {
             </Col>
             <Col xs={24} md={6}>
               <Form.Item name='region_id' label={t('appeals.region')}>
-                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [])} />
+                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} />
               </Form.Item>
             </Col>
             <Col xs={24} md={5}>

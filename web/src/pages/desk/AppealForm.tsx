@@ -9,7 +9,7 @@ import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
-import { classificationOptions, regionOptions, useClassifierTrees, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
+import { classificationOptions, regionOptions, useClassifierTrees, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
 import type { DeskCall } from './call'
 import { PersonSelect } from './PersonSelect'
@@ -41,6 +41,9 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   const trees = useClassifierTrees()
   const regions = useRegionTree()
   const organizations = useOrganizations()
+  const sourceName = useLocalName('sources')
+  const methodName = useLocalName('response-methods')
+  const regionName = useLocalName('regions')
   const personId = Form.useWatch('person_id', form)
 
   // a new call starts a new form
@@ -111,18 +114,18 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         <Row gutter={12}>
           <Col xs={24} md={12}>
             <Form.Item name='region_id' label={t('desk.form.region')}>
-              <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [])} loading={regions.isLoading} allowClear />
+              <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} allowClear />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}><Form.Item name='address' label={t('desk.form.address')} rules={[{ max: 500 }]}><Input /></Form.Item></Col>
           <Col xs={24} md={12}>
             <Form.Item name='source_id' label={t('desk.form.source')} rules={[required]}>
-              <Select options={(sources.data ?? []).filter((s) => s.is_active).map((s) => ({ value: s.id, label: s.name }))} loading={sources.isLoading} />
+              <Select options={(sources.data ?? []).filter((s) => s.is_active).map((s) => ({ value: s.id, label: sourceName(s) }))} loading={sources.isLoading} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name='response_method_id' label={t('desk.form.responseMethod')} rules={[required]}>
-              <Select options={(methods.data ?? []).filter((m) => m.is_active).map((m) => ({ value: m.id, label: m.name }))} loading={methods.isLoading} />
+              <Select options={(methods.data ?? []).filter((m) => m.is_active).map((m) => ({ value: m.id, label: methodName(m) }))} loading={methods.isLoading} />
             </Form.Item>
           </Col>
         </Row>
