@@ -27,6 +27,19 @@ describe('HTTP conventions shared by every route', () => {
     assert.deepEqual(empty.json().detail[0].loc, ['body'])
   })
 
+  it('a 422 echoes the input as sent: no defaults filled in, no strings trimmed', async () => {
+    const missing = await t.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'c-1', chunk_text: ' Алло ' } })
+    assert.equal(missing.statusCode, 422)
+    assert.deepEqual(missing.json().detail.map((d: { loc: string[], input: unknown }) => [d.loc.at(-1), d.input]), [
+      ['operator_num', { call_id: 'c-1', chunk_text: ' Алло ' }], ['channel', { call_id: 'c-1', chunk_text: ' Алло ' }], ['full_text', { call_id: 'c-1', chunk_text: ' Алло ' }],
+    ])
+    const blank = await post(JSON.stringify({ name: '   ' }))
+    assert.equal(blank.statusCode, 422)
+    assert.deepEqual(blank.json().detail, [{ type: 'string_too_short', loc: ['body', 'name'], msg: 'String should have at least 1 character', input: '   ', ctx: { min_length: 1 } }])
+    const nested = await t.app.inject({ method: 'PUT', url: '/api/regions/reorder', payload: { region_ids: [1, ' 2'] } })
+    assert.deepEqual(nested.json().detail.map((d: { loc: unknown[], input: unknown }) => [d.loc, d.input]), [[['body', 'region_ids', 1], ' 2']])
+  })
+
   it('a body that is not an object is 422 at loc [body]', async () => {
     for (const payload of ['[1,2]', '"name"', '42']) {
       const res = await post(payload)

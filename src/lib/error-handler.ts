@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { AppError, RequestValidationError, type FieldError } from './errors.js'
+import { sentBody } from './http.js'
 import { toFieldErrors } from './validators.js'
 
 interface DriverError { code?: string, constraint?: string, table?: string, detail?: string }
@@ -47,7 +48,8 @@ function invalidJson (err: FastifyError): FieldError[] {
 export function registerErrorHandler (app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err.validation) {
-      return reply.code(422).send({ detail: toFieldErrors(err.validation as never, err.validationContext) })
+      const sent = (err.validationContext ?? 'body') === 'body' ? sentBody(req) : undefined
+      return reply.code(422).send({ detail: toFieldErrors(err.validation as never, err.validationContext, sent) })
     }
     if (err instanceof RequestValidationError) return reply.code(422).send({ detail: err.errors })
     if (err instanceof AppError) {

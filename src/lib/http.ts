@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError } from './errors.js'
 
@@ -10,6 +10,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** every route of the application, as registered (the OpenAPI test compares the document with it) */
     registeredRoutes: RegisteredRoute[]
+  }
+  interface FastifyRequest {
+    /** a JSON body's text as it came (see sentBody) */
+    sentJson: string | undefined
   }
 }
 
@@ -68,12 +72,22 @@ export function registerNotFound (app: FastifyInstance): void {
  */
 export function acceptEmptyJsonBodies (app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.decorateRequest('sentJson', undefined)
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString()
     if (text.trim() === '') { done(null, undefined); return }
+    req.sentJson = text
     parseJson(req, text, done)
   })
+}
+
+/**
+ * The body as the client sent it. Validation fills in defaults and trims strings in the parsed body
+ * itself; a 422 echoes the input as sent, as FastAPI does. Parsed again only then.
+ */
+export function sentBody (req: FastifyRequest): unknown {
+  return req.sentJson === undefined ? undefined : JSON.parse(req.sentJson)
 }
 
 const SECRET_QUERY_KEY = /token|secret|password|key/i

@@ -144,8 +144,21 @@ function describe (e: ErrorObject, fromText: boolean): Pick<FieldError, 'type' |
   }
 }
 
-/** Ajv errors of one request part as FastAPI's 422 `detail` entries. */
-export function toFieldErrors (errors: ErrorObject[], context: string | undefined): FieldError[] {
+/** the value at a JSON pointer, undefined when there is none */
+function valueAt (data: unknown, instancePath: string): unknown {
+  let value = data
+  for (const segment of instancePath.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return value
+}
+
+/**
+ * Ajv errors of one request part as FastAPI's 422 `detail` entries. `sent`: the part as the client
+ * sent it, for the inputs echoed (Ajv's carry the defaults it filled in and the strings it trimmed).
+ */
+export function toFieldErrors (errors: ErrorObject[], context: string | undefined, sent?: unknown): FieldError[] {
   const part = locPart[context ?? 'body'] ?? 'body'
   const fromText = part !== 'body'
   const seen = new Set<string>()
@@ -166,7 +179,8 @@ export function toFieldErrors (errors: ErrorObject[], context: string | undefine
     seen.add(key)
     // no body at all where one is required: FastAPI says the body is missing
     const described = e.data == null && e.keyword === 'type' && e.instancePath === '' ? { type: 'missing', msg: 'Field required' } : describe(e, fromText)
-    out.push({ type: described.type, loc, msg: described.msg, input: e.data ?? null, ...('ctx' in described && described.ctx ? { ctx: described.ctx } : {}) })
+    const input = (sent === undefined ? undefined : valueAt(sent, e.instancePath)) ?? e.data
+    out.push({ type: described.type, loc, msg: described.msg, input: input ?? null, ...('ctx' in described && described.ctx ? { ctx: described.ctx } : {}) })
   }
   return out
 }
