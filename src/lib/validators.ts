@@ -144,12 +144,12 @@ function describe (e: ErrorObject, fromText: boolean): Pick<FieldError, 'type' |
   }
 }
 
-/** the value at a JSON pointer, undefined when there is none */
-function valueAt (data: unknown, instancePath: string): unknown {
+/** the value at a path of keys and indexes, undefined when there is none */
+function valueAt (data: unknown, path: (string | number)[]): unknown {
   let value = data
-  for (const segment of instancePath.split('/').slice(1)) {
+  for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined
-    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+    value = (value as Record<string | number, unknown>)[key]
   }
   return value
 }
@@ -179,7 +179,7 @@ export function toFieldErrors (errors: ErrorObject[], context: string | undefine
     seen.add(key)
     // no body at all where one is required: FastAPI says the body is missing
     const described = e.data == null && e.keyword === 'type' && e.instancePath === '' ? { type: 'missing', msg: 'Field required' } : describe(e, fromText)
-    const input = (sent === undefined ? undefined : valueAt(sent, e.instancePath)) ?? e.data
+    const input = (sent === undefined ? undefined : valueAt(sent, path)) ?? e.data
     out.push({ type: described.type, loc, msg: described.msg, input: input ?? null, ...('ctx' in described && described.ctx ? { ctx: described.ctx } : {}) })
   }
   return out

@@ -10,10 +10,8 @@ import { rarestTrigrams, trigramsOf } from './name-trigrams.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
-/** the seeded lists by their path, whose items have a Kazakh name besides their name */
-const namedItemTables = { sources, 'response-methods': responseMethods }
-/** the lists with Kazakh names: the seeded ones and the regions (through their owner's queries) */
-export type NamedList = keyof typeof namedItemTables | 'regions'
+/** what has a Kazakh name besides its name: the seeded lists' items and the regions (through their owner's queries) */
+export type NamedKind = ItemKind | 'region'
 const personColumns = {
   id: persons.id, full_name: persons.full_name, iin: persons.iin, phone: persons.phone, email: persons.email, is_active: persons.is_active,
 }
@@ -129,9 +127,9 @@ export function createReferenceRepo (db: AppDb) {
       return (await db.delete(t).where(eq(t.id, id)).returning({ id: t.id })).length > 0
     },
 
-    kazakhNames: (list: NamedList) => (list === 'regions' ? regionKazakhNames(db) : kazakhNamesOf(db, namedItemTables[list])),
-    setKazakhName: (list: NamedList, id: number, nameKk: string | null) =>
-      (list === 'regions' ? setRegionKazakhName(db, id, nameKk) : setKazakhNameOf(db, namedItemTables[list], id, nameKk)),
+    kazakhNames: (kind: NamedKind) => (kind === 'region' ? regionKazakhNames(db) : kazakhNamesOf(db, itemTables[kind])),
+    setKazakhName: (kind: NamedKind, id: number, nameKk: string | null) =>
+      (kind === 'region' ? setRegionKazakhName(db, id, nameKk) : setKazakhNameOf(db, itemTables[kind], id, nameKk)),
 
     appealTypeItems: () => appealTypeItems(db),
     categoryItems: (appealTypeId?: number) => categoryItems(db, appealTypeId),

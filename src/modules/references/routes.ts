@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ReferenceTopic } from '../../lib/reference-cache.js'
-import type { ItemKind, NamedList } from './repo.js'
+import type { ItemKind, NamedKind } from './repo.js'
 import {
   CategoriesQuery, CategoryItem, IncludeInactiveQuery, ItemBase, ItemIdParams, ItemResponse, ItemUpdate, KazakhName, KazakhNameResult, KazakhNameUpdate, MethodIdParams, OrganizationItem, OrganizationsQuery,
   PersonCreate, PersonIdParams, PersonListQuery, PersonResponse, PersonUpdate, RegionItem, SourceIdParams, SubcategoriesQuery, SubcategoryItem,
@@ -18,11 +18,10 @@ const itemLists = [
   { kind: 'responseMethod' as ItemKind, path: '/response-methods', param: 'method_id', params: MethodIdParams, name: 'ResponseMethod' },
 ]
 
-/** The lists with Kazakh names, and the cached topic each belongs to. */
-const kazakhNamed: { list: NamedList, topic: ReferenceTopic, name: string }[] = [
-  { list: 'sources', topic: 'lists', name: 'Source' },
-  { list: 'response-methods', topic: 'lists', name: 'ResponseMethod' },
-  { list: 'regions', topic: 'regions', name: 'Region' },
+/** The lists with Kazakh names (under /kazakh-names), and the cached topic each belongs to. */
+const kazakhNamed: { kind: NamedKind, path: string, topic: ReferenceTopic, name: string }[] = [
+  ...itemLists.map(({ kind, path, name }) => ({ kind, path, topic: 'lists' as const, name })),
+  { kind: 'region', path: '/regions', topic: 'regions', name: 'Region' },
 ]
 
 const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (app, { service }) => {
@@ -42,17 +41,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
   }
 
   // the console's: the interface's shapes name an item once, the console speaks Russian and Kazakh
-  for (const { list, topic, name } of kazakhNamed) {
-    app.get(`/kazakh-names/${list}`, {
+  for (const { kind, path, topic, name } of kazakhNamed) {
+    app.get(`/kazakh-names${path}`, {
       onRequest: app.requireUser,
       config: { cachedAs: topic },
-      schema: { tags, security: bearer, operationId: `list${name}KazakhNames`, summary: `The Kazakh names of the ${list} that have one (inactive included)`, response: { 200: Type.Array(ref(KazakhName)) } },
-    }, async () => service.kazakhNames(list))
-    app.put(`/kazakh-names/${list}/:item_id`, {
+      schema: { tags, security: bearer, operationId: `list${name}KazakhNames`, summary: `The Kazakh names of the ${path.slice(1)} that have one (inactive included)`, response: { 200: Type.Array(ref(KazakhName)) } },
+    }, async () => service.kazakhNames(kind))
+    app.put(`/kazakh-names${path}/:item_id`, {
       onRequest: app.requireRole('admin'),
       config: { changes: [topic] },
       schema: { tags, security: bearer, operationId: `set${name}KazakhName`, summary: 'Name an item in Kazakh, or (null) no longer', params: ItemIdParams, body: ref(KazakhNameUpdate), response: { 200: ref(KazakhNameResult) } },
-    }, async (req) => service.setKazakhName(list, req.params.item_id, req.body.name_kk))
+    }, async (req) => service.setKazakhName(kind, req.params.item_id, req.body.name_kk))
   }
 
   app.get('/appeal-types', {

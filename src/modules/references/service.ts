@@ -4,14 +4,14 @@ import type { Clock } from '../../lib/clock.js'
 import type { RegionService } from '../regions/service.js'
 import { createNameTrigrams } from './name-trigrams.js'
 import { cleanPersonContact, type PersonContact } from './person-input.js'
-import type { ItemKind, NamedList, PersonRow, ReferenceRepo } from './repo.js'
+import type { ItemKind, NamedKind, PersonRow, ReferenceRepo } from './repo.js'
 import type { PersonCreate, PersonResponse, PersonUpdate } from './schemas.js'
 
 /** how many of the newest names the trigram counts come from: about 40 ms on PostgreSQL, refreshed hourly */
 const NAMES_COUNTED = 20_000
 
 const itemLabels: Record<ItemKind, string> = { source: 'Source', responseMethod: 'Response method' }
-const namedLabels: Record<NamedList, string> = { sources: 'Source', 'response-methods': 'Response method', regions: 'Region' }
+const namedLabels: Record<NamedKind, string> = { ...itemLabels, region: 'Region' }
 
 const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.full_name, iin: p.iin, phone: p.phone, email: p.email, is_active: p.is_active })
 
@@ -43,10 +43,10 @@ export function createReferenceService ({ repo, regions, clock }: { repo: Refere
       return { message: `${itemLabels[kind]} deleted` }
     },
 
-    kazakhNames: (list: NamedList) => repo.kazakhNames(list),
-    async setKazakhName (list: NamedList, id: number, nameKk: string | null) {
-      const row = await repo.setKazakhName(list, id, nameKk)
-      if (!row) throw new NotFoundError(namedLabels[list])
+    kazakhNames: (kind: NamedKind) => repo.kazakhNames(kind),
+    async setKazakhName (kind: NamedKind, id: number, nameKk: string | null) {
+      const row = await repo.setKazakhName(kind, id, nameKk)
+      if (!row) throw new NotFoundError(namedLabels[kind])
       return row
     },
 

@@ -17,10 +17,13 @@ export const useSubcategories = () => useQuery({ queryKey: ['references', 'subca
 export type NamedList = 'sources' | 'response-methods' | 'regions'
 export type LocalName = (item: { id: number, name: string }) => string
 
-/** the Kazakh names of a list, asked for only while the console speaks Kazakh */
+const byId = (names: Schemas['KazakhName'][]) => new Map(names.map((n) => [n.id, n.name_kk]))
+
+/** the Kazakh names of a list, id → name (made once per answer) */
 export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({
   queryKey: ['references', 'kazakh-names', list],
   queryFn: () => load(api.GET(`/api/references/kazakh-names/${list}`)),
+  select: byId,
   enabled,
   ...KEEP,
 })
@@ -33,9 +36,9 @@ export const saveKazakhName = (list: NamedList, id: number, nameKk: string | nul
 export function useLocalName (list: NamedList): LocalName {
   const { i18n } = useTranslation()
   const kazakh = i18n.language === 'kk'
-  const { data } = useKazakhNames(list, kazakh)
-  const names = useMemo(() => (kazakh && data ? new Map(data.map((n) => [n.id, n.name_kk])) : undefined), [kazakh, data])
-  return useCallback((item) => names?.get(item.id) ?? item.name, [names])
+  // asked for only while the console speaks Kazakh
+  const names = useKazakhNames(list, kazakh).data
+  return useCallback((item) => (kazakh ? names?.get(item.id) : undefined) ?? item.name, [kazakh, names])
 }
 
 /** every active classifier with its tree: appeal types, categories, subcategories */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button, Form, Input, Popconfirm, Space, Switch, Table, Tabs } from 'antd'
-import { useMemo, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
@@ -40,8 +40,7 @@ export function References () {
 function ItemList ({ kind }: { kind: Kind }) {
   const { t } = useTranslation()
   const items = useQuery({ queryKey: [...KEY, kind, 'all'], queryFn: lists[kind].list })
-  const kazakh = useKazakhNames(kind)
-  const kazakhNames = useMemo(() => new Map(kazakh.data?.map((n) => [n.id, n.name_kk])), [kazakh.data])
+  const kazakhNames = useKazakhNames(kind).data ?? new Map<number, string>()
   const [editing, setEditing] = useState<Item>()
   const toggle = useAction(KEY, (item: Item) => lists[kind].update(item.id, { is_active: !item.is_active }))
   const remove = useAction(KEY, (item: Item) => lists[kind].remove(item.id), (r) => r.message)

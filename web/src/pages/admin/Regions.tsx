@@ -30,7 +30,7 @@ export function Regions () {
   const { t } = useTranslation()
   const { regions, childrenOf } = useRegions()
   const regionName = useLocalName('regions')
-  const kazakh = useKazakhNames('regions')
+  const kazakhNames = useKazakhNames('regions').data
   const [selectedId, setSelectedId] = useState<number>()
   const [adding, setAdding] = useState<{ parent?: Region }>()
   const reorder = useAction(KEY, (ids: number[]) => load(api.PUT('/api/regions/reorder', { body: { region_ids: ids } })))
@@ -80,7 +80,7 @@ export function Regions () {
         <Col xs={24} lg={12}>
           <Card size='small' title={selected && regionName(selected)}>
             {selected
-              ? <RegionEditor key={selected.id} region={selected} nameKk={kazakh.data?.find((n) => n.id === selected.id)?.name_kk ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
+              ? <RegionEditor key={selected.id} region={selected} nameKk={kazakhNames?.get(selected.id) ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
               : <Empty description={t('regions.pick')} />}
           </Card>
         </Col>
