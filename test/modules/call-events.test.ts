@@ -184,6 +184,16 @@ describe('call events: intake and history', () => {
     await t.database.db.execute(sql`delete from calls where call_id like 'plan-%'`)
   })
 
+  it('transcription: a long transcript is kept whole, compressed with lz4 on PostgreSQL (pglz on PGlite, built without it)', async () => {
+    const callId = nextCallId()
+    const fullText = Array.from({ length: 400 }, (_, i) => `вода ${i} жоқ`).join(' ')
+    assert.equal((await chunk({ call_id: callId, operator_num: '101001', channel: 'left', chunk_text: 'жоқ', full_text: fullText })).statusCode, 200)
+    const [stored] = await selectRows<{ transcript: string, method: string }>(t.database.db,
+      sql`select transcript, pg_column_compression(transcript) as method from calls where call_id = ${callId}`)
+    assert.equal(stored!.transcript, fullText)
+    assert.equal(stored!.method, t.database.kind === 'postgres' ? 'lz4' : 'pglz')
+  })
+
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {
     const missing = await chunk({})
     assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort(), ['call_id', 'channel', 'chunk_text', 'full_text', 'operator_num'])
