@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
-import { loadSeedRegions, seedOnFirstStart, seedReferenceData } from '../src/db/seed/index.js'
+import { eq, sql } from 'drizzle-orm'
+import { APPEAL_TYPES, DEFAULT_CLASSIFIER, loadSeedRegions, seedOnFirstStart, seedReferenceData } from '../src/db/seed/index.js'
 import { checkPhoneFields } from '../src/modules/regions/service.js'
 import { kazakhstanCalendar, SHIPPED_YEARS } from '../src/modules/calendar/kz-holidays.js'
-import { appeals, calendarDays } from '../src/db/schema/index.js'
+import { appeals, appealTypes, calendarDays, classifiers } from '../src/db/schema/index.js'
 import { buildTestApp } from './helpers/app.js'
 
 describe('reference seed', () => {
@@ -49,6 +51,31 @@ describe('reference seed', () => {
       const shipped = await t.database.db.select().from(calendarDays).orderBy(calendarDays.day)
       assert.deepEqual(shipped, SHIPPED_YEARS.flatMap((y) => kazakhstanCalendar(y)))
       assert.equal(await t.database.db.$count(appeals), 0, 'a fresh start has no appeals')
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('the law\'s appeal types are named in Kazakh by the seed, and by migration 0025 in a database seeded before it (a renamed one is left alone)', async () => {
+    const t = await buildTestApp()
+    try {
+      await seedReferenceData(t.database.db)
+      const kazakhNames = async () => ({
+        classifier: (await t.database.db.select({ name_kk: classifiers.name_kk }).from(classifiers).where(eq(classifiers.code, DEFAULT_CLASSIFIER.code)))[0]!.name_kk,
+        types: await t.database.db.select({ code: appealTypes.code, name_kk: appealTypes.name_kk }).from(appealTypes).orderBy(appealTypes.sort_order),
+      })
+      const seeded = { classifier: DEFAULT_CLASSIFIER.name_kk, types: APPEAL_TYPES.map(([code, , nameKk]) => ({ code, name_kk: nameKk })) }
+      assert.deepEqual(await kazakhNames(), seeded)
+
+      // as a database seeded before the Kazakh names: none, and one type renamed by its centre
+      await t.database.db.update(classifiers).set({ name_kk: null })
+      await t.database.db.update(appealTypes).set({ name_kk: null })
+      await t.database.db.update(appealTypes).set({ name: 'Жалоба гражданина' }).where(eq(appealTypes.code, 'COMPLAINT'))
+      const migration = readFileSync(new URL('../drizzle/0025_classifier_kazakh_names.sql', import.meta.url), 'utf8')
+      for (const statement of migration.split('--> statement-breakpoint').filter((s) => /^\s*(--.*\n\s*)*UPDATE/.test(s))) {
+        await t.database.db.execute(sql.raw(statement))
+      }
+      assert.deepEqual(await kazakhNames(), { ...seeded, types: seeded.types.map((s) => (s.code === 'COMPLAINT' ? { ...s, name_kk: null } : s)) })
     } finally {
       await t.close()
     }

@@ -1,9 +1,9 @@
 import { asc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { AppDb } from './client.js'
-import type { regions, responseMethods, sources } from './schema/index.js'
+import type { appealTypes, categories, classifiers, regions, responseMethods, sources, subcategories } from './schema/index.js'
 
 /** a table whose rows are named in Russian (`name`) and may be named in Kazakh too (`name_kk`) */
-type KazakhNamed = typeof sources | typeof responseMethods | typeof regions
+type KazakhNamed = typeof sources | typeof responseMethods | typeof regions | typeof classifiers | typeof appealTypes | typeof categories | typeof subcategories
 
 /** the rows that have a Kazakh name, with it */
 export const kazakhNamesOf = (db: AppDb, t: KazakhNamed) =>

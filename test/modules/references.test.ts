@@ -136,6 +136,56 @@ describe('references (/api/references)', () => {
     assert.equal(refused[3]![0].json().detail, 'Source not found')
     assert.equal((await names('sources')).get(phone.id), 'Сенім телефоны 109')
   })
+
+  it('Kazakh names of the classifier items: the law\'s appeal types seeded; categories and subcategories named by an admin; the cached tree keeps its shape', async () => {
+    const operator = await login(t.app, await makeUser(t.database.db, { role: 'operator' }))
+    const names = async (list: string) => {
+      const res = await t.app.inject({ url: `/api/references/kazakh-names/${list}`, headers: operator })
+      assert.equal(res.statusCode, 200)
+      return new Map((res.json() as { id: number, name_kk: string }[]).map((n) => [n.id, n.name_kk]))
+    }
+    const name = (list: string, id: number, payload: object, headers = admin) =>
+      t.app.inject({ method: 'PUT', url: `/api/references/kazakh-names/${list}/${id}`, headers, payload })
+    const post = async (path: string, payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/classifiers/${path}`, headers: admin, payload })
+      assert.equal(res.statusCode, 201, res.body)
+      return res.json() as { id: number }
+    }
+    const classifier = (await t.app.inject({ url: '/api/classifiers', headers: admin })).json().find((c: { code: string }) => c.code === 'DEFAULT')
+    const complaint = (await get('/appeal-types')).json().find((a: { name: string }) => a.name === 'Жалоба')
+    assert.equal((await names('classifiers')).get(classifier.id), 'Өтініштер жіктеуіші')
+    assert.equal((await names('appeal-types')).get(complaint.id), 'Шағым')
+    assert.equal((await names('appeal-types')).size, 6)
+
+    const water = await post('categories', { appeal_type_id: complaint.id, name: 'Водоснабжение' })
+    const outage = await post('subcategories', { category_id: water.id, name: 'Нет воды', priority: 1 })
+    const tree = async () => (await t.app.inject({ url: `/api/classifiers/${classifier.id}/tree`, headers: admin })).json()
+    const treeBefore = await tree()
+    assert.equal((await names('categories')).has(water.id), false)
+    // both lists were read (and kept) above: the writes must show at once
+    assert.deepEqual((await name('categories', water.id, { name_kk: ' Сумен жабдықтау ' })).json(), { id: water.id, name: 'Водоснабжение', name_kk: 'Сумен жабдықтау' })
+    assert.equal((await name('subcategories', outage.id, { name_kk: 'Су жоқ' })).statusCode, 200)
+    assert.equal((await names('categories')).get(water.id), 'Сумен жабдықтау')
+    assert.equal((await names('subcategories')).get(outage.id), 'Су жоқ')
+    assert.deepEqual(await tree(), treeBefore, 'the interface\'s tree names each item once, as before')
+    assert.deepEqual((await get(`/subcategories?category_id=${water.id}`)).json(), [{ id: outage.id, name: 'Нет воды', category_id: water.id, priority: 1 }])
+
+    // refusals: nothing changes
+    const refused = [
+      [await name('categories', water.id, { name_kk: 'x' }, operator), 403],
+      [await name('categories', 999999, { name_kk: 'x' }), 404],
+      [await name('subcategories', outage.id, { name_kk: '' }), 422],
+      [await name('appeal-types', complaint.id, { name_kk: 'ы'.repeat(256) }), 422],
+    ] as const
+    assert.deepEqual(refused.map(([res]) => res.statusCode), refused.map(([, status]) => status))
+    assert.equal(refused[1]![0].json().detail, 'Category not found')
+    assert.equal((await names('categories')).get(water.id), 'Сумен жабдықтау')
+    assert.equal((await names('subcategories')).get(outage.id), 'Су жоқ')
+    assert.equal((await names('appeal-types')).get(complaint.id), 'Шағым')
+    // cleared: listed no more
+    assert.equal((await name('subcategories', outage.id, { name_kk: null })).statusCode, 200)
+    assert.equal((await names('subcategories')).has(outage.id), false)
+  })
 })
 
 describe('persons (/api/references/persons)', () => {

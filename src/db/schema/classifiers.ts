@@ -4,6 +4,8 @@ import { boolean, index, integer, pgTable, serial, text, timestamp, varchar } fr
 export const classifiers = pgTable('classifiers', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 255 }).notNull(),
+  /** the console's; the interface names an item once */
+  name_kk: varchar('name_kk', { length: 255 }),
   code: varchar('code', { length: 64 }).notNull().unique('classifiers_code_unique'),
   description: text('description'),
   is_active: boolean('is_active').notNull().default(true),
@@ -14,6 +16,7 @@ export const appealTypes = pgTable('appeal_types', {
   id: serial('id').primaryKey(),
   classifier_id: integer('classifier_id').notNull().references(() => classifiers.id, { onDelete: 'restrict' }),
   name: varchar('name', { length: 255 }).notNull(),
+  name_kk: varchar('name_kk', { length: 255 }),
   code: varchar('code', { length: 64 }),
   sort_order: integer('sort_order').notNull().default(0),
   is_active: boolean('is_active').notNull().default(true),
@@ -23,6 +26,7 @@ export const categories = pgTable('categories', {
   id: serial('id').primaryKey(),
   appeal_type_id: integer('appeal_type_id').notNull().references(() => appealTypes.id, { onDelete: 'restrict' }),
   name: varchar('name', { length: 255 }).notNull(),
+  name_kk: varchar('name_kk', { length: 255 }),
   sort_order: integer('sort_order').notNull().default(0),
   is_active: boolean('is_active').notNull().default(true),
 }, (t) => [index('categories_appeal_type_idx').on(t.appeal_type_id, t.sort_order)])
@@ -31,6 +35,7 @@ export const subcategories = pgTable('subcategories', {
   id: serial('id').primaryKey(),
   category_id: integer('category_id').notNull().references(() => categories.id, { onDelete: 'restrict' }),
   name: varchar('name', { length: 255 }).notNull(),
+  name_kk: varchar('name_kk', { length: 255 }),
   /** 1 (highest) to 5 */
   priority: integer('priority').notNull().default(3),
   /** whole hours */

@@ -27,14 +27,16 @@ const RESPONSE_METHODS: [string, string, 'email' | 'sms' | null][] = [
 
 export const DEFAULT_CLASSIFIER_CODE = 'DEFAULT'
 
-/** The kinds of appeal of the Administrative Procedural Code of Kazakhstan. */
-const APPEAL_TYPES: [string, string][] = [
-  ['STATEMENT', 'Заявление'],
-  ['COMPLAINT', 'Жалоба'],
-  ['PROPOSAL', 'Предложение'],
-  ['RESPONSE', 'Отклик'],
-  ['REQUEST', 'Запрос'],
-  ['REPORT', 'Сообщение'],
+export const DEFAULT_CLASSIFIER = { code: DEFAULT_CLASSIFIER_CODE, name: 'Классификатор обращений', name_kk: 'Өтініштер жіктеуіші', description: 'Виды обращений по АППК РК' }
+
+/** The kinds of appeal of the Administrative Procedural Code of Kazakhstan, named as its Russian and Kazakh texts name them. */
+export const APPEAL_TYPES: [code: string, name: string, nameKk: string][] = [
+  ['STATEMENT', 'Заявление', 'Арыз'],
+  ['COMPLAINT', 'Жалоба', 'Шағым'],
+  ['PROPOSAL', 'Предложение', 'Ұсыныс'],
+  ['RESPONSE', 'Отклик', 'Ден қою'],
+  ['REQUEST', 'Запрос', 'Сұрау салу'],
+  ['REPORT', 'Сообщение', 'Хабарлама'],
 ]
 
 interface SeedRegion {
@@ -75,12 +77,12 @@ export async function seedReferenceData (db: AppDb): Promise<SeedCounts> {
     for (const [i, [name, kk, channel]] of RESPONSE_METHODS.entries()) {
       inserted.response_methods += (await t.insert(responseMethods).values({ name, name_kk: kk, sort_order: i, channel }).onConflictDoNothing().returning()).length
     }
-    await t.insert(classifiers).values({ code: DEFAULT_CLASSIFIER_CODE, name: 'Классификатор обращений', description: 'Виды обращений по АППК РК' }).onConflictDoNothing()
+    await t.insert(classifiers).values(DEFAULT_CLASSIFIER).onConflictDoNothing()
     const classifierId = (await t.select({ id: classifiers.id }).from(classifiers).where(eq(classifiers.code, DEFAULT_CLASSIFIER_CODE)))[0]!.id
-    for (const [i, [code, name]] of APPEAL_TYPES.entries()) {
+    for (const [i, [code, name, nameKk]] of APPEAL_TYPES.entries()) {
       const exists = await t.select({ id: appealTypes.id }).from(appealTypes).where(and(eq(appealTypes.classifier_id, classifierId), eq(appealTypes.code, code)))
       if (exists.length > 0) continue
-      await t.insert(appealTypes).values({ classifier_id: classifierId, code, name, sort_order: i })
+      await t.insert(appealTypes).values({ classifier_id: classifierId, code, name, name_kk: nameKk, sort_order: i })
       inserted.appeal_types++
     }
     const before = (await t.select({ id: regions.id }).from(regions)).length

@@ -1,5 +1,6 @@
 import { and, asc, eq, min, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
+import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { appealTypes, categories, classifiers, subcategories } from '../../db/schema/index.js'
 
 /* What other modules may ask of the classifier tables (their owner is this module): picker items. */
@@ -50,3 +51,11 @@ export type ClassificationLevel = keyof typeof levelTables
 /** the name of a classification item at this level, correlated to the caller's row */
 export const classificationName = (level: ClassificationLevel, id: SQLWrapper) =>
   sql<string | null>`(select c.name from ${levelTables[level]} c where c.id = ${id})`
+
+const namedTables = { classifier: classifiers, appealType: appealTypes, category: categories, subcategory: subcategories }
+/** the classifier items that are named in Kazakh too (the console's names) */
+export type ClassifierItemKind = keyof typeof namedTables
+/** each level's name in the service's messages ("Category not found") */
+export const classifierItemLabels: Record<ClassifierItemKind, string> = { classifier: 'Classifier', appealType: 'Appeal type', category: 'Category', subcategory: 'Subcategory' }
+export const classifierKazakhNames = (db: AppDb, kind: ClassifierItemKind) => kazakhNamesOf(db, namedTables[kind])
+export const setClassifierKazakhName = (db: AppDb, kind: ClassifierItemKind, id: number, nameKk: string | null) => setKazakhNameOf(db, namedTables[kind], id, nameKk)

@@ -1,9 +1,8 @@
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { groupBy } from '../../lib/collections.js'
 import { levelOf, type ClassifierRepo, type LevelName, type Row } from './repo.js'
+import { classifierItemLabels } from './queries.js'
 import type { ClassifierTree } from './schemas.js'
-
-const labels: Record<LevelName, string> = { classifier: 'Classifier', appealType: 'Appeal type', category: 'Category', subcategory: 'Subcategory' }
 
 /**
  * Rows to wire: timestamps as ISO 8601. Typed loosely on purpose: the level is chosen at run time,
@@ -15,7 +14,7 @@ const toWire = (row: Row): WireRow => Object.fromEntries(Object.entries(row).map
 export function createClassifierService ({ repo }: { repo: ClassifierRepo }) {
   async function get (level: LevelName, id: number) {
     const row = await repo.findById(level, id)
-    if (!row) throw new NotFoundError(labels[level])
+    if (!row) throw new NotFoundError(classifierItemLabels[level])
     return toWire(row)
   }
 
@@ -42,19 +41,19 @@ export function createClassifierService ({ repo }: { repo: ClassifierRepo }) {
     async update (level: LevelName, id: number, input: Record<string, unknown>) {
       if (Object.keys(input).length === 0) return get(level, id)
       const row = await repo.update(level, id, input)
-      if (!row) throw new NotFoundError(labels[level])
+      if (!row) throw new NotFoundError(classifierItemLabels[level])
       return toWire(row)
     },
 
     async remove (level: LevelName, id: number) {
-      if (!await repo.findById(level, id)) throw new NotFoundError(labels[level])
+      if (!await repo.findById(level, id)) throw new NotFoundError(classifierItemLabels[level])
       const children = await repo.childCount(level, id)
       if (children > 0) {
         const child = levelOf(level).child?.label ?? 'items'
-        throw new ConflictError(`${labels[level]} ${id} still has ${children} ${child}; delete or move them first, or deactivate it`, 'still_referenced')
+        throw new ConflictError(`${classifierItemLabels[level]} ${id} still has ${children} ${child}; delete or move them first, or deactivate it`, 'still_referenced')
       }
       await repo.remove(level, id)
-      return { message: `${labels[level]} deleted` }
+      return { message: `${classifierItemLabels[level]} deleted` }
     },
 
     async tree (classifierId: number): Promise<ClassifierTree> {

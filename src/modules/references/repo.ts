@@ -3,15 +3,34 @@ import { selectRows, type AppDb } from '../../db/client.js'
 import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { persons, responseMethods, sources } from '../../db/schema/index.js'
 import { containsPattern, prefixPattern } from '../../lib/sql-text.js'
-import { appealTypeItems, categoryItems, subcategoryItems } from '../classifiers/queries.js'
+import { appealTypeItems, categoryItems, classifierKazakhNames, setClassifierKazakhName, subcategoryItems, type ClassifierItemKind } from '../classifiers/queries.js'
 import { activeOrganizationItems } from '../organizations/queries.js'
 import { regionKazakhNames, setRegionKazakhName } from '../regions/queries.js'
 import { rarestTrigrams, trigramsOf } from './name-trigrams.js'
 
 export const itemTables = { source: sources, responseMethod: responseMethods }
 export type ItemKind = keyof typeof itemTables
-/** what has a Kazakh name besides its name: the seeded lists' items and the regions (through their owner's queries) */
-export type NamedKind = ItemKind | 'region'
+/** what has a Kazakh name besides its name: the seeded lists' items, the regions and the classifier items */
+export type NamedKind = ItemKind | 'region' | ClassifierItemKind
+
+interface KazakhNameKeeper {
+  names: (db: AppDb) => Promise<{ id: number, name_kk: string }[]>
+  set: (db: AppDb, id: number, nameKk: string | null) => Promise<{ id: number, name: string, name_kk: string | null } | undefined>
+}
+const ownTable = (t: (typeof itemTables)[ItemKind]): KazakhNameKeeper =>
+  ({ names: (db) => kazakhNamesOf(db, t), set: (db, id, nameKk) => setKazakhNameOf(db, t, id, nameKk) })
+const classifierItem = (kind: ClassifierItemKind): KazakhNameKeeper =>
+  ({ names: (db) => classifierKazakhNames(db, kind), set: (db, id, nameKk) => setClassifierKazakhName(db, kind, id, nameKk) })
+/** where each kind's Kazakh names are kept: the seeded lists' own tables; regions and classifier items through their owners' queries */
+const kazakhNameKeepers: Record<NamedKind, KazakhNameKeeper> = {
+  source: ownTable(itemTables.source),
+  responseMethod: ownTable(itemTables.responseMethod),
+  region: { names: regionKazakhNames, set: setRegionKazakhName },
+  classifier: classifierItem('classifier'),
+  appealType: classifierItem('appealType'),
+  category: classifierItem('category'),
+  subcategory: classifierItem('subcategory'),
+}
 const personColumns = {
   id: persons.id, full_name: persons.full_name, iin: persons.iin, phone: persons.phone, email: persons.email, is_active: persons.is_active,
 }
@@ -127,9 +146,8 @@ export function createReferenceRepo (db: AppDb) {
       return (await db.delete(t).where(eq(t.id, id)).returning({ id: t.id })).length > 0
     },
 
-    kazakhNames: (kind: NamedKind) => (kind === 'region' ? regionKazakhNames(db) : kazakhNamesOf(db, itemTables[kind])),
-    setKazakhName: (kind: NamedKind, id: number, nameKk: string | null) =>
-      (kind === 'region' ? setRegionKazakhName(db, id, nameKk) : setKazakhNameOf(db, itemTables[kind], id, nameKk)),
+    kazakhNames: (kind: NamedKind) => kazakhNameKeepers[kind].names(db),
+    setKazakhName: (kind: NamedKind, id: number, nameKk: string | null) => kazakhNameKeepers[kind].set(db, id, nameKk),
 
     appealTypeItems: () => appealTypeItems(db),
     categoryItems: (appealTypeId?: number) => categoryItems(db, appealTypeId),

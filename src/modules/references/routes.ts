@@ -22,6 +22,10 @@ const itemLists = [
 const kazakhNamed: { kind: NamedKind, path: string, topic: ReferenceTopic, name: string }[] = [
   ...itemLists.map(({ kind, path, name }) => ({ kind, path, topic: 'lists' as const, name })),
   { kind: 'region', path: '/regions', topic: 'regions', name: 'Region' },
+  { kind: 'classifier', path: '/classifiers', topic: 'classifiers', name: 'Classifier' },
+  { kind: 'appealType', path: '/appeal-types', topic: 'classifiers', name: 'AppealType' },
+  { kind: 'category', path: '/categories', topic: 'classifiers', name: 'Category' },
+  { kind: 'subcategory', path: '/subcategories', topic: 'classifiers', name: 'Subcategory' },
 ]
 
 const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (app, { service }) => {

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import type { Clock } from '../../lib/clock.js'
+import { classifierItemLabels } from '../classifiers/queries.js'
 import type { RegionService } from '../regions/service.js'
 import { createNameTrigrams } from './name-trigrams.js'
 import { cleanPersonContact, type PersonContact } from './person-input.js'
@@ -11,7 +12,7 @@ import type { PersonCreate, PersonResponse, PersonUpdate } from './schemas.js'
 const NAMES_COUNTED = 20_000
 
 const itemLabels: Record<ItemKind, string> = { source: 'Source', responseMethod: 'Response method' }
-const namedLabels: Record<NamedKind, string> = { ...itemLabels, region: 'Region' }
+const namedLabels: Record<NamedKind, string> = { ...itemLabels, region: 'Region', ...classifierItemLabels }
 
 const toPerson = (p: PersonRow): PersonResponse => ({ id: p.id, full_name: p.full_name, iin: p.iin, phone: p.phone, email: p.email, is_active: p.is_active })
 
