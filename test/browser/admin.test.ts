@@ -98,17 +98,18 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.keyboard.press('Escape')
   })
 
-  it('classifiers: a subcategory added with priority and deadlines, moved up, deactivated; the tree searched', async () => {
+  it('classifiers: a subcategory added with both names, priority and deadlines, moved up, deactivated; the tree searched', async () => {
     await page.goto(`${service.url}/console/admin/classifiers`)
     await page.getByRole('heading', { name: 'Классификаторы' }).waitFor()
     await page.getByLabel('Поиск по названию').fill('Коммунальные')
     await page.locator('.ant-tree').getByText('Коммунальные услуги').click()
     await page.getByRole('button', { name: 'Добавить подкатегорию' }).click()
     const dialog = page.getByRole('dialog')
-    await dialog.getByLabel('Название').waitFor() // the form is in place before Save is pressed
+    await dialog.getByLabel('Название на русском').waitFor() // the form is in place before Save is pressed
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.getByText('Заполните поле').waitFor()
-    await dialog.getByLabel('Название').fill('Газоснабжение')
+    await dialog.getByLabel('Название на русском').fill('Газоснабжение')
+    await dialog.getByLabel('Название на казахском').fill('Газбен жабдықтау')
     await dialog.getByLabel('Приоритет').click()
     await page.locator('.ant-select-dropdown:visible').getByTitle('1 — экстренный').click()
     await dialog.getByLabel('Взять в работу за').fill('1')
@@ -118,6 +119,8 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     const subcategories = async () => (await admin<Subcategory[]>('GET', `/api/classifiers/subcategories?category_id=${ids.category}&include_inactive=true`)).sort((a, b) => a.sort_order - b.sort_order)
     const gas = (await subcategories()).find((s) => s.name === 'Газоснабжение')!
     assert.deepEqual([gas.priority, gas.time_to_work, gas.time_to_close], [1, 1, 8])
+    const kazakhNames = await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/subcategories')
+    assert.equal(kazakhNames.find((n) => n.id === gas.id)?.name_kk, 'Газбен жабдықтау')
     assert.deepEqual((await subcategories()).map((s) => s.name), ['Водоснабжение', 'Отопление', 'Газоснабжение'])
 
     await page.getByRole('button', { name: 'Переместить выше' }).click()
@@ -242,6 +245,12 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
       if (path === 'references') await page.getByRole('row', { name: /Телефон 109.*Сенім телефоны 109/ }).waitFor()
       if (path === 'regions') await page.locator('.ant-tree-title', { hasText: centreRegion }).waitFor()
       if (path === 'organizations') await page.getByRole('row', { name: /Единый контакт-центр 109/ }).getByText(centreRegion).waitFor()
+      // the law's appeal types in Kazakh; the subcategory named in Kazakh above is found by that name
+      if (path === 'classifiers') {
+        await page.locator('.ant-tree-title', { hasText: 'Шағым' }).waitFor()
+        await page.getByLabel('Атауы бойынша іздеу').fill('Газбен')
+        await page.locator('.ant-tree-title', { hasText: 'Газбен жабдықтау' }).waitFor()
+      }
       await screenshot(page, `5${pages.findIndex(([p]) => p === path)}-${path}-kk`)
     }
     await page.getByText('Русский').click()

@@ -6,7 +6,7 @@ export function LanguageField () {
   const { t } = useTranslation()
   return (
     <Form.Item name='language' label={t('desk.form.language')} rules={[{ required: true, message: t('common.required') }]}>
-      <Radio.Group optionType='button' options={[{ value: 'ru', label: t('language.ru') }, { value: 'kk', label: t('language.kk') }]} />
+      <Radio.Group optionType='button' options={[{ value: 'ru', label: t('appealLanguage.ru') }, { value: 'kk', label: t('appealLanguage.kk') }]} />
     </Form.Item>
   )
 }

@@ -4,6 +4,8 @@ import type { Texts } from './ru'
 export const kk: Texts = {
   app: { title: '109 консолі', centre: '109 бірыңғай байланыс орталығы' },
   language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша' },
+  /** the language an appeal is written in, named in the console's */
+  appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
   nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', board: 'Мониторинг', admin: 'Әкімшілік' },
   common: {
     save: 'Сақтау', loading: 'Жүктелуде…', retry: 'Қайталау', back: 'Артқа', required: 'Өрісті толтырыңыз', taken: 'Мұндай мән бұрыннан бар: «{{value}}»',

@@ -2,6 +2,8 @@
 export const ru = {
   app: { title: 'Консоль 109', centre: 'Единый контакт-центр 109' },
   language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша' },
+  /** the language an appeal is written in, named in the console's */
+  appealLanguage: { ru: 'Русский', kk: 'Казахский' },
   nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', board: 'Мониторинг', admin: 'Администрирование' },
   common: {
     save: 'Сохранить', loading: 'Загрузка…', retry: 'Повторить', back: 'Назад', required: 'Заполните поле', taken: 'Такое значение уже есть: «{{value}}»',

@@ -14,7 +14,7 @@ export const useOrganizations = () => useQuery({ queryKey: ['references', 'organ
 export const useSubcategories = () => useQuery({ queryKey: ['references', 'subcategories'], queryFn: () => load(api.GET('/api/references/subcategories')), ...KEEP })
 
 /** the lists whose items have a Kazakh name besides their (Russian) name */
-export type NamedList = 'sources' | 'response-methods' | 'regions'
+export type NamedList = 'sources' | 'response-methods' | 'regions' | 'classifiers' | 'appeal-types' | 'categories' | 'subcategories'
 export type LocalName = (item: { id: number, name: string }) => string
 
 const byId = (names: Schemas['KazakhName'][]) => new Map(names.map((n) => [n.id, n.name_kk]))
@@ -31,6 +31,11 @@ export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({
 /** names an item in Kazakh, or (null) no longer */
 export const saveKazakhName = (list: NamedList, id: number, nameKk: string | null) =>
   load(api.PUT(`/api/references/kazakh-names/${list}/{item_id}`, { params: { path: { item_id: id } }, body: { name_kk: nameKk } }))
+
+/** a form's Kazakh name, sent only when it changed: the console's, a call of its own after the item's */
+export async function saveKazakhNameIfChanged (list: NamedList, id: number, nameKk: string | null | undefined, before: string | null) {
+  if ((nameKk ?? null) !== before) await saveKazakhName(list, id, nameKk ?? null)
+}
 
 /** an item's name in the console's language: in Kazakh its Kazakh name, the Russian one when it has none */
 export function useLocalName (list: NamedList): LocalName {
@@ -53,18 +58,33 @@ export const useClassifierTrees = () => useQuery({
 
 export interface TreeOption { value: string | number, title: string, selectable?: boolean, children?: TreeOption[] }
 
+/** the classifier items' names in the console's language, one function a level */
+export interface ClassificationNames { classifier: LocalName, appealType: LocalName, category: LocalName, subcategory: LocalName }
+
 /** the classifier trees as a TreeSelect's options: only subcategories can be picked */
-export function classificationOptions (trees: Schemas['ClassifierTree'][]): TreeOption[] {
+export function classificationOptions (trees: Schemas['ClassifierTree'][], name: ClassificationNames): TreeOption[] {
   return trees.map((c) => ({
-    value: `c${c.id}`, title: c.name, selectable: false,
+    value: `c${c.id}`, title: name.classifier(c), selectable: false,
     children: c.appeal_types.filter((a) => a.is_active).map((a) => ({
-      value: `a${a.id}`, title: a.name, selectable: false,
+      value: `a${a.id}`, title: name.appealType(a), selectable: false,
       children: a.categories.filter((k) => k.is_active).map((k) => ({
-        value: `k${k.id}`, title: k.name, selectable: false,
-        children: k.subcategories.filter((s) => s.is_active).map((s) => ({ value: s.id, title: s.name })),
+        value: `k${k.id}`, title: name.category(k), selectable: false,
+        children: k.subcategories.filter((s) => s.is_active).map((s) => ({ value: s.id, title: name.subcategory(s) })),
       })),
     })),
   }))
+}
+
+/** the classification picker's options, named in the console's language */
+export function useClassificationOptions () {
+  const trees = useClassifierTrees()
+  const classifier = useLocalName('classifiers')
+  const appealType = useLocalName('appeal-types')
+  const category = useLocalName('categories')
+  const subcategory = useLocalName('subcategories')
+  const options = useMemo(() => classificationOptions(trees.data ?? [], { classifier, appealType, category, subcategory }),
+    [trees.data, classifier, appealType, category, subcategory])
+  return { options, loading: trees.isLoading }
 }
 
 const asNamed: LocalName = (item) => item.name

@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
-import { FormModal, FormPanel, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
+import { saveKazakhNameIfChanged, type NamedList } from '../../references/references'
+import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Level = 'classifier' | 'type' | 'category' | 'subcategory'
 const CHILD: Record<Level, Level | undefined> = { classifier: 'type', type: 'category', category: 'subcategory', subcategory: undefined }
+/** where each level's Kazakh names are kept */
+const NAMES: Record<Level, NamedList> = { classifier: 'classifiers', type: 'appeal-types', category: 'categories', subcategory: 'subcategories' }
 const KEY = ['admin', 'classifiers']
 
 /** one node of the editable tree, whatever its level */
@@ -16,6 +19,8 @@ interface Node {
   level: Level
   id: number
   name: string
+  /** the console's, kept apart from the interface's item */
+  name_kk: string | null
   is_active: boolean
   sort_order: number
   code?: string | null
@@ -26,21 +31,27 @@ interface Node {
   children: Node[]
 }
 type Values = Partial<Omit<Node, 'level' | 'id' | 'children'>>
+/** what the interface's routes take: the Kazakh name goes by a call of its own */
+type ItemValues = Omit<Values, 'name_kk'>
 
 const byOrder = (a: Node, b: Node) => a.sort_order - b.sort_order || a.name.localeCompare(b.name)
 
-/** every classifier with its inactive items too (the console's tree is active-only), as one tree */
+/** every classifier with its inactive items too (the console's tree is active-only) and the Kazakh names, as one tree */
 function useEditableTree () {
   return useQuery({
     queryKey: [...KEY, 'tree'],
     queryFn: async () => {
       const everything = { include_inactive: true }
-      const [classifiers, types, categories, subcategories] = await Promise.all([
+      const [classifiers, types, categories, subcategories, ...kazakh] = await Promise.all([
         load(api.GET('/api/classifiers', { params: { query: everything } })),
         load(api.GET('/api/classifiers/appeal-types', { params: { query: everything } })),
         load(api.GET('/api/classifiers/categories', { params: { query: everything } })),
         load(api.GET('/api/classifiers/subcategories', { params: { query: everything } })),
+        ...(['classifier', 'type', 'category', 'subcategory'] as const).map(async (level) =>
+          [level, new Map((await load(api.GET(`/api/references/kazakh-names/${NAMES[level]}`))).map((n) => [n.id, n.name_kk]))] as const),
       ])
+      const kazakhNames = new Map(kazakh)
+      const named = <T extends { id: number }>(level: Level, item: T) => ({ level, ...item, name_kk: kazakhNames.get(level)?.get(item.id) ?? null })
       const group = <T, K>(items: T[], key: (item: T) => K) => {
         const map = new Map<K, T[]>()
         for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item])
@@ -50,12 +61,12 @@ function useEditableTree () {
       const catsOf = group(categories, (c) => c.appeal_type_id)
       const typesOf = group(types, (a) => a.classifier_id)
       return classifiers.map((c): Node => ({
-        level: 'classifier', ...c, sort_order: 0,
+        ...named('classifier', c), sort_order: 0,
         children: (typesOf.get(c.id) ?? []).map((a): Node => ({
-          level: 'type', ...a,
+          ...named('type', a),
           children: (catsOf.get(a.id) ?? []).map((k): Node => ({
-            level: 'category', ...k,
-            children: (subsOf.get(k.id) ?? []).map((s): Node => ({ level: 'subcategory', ...s, children: [] })).sort(byOrder),
+            ...named('category', k),
+            children: (subsOf.get(k.id) ?? []).map((s): Node => ({ ...named('subcategory', s), children: [] })).sort(byOrder),
           })).sort(byOrder),
         })).sort(byOrder),
       }))
@@ -68,14 +79,14 @@ interface TreeItem { key: string, title: React.ReactNode, children: TreeItem[] }
 
 /** the API calls of each level: create under a parent, update, delete */
 const calls = {
-  create (level: Level, parentId: number | undefined, v: Values): Promise<{ id: number }> {
+  create (level: Level, parentId: number | undefined, v: ItemValues): Promise<{ id: number }> {
     const common = { name: v.name!, is_active: v.is_active ?? true, sort_order: v.sort_order ?? 0 }
     if (level === 'classifier') return load(api.POST('/api/classifiers', { body: { name: v.name!, code: v.code!, description: orNull(v.description), is_active: v.is_active ?? true } }))
     if (level === 'type') return load(api.POST('/api/classifiers/appeal-types', { body: { ...common, classifier_id: parentId!, code: orNull(v.code) } }))
     if (level === 'category') return load(api.POST('/api/classifiers/categories', { body: { ...common, appeal_type_id: parentId! } }))
     return load(api.POST('/api/classifiers/subcategories', { body: { ...common, category_id: parentId!, priority: v.priority ?? 3, time_to_work: v.time_to_work ?? null, time_to_close: v.time_to_close ?? null } }))
   },
-  update (level: Level, id: number, v: Values): Promise<unknown> {
+  update (level: Level, id: number, v: ItemValues): Promise<unknown> {
     const path = { params: { path: { item_id: id } } }
     if (level === 'classifier') return load(api.PUT('/api/classifiers/{classifier_id}', { params: { path: { classifier_id: id } }, body: { ...v, code: v.code ?? undefined, description: v.description === undefined ? undefined : orNull(v.description) } }))
     if (level === 'type') return load(api.PUT('/api/classifiers/appeal-types/{item_id}', { ...path, body: { ...v, code: v.code === undefined ? undefined : orNull(v.code) } }))
@@ -91,9 +102,17 @@ const calls = {
   },
 }
 
-/** the classifiers as an editable tree: appeal types, categories, subcategories with priority and deadlines */
+/** a node's name in the console's language */
+function useNodeName () {
+  const { i18n } = useTranslation()
+  const kazakh = i18n.language === 'kk'
+  return useCallback((node: Node) => (kazakh ? node.name_kk ?? node.name : node.name), [kazakh])
+}
+
+/** the classifiers as an editable tree, named in the console's language: appeal types, categories, subcategories with priority and deadlines */
 export function Classifiers () {
   const { t } = useTranslation()
+  const nodeName = useNodeName()
   const tree = useEditableTree()
   const [selectedKey, setSelectedKey] = useState<string>()
   const [search, setSearch] = useState('')
@@ -110,13 +129,13 @@ export function Classifiers () {
     // a node that matches keeps its whole branch; one that does not stays only as the way to a match
     const convert = (items: Node[], all: boolean): TreeItem[] => items
       .map((n) => {
-        const matches = all || !needle || n.name.toLowerCase().includes(needle)
+        const matches = all || !needle || [n.name, n.name_kk ?? ''].some((name) => name.toLowerCase().includes(needle))
         return { n, matches, children: convert(n.children, matches) }
       })
       .filter(({ matches, children }) => matches || children.length > 0)
-      .map(({ n, children }) => ({ key: keyOf(n), title: <NodeTitle node={n} />, children }))
+      .map(({ n, children }) => ({ key: keyOf(n), title: <NodeTitle node={n} name={nodeName(n)} />, children }))
     return convert(tree.data ?? [], false)
-  }, [tree.data, needle])
+  }, [tree.data, needle, nodeName])
 
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
@@ -147,9 +166,9 @@ export function Classifiers () {
   )
 }
 
-function NodeTitle ({ node }: { node: Node }) {
+function NodeTitle ({ node, name }: { node: Node, name: string }) {
   return (
-    <TreeTitle name={node.name} active={node.is_active}>
+    <TreeTitle name={name} active={node.is_active}>
       {node.level === 'subcategory' && <Tag style={{ marginInlineStart: 8 }} color={node.priority === 1 ? 'red' : undefined}>P{node.priority}</Tag>}
     </TreeTitle>
   )
@@ -162,7 +181,8 @@ function NodeFields ({ level }: { level: Level }) {
   const hours = { min: 1, max: 100000, style: { width: '100%' }, addonAfter: t('classifiers.hours') }
   return (
     <>
-      <Form.Item name='name' label={t('classifiers.name')} rules={[required, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <Form.Item name='name' label={t('common.nameRu')} rules={[required, { max: 255 }]}><Input autoFocus /></Form.Item>
+      <KazakhNameItem />
       {(level === 'classifier' || level === 'type') && <Form.Item name='code' label={t('classifiers.code')} rules={level === 'classifier' ? [required, { max: 50 }] : [{ max: 50 }]}><Input /></Form.Item>}
       {level === 'classifier' && <Form.Item name='description' label={t('classifiers.description')}><Input.TextArea rows={2} /></Form.Item>}
       {level === 'subcategory' && (
@@ -183,7 +203,11 @@ function NodeFields ({ level }: { level: Level }) {
 
 function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, siblings: Node[], onAdd: (level: Level) => void, onRemoved: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (values: Values) => calls.update(node.level, node.id, values), () => undefined)
+  const nodeName = useNodeName()
+  const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
+    await calls.update(node.level, node.id, values)
+    await saveKazakhNameIfChanged(NAMES[node.level], node.id, nameKk, node.name_kk)
+  }, () => undefined)
   const remove = useAction(KEY, () => calls.remove(node.level, node.id), (r) => { onRemoved(); return r.message })
   // the new order is written as each sibling's sort_order: only those that change are sent
   const move = useAction(KEY, async (step: -1 | 1) => {
@@ -200,7 +224,7 @@ function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, sibling
       <Space wrap>
         {child && <Button onClick={() => onAdd(child)}>{t(`classifiers.add.${child}`)}</Button>}
         {node.level !== 'classifier' && <MoveButtons first={position === 0} last={position === siblings.length - 1} busy={move.isPending} onMove={(step) => move.mutate(step)} />}
-        <Popconfirm title={t('adminKit.deleteConfirm', { name: node.name })} description={t('classifiers.deleteHint')} onConfirm={() => remove.mutate(undefined)} okText={t('common.yes')} cancelText={t('common.no')}>
+        <Popconfirm title={t('adminKit.deleteConfirm', { name: nodeName(node) })} description={t('classifiers.deleteHint')} onConfirm={() => remove.mutate(undefined)} okText={t('common.yes')} cancelText={t('common.no')}>
           <Button danger loading={remove.isPending}>{t('terminals.delete')}</Button>
         </Popconfirm>
       </Space>
@@ -212,9 +236,14 @@ function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, sibling
 
 function NodeCreate ({ level, parent, onClose, onCreated }: { level: Level, parent?: Node, onClose: () => void, onCreated: (key: string) => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (values: Values) => calls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 }), (created) => onCreated(`${level}:${created.id}`))
+  const nodeName = useNodeName()
+  const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
+    const created = await calls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 })
+    await saveKazakhNameIfChanged(NAMES[level], created.id, nameKk, null)
+    return created
+  }, (created) => onCreated(`${level}:${created.id}`))
   return (
-    <FormModal title={parent ? `${t(`classifiers.add.${level}`)}: ${parent.name}` : t(`classifiers.add.${level}`)} state={state} onClose={onClose} initialValues={{ is_active: true, priority: 3 }}>
+    <FormModal title={parent ? `${t(`classifiers.add.${level}`)}: ${nodeName(parent)}` : t(`classifiers.add.${level}`)} state={state} onClose={onClose} initialValues={{ is_active: true, priority: 3 }}>
       <NodeFields level={level} />
     </FormModal>
   )

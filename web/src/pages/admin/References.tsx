@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { saveKazakhName, useKazakhNames } from '../../references/references'
+import { saveKazakhNameIfChanged, useKazakhNames } from '../../references/references'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Item = Schemas['ItemResponse']
@@ -79,7 +79,7 @@ function Rename ({ kind, item, onClose }: { kind: Kind, item: Item & Names, onCl
   const { t } = useTranslation()
   const state = useFormSave(KEY, async (values: Names) => {
     if (values.name !== item.name) await lists[kind].update(item.id, { name: values.name })
-    if ((values.name_kk ?? null) !== item.name_kk) await saveKazakhName(kind, item.id, values.name_kk ?? null)
+    await saveKazakhNameIfChanged(kind, item.id, values.name_kk, item.name_kk)
   }, onClose)
   return (
     <FormModal title={item.name} state={state} onClose={onClose} initialValues={item}>

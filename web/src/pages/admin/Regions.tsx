@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
-import { saveKazakhName, useKazakhNames, useLocalName } from '../../references/references'
+import { saveKazakhNameIfChanged, useKazakhNames, useLocalName } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Region = Schemas['RegionResponse']
@@ -119,17 +119,12 @@ function RegionFields ({ existing }: { existing: boolean }) {
 
 const regionBody = (v: Values) => ({ name: v.name!, phone_code: orNull(v.phone_code), phone_zone: orNull(v.phone_zone), local_digits: v.local_digits ?? null, is_regional_center: v.is_regional_center ?? false })
 
-/** the Kazakh name is the console's, a call of its own: sent after the region's, when it changed */
-async function saveRegionKazakhName (id: number, v: Values, before: string | null) {
-  if ((v.name_kk ?? null) !== before) await saveKazakhName('regions', id, v.name_kk ?? null)
-}
-
 function RegionEditor ({ region, nameKk, siblings, onReorder, reordering, onAdd, onRemoved }: { region: Region, nameKk: string | null, siblings: Region[], onReorder: (ids: number[]) => void, reordering: boolean, onAdd: () => void, onRemoved: () => void }) {
   const { t } = useTranslation()
   const regionName = useLocalName('regions')
   const state = useFormSave(KEY, async (v: Values) => {
     await load(api.PUT('/api/regions/{region_id}', { params: { path: { region_id: region.id } }, body: { ...regionBody(v), is_active: v.is_active } }))
-    await saveRegionKazakhName(region.id, v, nameKk)
+    await saveKazakhNameIfChanged('regions', region.id, v.name_kk, nameKk)
   }, () => undefined)
   const remove = useAction(KEY, () => load(api.DELETE('/api/regions/{region_id}', { params: { path: { region_id: region.id } } })), (r) => { onRemoved(); return r.message })
   const position = siblings.findIndex((s) => s.id === region.id)
@@ -153,7 +148,7 @@ function RegionCreate ({ parent, onClose, onCreated }: { parent?: Region, onClos
   const regionName = useLocalName('regions')
   const state = useFormSave(KEY, async (v: Values) => {
     const created = await load(api.POST('/api/regions', { body: { ...regionBody(v), parent_id: parent?.id ?? null } }))
-    await saveRegionKazakhName(created.id, v, null)
+    await saveKazakhNameIfChanged('regions', created.id, v.name_kk, null)
     return created
   }, (r) => onCreated(r.id))
   return (

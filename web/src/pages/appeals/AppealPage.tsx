@@ -32,7 +32,7 @@ export function AppealPage () {
     queryFn: () => load(api.GET('/api/appeals/{appeal_id}/transcript', { params: { path: { appeal_id: id } } })),
     enabled: appeal.data?.call_id != null,
   })
-  const subcategories = useNames(useSubcategories().data)
+  const subcategories = useNames(useSubcategories().data, useLocalName('subcategories'))
   const regions = useRegionNames(useRegionTree().data)
   const organizations = useNames(useOrganizations().data)
   const sources = useNames(useSources().data, useLocalName('sources'))
@@ -97,7 +97,7 @@ export function AppealPage () {
               <Descriptions.Item label={t('desk.form.source')}>{sources.get(a.source_id) ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('desk.form.responseMethod')}>{methods.get(a.response_method_id) ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('appeals.executor')}>{(a.executor_organization_id && organizations.get(a.executor_organization_id)) ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('desk.form.language')}>{t(`language.${a.language}`)}</Descriptions.Item>
+              <Descriptions.Item label={t('desk.form.language')}>{t(`appealLanguage.${a.language}`)}</Descriptions.Item>
               <Descriptions.Item label={t('appeal.workDue')}>{format.dateTime(a.work_due_at)}</Descriptions.Item>
               <Descriptions.Item label={t('appeal.closeDue')}>
                 {format.dateTime(a.extended_until ?? a.close_due_at)}

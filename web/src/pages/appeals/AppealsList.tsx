@@ -8,7 +8,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
-import { classificationOptions, regionOptions, useClassifierTrees, useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
+import { regionOptions, useClassificationOptions, useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
 import { downloadExport } from './download'
 import { filtersFromUrl, filtersToUrl, STATUSES, type AppealQuery } from './filters'
 import { StatusTag } from './StatusTag'
@@ -29,10 +29,10 @@ export function AppealsList () {
   const cursor = params.get('cursor') ?? undefined
   const [form] = Form.useForm<FilterValues>()
   const [exporting, setExporting] = useState<string>()
-  const trees = useClassifierTrees()
+  const classification = useClassificationOptions()
   const regions = useRegionTree()
   const organizations = useOrganizations()
-  const subcategoryNames = useNames(useSubcategories().data)
+  const subcategoryNames = useNames(useSubcategories().data, useLocalName('subcategories'))
   const regionNames = useRegionNames(regions.data)
   const regionName = useLocalName('regions')
   const organizationNames = useNames(organizations.data)
@@ -96,7 +96,7 @@ export function AppealsList () {
             <Col xs={12} md={4}><Form.Item name='overdue' label=' ' valuePropName='checked'><Checkbox>{t('appeals.onlyOverdue')}</Checkbox></Form.Item></Col>
             <Col xs={24} md={8}>
               <Form.Item name='subcategory_id' label={t('appeals.classification')}>
-                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={classificationOptions(trees.data ?? [])} />
+                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={classification.options} />
               </Form.Item>
             </Col>
             <Col xs={24} md={6}>

@@ -7,10 +7,12 @@ import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
+import { useLocalName, type NamedList } from '../../references/references'
 import { ByDayChart, GroupsChart } from './charts'
 import { LiveCalls } from './LiveCalls'
 
 type Level = 'appeal_type' | 'category' | 'subcategory'
+const levelList: Record<Level, NamedList> = { appeal_type: 'appeal-types', category: 'categories', subcategory: 'subcategories' }
 const day = (d: Dayjs) => d.format('YYYY-MM-DD')
 
 /** the supervisor's board: who is online and on which call, today's appeals, statistics, LLM usage */
@@ -20,6 +22,8 @@ export function Board () {
   const queries = useQueryClient()
   const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()])
   const [level, setLevel] = useState<Level>('category')
+  const regionName = useLocalName('regions')
+  const classificationName = useLocalName(levelList[level])
 
   const operators = useQuery({
     queryKey: ['board', 'operators'],
@@ -94,14 +98,14 @@ export function Board () {
               <ByDayChart days={stats.data.by_day} labels={{ received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDate(d) }} />
             </div>
             <Row gutter={[16, 16]}>
-              <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels} /></div></Col>
+              <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels} name={regionName} /></div></Col>
               <Col xs={24} xl={8}><h3>{t('board.byExecutor')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_executor} labels={groupLabels} /></div></Col>
               <Col xs={24} xl={8}>
                 <Space style={{ marginBottom: 8 }} wrap>
                   <h3 style={{ margin: 0 }}>{t('board.byClassification')}</h3>
                   <Segmented<Level> size='small' value={level} onChange={setLevel} options={(['appeal_type', 'category', 'subcategory'] as const).map((l) => ({ value: l, label: t(`board.levels.${l}`) }))} />
                 </Space>
-                <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels} /></div>
+                <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels} name={classificationName} /></div>
               </Col>
             </Row>
           </Space>

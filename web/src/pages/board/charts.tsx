@@ -1,6 +1,7 @@
 import { BarElement, CategoryScale, Chart, Legend, LinearScale, LineElement, PointElement, Tooltip } from 'chart.js'
 import { Bar, Line } from 'react-chartjs-2'
 import type { Schemas } from '../../api/client'
+import type { LocalName } from '../../references/references'
 
 // Chart.js is registered once, with only the parts the board draws (it tree-shakes the rest).
 Chart.register(CategoryScale, LinearScale, BarElement, LineElement, PointElement, Tooltip, Legend)
@@ -26,13 +27,14 @@ export function ByDayChart ({ days, labels }: { days: Schemas['AppealStats']['by
 }
 
 /** received and overdue per group (region, executor, classification), the most received first */
-export function GroupsChart ({ groups, labels }: { groups: Schemas['AppealStatsGroup'][], labels: { received: string, overdue: string, none: string } }) {
+export function GroupsChart ({ groups, labels, name }: { groups: Schemas['AppealStatsGroup'][], labels: { received: string, overdue: string, none: string }, name?: LocalName }) {
   const top = groups.slice(0, 12)
+  const nameOf = (g: Schemas['AppealStatsGroup']) => (g.id === null || g.name === null ? labels.none : name ? name({ id: g.id, name: g.name }) : g.name)
   return (
     <Bar
       aria-label={labels.received}
       data={{
-        labels: top.map((g) => shorten(g.name ?? labels.none)),
+        labels: top.map((g) => shorten(nameOf(g))),
         datasets: [
           { label: labels.received, data: top.map((g) => g.received), backgroundColor: BLUE },
           { label: labels.overdue, data: top.map((g) => g.overdue), backgroundColor: RED },

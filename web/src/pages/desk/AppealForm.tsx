@@ -9,7 +9,7 @@ import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
-import { classificationOptions, regionOptions, useClassifierTrees, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
+import { regionOptions, useClassificationOptions, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
 import type { DeskCall } from './call'
 import { PersonSelect } from './PersonSelect'
@@ -38,7 +38,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   const queries = useQueryClient()
   const sources = useSources()
   const methods = useResponseMethods()
-  const trees = useClassifierTrees()
+  const classification = useClassificationOptions()
   const regions = useRegionTree()
   const organizations = useOrganizations()
   const sourceName = useLocalName('sources')
@@ -107,7 +107,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         </Form.Item>
         <Form.Item name='subcategory_id' label={t('desk.form.classification')} rules={[required]}>
           <TreeSelect
-            showSearch treeNodeFilterProp='title' treeData={classificationOptions(trees.data ?? [])} loading={trees.isLoading}
+            showSearch treeNodeFilterProp='title' treeData={classification.options} loading={classification.loading}
             placeholder={t('desk.form.classificationSearch')} treeDefaultExpandAll={false} allowClear
           />
         </Form.Item>
