@@ -43,7 +43,7 @@ export const OrganizationItem = Type.Object({
 }, { $id: 'OrganizationItem' })
 
 /**
- * The Kazakh names of the seeded lists and the regions, for the console (beyond the interface, whose
+ * The Kazakh names of the seeded lists, the regions and the classifier items, for the console (beyond the interface, whose
  * shapes name things once): an item without one is shown by its name.
  */
 export const KazakhName = Type.Object({ id: Type.Integer(), name_kk: Type.String() }, { $id: 'KazakhName' })

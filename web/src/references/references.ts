@@ -17,13 +17,13 @@ export const useSubcategories = () => useQuery({ queryKey: ['references', 'subca
 export type NamedList = 'sources' | 'response-methods' | 'regions' | 'classifiers' | 'appeal-types' | 'categories' | 'subcategories'
 export type LocalName = (item: { id: number, name: string }) => string
 
-const byId = (names: Schemas['KazakhName'][]) => new Map(names.map((n) => [n.id, n.name_kk]))
+/** the Kazakh names of a list, id → name */
+export const loadKazakhNames = async (list: NamedList): Promise<Map<number, string>> =>
+  new Map((await load(api.GET(`/api/references/kazakh-names/${list}`))).map((n) => [n.id, n.name_kk]))
 
-/** the Kazakh names of a list, id → name (made once per answer) */
 export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({
   queryKey: ['references', 'kazakh-names', list],
-  queryFn: () => load(api.GET(`/api/references/kazakh-names/${list}`)),
-  select: byId,
+  queryFn: () => loadKazakhNames(list),
   enabled,
   ...KEEP,
 })
@@ -37,10 +37,17 @@ export async function saveKazakhNameIfChanged (list: NamedList, id: number, name
   if ((nameKk ?? null) !== before) await saveKazakhName(list, id, nameKk ?? null)
 }
 
+const useSpeaksKazakh = () => useTranslation().i18n.language === 'kk'
+
+/** an item that carries both its names, named in the console's language: the Russian name when it has no Kazakh one */
+export function useBothNamed () {
+  const kazakh = useSpeaksKazakh()
+  return useCallback((item: { name: string, name_kk?: string | null }) => (kazakh ? item.name_kk ?? item.name : item.name), [kazakh])
+}
+
 /** an item's name in the console's language: in Kazakh its Kazakh name, the Russian one when it has none */
 export function useLocalName (list: NamedList): LocalName {
-  const { i18n } = useTranslation()
-  const kazakh = i18n.language === 'kk'
+  const kazakh = useSpeaksKazakh()
   // asked for only while the console speaks Kazakh
   const names = useKazakhNames(list, kazakh).data
   return useCallback((item) => (kazakh ? names?.get(item.id) : undefined) ?? item.name, [kazakh, names])

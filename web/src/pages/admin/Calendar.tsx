@@ -5,18 +5,18 @@ import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
+import { useBothNamed } from '../../references/references'
 import { useFormat } from '../../i18n/format'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Day = Schemas['CalendarDay']
 const KEY = ['admin', 'calendar']
 
-/** the day's name in the console's language: the Russian one when it has none in Kazakh */
-const nameIn = (language: string, d: Day) => (language === 'kk' && d.name_kk ? d.name_kk : d.name)
-
 /** the working calendar deadlines count in: holidays on weekdays and worked weekend days, by year */
 export function Calendar () {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  // the day's name in the console's language: the Russian one when it has none in Kazakh
+  const dayName = useBothNamed()
   const format = useFormat()
   const [params, setParams] = useSearchParams()
   const year = Number(params.get('year')) || new Date().getFullYear()
@@ -45,7 +45,7 @@ export function Calendar () {
         columns={[
           { title: t('calendar.day'), dataIndex: 'day', width: 200, render: (d: string) => format.day(d) },
           { title: t('calendar.kind'), dataIndex: 'kind', width: 180, render: (k: string) => <Tag color={k === 'holiday' ? 'red' : 'blue'}>{t(`calendar.kinds.${k}`)}</Tag> },
-          { title: t('calendar.name'), key: 'name', render: (_, d) => nameIn(i18n.language, d) },
+          { title: t('calendar.name'), key: 'name', render: (_, d) => dayName(d) },
           {
             title: '', key: 'actions', width: 260, render: (_, d) => (
               <Space>
@@ -64,11 +64,13 @@ export function Calendar () {
 }
 
 function DayForm ({ year, day, onClose }: { year: number, day?: Day, onClose: () => void }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  // the day's name in the console's language: the Russian one when it has none in Kazakh
+  const dayName = useBothNamed()
   const state = useFormSave(KEY, ({ day: d, ...body }: { day: string } & Schemas['CalendarDayUpdate']) => load(api.PUT('/api/appeals/calendar/{day}', { params: { path: { day: d } }, body })), onClose)
   const required = { required: true, message: t('common.required') }
   return (
-    <FormModal title={day ? nameIn(i18n.language, day) : t('calendar.add')} state={state} onClose={onClose} initialValues={day ?? { kind: 'holiday', day: `${year}-01-01` }}>
+    <FormModal title={day ? dayName(day) : t('calendar.add')} state={state} onClose={onClose} initialValues={day ?? { kind: 'holiday', day: `${year}-01-01` }}>
       <Form.Item name='day' label={t('calendar.day')} rules={[required]}><Input type='date' disabled={day !== undefined} min='2000-01-01' max='2100-12-31' /></Form.Item>
       <Form.Item name='kind' label={t('calendar.kind')} rules={[required]}>
         <Radio.Group options={(['holiday', 'working'] as const).map((k) => ({ value: k, label: t(`calendar.kinds.${k}`) }))} />

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
-import { useCallback, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
-import { saveKazakhNameIfChanged, type NamedList } from '../../references/references'
+import { loadKazakhNames, saveKazakhNameIfChanged, useBothNamed, type NamedList } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Level = 'classifier' | 'type' | 'category' | 'subcategory'
@@ -47,8 +47,7 @@ function useEditableTree () {
         load(api.GET('/api/classifiers/appeal-types', { params: { query: everything } })),
         load(api.GET('/api/classifiers/categories', { params: { query: everything } })),
         load(api.GET('/api/classifiers/subcategories', { params: { query: everything } })),
-        ...(['classifier', 'type', 'category', 'subcategory'] as const).map(async (level) =>
-          [level, new Map((await load(api.GET(`/api/references/kazakh-names/${NAMES[level]}`))).map((n) => [n.id, n.name_kk]))] as const),
+        ...(['classifier', 'type', 'category', 'subcategory'] as const).map(async (level) => [level, await loadKazakhNames(NAMES[level])] as const),
       ])
       const kazakhNames = new Map(kazakh)
       const named = <T extends { id: number }>(level: Level, item: T) => ({ level, ...item, name_kk: kazakhNames.get(level)?.get(item.id) ?? null })
@@ -102,17 +101,10 @@ const calls = {
   },
 }
 
-/** a node's name in the console's language */
-function useNodeName () {
-  const { i18n } = useTranslation()
-  const kazakh = i18n.language === 'kk'
-  return useCallback((node: Node) => (kazakh ? node.name_kk ?? node.name : node.name), [kazakh])
-}
-
 /** the classifiers as an editable tree, named in the console's language: appeal types, categories, subcategories with priority and deadlines */
 export function Classifiers () {
   const { t } = useTranslation()
-  const nodeName = useNodeName()
+  const nodeName = useBothNamed()
   const tree = useEditableTree()
   const [selectedKey, setSelectedKey] = useState<string>()
   const [search, setSearch] = useState('')
@@ -203,7 +195,7 @@ function NodeFields ({ level }: { level: Level }) {
 
 function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, siblings: Node[], onAdd: (level: Level) => void, onRemoved: () => void }) {
   const { t } = useTranslation()
-  const nodeName = useNodeName()
+  const nodeName = useBothNamed()
   const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
     await calls.update(node.level, node.id, values)
     await saveKazakhNameIfChanged(NAMES[node.level], node.id, nameKk, node.name_kk)
@@ -236,7 +228,7 @@ function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, sibling
 
 function NodeCreate ({ level, parent, onClose, onCreated }: { level: Level, parent?: Node, onClose: () => void, onCreated: (key: string) => void }) {
   const { t } = useTranslation()
-  const nodeName = useNodeName()
+  const nodeName = useBothNamed()
   const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
     const created = await calls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 })
     await saveKazakhNameIfChanged(NAMES[level], created.id, nameKk, null)
