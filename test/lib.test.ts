@@ -4,12 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lockDataDir } from '../src/db/data-dir-lock.js'
-import { createServer, type ServerResponse } from 'node:http'
-import { connect } from 'node:net'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { createGroupCommit } from '../src/lib/group-commit.js'
-import { writeEventInBurst } from '../src/lib/sse.js'
+import { createBurst } from '../src/lib/bursts.js'
 import { textFrame } from '../src/lib/websockets.js'
 import WebSocket, { WebSocketServer } from 'ws'
 import { iinProblem } from '../src/lib/iin.js'
@@ -105,70 +103,43 @@ describe('group commit', () => {
   })
 })
 
-describe('SSE bursts', () => {
-  /** a stream on a real server, read from a plain socket: each chunk of the response as it came, as the events' data it holds */
-  async function stream () {
-    let taken: (res: ServerResponse) => void = () => {}
-    const request = new Promise<ServerResponse>((resolve) => { taken = resolve })
-    const server = createServer((_req, response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      response.flushHeaders()
-      taken(response)
-    })
-    server.listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
-    socket.write('GET / HTTP/1.1\r\nhost: test\r\n\r\n')
-    let raw = ''
-    socket.on('data', (data: Buffer) => { raw += data.toString() })
-    const res = await request
-    return {
-      write: (data: string) => writeEventInBurst(res, data, 'tick'),
-      /** the response's chunks so far, each as the list of its events' data */
-      chunks: () => raw.slice(raw.indexOf('\r\n\r\n') + 4).split(/\r\n[0-9a-f]+\r\n|^[0-9a-f]+\r\n/).filter((c) => c.includes('data:'))
-        .map((c) => [...c.matchAll(/^data: (.*)$/gm)].map((m) => m[1])),
-      close: async () => { socket.destroy(); res.destroy(); server.close(); await once(server, 'close') },
-    }
-  }
+describe('bursts (live events to consoles)', () => {
   const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+  const tick = () => new Promise((resolve) => setImmediate(resolve))
 
-  it('the events of one burst leave in one write; those that follow within the interval wait and leave together; a quiet stream\'s event leaves at once', async () => {
-    const s = await stream()
-    try {
-      s.write('1'); s.write('2'); s.write('3')
-      await new Promise((resolve) => setImmediate(resolve))
-      s.write('4')
-      await new Promise((resolve) => setImmediate(resolve))
-      s.write('5')
-      await settle(60)
-      assert.deepEqual(s.chunks(), [['1', '2', '3'], ['4', '5']])
-      const quiet = performance.now()
-      s.write('6')
-      while (s.chunks().length < 3) await settle(1)
-      assert.deepEqual(s.chunks()[2], ['6'])
-      assert.ok(performance.now() - quiet < 15, 'a quiet stream does not wait for the interval')
-    } finally {
-      await s.close()
-    }
+  it('the items of one burst leave in one write; those that follow within the interval wait and leave together; a quiet source\'s item leaves at once', async () => {
+    const writes: string[][] = []
+    const burst = createBurst((items: string[]) => { writes.push(items) }, (item) => item.length)
+    burst.push('1'); burst.push('2'); burst.push('3')
+    await tick()
+    burst.push('4')
+    await tick()
+    burst.push('5')
+    await settle(60)
+    assert.deepEqual(writes, [['1', '2', '3'], ['4', '5']])
+    const quiet = performance.now()
+    burst.push('6')
+    while (writes.length < 3) await settle(1)
+    assert.deepEqual(writes[2], ['6'])
+    assert.ok(performance.now() - quiet < 15, 'a quiet source does not wait for the interval')
   })
 
-  it('answers the bytes not yet sent, those held for the interval included', async () => {
-    const s = await stream()
-    try {
-      const frame = Buffer.byteLength('event: tick\ndata: x\n\n')
-      assert.equal(s.write('x'), frame)
-      await settle(1)
-      assert.equal(s.write('x'), frame, 'held for the interval')
-      assert.equal(s.write('x'), 2 * frame)
-      await settle(40)
-      assert.deepEqual(s.chunks(), [['x'], ['x', 'x']])
-    } finally {
-      await s.close()
-    }
+  it('a burst heavier than 64 KiB leaves at once, without waiting for the interval', async () => {
+    const writes: number[] = []
+    const burst = createBurst((items: string[]) => { writes.push(items.length) }, (item) => item.length)
+    burst.push('x')
+    await tick()
+    const big = 'ж'.repeat(40_000)
+    burst.push(big)
+    assert.deepEqual(writes, [1], 'the second waits for the interval')
+    burst.push(big)
+    assert.deepEqual(writes, [1, 2], 'over the weight: written by the push itself')
+    await settle(40)
+    assert.deepEqual(writes, [1, 2])
   })
 })
 
-describe('WebSocket text frames made once for every console', () => {
+describe('WebSocket text frames written by the service itself', () => {
   it('a ws client reads them as the messages they were made of, at every length encoding (7-bit, 16-bit, 64-bit)', async () => {
     const texts = ['{"a":1}', 'Қазақстан '.repeat(30), 'x'.repeat(125), 'y'.repeat(126), 'ж'.repeat(40_000), 'z'.repeat(70_000)]
     const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
@@ -188,7 +159,6 @@ describe('WebSocket text frames made once for every console', () => {
         client.on('error', reject)
       })
       assert.deepEqual(received, texts)
-      assert.equal(textFrame(texts[1]!), textFrame(texts[1]!), 'the same bytes for the same text, not made again')
     } finally {
       client.terminate()
       server.close()

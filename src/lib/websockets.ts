@@ -47,16 +47,13 @@ export async function registerWebSockets (scope: FastifyInstance, options: Webso
   await scope.register(websocket, { options: { ...options, server: upgrades as unknown as NonNullable<WebsocketPluginOptions['options']>['server'] } })
 }
 
-let lastFrame: { text: string, bytes: Buffer } | undefined
-
 /**
  * A text message as a server writes it on a WebSocket (RFC 6455 section 5.2: final, unmasked, no
- * extension bits), made once for every console it goes to: ws would frame it again for each, a
- * header and a write apiece. Valid whatever extension was agreed: a frame without RSV1 is not
- * compressed (RFC 7692 section 6).
+ * extension bits), for a message that goes to many consoles: framed once for them all, where ws
+ * would frame it again for each, a header and a write apiece. Valid whatever extension was agreed: a
+ * frame without RSV1 is not compressed (RFC 7692 section 6).
  */
 export function textFrame (text: string): Buffer {
-  if (lastFrame?.text === text) return lastFrame.bytes
   const payload = Buffer.from(text)
   const n = payload.length
   const head = n < 126 ? Buffer.from([0x81, n]) : Buffer.alloc(n < 65536 ? 4 : 10)
@@ -64,6 +61,5 @@ export function textFrame (text: string): Buffer {
     head[0] = 0x81
     if (n < 65536) { head[1] = 126; head.writeUInt16BE(n, 2) } else { head[1] = 127; head.writeBigUInt64BE(BigInt(n), 2) }
   }
-  lastFrame = { text, bytes: Buffer.concat([head, payload]) }
-  return lastFrame.bytes
+  return Buffer.concat([head, payload])
 }

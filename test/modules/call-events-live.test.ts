@@ -3,6 +3,9 @@ import { once } from 'node:events'
 import { after, before, describe, it } from 'node:test'
 import WebSocket from 'ws'
 import type { Database } from '../../src/db/client.js'
+import { createNotifier } from '../../src/db/notify.js'
+import type { Principal } from '../../src/lib/auth.js'
+import { createLiveEvents, type LiveBatch, type LiveEncoding } from '../../src/modules/call-events/live.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
@@ -192,6 +195,43 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       assert.deepEqual([...events[0]!.matchAll(/"seq":"(\d)"/g)].map((m) => m[1]), ['1', '2', '3', '4', '5'])
     } finally {
       socket.destroy()
+    }
+  })
+
+  it('a burst is sorted once per view: consoles that see the same events share one batch, encoded once for them all', async () => {
+    const notifier = createNotifier(database, 'call_events_fan_out')
+    await notifier.start()
+    const live = createLiveEvents(notifier)
+    const principal = (role: 'admin' | 'operator', id: number, organization: number | null) => ({ id, email: `${id}@test.kz`, role, user_type: 'staff', organization_id: organization }) as Principal
+    const got = new Map<string, LiveBatch[]>()
+    const attach = (name: string, p: Principal) => live.subscribe(p, (batch) => { got.set(name, [...got.get(name) ?? [], batch]) })
+    const leave = [
+      attach('admin1', principal('admin', 1, null)), attach('admin2', principal('admin', 2, null)), attach('admin3', principal('admin', 3, 7)),
+      attach('op5', principal('operator', 5, 7)), attach('op5again', principal('operator', 5, 7)), attach('op6', principal('operator', 6, 7)),
+    ]
+    let encoded = 0
+    const encoding: LiveEncoding = ({ json }) => { encoded++; return Buffer.from(json) }
+    try {
+      for (const [seq, employee] of [[1, 5], [2, 6], [3, 5]] as const) {
+        await live.publish({ type: 'call.transcription', organization_id: 7, employee_id: employee, seq })
+      }
+      await eventually(async () => (got.get('admin3') ?? []).flatMap((b) => b.deliveries).length === 3, 5000, 'the admins see all three')
+      const seqs = (name: string) => (got.get(name) ?? []).flatMap((b) => b.deliveries.map((d) => d.event.seq))
+      assert.deepEqual(seqs('admin1'), [1, 2, 3])
+      assert.deepEqual(seqs('op5'), [1, 3])
+      assert.deepEqual(seqs('op5again'), [1, 3])
+      assert.deepEqual(seqs('op6'), [2])
+      // the same batches, not copies: the admins', and operator 5's two consoles'
+      assert.deepEqual(got.get('admin2'), got.get('admin1'))
+      got.get('admin2')!.forEach((batch, i) => { assert.equal(batch, got.get('admin1')![i]) })
+      got.get('op5again')!.forEach((batch, i) => { assert.equal(batch, got.get('op5')![i]) })
+      const bytes = ['admin1', 'admin2', 'admin3'].map((name) => Buffer.concat(got.get(name)!.map((b) => b.bytes(encoding))).toString())
+      assert.equal(encoded, 3, 'each event encoded once for the three admins')
+      assert.deepEqual(new Set(bytes).size, 1)
+      assert.deepEqual([...bytes[0]!.matchAll(/"seq":(\d)/g)].map((m) => m[1]), ['1', '2', '3'])
+    } finally {
+      for (const unsubscribe of leave) unsubscribe()
+      await notifier.stop()
     }
   })
 

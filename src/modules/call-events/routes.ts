@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { createBurst } from '../../lib/bursts.js'
-import { startEventStream, writeEventInBurst } from '../../lib/sse.js'
+import { sseFrame, startEventStream } from '../../lib/sse.js'
 import { registerWebSockets, textFrame } from '../../lib/websockets.js'
 import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
@@ -10,7 +9,7 @@ import { bearer, ref } from '../../lib/openapi.js'
 import {
   CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
 } from './schemas.js'
-import type { LiveEvent, LiveEvents } from './live.js'
+import type { LiveBatch, LiveEncoding, LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
 
 const tags = ['call events']
@@ -20,12 +19,16 @@ const machine = { machine: true }
 const MAX_UNSENT_BYTES = 1024 * 1024
 const HEARTBEAT_MS = 15_000
 
+/** a live event as each transport writes it; a batch of them is encoded once for all the consoles it goes to */
+const asSse: LiveEncoding = ({ event, json }) => sseFrame(json, event.type)
+const asWebSocket: LiveEncoding = ({ json }) => textFrame(json)
+
 /** how a console is reached: SSE or WebSocket */
 interface ConsoleTransport {
   /** called once the console counts as online, before any event */
   open: () => void
   /** false when the console is too far behind and was cut off */
-  send: (type: string, json: string) => boolean
+  send: (batch: LiveBatch) => boolean
   /** false when the console is gone */
   beat: () => boolean
   close: () => void
@@ -43,9 +46,9 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
    * what comes meanwhile is held and sent once the console is attached.
    */
   async function attachConsole (req: FastifyRequest, transport: ConsoleTransport): Promise<void> {
-    const held: [LiveEvent, string][] = []
-    let deliver = (event: LiveEvent, json: string) => { held.push([event, json]) }
-    const unsubscribe = live.subscribe(req.principal!, (event, json) => { deliver(event, json) })
+    const held: LiveBatch[] = []
+    let deliver = (batch: LiveBatch) => { held.push(batch) }
+    const unsubscribe = live.subscribe(req.principal!, (batch) => { deliver(batch) })
     let presence: Awaited<ReturnType<CallEventService['connectConsole']>>
     try {
       presence = await service.connectConsole(req.principal!)
@@ -64,8 +67,8 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       transport.close()
       presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
-    deliver = (event, json) => {
-      if (!ended && !transport.send(event.type, json)) { req.log.warn('slow console cut off'); end() }
+    deliver = (batch) => {
+      if (!ended && !transport.send(batch)) { req.log.warn('slow console cut off'); end() }
     }
     const heartbeat = setInterval(() => {
       if (!transport.beat()) { end(); return }
@@ -73,7 +76,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     }, HEARTBEAT_MS)
     streams.add(end)
     transport.onClose(end)
-    for (const [event, json] of held.splice(0)) deliver(event, json)
+    for (const batch of held.splice(0)) deliver(batch)
   }
 
   app.get('/stream', {
@@ -88,8 +91,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
         res = startEventStream(req, reply)
         res.write(': connected\n\n')
       },
-      send: (type, json) => {
-        if (writeEventInBurst(res!, json, type) <= MAX_UNSENT_BYTES) return true
+      send: (batch) => {
+        if (res!.destroyed || res!.writableEnded) return true
+        res!.write(batch.bytes(asSse))
+        if (res!.writableLength <= MAX_UNSENT_BYTES) return true
         res!.destroy()
         return false
       },
@@ -133,15 +138,16 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     }, async (socket, req) => {
       let alive = true
       socket.on('pong', () => { alive = true })
-      // a burst's messages, one frame each (framed once for all consoles), leave in one write to the connection
+      // a batch's messages, one frame each (framed once for all consoles), leave in one write to the connection
       const connection = req.raw.socket
-      const burst = createBurst((bytes) => { if (socket.readyState === socket.OPEN) connection.write(bytes) })
       await attachConsole(req, {
         open: () => {},
-        send: (_type, json) => {
-          const held = burst.push(textFrame(json))
-          if (socket.bufferedAmount + held > MAX_UNSENT_BYTES) { socket.close(1013, 'too slow'); return false }
-          return true
+        send: (batch) => {
+          if (socket.readyState !== socket.OPEN) return true
+          connection.write(batch.bytes(asWebSocket))
+          if (socket.bufferedAmount <= MAX_UNSENT_BYTES) return true
+          socket.close(1013, 'too slow')
+          return false
         },
         // a ping each beat; a console that did not answer the last one is gone
         beat: () => {
