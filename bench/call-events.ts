@@ -56,7 +56,7 @@ async function insertCallHistory (sql: ReturnType<typeof rawQuery>): Promise<voi
     select 'history-' || c, lpad((101000 + c % 300)::text, 6, '0'), repeat('Здравствуйте у нас нет воды ', 40), true, now() - c * interval '1 minute', now() - c * interval '1 minute'
     from generate_series(1, $1::int) c`, [HISTORY_CALLS])
   await sql(`insert into call_chunks (call_row_id, seq, channel, chunk_text, is_final, fingerprint, received_at)
-    select c.id, s, 'left', 'слово ' || s, s = $1::int, md5(c.id || '-' || s) || md5(s || '-' || c.id), c.created_at
+    select c.id, s, 'left', 'слово ' || s, s = $1::int, decode(md5(c.id || '-' || s) || md5(s || '-' || c.id), 'hex'), c.created_at
     from calls c, generate_series(1, $1::int) s where c.call_id like 'history-%'`, [HISTORY_CHUNKS])
   // vacuumed too: the autovacuum those inserts call for would otherwise run beside the measurement
   await sql('vacuum analyze calls')
@@ -88,10 +88,10 @@ export async function benchCallEvents (): Promise<void> {
   const [figures] = await once(consoles, 'message') as [ConsoleFigures]
 
   const stored = await sql<{ call_id: string, chunks: number, gaps: number, reordered: number }>(`
-    select c.call_id, count(k.id)::int as chunks,
-      (count(k.id) - count(distinct k.seq) + (max(k.seq) - count(k.id)))::int as gaps,
+    select c.call_id, count(*)::int as chunks,
+      (count(*) - count(distinct k.seq) + (max(k.seq) - count(*)))::int as gaps,
       count(*) filter (where k.chunk_text::numeric < k.before)::int as reordered
-    from calls c join lateral (select id, seq, chunk_text, lag(chunk_text::numeric) over (order by seq) as before from call_chunks where call_row_id = c.id) k on true
+    from calls c join lateral (select seq, chunk_text, lag(chunk_text::numeric) over (order by seq) as before from call_chunks where call_row_id = c.id) k on true
     where c.call_id like $1 group by c.call_id`, [`${run}-%`])
   const total = accepted.reduce((a, b) => a + b, 0)
   const storedTotal = stored.reduce((a, s) => a + s.chunks, 0)

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { eq, sql } from 'drizzle-orm'
 import { selectRows } from '../../src/db/client.js'
@@ -192,6 +193,29 @@ describe('call events: intake and history', () => {
       sql`select transcript, pg_column_compression(transcript) as method from calls where call_id = ${callId}`)
     assert.equal(stored!.transcript, fullText)
     assert.equal(stored!.method, t.database.kind === 'postgres' ? 'lz4' : 'pglz')
+  })
+
+  it('migration 0026 keeps the chunks stored before it: a repeat of one is still a duplicate, the next is numbered after them', async () => {
+    const callId = nextCallId()
+    const first = { call_id: callId, operator_num: '101001', channel: 'left', chunk_text: 'до', full_text: 'до' }
+    assert.equal((await chunk(first)).statusCode, 200)
+    // call_chunks as the migrations before 0026 left it: a serial id for its key, the fingerprint in hex
+    for (const statement of [
+      'alter table call_chunks alter column fingerprint type varchar(64) using encode(fingerprint, \'hex\')',
+      'alter table call_chunks drop constraint call_chunks_pkey',
+      'alter table call_chunks add column id serial primary key',
+      'create unique index call_chunks_seq_unique on call_chunks (call_row_id, seq)',
+    ]) await t.database.db.execute(sql.raw(statement))
+    const migration = readFileSync(new URL('../../drizzle/0026_call_chunks_key.sql', import.meta.url), 'utf8')
+    for (const statement of migration.split('--> statement-breakpoint')) await t.database.db.execute(sql.raw(statement))
+
+    const repeat = await chunk(first)
+    assert.equal(repeat.statusCode, 200, repeat.body)
+    assert.equal(repeat.json().duplicate, true)
+    const next = await chunk({ ...first, chunk_text: 'после', full_text: 'до после' })
+    assert.equal(next.json().seq, 2)
+    const [key] = await selectRows<{ columns: string }>(t.database.db, sql`select pg_get_constraintdef(oid) as columns from pg_constraint where conname = 'call_chunks_pkey'`)
+    assert.equal(key!.columns, 'PRIMARY KEY (call_row_id, seq)')
   })
 
   it('transcription: 422 for missing or malformed fields, texts bounded', async () => {

@@ -1,7 +1,9 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { boolean, customType, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 import { organizations } from './organizations.js'
 import { persons } from './references.js'
 import { users } from './users.js'
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 /** One call: opened by `answered` or by its first transcription chunk; `is_final` closes it. */
 export const calls = pgTable('calls', {
@@ -31,17 +33,18 @@ export const calls = pgTable('calls', {
 
 /** Transcription chunks in arrival order; a repeated chunk (same fingerprint) is stored once. */
 export const callChunks = pgTable('call_chunks', {
-  id: serial('id').primaryKey(),
   call_row_id: integer('call_row_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
   seq: integer('seq').notNull(),
   channel: varchar('channel', { length: 32 }).notNull(),
   chunk_text: text('chunk_text').notNull(),
   is_final: boolean('is_final').notNull().default(false),
-  fingerprint: varchar('fingerprint', { length: 64 }).notNull(),
+  /** SHA-256 of what makes the chunk (see the intake) */
+  fingerprint: bytea('fingerprint').notNull(),
   received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
+  // a chunk is its call's and its number: no id of its own, whose sequence and index every chunk would pay for
+  primaryKey({ name: 'call_chunks_pkey', columns: [t.call_row_id, t.seq] }),
   uniqueIndex('call_chunks_fingerprint_unique').on(t.call_row_id, t.fingerprint),
-  uniqueIndex('call_chunks_seq_unique').on(t.call_row_id, t.seq),
 ])
 
 /** Consoles connected to any instance, kept alive by a heartbeat: every instance sees the same list. */

@@ -9,7 +9,7 @@ import { personByPhone } from '../references/queries.js'
 import { MAX_CHUNK_IN_EVENT } from './live.js'
 
 export type CallRow = typeof calls.$inferSelect
-/** a chunk of a batch, `ord` its place in the batch */
+/** a chunk of a batch, `ord` its place in the batch, `fingerprint` its SHA-256 in hex */
 export interface BatchChunk { ord: number, call_id: string, channel: string, chunk_text: string, full_text: string, is_final: boolean, fingerprint: string }
 /** what came of it: no `call_row_id` while its call is not named; `seq` when stored; else a duplicate, or refused when `closed_before` */
 export interface BatchOutcome { ord: number, call_row_id: number | null, seq: number | null, duplicate: boolean, closed_before: boolean }
@@ -43,7 +43,9 @@ function compactJson (fields: Record<string, SQL>): SQL {
  */
 export const appendChunksStatement = ({ chunks, receivedAt, channel }: { chunks: SQL | Placeholder, receivedAt: SQL | Placeholder, channel: SQL | Placeholder }) => sql`
   with input as (
-    select * from jsonb_to_recordset(${chunks}::jsonb)
+    -- the fingerprint comes as hex and is kept as its 32 bytes: compared byte for byte, half the index of its text
+    select x.ord, x.call_id, x.channel, x.chunk_text, x.full_text, x.is_final, decode(x.fingerprint, 'hex') as fingerprint
+      from jsonb_to_recordset(${chunks}::jsonb)
       as x(ord int, call_id text, channel text, chunk_text text, full_text text, is_final boolean, fingerprint text)
   ), locked as (
     select c.id, c.call_id, c.is_final, c.organization_id, c.employee_id, c.operator_num,
