@@ -160,6 +160,18 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.locator('.ant-card').getByRole('button', { name: 'Сохранить' }).click()
     await page.getByText('Ровно 3 цифры').waitFor()
     await screenshot(page, '44-regions')
+
+    // a region picked before the Kazakh names came: its form takes the name once they come
+    const names = '**/api/references/kazakh-names/regions'
+    await page.route(names, async (route) => { await new Promise((resolve) => setTimeout(resolve, 1500)); await route.continue() })
+    try {
+      await page.reload()
+      await node(third!).locator('.ant-tree-title').click()
+      assert.equal(await kazakhField.inputValue(), '', 'picked before the names came')
+      await eventually(async () => await kazakhField.inputValue() === seededKazakh, 5000, 'the Kazakh name in the form once the names came')
+    } finally {
+      await page.unroute(names)
+    }
   })
 
   it('persons, references, the calendar, the outbox and tenants: each does its work', async () => {
@@ -227,6 +239,11 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await page.getByText('Қазақша').click()
     const regionsInKazakh = await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/regions')
     const centreRegion = regionsInKazakh.find((n) => n.id === ids.region)!.name_kk
+    // an organization keeps its region's name once the region is taken out of use
+    const retired = (await admin<{ id: number }[]>('GET', '/api/regions/tree')).find((r) => r.id !== ids.region)!
+    await admin('POST', '/api/organizations', { name: 'Акимат упразднённого района', region_id: retired.id, modules: ['appeals'], prefix: '777' })
+    await admin('PUT', `/api/regions/${retired.id}`, { ...await admin('GET', `/api/regions/${retired.id}`), is_active: false })
+    const retiredRegion = regionsInKazakh.find((n) => n.id === retired.id)!.name_kk
     const pages: [string, string][] = [
       ['organizations', 'Ұйымдар'], ['classifiers', 'Жіктеуіштер'], ['references', 'Анықтамалықтар'], ['persons', 'Азаматтар'],
       ['regions', 'Өңірлер'], ['calendar', 'Жұмыс күнтізбесі'], ['notifications', 'Хабарламалар'], ['tenants', 'Платформа жалгерлері'],
@@ -244,7 +261,10 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
       // the seeded lists and the regions named in Kazakh
       if (path === 'references') await page.getByRole('row', { name: /Телефон 109.*Сенім телефоны 109/ }).waitFor()
       if (path === 'regions') await page.locator('.ant-tree-title', { hasText: centreRegion }).waitFor()
-      if (path === 'organizations') await page.getByRole('row', { name: /Единый контакт-центр 109/ }).getByText(centreRegion).waitFor()
+      if (path === 'organizations') {
+        await page.getByRole('row', { name: /Единый контакт-центр 109/ }).getByText(centreRegion).waitFor()
+        await page.getByRole('row', { name: /Акимат упразднённого района/ }).getByText(retiredRegion).waitFor()
+      }
       // the law's appeal types in Kazakh; the subcategory named in Kazakh above is found by that name
       if (path === 'classifiers') {
         await page.locator('.ant-tree-title', { hasText: 'Шағым' }).waitFor()

@@ -105,13 +105,14 @@ export function useNames (items: { id: number, name: string }[] | undefined, nam
   return useMemo(() => new Map((items ?? []).map((i) => [i.id, name(i)])), [items, name])
 }
 
-/** id → name of every region of the tree, in the console's language */
-export function useRegionNames (tree: Schemas['RegionTreeItem'][] | undefined): Map<number, string> {
-  const name = useLocalName('regions')
-  return useMemo(() => {
-    const names = new Map<number, string>()
-    const walk = (items: Schemas['RegionTreeItem'][]) => { for (const r of items) { names.set(r.id, name(r)); walk(r.children) } }
-    walk(tree ?? [])
-    return names
-  }, [tree, name])
+/** every region, those taken out of use too: an appeal or an organization keeps its region's name */
+const useAllRegions = () => useQuery({
+  queryKey: ['references', 'regions-all'],
+  queryFn: () => load(api.GET('/api/regions', { params: { query: { include_inactive: true } } })),
+  ...KEEP,
+})
+
+/** id → name of every region, in the console's language */
+export function useRegionNames (): Map<number, string> {
+  return useNames(useAllRegions().data, useLocalName('regions'))
 }

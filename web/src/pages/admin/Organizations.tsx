@@ -27,7 +27,7 @@ function placeOf (o: Organization, names: Map<number, string>): string {
 export function Organizations () {
   const { t } = useTranslation()
   const format = useFormat()
-  const regionNames = useRegionNames(useRegionTree().data)
+  const regionNames = useRegionNames()
   const [showInactive, setShowInactive] = useState(false)
   const [open, setOpen] = useState<number | 'new'>()
   const [groupsOpen, setGroupsOpen] = useState(false)

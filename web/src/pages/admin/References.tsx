@@ -40,7 +40,8 @@ export function References () {
 function ItemList ({ kind }: { kind: Kind }) {
   const { t } = useTranslation()
   const items = useQuery({ queryKey: [...KEY, kind, 'all'], queryFn: lists[kind].list })
-  const kazakhNames = useKazakhNames(kind).data ?? new Map<number, string>()
+  const kazakhNamesQuery = useKazakhNames(kind)
+  const kazakhNames = kazakhNamesQuery.data ?? new Map<number, string>()
   const [editing, setEditing] = useState<Item>()
   const toggle = useAction(KEY, (item: Item) => lists[kind].update(item.id, { is_active: !item.is_active }))
   const remove = useAction(KEY, (item: Item) => lists[kind].remove(item.id), (r) => r.message)
@@ -67,7 +68,8 @@ function ItemList ({ kind }: { kind: Kind }) {
           },
         ]}
       />
-      {editing && <Rename kind={kind} item={{ ...editing, name_kk: kazakhNames.get(editing.id) ?? null }} onClose={() => setEditing(undefined)} />}
+      {/* a form takes its initial values once: made again if the Kazakh names come after it opened */}
+      {editing && <Rename key={`${editing.id}:${kazakhNamesQuery.data ? 'named' : 'naming'}`} kind={kind} item={{ ...editing, name_kk: kazakhNames.get(editing.id) ?? null }} onClose={() => setEditing(undefined)} />}
     </>
   )
 }

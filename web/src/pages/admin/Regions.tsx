@@ -30,6 +30,7 @@ export function Regions () {
   const { t } = useTranslation()
   const { regions, childrenOf } = useRegions()
   const regionName = useLocalName('regions')
+  // the editor's form takes its values once: keyed by whether these came, it is made again when they do
   const kazakhNames = useKazakhNames('regions').data
   const [selectedId, setSelectedId] = useState<number>()
   const [adding, setAdding] = useState<{ parent?: Region }>()
@@ -80,7 +81,7 @@ export function Regions () {
         <Col xs={24} lg={12}>
           <Card size='small' title={selected && regionName(selected)}>
             {selected
-              ? <RegionEditor key={selected.id} region={selected} nameKk={kazakhNames?.get(selected.id) ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
+              ? <RegionEditor key={`${selected.id}:${kazakhNames ? 'named' : 'naming'}`} region={selected} nameKk={kazakhNames?.get(selected.id) ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
               : <Empty description={t('regions.pick')} />}
           </Card>
         </Col>

@@ -7,7 +7,7 @@ import { api, type ApiProblem, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
-import { useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useResponseMethods, useSources, useSubcategories } from '../../references/references'
+import { useLocalName, useNames, useOrganizations, useRegionNames, useResponseMethods, useSources, useSubcategories } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
 import { AppealActions } from './AppealActions'
 import { StatusTag } from './StatusTag'
@@ -33,7 +33,7 @@ export function AppealPage () {
     enabled: appeal.data?.call_id != null,
   })
   const subcategories = useNames(useSubcategories().data, useLocalName('subcategories'))
-  const regions = useRegionNames(useRegionTree().data)
+  const regions = useRegionNames()
   const organizations = useNames(useOrganizations().data)
   const sources = useNames(useSources().data, useLocalName('sources'))
   const methods = useNames(useResponseMethods().data, useLocalName('response-methods'))

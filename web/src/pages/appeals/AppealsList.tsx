@@ -33,7 +33,7 @@ export function AppealsList () {
   const regions = useRegionTree()
   const organizations = useOrganizations()
   const subcategoryNames = useNames(useSubcategories().data, useLocalName('subcategories'))
-  const regionNames = useRegionNames(regions.data)
+  const regionNames = useRegionNames()
   const regionName = useLocalName('regions')
   const organizationNames = useNames(organizations.data)
 
