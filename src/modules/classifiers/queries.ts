@@ -2,6 +2,7 @@ import { and, asc, eq, min, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { appealTypes, categories, classifiers, subcategories } from '../../db/schema/index.js'
+import { levels, type LevelName } from './repo.js'
 
 /* What other modules may ask of the classifier tables (their owner is this module): picker items. */
 
@@ -52,10 +53,9 @@ export type ClassificationLevel = keyof typeof levelTables
 export const classificationName = (level: ClassificationLevel, id: SQLWrapper) =>
   sql<string | null>`(select c.name from ${levelTables[level]} c where c.id = ${id})`
 
-const namedTables = { classifier: classifiers, appealType: appealTypes, category: categories, subcategory: subcategories }
-/** the classifier items that are named in Kazakh too (the console's names) */
-export type ClassifierItemKind = keyof typeof namedTables
+/** the classifier items, each level named in Kazakh too (the console's names) */
+export type ClassifierItemKind = LevelName
 /** each level's name in the service's messages ("Category not found") */
 export const classifierItemLabels: Record<ClassifierItemKind, string> = { classifier: 'Classifier', appealType: 'Appeal type', category: 'Category', subcategory: 'Subcategory' }
-export const classifierKazakhNames = (db: AppDb, kind: ClassifierItemKind) => kazakhNamesOf(db, namedTables[kind])
-export const setClassifierKazakhName = (db: AppDb, kind: ClassifierItemKind, id: number, nameKk: string | null) => setKazakhNameOf(db, namedTables[kind], id, nameKk)
+export const classifierKazakhNames = (db: AppDb, kind: ClassifierItemKind) => kazakhNamesOf(db, levels[kind].table)
+export const setClassifierKazakhName = (db: AppDb, kind: ClassifierItemKind, id: number, nameKk: string | null) => setKazakhNameOf(db, levels[kind].table, id, nameKk)
