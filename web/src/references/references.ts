@@ -105,14 +105,16 @@ export function useNames (items: { id: number, name: string }[] | undefined, nam
   return useMemo(() => new Map((items ?? []).map((i) => [i.id, name(i)])), [items, name])
 }
 
-/** every region, those taken out of use too: an appeal or an organization keeps its region's name */
-const useAllRegions = () => useQuery({
+/** every region, those taken out of use too: the regions page edits them, an appeal or an organization keeps its region's name */
+export const allRegionsQuery = {
   queryKey: ['references', 'regions-all'],
   queryFn: () => load(api.GET('/api/regions', { params: { query: { include_inactive: true } } })),
-  ...KEEP,
-})
+}
 
 /** id → name of every region, in the console's language */
 export function useRegionNames (): Map<number, string> {
-  return useNames(useAllRegions().data, useLocalName('regions'))
+  return useNames(useQuery({ ...allRegionsQuery, ...KEEP }).data, useLocalName('regions'))
 }
+
+/** the key of a form opened on an item named in Kazakh: a form takes its initial values once, so it is made again when the names come */
+export const keyOnceNamed = (id: number, kazakhNames: Map<number, string> | undefined) => `${id}:${kazakhNames ? 'named' : 'naming'}`

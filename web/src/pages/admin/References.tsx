@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { saveKazakhNameIfChanged, useKazakhNames } from '../../references/references'
+import { keyOnceNamed, saveKazakhNameIfChanged, useKazakhNames } from '../../references/references'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Item = Schemas['ItemResponse']
@@ -68,8 +68,7 @@ function ItemList ({ kind }: { kind: Kind }) {
           },
         ]}
       />
-      {/* a form takes its initial values once: made again if the Kazakh names come after it opened */}
-      {editing && <Rename key={`${editing.id}:${kazakhNamesQuery.data ? 'named' : 'naming'}`} kind={kind} item={{ ...editing, name_kk: kazakhNames.get(editing.id) ?? null }} onClose={() => setEditing(undefined)} />}
+      {editing && <Rename key={keyOnceNamed(editing.id, kazakhNamesQuery.data)} kind={kind} item={{ ...editing, name_kk: kazakhNames.get(editing.id) ?? null }} onClose={() => setEditing(undefined)} />}
     </>
   )
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
 import { orNull } from '../../forms/values'
-import { saveKazakhNameIfChanged, useKazakhNames, useLocalName } from '../../references/references'
+import { allRegionsQuery, keyOnceNamed, saveKazakhNameIfChanged, useKazakhNames, useLocalName } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Region = Schemas['RegionResponse']
@@ -15,7 +15,7 @@ const KEY = ['admin', 'regions']
 
 /** the regions with their inactive ones, as children lists by parent (null: the oblasts) */
 function useRegions () {
-  const regions = useQuery({ queryKey: [...KEY, 'all'], queryFn: () => load(api.GET('/api/regions', { params: { query: { include_inactive: true } } })) })
+  const regions = useQuery(allRegionsQuery)
   const childrenOf = useMemo(() => {
     const map = new Map<number | null, Region[]>()
     for (const r of regions.data ?? []) map.set(r.parent_id, [...(map.get(r.parent_id) ?? []), r])
@@ -30,7 +30,6 @@ export function Regions () {
   const { t } = useTranslation()
   const { regions, childrenOf } = useRegions()
   const regionName = useLocalName('regions')
-  // the editor's form takes its values once: keyed by whether these came, it is made again when they do
   const kazakhNames = useKazakhNames('regions').data
   const [selectedId, setSelectedId] = useState<number>()
   const [adding, setAdding] = useState<{ parent?: Region }>()
@@ -81,7 +80,7 @@ export function Regions () {
         <Col xs={24} lg={12}>
           <Card size='small' title={selected && regionName(selected)}>
             {selected
-              ? <RegionEditor key={`${selected.id}:${kazakhNames ? 'named' : 'naming'}`} region={selected} nameKk={kazakhNames?.get(selected.id) ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
+              ? <RegionEditor key={keyOnceNamed(selected.id, kazakhNames)} region={selected} nameKk={kazakhNames?.get(selected.id) ?? null} siblings={siblingsOf(selected)} onReorder={(ids) => reorder.mutate(ids)} reordering={reorder.isPending} onAdd={() => setAdding({ parent: selected })} onRemoved={() => setSelectedId(undefined)} />
               : <Empty description={t('regions.pick')} />}
           </Card>
         </Col>
