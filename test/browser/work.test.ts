@@ -270,13 +270,50 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await screenshot(page, '30-pbx-preview')
     await page.context().close()
 
+    // an appeal with a region, for the board's region chart
+    const [region] = await admin<{ id: number, name: string }[]>('GET', '/api/regions/tree')
+    const regionKk = (await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/regions')).find((n) => n.id === region!.id)!.name_kk
+    const [source] = await admin<{ id: number }[]>('GET', '/api/references/sources')
+    const [method] = await admin<{ id: number }[]>('GET', '/api/references/response-methods')
+    await admin('POST', '/api/appeals', {
+      citizen: { full_name: 'Сапарова Динара', phone: '+77017654321' }, source_id: source!.id, language: 'kk', text: 'Үйде жылу жоқ', subcategory_id: ids.subcategory,
+      region_id: region!.id, response_method_id: method!.id, executor_organization_id: ids.executor,
+    })
+
     const board = await newPage(browser)
     await signIn(board, service.url, people.supervisor, '/console/board')
     await board.getByRole('heading', { name: 'Мониторинг' }).waitFor()
     await board.getByText('Поступило сегодня').waitFor()
     await board.getByTestId('chart-by-day').locator('canvas').waitFor()
+    // each chart's figures are a table inside its canvas, for a screen reader: the names whole, in the console's language
+    const chartRows = async (title: string) => {
+      const table = board.locator(`canvas[aria-label="${title}"] table`)
+      await table.waitFor({ state: 'attached' })
+      return (await table.locator('tbody tr').allTextContents())
+    }
+    assert.ok((await chartRows('По регионам')).includes(`${region!.name}10`), 'the region: received 1, overdue 0')
     await screenshot(board, '31-board')
+
+    await board.getByText('Қазақша').click()
+    await board.getByText('Бүгін түскені').waitFor()
+    await board.locator('canvas[aria-label="Өңірлер бойынша"] table').getByText(regionKk).waitFor({ state: 'attached' })
+    await board.getByText('Санатша', { exact: true }).click()
+    await board.locator('canvas[aria-label="Жіктеме бойынша"] table').getByText('Жылыту').waitFor({ state: 'attached' })
+    assert.deepEqual(await chartRows('Жіктеме бойынша'), ['Жылыту20'], 'both appeals under the subcategory, by its Kazakh name')
+    assert.ok((await chartRows('Өңірлер бойынша')).includes('Көрсетілмеген10'), 'the desk\'s appeal, no region given')
+    assert.equal(await board.getByTestId('llm-usage').count(), 0, 'the LLM\'s usage is the administrator\'s')
+    await screenshot(board, '31-board-kk')
     await board.context().close()
+
+    const adminBoard = await newPage(browser)
+    await signIn(adminBoard, service.url, ADMIN, '/console/board')
+    // the desk's summary, translation, classification and the answer's review
+    await adminBoard.getByTestId('llm-usage').locator('.ant-table-row').first().waitFor()
+    const usage = await adminBoard.getByTestId('llm-usage').innerText()
+    for (const task of ['Резюме', 'Перевод', 'Классификация', 'Проверка ответа']) assert.match(usage, new RegExp(`${task}\tgpt|gpt\t${task}`), usage)
+    await adminBoard.getByTestId('llm-usage').scrollIntoViewIfNeeded()
+    await screenshot(adminBoard, '32-board-llm-usage')
+    await adminBoard.context().close()
   })
 })
 

@@ -9,12 +9,18 @@ import { StrictMode, useEffect, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import { useTranslation } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
+import type { ApiProblem } from './api/client'
 import { App } from './App'
 import './i18n'
 import './styles.css'
 import { SessionProvider } from './session/session'
 
-const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false } } })
+// A refusal (4xx) is the same the next time: it is shown at once, not after three retries' seven seconds.
+// A request that did not reach the service, or a fault of the service, is tried twice more.
+const transient = (problem: unknown) => { const status = (problem as Partial<ApiProblem> | null)?.status ?? 0; return status === 0 || status >= 500 }
+const queries = new QueryClient({
+  defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: (failures, problem) => failures < 2 && transient(problem) } },
+})
 
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)')
 const watchReducedMotion = (changed: () => void) => {

@@ -99,9 +99,10 @@ export const kk: Texts = {
     states: { idle: 'Бос', on_call: 'Сөйлесуде' }, noOperators: 'Желіде оператор жоқ',
     today: { received: 'Бүгін түскені', overdue: 'Мерзімі өткен (бүгін түскендер)', answered: 'Бүгінгі жауаптар', closed: 'Бүгін жабылғаны' },
     statistics: 'Кезең статистикасы', received: 'Түсті', answered: 'Жауап берілді', closed: 'Жабылды', overdue: 'Мерзімі өтті', onTime: 'Мерзімінде берілген жауаптар',
-    medianHours: 'Жабылғанға дейінгі медиана, сағ', byRegion: 'Өңірлер бойынша', byExecutor: 'Орындаушылар бойынша', byClassification: 'Жіктеме бойынша', none: 'Көрсетілмеген',
+    medianHours: 'Жабылғанға дейінгі медиана, сағ', byDay: 'Күндер бойынша', byRegion: 'Өңірлер бойынша', byExecutor: 'Орындаушылар бойынша', byClassification: 'Жіктеме бойынша', none: 'Көрсетілмеген',
     levels: { appeal_type: 'Түрі', category: 'Санат', subcategory: 'Санатша' },
     calls: 'Қазіргі қоңыраулар', noCalls: 'Қазір қоңырау жоқ', llm: 'LLM пайдалану', noLlm: 'Кезеңде LLM пайдаланылмады',
+    requests: 'Сұраулар', tasks: { complete: 'Мәтінді аяқтау', simple: 'Қарапайым сұрау', stream: 'Ағынды жауап', summarize: 'Түйіндеме', translate: 'Аударма', classify: 'Жіктеу', 'check-response': 'Жауапты тексеру' },
     day: 'Күн', provider: 'Провайдер', task: 'Тапсырма', failures: 'Қателер', tokens: 'Токендер', latency: 'Орташа уақыт',
   },
   employees: {

@@ -97,9 +97,10 @@ export const ru = {
     states: { idle: 'Свободен', on_call: 'Разговор' } as Record<string, string>, noOperators: 'Нет операторов в сети',
     today: { received: 'Поступило сегодня', overdue: 'Просрочено (поступившие сегодня)', answered: 'Ответов сегодня', closed: 'Закрыто сегодня' },
     statistics: 'Статистика за период', received: 'Поступило', answered: 'Дан ответ', closed: 'Закрыто', overdue: 'Просрочено', onTime: 'Ответов в срок',
-    medianHours: 'Медиана до закрытия, ч', byRegion: 'По регионам', byExecutor: 'По исполнителям', byClassification: 'По классификации', none: 'Не указано',
+    medianHours: 'Медиана до закрытия, ч', byDay: 'По дням', byRegion: 'По регионам', byExecutor: 'По исполнителям', byClassification: 'По классификации', none: 'Не указано',
     levels: { appeal_type: 'Вид', category: 'Категория', subcategory: 'Подкатегория' } as Record<string, string>,
     calls: 'Звонки сейчас', noCalls: 'Сейчас нет звонков', llm: 'Использование LLM', noLlm: 'За период LLM не использовался',
+    requests: 'Запросов', tasks: { complete: 'Завершение текста', simple: 'Простой запрос', stream: 'Потоковый ответ', summarize: 'Резюме', translate: 'Перевод', classify: 'Классификация', 'check-response': 'Проверка ответа' } as Record<string, string>,
     day: 'День', provider: 'Провайдер', task: 'Задача', failures: 'Ошибок', tokens: 'Токенов', latency: 'Среднее время',
   },
   employees: {

@@ -25,7 +25,6 @@ export function AppealPage () {
     queryKey: ['appeals', 'one', id],
     queryFn: () => load(api.GET('/api/appeals/{appeal_id}', { params: { path: { appeal_id: id } } })),
     enabled: Number.isInteger(id) && id > 0,
-    retry: (count, problem: ApiProblem) => problem.status !== 404 && count < 2,
   })
   const transcript = useQuery({
     queryKey: ['appeals', 'transcript', id],

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Card, Col, DatePicker, Empty, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd'
+import { Alert, Card, Col, DatePicker, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,8 +8,11 @@ import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, type NamedList } from '../../references/references'
+import { useSession } from '../../session/session'
+import { isAdmin } from '../../shell/access'
 import { ByDayChart, GroupsChart } from './charts'
 import { LiveCalls } from './LiveCalls'
+import { LlmUsage } from './LlmUsage'
 
 type Level = 'appeal_type' | 'category' | 'subcategory'
 const levelList: Record<Level, NamedList> = { appeal_type: 'appeal-types', category: 'categories', subcategory: 'subcategories' }
@@ -22,6 +25,7 @@ export function Board () {
   const queries = useQueryClient()
   const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()])
   const [level, setLevel] = useState<Level>('category')
+  const { user } = useSession()
   const regionName = useLocalName('regions')
   const classificationName = useLocalName(levelList[level])
 
@@ -41,12 +45,10 @@ export function Board () {
     queryKey: ['appeals', 'stats', day(period[0]), day(period[1]), level],
     queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: day(period[0]), date_to: day(period[1]), classification_level: level, limit: 20 } } })),
   })
-  const usage = useQuery({
-    queryKey: ['board', 'llm-usage', day(period[0]), day(period[1])],
-    queryFn: () => load(api.GET('/api/llm/usage', { params: { query: { date_from: day(period[0]), date_to: day(period[1]) } } })),
-  })
+  // the LLM's usage and cost are the administrator's (the service answers 403 to a manager)
+  const showUsage = user !== null && isAdmin(user)
 
-  const groupLabels = { received: t('board.received'), overdue: t('board.overdue'), none: t('board.none') }
+  const groupLabels = (title: string) => ({ title, received: t('board.received'), overdue: t('board.overdue'), none: t('board.none') })
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('board.title')}</Typography.Title>
@@ -95,40 +97,23 @@ export function Board () {
               <Col xs={12} md={4}><Statistic title={t('board.medianHours')} value={stats.data.totals.median_hours_to_close ?? '—'} precision={1} /></Col>
             </Row>
             <div style={{ height: 260 }} data-testid='chart-by-day'>
-              <ByDayChart days={stats.data.by_day} labels={{ received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDate(d) }} />
+              <ByDayChart days={stats.data.by_day} labels={{ title: t('board.byDay'), received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDate(d) }} />
             </div>
             <Row gutter={[16, 16]}>
-              <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels} name={regionName} /></div></Col>
-              <Col xs={24} xl={8}><h3>{t('board.byExecutor')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_executor} labels={groupLabels} /></div></Col>
+              <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels(t('board.byRegion'))} name={regionName} /></div></Col>
+              <Col xs={24} xl={8}><h3>{t('board.byExecutor')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_executor} labels={groupLabels(t('board.byExecutor'))} /></div></Col>
               <Col xs={24} xl={8}>
                 <Space style={{ marginBottom: 8 }} wrap>
                   <h3 style={{ margin: 0 }}>{t('board.byClassification')}</h3>
                   <Segmented<Level> size='small' value={level} onChange={setLevel} options={(['appeal_type', 'category', 'subcategory'] as const).map((l) => ({ value: l, label: t(`board.levels.${l}`) }))} />
                 </Space>
-                <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels} name={classificationName} /></div>
+                <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels(t('board.byClassification'))} name={classificationName} /></div>
               </Col>
             </Row>
           </Space>
         )}
       </Card>
-      <Card size='small' title={t('board.llm')}>
-        {usage.isError && <Alert type='error' message={t('common.networkError')} />}
-        {usage.data?.length === 0 && <Empty description={t('board.noLlm')} />}
-        {usage.data && usage.data.length > 0 && (
-          <Table
-            size='small' pagination={{ pageSize: 10 }} rowKey={(r) => `${r.day}-${r.provider}-${r.task}`} dataSource={usage.data}
-            columns={[
-              { title: t('board.day'), dataIndex: 'day', render: (v: string) => format.date(v) },
-              { title: t('board.provider'), dataIndex: 'provider' },
-              { title: t('board.task'), dataIndex: 'task' },
-              { title: t('board.calls'), dataIndex: 'calls' },
-              { title: t('board.failures'), dataIndex: 'failures' },
-              { title: t('board.tokens'), dataIndex: 'total_tokens', render: (v: number) => format.number(v) },
-              { title: t('board.latency'), dataIndex: 'avg_latency_ms', render: (v: number) => `${format.number(v)} ms` },
-            ]}
-          />
-        )}
-      </Card>
+      {showUsage && <LlmUsage from={day(period[0])} to={day(period[1])} />}
     </Space>
   )
 }

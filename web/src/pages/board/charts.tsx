@@ -10,12 +10,14 @@ const BLUE = '#1454a0'
 const GREEN = '#389e0d'
 const RED = '#cf1322'
 
-export function ByDayChart ({ days, labels }: { days: Schemas['AppealStats']['by_day'], labels: { received: string, closed: string, day: (d: string) => string } }) {
+export function ByDayChart ({ days, labels }: { days: Schemas['AppealStats']['by_day'], labels: { title: string, received: string, closed: string, day: (d: string) => string } }) {
+  const rows = days.map((d) => ({ key: d.day, name: labels.day(d.day), values: [d.received, d.closed] }))
   return (
     <Line
-      aria-label={labels.received}
+      aria-label={labels.title}
+      fallbackContent={<ChartTable caption={labels.title} columns={[labels.received, labels.closed]} rows={rows} />}
       data={{
-        labels: days.map((d) => labels.day(d.day)),
+        labels: rows.map((r) => r.name),
         datasets: [
           { label: labels.received, data: days.map((d) => d.received), borderColor: BLUE, backgroundColor: BLUE, tension: 0.2 },
           { label: labels.closed, data: days.map((d) => d.closed), borderColor: GREEN, backgroundColor: GREEN, tension: 0.2 },
@@ -27,21 +29,35 @@ export function ByDayChart ({ days, labels }: { days: Schemas['AppealStats']['by
 }
 
 /** received and overdue per group (region, executor, classification), the most received first */
-export function GroupsChart ({ groups, labels, name }: { groups: Schemas['AppealStatsGroup'][], labels: { received: string, overdue: string, none: string }, name?: LocalName }) {
-  const top = groups.slice(0, 12)
+export function GroupsChart ({ groups, labels, name }: { groups: Schemas['AppealStatsGroup'][], labels: { title: string, received: string, overdue: string, none: string }, name?: LocalName }) {
   const nameOf = (g: Schemas['AppealStatsGroup']) => (g.id === null || g.name === null ? labels.none : name ? name({ id: g.id, name: g.name }) : g.name)
+  const rows = groups.slice(0, 12).map((g) => ({ key: String(g.id), name: nameOf(g), values: [g.received, g.overdue] }))
   return (
     <Bar
-      aria-label={labels.received}
+      aria-label={labels.title}
+      fallbackContent={<ChartTable caption={labels.title} columns={[labels.received, labels.overdue]} rows={rows} />}
       data={{
-        labels: top.map((g) => shorten(nameOf(g))),
+        labels: rows.map((r) => shorten(r.name)),
         datasets: [
-          { label: labels.received, data: top.map((g) => g.received), backgroundColor: BLUE },
-          { label: labels.overdue, data: top.map((g) => g.overdue), backgroundColor: RED },
+          { label: labels.received, data: rows.map((r) => r.values[0]!), backgroundColor: BLUE },
+          { label: labels.overdue, data: rows.map((r) => r.values[1]!), backgroundColor: RED },
         ],
       }}
       options={{ indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }}
     />
+  )
+}
+
+interface ChartRow { key: string, name: string, values: number[] }
+
+/** a chart's figures as a table inside its canvas: what a screen reader reads, the names whole */
+function ChartTable ({ caption, columns, rows }: { caption: string, columns: string[], rows: ChartRow[] }) {
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead><tr><th scope='col' />{columns.map((c) => <th scope='col' key={c}>{c}</th>)}</tr></thead>
+      <tbody>{rows.map((r) => <tr key={r.key}><th scope='row'>{r.name}</th>{r.values.map((v, i) => <td key={i}>{v}</td>)}</tr>)}</tbody>
+    </table>
   )
 }
 
