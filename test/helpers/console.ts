@@ -107,6 +107,10 @@ export async function newPage (browser: Browser, viewport = { width: 1366, heigh
   const context = await browser.newContext({ locale: 'ru-RU', viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
   const page = await context.newPage()
   page.on('pageerror', (err) => { throw err })
+  // the console asks only for what its user may see, and the service never fails it
+  page.on('response', (res) => {
+    if (res.url().includes('/api/') && (res.status() === 403 || res.status() >= 500)) throw new Error(`the console got ${res.status()} from ${res.request().method()} ${res.url()}`)
+  })
   return page
 }
 
