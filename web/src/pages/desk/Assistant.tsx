@@ -21,31 +21,29 @@ type Result = Record<string, unknown>
 export function Assistant ({ call, onSuggestion }: { call: DeskCall | null, onSuggestion: (s: Suggestion) => void }) {
   const { t } = useTranslation()
   const text = call ? transcriptText(call) : ''
-  const summary = useMutation({
-    mutationFn: () => load(api.POST('/api/llm/tasks/summarize', { body: { text, role: 'operator' } })),
-    onSuccess: (task) => {
-      const result = task.result as Result | null
-      if (task.success && result) onSuggestion({ text: String(result.summary ?? ''), language: result.language === 'kk' ? 'kk' : result.language === 'ru' ? 'ru' : undefined })
-    },
-  })
+  // The suggestions are handed over in mutate()'s own callbacks: those are dropped when the desk
+  // moves on to the next call (this card is made anew), so a late answer never fills the next call's form.
+  const summary = useMutation({ mutationFn: () => load(api.POST('/api/llm/tasks/summarize', { body: { text, role: 'operator' } })) })
+  const suggestSummary = (task: Task) => {
+    const result = task.result as Result | null
+    if (task.success && result) onSuggestion({ text: String(result.summary ?? ''), language: result.language === 'kk' ? 'kk' : result.language === 'ru' ? 'ru' : undefined })
+  }
   const translation = useMutation({
     mutationFn: (direction: 'auto-ru' | 'auto-kk') => load(api.POST('/api/llm/tasks/translate', { body: { text, direction } })),
   })
-  const classification = useMutation({
-    mutationFn: () => load(api.POST('/api/llm/tasks/classify', { body: { text } })),
-    onSuccess: (task) => {
-      const id = (task.result as Result | null)?.category_id
-      if (task.success && typeof id === 'number') onSuggestion({ subcategoryId: id })
-    },
-  })
+  const classification = useMutation({ mutationFn: () => load(api.POST('/api/llm/tasks/classify', { body: { text } })) })
+  const suggestClassification = (task: Task) => {
+    const id = (task.result as Result | null)?.category_id
+    if (task.success && typeof id === 'number') onSuggestion({ subcategoryId: id })
+  }
   const none = text.trim() === ''
   return (
     <Card size='small' title={t('desk.assistant.title')} data-testid='assistant'>
       <Space wrap style={{ marginBottom: 8 }}>
-        <Button onClick={() => summary.mutate()} loading={summary.isPending} disabled={none}>{t('desk.assistant.summary')}</Button>
+        <Button onClick={() => summary.mutate(undefined, { onSuccess: suggestSummary })} loading={summary.isPending} disabled={none}>{t('desk.assistant.summary')}</Button>
         <Button onClick={() => translation.mutate('auto-ru')} loading={translation.isPending && translation.variables === 'auto-ru'} disabled={none}>{t('desk.assistant.toRussian')}</Button>
         <Button onClick={() => translation.mutate('auto-kk')} loading={translation.isPending && translation.variables === 'auto-kk'} disabled={none}>{t('desk.assistant.toKazakh')}</Button>
-        <Button onClick={() => classification.mutate()} loading={classification.isPending} disabled={none}>{t('desk.assistant.classify')}</Button>
+        <Button onClick={() => classification.mutate(undefined, { onSuccess: suggestClassification })} loading={classification.isPending} disabled={none}>{t('desk.assistant.classify')}</Button>
       </Space>
       {none && <Typography.Paragraph type='secondary'>{t('desk.assistant.needsTranscript')}</Typography.Paragraph>}
       <TaskResult

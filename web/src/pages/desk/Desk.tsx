@@ -61,7 +61,7 @@ export function Desk () {
           <Space direction='vertical' size='middle' style={{ width: '100%' }}>
             {call ? <CallerCard call={call} /> : <Card><Empty description={t('desk.waiting')} /></Card>}
             {call && <Transcript call={call} />}
-            <Assistant call={call} onSuggestion={(s) => setSuggestion((prev) => ({ ...prev, ...s }))} />
+            <Assistant key={call?.id ?? 'none'} call={call} onSuggestion={(s) => setSuggestion((prev) => ({ ...prev, ...s }))} />
           </Space>
         </Col>
         <Col xs={24} xl={14}>
