@@ -33,6 +33,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
   }
   let appealNumber = ''
   let appealId = 0
+  let summaryDelayMs = 300
 
   before(async () => {
     smtp = await startSmtpServer()
@@ -43,7 +44,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
         subcategoryLabel = system.split('\n').find((l) => l.endsWith('/ Отопление'))!.slice(2)
         return { text: JSON.stringify({ category: subcategoryLabel, confidence: 'high', reasoning: 'Речь об отоплении в доме', alternatives: [], needs_human_review: false }) }
       }
-      if (system.includes('Составь резюме')) return { text: JSON.stringify({ summary: 'В доме 5 по улице Абая нет отопления с понедельника', key_points: ['дом 5', 'нет отопления'], citizen_request: 'включить отопление', language: 'ru' }), delayMs: 300 }
+      if (system.includes('Составь резюме')) return { text: JSON.stringify({ summary: 'В доме 5 по улице Абая нет отопления с понедельника', key_points: ['дом 5', 'нет отопления'], citizen_request: 'включить отопление', language: 'ru' }), delayMs: summaryDelayMs }
       if (system.includes('Переведи')) return { text: JSON.stringify({ translation: 'Абай көшесі 5-үйде жылу жоқ', source_language: 'ru', target_language: 'kk' }) }
       return { text: JSON.stringify(REVIEW) }
     }
@@ -137,6 +138,22 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     assert.equal(appeal.executor_organization_id, ids.executor)
     assert.equal(appeal.status, 'assigned')
     assert.equal(appeal.address, 'г. Алматы, ул. Абая, 5')
+    assert.equal(appeal.region_id, null, 'a mobile number says nothing of the region')
+
+    // the next call comes while the LLM still summarises the last one: its answer never reaches the new call's form
+    summaryDelayMs = 1000
+    const lateSummary = page.waitForResponse((r) => r.url().includes('/api/llm/tasks/summarize'))
+    await page.getByRole('button', { name: 'Резюме' }).click()
+    // a landline caller: the region is guessed by the area code, and says so
+    await machine('POST', '/api/call-events/answered', { operator_num: '109001', caller_phone: '8 7172 55 12 34', call_datetime: new Date().toISOString() })
+    await page.getByTestId('caller').getByText('+77172551234').waitFor()
+    await lateSummary
+    await page.waitForTimeout(300) // what the console would do with the late answer, it has done by now
+    assert.equal(await page.getByLabel('Суть обращения').inputValue(), '', 'the last call\'s summary is not the new call\'s text')
+    assert.equal(await page.getByTestId('summary').count(), 0, 'nor shown beside the new call')
+    await page.getByTestId('appeal-form').getByText('По коду города звонящего (7172)').waitFor()
+    await page.getByTestId('appeal-form').getByTitle('город Астана').waitFor()
+    await screenshot(page, '22-desk-landline-region')
     await page.context().close()
   })
 

@@ -62,7 +62,7 @@ export const kk: Texts = {
       personSearch: 'ЖСН, аты-жөні немесе телефон', typeToSearch: 'Кемінде 2 таңба енгізіңіз', noPerson: 'Табылмады',
       fullName: 'Өтініш берушінің аты-жөні', iin: 'ЖСН', iinHint: '12 цифр; ЖСН болса, азамат анықтамалыққа қосылады', phone: 'Телефон', email: 'Электрондық пошта',
       badEmail: 'Пошта мекенжайы қате', language: 'Өтініш тілі', text: 'Өтініштің мәні', classification: 'Жіктеме',
-      classificationSearch: 'Санатшаны атауы бойынша табыңыз', region: 'Өңір', address: 'Мекенжай', source: 'Дереккөз', responseMethod: 'Жауап беру тәсілі',
+      classificationSearch: 'Санатшаны атауы бойынша табыңыз', region: 'Өңір', regionByCode: 'Қоңырау шалушының қала коды бойынша ({{code}})', address: 'Мекенжай', source: 'Дереккөз', responseMethod: 'Жауап беру тәсілі',
       executor: 'Орындаушы', executorHint: 'Көрсетілсе, өтініш бірден орындаушыға тағайындалады', submit: 'Тіркеу',
     },
   },

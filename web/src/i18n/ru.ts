@@ -60,7 +60,7 @@ export const ru = {
       personSearch: 'ИИН, ФИО или телефон', typeToSearch: 'Введите не менее 2 символов', noPerson: 'Не найдено',
       fullName: 'ФИО заявителя', iin: 'ИИН', iinHint: '12 цифр; с ИИН гражданин будет добавлен в справочник', phone: 'Телефон', email: 'Электронная почта',
       badEmail: 'Неверный адрес почты', language: 'Язык обращения', text: 'Суть обращения', classification: 'Классификация',
-      classificationSearch: 'Найдите подкатегорию по названию', region: 'Регион', address: 'Адрес', source: 'Источник', responseMethod: 'Способ ответа',
+      classificationSearch: 'Найдите подкатегорию по названию', region: 'Регион', regionByCode: 'По коду города звонящего ({{code}})', address: 'Адрес', source: 'Источник', responseMethod: 'Способ ответа',
       executor: 'Исполнитель', executorHint: 'Если указан, обращение сразу назначается исполнителю', submit: 'Зарегистрировать',
     },
   },

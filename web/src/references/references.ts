@@ -111,9 +111,11 @@ export const allRegionsQuery = {
   queryFn: () => load(api.GET('/api/regions', { params: { query: { include_inactive: true } } })),
 }
 
+export const useAllRegions = () => useQuery({ ...allRegionsQuery, ...KEEP })
+
 /** id → name of every region, in the console's language */
 export function useRegionNames (): Map<number, string> {
-  return useNames(useQuery({ ...allRegionsQuery, ...KEEP }).data, useLocalName('regions'))
+  return useNames(useAllRegions().data, useLocalName('regions'))
 }
 
 /** the key of a form opened on an item named in Kazakh: a form takes its initial values once, so it is made again when the names come */

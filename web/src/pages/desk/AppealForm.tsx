@@ -9,7 +9,8 @@ import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
-import { regionOptions, useClassificationOptions, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
+import { regionOfPhone } from '../../references/area-code'
+import { regionOptions, useAllRegions, useClassificationOptions, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
 import type { DeskCall } from './call'
 import { PersonSelect } from './PersonSelect'
@@ -40,11 +41,14 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   const methods = useResponseMethods()
   const classification = useClassificationOptions()
   const regions = useRegionTree()
+  const allRegions = useAllRegions()
   const organizations = useOrganizations()
   const sourceName = useLocalName('sources')
   const methodName = useLocalName('response-methods')
   const regionName = useLocalName('regions')
   const personId = Form.useWatch('person_id', form)
+  const regionId = Form.useWatch('region_id', form)
+  const [guessedRegion, setGuessedRegion] = useState<{ id: number, code: string }>()
 
   // a new call starts a new form
   useEffect(() => {
@@ -64,6 +68,13 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
     if (form.getFieldValue('source_id') || !sources.data) return
     form.setFieldValue('source_id', (sources.data.find((s) => PHONE_SOURCE.test(s.name)) ?? sources.data[0])?.id)
   }, [sources.data, form, call?.id])
+
+  // a landline caller's region, by the area code, until the operator picks one
+  useEffect(() => {
+    const guess = allRegions.data && regionOfPhone(call?.phone, allRegions.data)
+    setGuessedRegion(guess)
+    if (guess && !form.getFieldValue('region_id') && !form.isFieldTouched('region_id')) form.setFieldValue('region_id', guess.id)
+  }, [allRegions.data, call?.id, call?.phone, form])
 
   const register = useMutation({
     mutationFn: (v: Values) => load(api.POST('/api/appeals', {
@@ -113,7 +124,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         </Form.Item>
         <Row gutter={12}>
           <Col xs={24} md={12}>
-            <Form.Item name='region_id' label={t('desk.form.region')}>
+            <Form.Item name='region_id' label={t('desk.form.region')} extra={guessedRegion && regionId === guessedRegion.id ? t('desk.form.regionByCode', { code: guessedRegion.code }) : undefined}>
               <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} allowClear />
             </Form.Item>
           </Col>
