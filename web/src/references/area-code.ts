@@ -1,3 +1,6 @@
+// A number is read by the service's own rules (src/lib/phone.ts), as the call's caller_phone was stored.
+import { normalizeKzPhone } from '../../../src/lib/phone.js'
+
 /** what the region guess needs of a region (`GET /api/regions`) */
 export interface CodedRegion { id: number, parent_id: number | null, phone_code: string | null, is_active: boolean, is_regional_center: boolean }
 
@@ -8,7 +11,7 @@ export interface CodedRegion { id: number, parent_id: number | null, phone_code:
  * number (70x, 747, 75x-77x), a foreign one or an unknown code: none.
  */
 export function regionOfPhone (phone: string | null | undefined, regions: CodedRegion[]): { id: number, code: string } | undefined {
-  const national = nationalNumber(phone ?? '')
+  const national = normalizeKzPhone(phone ?? '')?.slice(2)
   if (!national || !/^7[12]/.test(national)) return undefined
   const matching = regions.filter((r) => r.is_active && r.phone_code && national.startsWith(r.phone_code))
   const longest = Math.max(...matching.map((r) => r.phone_code!.length))
@@ -16,9 +19,4 @@ export function regionOfPhone (phone: string | null | undefined, regions: CodedR
   const ids = new Set(candidates.map((r) => r.id))
   const best = candidates.find((r) => r.is_regional_center) ?? candidates.find((r) => r.parent_id === null || !ids.has(r.parent_id))
   return best && { id: best.id, code: best.phone_code! }
-}
-
-/** the 10 digits after +7 or 8 of a Kazakh number, or undefined */
-function nationalNumber (phone: string): string | undefined {
-  return /^(?:\+7|8|7)(\d{10})$/.exec(phone.replace(/[\s()-]/g, ''))?.[1]
 }

@@ -19,8 +19,8 @@ export function ByDayChart ({ days, labels }: { days: Schemas['AppealStats']['by
       data={{
         labels: rows.map((r) => r.name),
         datasets: [
-          { label: labels.received, data: days.map((d) => d.received), borderColor: BLUE, backgroundColor: BLUE, tension: 0.2 },
-          { label: labels.closed, data: days.map((d) => d.closed), borderColor: GREEN, backgroundColor: GREEN, tension: 0.2 },
+          { label: labels.received, data: rows.map((r) => r.values[0]!), borderColor: BLUE, backgroundColor: BLUE, tension: 0.2 },
+          { label: labels.closed, data: rows.map((r) => r.values[1]!), borderColor: GREEN, backgroundColor: GREEN, tension: 0.2 },
         ],
       }}
       options={{ responsive: true, maintainAspectRatio: false, animation: false, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Card, Col, Form, Input, Row, Select, TreeSelect } from 'antd'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api, type ApiProblem, type Schemas } from '../../api/client'
@@ -48,7 +48,6 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   const regionName = useLocalName('regions')
   const personId = Form.useWatch('person_id', form)
   const regionId = Form.useWatch('region_id', form)
-  const [guessedRegion, setGuessedRegion] = useState<{ id: number, code: string }>()
 
   // a new call starts a new form
   useEffect(() => {
@@ -70,11 +69,10 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   }, [sources.data, form, call?.id])
 
   // a landline caller's region, by the area code, until the operator picks one
+  const guessedRegion = useMemo(() => allRegions.data && regionOfPhone(call?.phone, allRegions.data), [allRegions.data, call?.phone])
   useEffect(() => {
-    const guess = allRegions.data && regionOfPhone(call?.phone, allRegions.data)
-    setGuessedRegion(guess)
-    if (guess && !form.getFieldValue('region_id') && !form.isFieldTouched('region_id')) form.setFieldValue('region_id', guess.id)
-  }, [allRegions.data, call?.id, call?.phone, form])
+    if (guessedRegion && !form.getFieldValue('region_id') && !form.isFieldTouched('region_id')) form.setFieldValue('region_id', guessedRegion.id)
+  }, [guessedRegion, call?.id, form])
 
   const register = useMutation({
     mutationFn: (v: Values) => load(api.POST('/api/appeals', {
