@@ -45,7 +45,8 @@ async function main (): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'appeals-test-'))
   try {
     const url = process.env.TEST_DATABASE_URL
-    const env = url ? await preparePostgres(url) : await preparePglite(workDir)
+    // the embedded template always: the embedded driver's own tests run on it on a PostgreSQL run too
+    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}) }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=240000', ...files], {
       stdio: 'inherit',

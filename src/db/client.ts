@@ -12,6 +12,7 @@ import pg from 'pg'
 import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
 import * as schema from './schema/index.js'
+import { createTransactionGuard, createTurns, type TransactionGuard } from './transaction-guard.js'
 
 /** One handle type for both drivers (and their transactions): repositories take this. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -106,6 +107,8 @@ export interface DbOptions {
   /** an initial data directory image (tests load a migrated template) */
   loadDataDir?: Blob
   poolSize?: number
+  /** embedded database: how long a caller waits for its turn before it fails as unavailable (503) */
+  turnWaitMs?: number
 }
 
 export const pgliteExtensions = { pg_trgm }
@@ -114,6 +117,8 @@ export const pgliteExtensions = { pg_trgm }
 const CONNECT_TIMEOUT_MS = 5000
 /** the longest statement the service runs (its heaviest are exports and generations: far below this) */
 const STATEMENT_TIMEOUT_MS = 30_000
+/** how long a caller waits for its turn at the embedded database before it answers 503 */
+export const EMBEDDED_TURN_WAIT_MS = STATEMENT_TIMEOUT_MS
 // Any constant works; it only has to be the same for every instance of the service.
 const MIGRATION_LOCK = 7_351_001
 
@@ -124,11 +129,56 @@ export async function createDb (options: DbOptions): Promise<Database> {
   const unlock = options.dataDir === undefined ? () => {} : lockDataDir(options.dataDir)
   const client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
     .catch((err: unknown) => { unlock(); throw err })
-  return createPglite(client, unlock)
+  return createPglite(client, unlock, options.turnWaitMs ?? EMBEDDED_TURN_WAIT_MS)
 }
 
-function createPglite (client: PGlite, unlock: () => void): Database {
+/** the start of a statement, to name it in an error (never its parameters) */
+const statementHead = (text: string) => text.length > 200 ? `${text.slice(0, 200)}...` : text
+
+/**
+ * Every transaction of `db` runs its work marked as inside it, and a transaction begun from inside
+ * another's work (through the plain handle, not the transaction's) is refused.
+ */
+function guardTransactions (db: AppDb, guard: TransactionGuard): void {
+  const session = (db as unknown as { session: { transaction: (work: (tx: AppDb) => Promise<unknown>, config?: unknown) => Promise<unknown> } }).session
+  const begin = session.transaction.bind(session)
+  session.transaction = async (work, config) => {
+    guard.refuseInside('a transaction')
+    return begin((tx) => guard.inside(() => work(tx)), config)
+  }
+}
+
+/**
+ * The embedded database's entry points, guarded: a query from inside an open transaction's work is
+ * refused at once (it would wait forever for that transaction), and every caller waits its turn at
+ * most `turnWaitMs`. The transaction's own handle is PGlite's transaction object, not these.
+ */
+function guardPgliteClient (client: PGlite, guard: TransactionGuard, turnWaitMs: number): void {
+  const turns = createTurns(turnWaitMs)
+  const query = client.query.bind(client)
+  const exec = client.exec.bind(client)
+  const transaction = client.transaction.bind(client)
+  Object.assign(client, {
+    query: async (text: string, params?: unknown[], options?: object) => {
+      guard.refuseInside(`the query "${statementHead(text)}"`)
+      return turns.run(text, () => query(text, params, options))
+    },
+    exec: async (text: string, options?: object) => {
+      guard.refuseInside(`the statement "${statementHead(text)}"`)
+      return turns.run(text, () => exec(text, options))
+    },
+    transaction: async (work: Parameters<PGlite['transaction']>[0]) => {
+      guard.refuseInside('a transaction')
+      return turns.run('begin', () => transaction(work))
+    },
+  })
+}
+
+function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): Database {
+  const guard = createTransactionGuard()
+  guardPgliteClient(client, guard, turnWaitMs)
   const db: AppDb = drizzlePglite({ client, schema })
+  guardTransactions(db, guard)
   return {
     db,
     kind: 'pglite',
@@ -162,7 +212,16 @@ function createPostgres (connectionString: string, max: number): Database {
   const pool = new pg.Pool(config)
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {})
+  const guard = createTransactionGuard()
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  // the plain handle's queries: refused from inside a transaction's work, as on the embedded database
+  pool.query = (async (...args: unknown[]) => {
+    const text = args[0]
+    guard.refuseInside(`the query "${statementHead(typeof text === 'string' ? text : String((text as { text?: unknown })?.text))}"`)
+    return poolQuery(...args)
+  }) as typeof pool.query
   const db: AppDb = drizzlePg({ client: pool, schema })
+  guardTransactions(db, guard)
   return {
     db,
     kind: 'postgres',

@@ -9,9 +9,14 @@ import { createDb, type Database } from '../../src/db/client.js'
 export async function createTestDatabase (): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL
   if (url) return createPostgresTestDatabase(url)
+  return createEmbeddedTestDatabase()
+}
+
+/** an embedded database from the run's template, whichever server the run is on */
+export async function createEmbeddedTestDatabase (options: { turnWaitMs?: number } = {}): Promise<Database> {
   const template = process.env.TEST_PGLITE_TEMPLATE
   if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
-  return createDb({ loadDataDir: new Blob([readFileSync(template)]) })
+  return createDb({ loadDataDir: new Blob([readFileSync(template)]), ...options })
 }
 
 let counter = 0

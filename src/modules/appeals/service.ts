@@ -338,9 +338,13 @@ export function createAppealService (deps: AppealServiceDeps) {
     }
   }
 
-  /** one transition: the row locked, the rule judged, the change and its history row written together */
-  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo) => Promise<Change>, after?: (row: AppealRow) => void): Promise<AppealResponse> {
-    const actor = await actorOf(principal)
+  /**
+   * One transition: the row locked, the rule judged, the change and its history row written together.
+   * The change sees the transaction and the calendar as it was read before the transaction began
+   * (the calendar's kept copy refills through the plain handle, which a transaction's work may not use).
+   */
+  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo, calendar: WorkingCalendar) => Promise<Change>, after?: (row: AppealRow) => void): Promise<AppealResponse> {
+    const [actor, calendar] = await Promise.all([actorOf(principal), deps.calendar()])
     let notified = false
     const row = await transaction(async (tx) => {
       const current = await tx.lock(id)
@@ -351,11 +355,11 @@ export function createAppealService (deps: AppealServiceDeps) {
         const open = openActions(current)
         throw new ConflictError(`Appeal ${current.number} is ${current.status}: ${action} is not allowed now (allowed: ${open.length > 0 ? open.join(', ') : 'none'})`, 'invalid_transition')
       }
-      const { values, reason, payload } = await change(current, tx)
+      const { values, reason, payload } = await change(current, tx, calendar)
       const at = clock()
       const updated = await tx.update(id, { ...values, status: verdict.to })
       const eventId = await tx.addEvent({ appeal_id: id, at, actor_id: principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
-      notified = await tx.enqueue(await noticesOf(tx, action, current.status, updated, eventId, (await deps.calendar()).timeZone), at) > 0
+      notified = await tx.enqueue(await noticesOf(tx, action, current.status, updated, eventId, calendar.timeZone), at) > 0
       return updated
     })
     if (action === 'extend') deps.deadlineSet(row.close_due_at)
@@ -487,9 +491,9 @@ export function createAppealService (deps: AppealServiceDeps) {
       }
     }),
 
-    extend: (principal: Principal, id: number, input: AppealExtend) => transition(principal, id, 'extend', async (row) => {
+    extend: (principal: Principal, id: number, input: AppealExtend) => transition(principal, id, 'extend', async (row, _tx, calendar) => {
       const until = new Date(input.until)
-      const latest = latestExtension(await deps.calendar(), rules, row.received_at)
+      const latest = latestExtension(calendar, rules, row.received_at)
       if (until.getTime() <= row.close_due_at.getTime()) {
         throw RequestValidationError.field(['body', 'until'], `Must be later than the current deadline ${row.close_due_at.toISOString()}`, input.until)
       }
