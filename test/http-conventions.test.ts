@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from './helpers/app.js'
 
@@ -55,6 +57,43 @@ describe('HTTP conventions shared by every route', () => {
     assert.equal(res.statusCode, 413)
     assert.equal(typeof res.json().detail, 'string')
     assert.deepEqual((await t.app.inject({ url: '/api/shared/groups' })).json(), before)
+  })
+
+  it('Node\'s fetch in another process reads the 413 of a 5 MB body, sized or streamed; the service goes on', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    // a client of its own process: in this one the service read each chunk as it was sent, and the
+    // race (the answer and the close while the upload goes on: EPIPE) never showed
+    const client = `
+      const post = (body, extra = {}) => fetch(process.argv[1] + '/api/shared/groups', { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...extra })
+        .then(async (r) => [r.status, await r.text()], (e) => ['failed', e.message + ' ' + (e.cause?.code ?? '')])
+      const outcomes = []
+      for (let i = 0; i < 5; i++) outcomes.push(await post(Buffer.alloc(5 * 1024 * 1024, 'x')))
+      const chunks = Array.from({ length: 80 }, () => Buffer.alloc(64 * 1024, 'y'))
+      outcomes.push(await post(new ReadableStream({ pull (c) { const n = chunks.pop(); if (n) c.enqueue(n); else c.close() } }), { duplex: 'half' }))
+      process.stdout.write(JSON.stringify(outcomes))`
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', client, url])
+    const outcomes = JSON.parse(stdout) as [number | string, string][]
+    assert.deepEqual(outcomes.map(([status]) => status), [413, 413, 413, 413, 413, 413], JSON.stringify(outcomes))
+    for (const [, body] of outcomes) assert.deepEqual(JSON.parse(body), { detail: 'Request body too large' })
+    assert.equal((await fetch(`${url}/health`)).status, 200)
+  })
+
+  it('JSON nested deeper than 64 levels is 422 json_invalid saying so, wherever it nests, and reaches nothing', async () => {
+    const deep = (d: number) => `${'[{"a":'.repeat(d)}1${'}]'.repeat(d)}`
+    for (const payload of [deep(40), deep(5000), `{"name": "x", "extra": ${deep(20_000)}}`, `[${'['.repeat(100)}${']'.repeat(100)}]`]) {
+      const res = await post(payload)
+      assert.equal(res.statusCode, 422, res.body.slice(0, 200))
+      const [error] = res.json().detail
+      assert.equal(error.type, 'json_invalid')
+      assert.match(error.ctx.error, /nested deeper than 64 levels/)
+    }
+    // 64 levels are decoded, and answered as the schema sees them
+    const deepest = await post(`{"name": ${'['.repeat(63)}${']'.repeat(63)}}`)
+    assert.equal(deepest.statusCode, 422)
+    assert.equal(deepest.json().detail[0].type, 'string_type')
+    // a bracket inside a string does not count
+    const inString = await post(JSON.stringify({ name: `${'['.repeat(100)}группа` }))
+    assert.equal(inString.statusCode, 200, inString.body)
   })
 
   it('unknown paths are 404 {"detail":"Not Found"}; a known path with another method is 405 with Allow', async () => {

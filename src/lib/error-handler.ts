@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { AppError, RequestValidationError, type FieldError } from './errors.js'
-import { sentBody } from './http.js'
+import { discardRequestBody, sentBody } from './http.js'
 import { toFieldErrors } from './validators.js'
 
 interface DriverError { code?: string, constraint?: string, table?: string, detail?: string }
@@ -29,6 +29,9 @@ export function databaseUnavailable (err: unknown): boolean {
   // an SMTP or AMI peer that refuses is not the database
   return fromQuery && connection
 }
+
+/** how much of a body over the limit is read (and dropped) so that its sender can read the 413 */
+const OVERSIZED_BODY_READ = { maxBytes: 64 * 1024 * 1024, maxMs: 15_000 }
 
 const humanTable = (table?: string) => (table ?? 'other rows').replace(/_/g, ' ')
 
@@ -62,7 +65,8 @@ export function registerErrorHandler (app: FastifyInstance): void {
       return reply.code(422).send({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] })
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ detail: 'Request body too large' })
+      // answered once the upload is through (Fastify closes the connection after it)
+      return discardRequestBody(req.raw, OVERSIZED_BODY_READ).then(() => reply.code(413).send({ detail: 'Request body too large' }))
     }
     const pgError = driverError(err)
     if (pgError?.code === '23505') {

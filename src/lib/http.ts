@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { AppError } from './errors.js'
+import { AppError, RequestValidationError } from './errors.js'
+import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js'
 
 export interface RegisteredRoute { method: string, url: string, hidden: boolean }
 
@@ -77,9 +78,18 @@ export function acceptEmptyJsonBodies (app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString()
     if (text.trim() === '') { done(null, undefined); return }
+    const tooDeep = deeperThan(text)
+    if (tooDeep >= 0) { done(tooDeeplyNested(tooDeep), undefined); return }
     req.sentJson = text
     parseJson(req, text, done)
   })
+}
+
+/** FastAPI's answer to JSON it cannot decode, saying why */
+function tooDeeplyNested (position: number): RequestValidationError {
+  return new RequestValidationError([{
+    type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` },
+  }])
 }
 
 /**
@@ -88,6 +98,28 @@ export function acceptEmptyJsonBodies (app: FastifyInstance): void {
  */
 export function sentBody (req: FastifyRequest): unknown {
   return req.sentJson === undefined ? undefined : JSON.parse(req.sentJson)
+}
+
+/**
+ * Reads and drops the rest of a request's body, up to `maxBytes` or `maxMs`. An answer sent while
+ * the client is still sending (a 413 found on the Content-Length) and the connection closed after
+ * it reach Node's fetch and browsers as a reset (EPIPE), never as the answer: they read it only once
+ * their upload is through.
+ */
+export function discardRequestBody (req: IncomingMessage, limits: { maxBytes: number, maxMs: number }): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let received = 0
+    const finish = () => {
+      clearTimeout(timer)
+      req.off('data', onData).off('end', finish).off('close', finish).off('error', finish)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => { received += chunk.length; if (received > limits.maxBytes) finish() }
+    const timer = setTimeout(finish, limits.maxMs)
+    req.on('data', onData).once('end', finish).once('close', finish).once('error', finish)
+    req.resume()
+  })
 }
 
 const SECRET_QUERY_KEY = /token|secret|password|key/i

@@ -40,17 +40,31 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie
   ),
 })).value
 
-/** a value nested `depth` levels deep, built only when serialised (fast-check prints it short) */
+type NestingShape = 'arrays' | 'objects' | 'mixed' | 'empty'
+
+/**
+ * A value nested `depth` levels deep, built only when serialised (fast-check prints it short):
+ * arrays, objects, arrays of objects of arrays (each level costs a walker two frames), or empty
+ * containers at the bottom. Past MAX_JSON_DEPTH the service refuses it as undecodable JSON; below,
+ * it must walk it.
+ */
 class Nested {
-  constructor (readonly depth: number, readonly asArray: boolean) {}
+  constructor (readonly depth: number, readonly shape: NestingShape) {}
   text (): string {
-    return this.asArray ? `${'['.repeat(this.depth)}1${']'.repeat(this.depth)}` : `${'{"a":'.repeat(this.depth)}1${'}'.repeat(this.depth)}`
+    const d = this.depth
+    switch (this.shape) {
+      case 'arrays': return `${'['.repeat(d)}1${']'.repeat(d)}`
+      case 'objects': return `${'{"a":'.repeat(d)}1${'}'.repeat(d)}`
+      case 'mixed': return `${'[{"a":'.repeat(Math.ceil(d / 2))}"x"${'}]'.repeat(Math.ceil(d / 2))}`
+      case 'empty': return `${'[{"a":'.repeat(Math.ceil(d / 2))}{}${'}]'.repeat(Math.ceil(d / 2))}`
+    }
   }
 
-  [fc.toStringMethod] (): string { return `nested(${this.depth}, ${this.asArray ? 'arrays' : 'objects'})` }
+  [fc.toStringMethod] (): string { return `nested(${this.depth}, ${this.shape})` }
 }
 
-const placeholder = (i: number) => `"\u0001nested${i}\u0001"`
+// JSON.stringify writes the marker's control character escaped: the text holds a backslash and u0001
+const placeholder = (i: number) => `"\\u0001nested${i}\\u0001"`
 
 /** JSON text of a generated value; nested values are written out as text (no recursion, however deep) */
 export function toJsonText (value: unknown): string {
@@ -59,7 +73,16 @@ export function toJsonText (value: unknown): string {
   return nested.reduce((out, n, i) => out.replace(placeholder(i), n.text()), text)
 }
 
-export const deeplyNested = fc.tuple(fc.integer({ min: 50, max: 5000 }), fc.boolean()).map(([depth, asArray]) => new Nested(depth, asArray))
+/** depths around the service's limit and where stacks overflow, and anything between */
+const nestingDepth = fc.oneof(fc.constantFrom(63, 64, 65, 66, 1000, 2500, 3000, 5000, 20_000), fc.integer({ min: 2, max: 20_000 }))
+export const deeplyNested = fc.tuple(nestingDepth, fc.constantFrom<NestingShape>('arrays', 'objects', 'mixed', 'empty')).map(([depth, shape]) => new Nested(depth, shape))
+
+/** a deeply nested value where it may hide: as it is, or as an array item or a field of an object */
+const hiddenNested = fc.oneof(
+  deeplyNested,
+  deeplyNested.map((n) => [n]),
+  fc.tuple(fc.string({ maxLength: 8 }), deeplyNested).map(([key, n]) => ({ [key]: n }))
+)
 
 export function resolve (schema: JsonSchema, components: Components): JsonSchema {
   let s = schema
@@ -129,7 +152,8 @@ function validOfType (t: string, s: JsonSchema, components: Components, depth: n
 export function edgeValue (schema: JsonSchema, components: Components): fc.Arbitrary<unknown> {
   const s = resolve(schema, components)
   const ts = types(s)
-  const near: fc.Arbitrary<unknown>[] = [anyJson, hostileString, edgeNumber]
+  // nesting in any field, whatever its type: a string field's 422 echoes it too
+  const near: fc.Arbitrary<unknown>[] = [anyJson, hostileString, edgeNumber, hiddenNested]
   if (ts.includes('string')) {
     const max = s.maxLength ?? 255
     near.push(fc.constantFrom('a'.repeat(max), 'я'.repeat(max + 1), ` ${'b'.repeat(Math.max(0, max - 1))} `, '\u0000'.repeat(Math.min(max, 3))))
@@ -138,8 +162,7 @@ export function edgeValue (schema: JsonSchema, components: Components): fc.Arbit
     const edges = [s.minimum, s.maximum].filter((v): v is number => typeof v === 'number').flatMap((v) => [v - 1, v, v + 1, v + 0.5])
     if (edges.length > 0) near.push(fc.constantFrom(...edges))
   }
-  if (ts.includes('array')) near.push(fc.array(anyJson, { minLength: 0, maxLength: 300 }), deeplyNested)
-  if (ts.includes('object')) near.push(deeplyNested)
+  if (ts.includes('array')) near.push(fc.array(anyJson, { minLength: 0, maxLength: 300 }), fc.array(hiddenNested, { minLength: 1, maxLength: 3 }))
   return fc.oneof(...near)
 }
 
@@ -148,7 +171,7 @@ export function bodyValue (schema: JsonSchema, components: Components): fc.Arbit
   const s = resolve(schema, components)
   const valid = validValue(s, components)
   const properties = Object.keys(s.properties ?? {})
-  if (properties.length === 0) return fc.oneof(valid, anyJson, deeplyNested)
+  if (properties.length === 0) return fc.oneof(valid, anyJson, hiddenNested)
   const oneFieldBroken = fc.tuple(valid, fc.constantFrom(...properties)).chain(([v, key]) =>
     edgeValue((s.properties as Components)[key]!, components).map((bad) => ({ ...(v as object), [key]: bad })))
   const fieldsDropped = fc.tuple(valid, fc.subarray(properties)).map(([v, drop]) => {
@@ -156,14 +179,14 @@ export function bodyValue (schema: JsonSchema, components: Components): fc.Arbit
     for (const k of drop) delete copy[k]
     return copy
   })
-  const extras = fc.tuple(valid, fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 3 })).map(([v, extra]) => ({ ...extra, ...(v as object) }))
+  const extras = fc.tuple(valid, fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(anyJson, hiddenNested), { maxKeys: 3 })).map(([v, extra]) => ({ ...extra, ...(v as object) }))
   return fc.oneof(
     { arbitrary: valid, weight: 5 },
     { arbitrary: oneFieldBroken, weight: 4 },
     { arbitrary: fieldsDropped, weight: 1 },
     { arbitrary: extras, weight: 1 },
     { arbitrary: anyJson, weight: 1 },
-    { arbitrary: deeplyNested, weight: 1 }
+    { arbitrary: hiddenNested, weight: 1 }
   )
 }
 

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv'
 import { Type, type Static, type TSchema } from 'typebox'
 import type { ChatMessage } from '../../integrations/llm/gateway.js'
 import { checkResponseInput, checkResponsePrompt, classifyPrompt, summarizePrompt, translatePrompt, type Direction, type SummaryRole } from './prompts.js'
+import { deeperThan, MAX_JSON_DEPTH } from '../../lib/json-depth.js'
 
 export type TaskName = 'summarize' | 'translate' | 'classify' | 'check-response'
 
@@ -105,8 +106,10 @@ export function readAnswer (text: string, spec: TaskSpec): { result: Record<stri
   const start = text.indexOf('{')
   const end = text.lastIndexOf('}')
   if (start < 0 || end < start) return { problem: 'в ответе нет JSON-объекта' }
+  const json = text.slice(start, end + 1)
+  if (deeperThan(json) >= 0) return { problem: `JSON вложен глубже ${MAX_JSON_DEPTH} уровней` }
   let value: unknown
-  try { value = JSON.parse(text.slice(start, end + 1)) } catch (err) { return { problem: `JSON не разбирается (${(err as Error).message})` } }
+  try { value = JSON.parse(json) } catch (err) { return { problem: `JSON не разбирается (${(err as Error).message})` } }
   let validate = compiled.get(spec.schema)
   if (!validate) { validate = ajv.compile(spec.schema); compiled.set(spec.schema, validate) }
   if (!validate(value)) {
