@@ -169,7 +169,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal, knownPrincipal: authService.knownPrincipal })
 
   await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
-  await app.register(consolePages.routes)
+  await app.register(consolePages.routes, { timeZone: config.appeals.timeZone })
   for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
     await app.register(auth.routes, { prefix, variant, service: authService })
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { activatedEmployee, ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
+import { activatedEmployee, ADMIN, apiToken, centreNightOf, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 
@@ -241,6 +241,28 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.goto(`${service.url}/console/appeals/999999`)
     await page.getByText('Обращение не найдено или недоступно вам.').waitFor()
     await page.context().close()
+
+    // the period is of the centre's days, from the browser in Los Angeles at 02:00 Almaty time on
+    // the appeal's day (not the clock's: the test may cross midnight)
+    const { received_at: receivedAt } = await admin<{ received_at: string }>('GET', `/api/appeals/${appealId}`)
+    const night = await newPage(browser, undefined, { clockAt: centreNightOf(receivedAt) })
+    await signIn(night, service.url, people.supervisor, '/console/appeals')
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Almaty' }).format(new Date(receivedAt))
+    const period = night.getByLabel('Период поступления')
+    await period.click()
+    await period.fill(today)
+    await night.keyboard.press('Enter')
+    await night.locator('.ant-picker-range input').nth(1).fill(today)
+    await night.keyboard.press('Enter')
+    await night.getByRole('button', { name: 'Найти' }).click()
+    await night.waitForURL(/received_from=/)
+    const url = new URL(night.url())
+    assert.equal(url.searchParams.get('received_from'), new Date(`${today}T00:00:00+05:00`).toISOString(), 'from the centre\'s midnight')
+    assert.equal(url.searchParams.get('received_to'), new Date(new Date(`${today}T00:00:00+05:00`).getTime() + 86_400_000 - 1).toISOString())
+    await night.getByTestId('appeals-table').getByText(appealNumber).waitFor()
+    await night.reload()
+    assert.equal(await period.inputValue(), today, 'the period came back from the URL as the centre\'s day')
+    await night.context().close()
   })
 
   it('administration: a SIP terminal created with a generated password shown once, its errors said on the fields; the PBX previews; the board', async () => {
@@ -292,15 +314,18 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     const regionKk = (await admin<{ id: number, name_kk: string }[]>('GET', '/api/references/kazakh-names/regions')).find((n) => n.id === region!.id)!.name_kk
     const [source] = await admin<{ id: number }[]>('GET', '/api/references/sources')
     const [method] = await admin<{ id: number }[]>('GET', '/api/references/response-methods')
-    await admin('POST', '/api/appeals', {
+    const forBoard = await admin<{ received_at: string }>('POST', '/api/appeals', {
       citizen: { full_name: 'Сапарова Динара', phone: '+77017654321' }, source_id: source!.id, language: 'kk', text: 'Үйде жылу жоқ', subcategory_id: ids.subcategory,
       region_id: region!.id, response_method_id: method!.id, executor_organization_id: ids.executor,
     })
 
-    const board = await newPage(browser)
+    // at 02:00 in Almaty, where the browser (Los Angeles) is still on yesterday: the board's today is the centre's
+    const board = await newPage(browser, undefined, { clockAt: centreNightOf(forBoard.received_at) })
     await signIn(board, service.url, people.supervisor, '/console/board')
     await board.getByRole('heading', { name: 'Мониторинг' }).waitFor()
     await board.getByText('Поступило сегодня').waitFor()
+    const receivedToday = board.locator('.ant-statistic').filter({ hasText: 'Поступило сегодня' }).locator('.ant-statistic-content-value')
+    await board.waitForFunction((el) => Number(el?.textContent?.replace(/\D/g, '')) > 0, await receivedToday.elementHandle())
     await board.getByTestId('chart-by-day').locator('canvas').waitFor()
     // each chart's figures are a table inside its canvas, for a screen reader: the names whole, in the console's language
     const chartRows = async (title: string) => {

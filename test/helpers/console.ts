@@ -99,12 +99,26 @@ export async function apiToken (url: string, credentials: { email: string, passw
 }
 
 /**
- * A fresh browser context in Russian at an office screen's size; a page error fails the test.
+ * The browser's zone in every browser test: far from the centre's (Asia/Almaty, UTC+5), so that a day
+ * the console derived from the browser's zone instead of the centre's is another day and fails.
+ */
+export const BROWSER_ZONE = 'America/Los_Angeles'
+
+/** 02:00 in the centre (Asia/Almaty) on the day of `at`: the browser's date (America/Los_Angeles) is the day before then */
+export function centreNightOf (at: Date | string = new Date()): Date {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Almaty' }).format(new Date(at))
+  return new Date(`${day}T02:00:00+05:00`)
+}
+
+/**
+ * A fresh browser context in Russian at an office screen's size, in BROWSER_ZONE; a page error fails the test.
  * The system asks for reduced motion unless `motion` is set: the console then draws no animations, so a test
  * never waits on a frame a loaded machine has not drawn yet (entry.test keeps the animated console covered).
+ * `clockAt` fixes the browser's clock (its timers keep running): the hour a test must hold at.
  */
-export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }, { motion = false } = {}): Promise<Page> {
-  const context = await browser.newContext({ locale: 'ru-RU', viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
+export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }, { motion = false, clockAt }: { motion?: boolean, clockAt?: Date } = {}): Promise<Page> {
+  const context = await browser.newContext({ locale: 'ru-RU', timezoneId: BROWSER_ZONE, viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
+  if (clockAt) await context.clock.setFixedTime(clockAt)
   const page = await context.newPage()
   page.on('pageerror', (err) => { throw err })
   // the console asks only for what its user may see, and the service never fails it

@@ -15,7 +15,7 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
  * under /console/. Any other path under /console/ is a page of the application: it gets index.html.
  * The links of the mails (`PUBLIC_URL/invite`, `PUBLIC_URL/reset-password`) lead to its pages.
  */
-const consoleRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options) => {
+const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string }> = async (app, options) => {
   const root = options.root ?? CONSOLE_BUILD
   const hide = { schema: { hide: true } }
   for (const page of ['invite', 'reset-password']) {
@@ -32,7 +32,7 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options
     })
     return
   }
-  const index = readFileSync(`${root}index.html`)
+  const index = withTimeZone(readFileSync(`${root}index.html`, 'utf8'), options.timeZone)
   const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').header('content-security-policy', CSP)
     .type('text/html; charset=utf-8').send(index)
   await app.register(fastifyStatic, {
@@ -56,6 +56,12 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options
     if (req.url.startsWith('/console/assets/')) return reply.code(404).send({ detail: 'Not Found' })
     return sendIndex(reply)
   })
+}
+
+/** the page names the centre's zone: the console counts its days in it, whatever the browser's zone */
+function withTimeZone (page: string, timeZone: string): string {
+  // an IANA name holds letters, digits, '/', '_', '+' and '-': nothing to escape in an attribute
+  return page.replace(/(<meta name="centre-time-zone" content=")[^"]*(")/, `$1${timeZone}$2`)
 }
 
 export default consoleRoutes

@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
+import { CENTRE_ZONE, centreDayOf } from './centre-time'
 
 const LOCALES = { ru: 'ru-RU', kk: 'kk-KZ' } as const
 
@@ -8,13 +9,18 @@ export interface Formats {
   date: (value: string | Date) => string
   /** a calendar day ('2026-03-21') with its weekday: no moment, shown as written whatever the browser's zone */
   day: (value: string) => string
+  /** a calendar day ('2026-03-21'), short: '21 мар.' */
+  shortDay: (value: string) => string
   shortDate: (value: string | Date) => string
   time: (value: string | Date) => string
   number: (value: number) => string
   percent: (value: number) => string
 }
 
-/** dates and numbers in the console's language; the formatters are made once per language */
+/**
+ * Dates and numbers in the console's language; the formatters are made once per language. Moments
+ * are shown on the centre's clock (TIME_ZONE), not the browser's: a deadline reads as the centre has it.
+ */
 export function useFormat (): Formats {
   const { i18n } = useTranslation()
   const language = i18n.language === 'kk' ? 'kk' : 'ru'
@@ -22,17 +28,20 @@ export function useFormat (): Formats {
 }
 
 function formatsOf (locale: string): Formats {
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' })
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
+  const timeZone = CENTRE_ZONE
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone })
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone })
   const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' })
-  const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })
-  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
+  const shortDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' })
+  const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone })
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone })
   const number = new Intl.NumberFormat(locale)
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
   return {
     dateTime: (value) => dateTime.format(new Date(value)),
     date: (value) => date.format(new Date(value)),
     day: (value) => day.format(new Date(`${value}T00:00:00Z`)),
+    shortDay: (value) => shortDay.format(new Date(`${value}T00:00:00Z`)),
     shortDate: (value) => shortDate.format(new Date(value)),
     time: (value) => time.format(new Date(value)),
     number: (value) => number.format(value),
@@ -51,14 +60,21 @@ function browserKnowsKazakh (): boolean {
   return kazakhKnown
 }
 
+function dayParts (day: string) {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return { day: date, month: KK_MONTHS[month - 1]!, year }
+}
+
 function kazakhByHand (): Formats {
   const ru = formatsOf(LOCALES.ru)
-  const parts = (value: string | Date) => { const d = new Date(value); return { day: d.getDate(), month: KK_MONTHS[d.getMonth()]!, year: d.getFullYear() } }
+  // the centre's day of a moment, then its parts
+  const parts = (value: string | Date) => dayParts(centreDayOf(value))
   return {
     ...ru,
     dateTime: (value) => { const p = parts(value); return `${p.year} ж. ${p.day} ${p.month}, ${ru.time(value)}` },
     date: (value) => { const p = parts(value); return `${p.year} ж. ${p.day} ${p.month}` },
     day: (value) => { const d = new Date(`${value}T00:00:00Z`); return `${KK_WEEKDAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${KK_MONTHS[d.getUTCMonth()]}` },
     shortDate: (value) => { const p = parts(value); return `${p.day} ${p.month.slice(0, 3)}.` },
+    shortDay: (value) => { const p = dayParts(value); return `${p.day} ${p.month.slice(0, 3)}.` },
   }
 }

@@ -8,6 +8,7 @@ import { load } from '../../api/load'
 import { useBothNamed } from '../../references/references'
 import { useFormat } from '../../i18n/format'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
+import { centreToday } from '../../i18n/centre-time'
 
 type Day = Schemas['CalendarDay']
 const KEY = ['admin', 'calendar']
@@ -19,7 +20,7 @@ export function Calendar () {
   const dayName = useBothNamed()
   const format = useFormat()
   const [params, setParams] = useSearchParams()
-  const year = Number(params.get('year')) || new Date().getFullYear()
+  const year = Number(params.get('year')) || Number(centreToday().slice(0, 4))
   const [editing, setEditing] = useState<Day | 'new'>()
   const calendar = useQuery({ queryKey: [...KEY, year], queryFn: () => load(api.GET('/api/appeals/calendar', { params: { query: { year } } })) })
   const restore = useAction(KEY, (d: Day) => load(api.DELETE('/api/appeals/calendar/{day}', { params: { path: { day: d.day } } })), (r) => r.message)

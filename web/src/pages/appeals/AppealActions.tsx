@@ -9,6 +9,7 @@ import { LanguageField } from '../../forms/LanguageField'
 import { showProblems } from '../../forms/problems'
 import { useOrganizations } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
+import { centreInstant } from '../../i18n/centre-time'
 
 type Appeal = Schemas['AppealResponse']
 type Action = 'assign' | 'take' | 'redirect' | 'extend' | 'answer' | 'return' | 'close' | 'reject'
@@ -62,7 +63,7 @@ function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { a
         case 'close': return load(api.POST('/api/appeals/{appeal_id}/close', path))
         case 'assign': return load(api.POST('/api/appeals/{appeal_id}/assign', { ...path, body: { executor_organization_id: v.executor_organization_id } }))
         case 'redirect': return load(api.POST('/api/appeals/{appeal_id}/redirect', { ...path, body: { executor_organization_id: v.executor_organization_id!, reason: v.reason! } }))
-        case 'extend': return load(api.POST('/api/appeals/{appeal_id}/extend', { ...path, body: { until: v.until!.toISOString(), reason: v.reason! } }))
+        case 'extend': return load(api.POST('/api/appeals/{appeal_id}/extend', { ...path, body: { until: centreInstant(v.until!.format('YYYY-MM-DD'), v.until!.format('HH:mm')).toISOString(), reason: v.reason! } }))
         case 'return': return load(api.POST('/api/appeals/{appeal_id}/return', { ...path, body: { reason: v.reason! } }))
         case 'reject': return load(api.POST('/api/appeals/{appeal_id}/reject', { ...path, body: { kind: v.kind!, reason: v.reason! } }))
         case 'answer': return load(api.POST('/api/appeals/{appeal_id}/answer', {

@@ -12,6 +12,7 @@ import { regionOptions, useClassificationOptions, useLocalName, useNames, useOrg
 import { downloadExport } from './download'
 import { filtersFromUrl, filtersToUrl, STATUSES, type AppealQuery } from './filters'
 import { StatusTag } from './StatusTag'
+import { centreDayOf, centrePeriod } from '../../i18n/centre-time'
 
 type Appeal = Schemas['AppealResponse']
 interface FilterValues extends Omit<AppealQuery, 'received_from' | 'received_to'> { received?: [Dayjs, Dayjs] | null }
@@ -45,11 +46,9 @@ export function AppealsList () {
 
   function apply (values: FilterValues) {
     const { received, ...rest } = values
-    setParams(filtersToUrl({
-      ...rest,
-      received_from: received?.[0]?.startOf('day').toISOString(),
-      received_to: received?.[1]?.endOf('day').toISOString(),
-    }))
+    // the picked days are the centre's: from its first to its last instant on the centre's clock
+    const period = received?.[0] && received[1] ? centrePeriod(received[0].format('YYYY-MM-DD'), received[1].format('YYYY-MM-DD')) : undefined
+    setParams(filtersToUrl({ ...rest, received_from: period?.from, received_to: period?.to }))
   }
 
   async function exportAs (kind: 'xlsx' | 'csv') {
@@ -77,7 +76,7 @@ export function AppealsList () {
 
   const initial: FilterValues = {
     ...filters,
-    received: filters.received_from && filters.received_to ? [dayjs(filters.received_from), dayjs(filters.received_to)] : undefined,
+    received: filters.received_from && filters.received_to ? [dayjs(centreDayOf(filters.received_from)), dayjs(centreDayOf(filters.received_to))] : undefined,
   }
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>

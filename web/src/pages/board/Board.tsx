@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
+import { addDays, centreToday } from '../../i18n/centre-time'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, type NamedList } from '../../references/references'
@@ -23,7 +24,8 @@ export function Board () {
   const { t } = useTranslation()
   const format = useFormat()
   const queries = useQueryClient()
-  const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()])
+  // the centre's today, not the browser's: the service counts days in the centre's zone
+  const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs(addDays(centreToday(), -29)), dayjs(centreToday())])
   const [level, setLevel] = useState<Level>('category')
   const { user } = useSession()
   const regionName = useLocalName('regions')
@@ -37,9 +39,10 @@ export function Board () {
   useLiveEvents((event) => {
     if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: ['board', 'operators'] })
   })
+  const todayInCentre = centreToday()
   const today = useQuery({
-    queryKey: ['appeals', 'stats', 'today'],
-    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: day(dayjs()), date_to: day(dayjs()), limit: 1 } } })),
+    queryKey: ['appeals', 'stats', 'today', todayInCentre],
+    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: todayInCentre, date_to: todayInCentre, limit: 1 } } })),
   })
   const stats = useQuery({
     queryKey: ['appeals', 'stats', day(period[0]), day(period[1]), level],
@@ -97,7 +100,7 @@ export function Board () {
               <Col xs={12} md={4}><Statistic title={t('board.medianHours')} value={stats.data.totals.median_hours_to_close ?? '—'} precision={1} /></Col>
             </Row>
             <div style={{ height: 260 }} data-testid='chart-by-day'>
-              <ByDayChart days={stats.data.by_day} labels={{ title: t('board.byDay'), received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDate(d) }} />
+              <ByDayChart days={stats.data.by_day} labels={{ title: t('board.byDay'), received: t('board.received'), closed: t('board.closed'), day: (d) => format.shortDay(d) }} />
             </div>
             <Row gutter={[16, 16]}>
               <Col xs={24} xl={8}><h3>{t('board.byRegion')}</h3><div style={{ height: 320 }}><GroupsChart groups={stats.data.by_region} labels={groupLabels(t('board.byRegion'))} name={regionName} /></div></Col>
