@@ -142,3 +142,17 @@ describe('GET /health', () => {
     await t.app.close()
   })
 })
+
+describe('the console\'s page names the centre\'s zone', () => {
+  let t: TestApp
+  before(async () => { t = await buildTestApp({ env: { TIME_ZONE: 'Asia/Aqtobe' } }) })
+  after(() => t.close())
+
+  it('TIME_ZONE is written into every page of the console, which counts its days in it', async () => {
+    for (const url of ['/console/', '/console/board', '/console/appeals?status=closed']) {
+      const res = await t.app.inject({ url })
+      assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 200)}`)
+      assert.match(res.body, /<meta name="centre-time-zone" content="Asia\/Aqtobe"/)
+    }
+  })
+})
