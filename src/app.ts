@@ -305,7 +305,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     llm: llmService, repo: appealRepo, visible: appealService.visibleRow, clock, publish: publishAppeal, log: app.log,
   })
   app.addHook('onClose', assistant.flush)
-  await app.register(appeals.routes, { prefix: '/api/appeals', service: appealService, assistant, timeZone: config.appeals.timeZone })
+  await app.register(appeals.routes, { prefix: '/api/appeals', service: appealService, assistant, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows })
 
   return app
 }

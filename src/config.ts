@@ -48,6 +48,7 @@ export interface Config {
     closeDays: number
     maxDays: number
     deadlineIntervalMs: number
+    exportMaxRows: number
   }
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
@@ -176,6 +177,7 @@ function appealsConfig (e: EnvValues): Config['appeals'] {
     closeDays: e.APPEAL_CLOSE_DAYS,
     maxDays: e.APPEAL_MAX_DAYS,
     deadlineIntervalMs: seconds(e.APPEAL_DEADLINE_INTERVAL) * 1000,
+    exportMaxRows: e.APPEAL_EXPORT_MAX_ROWS,
   }
 }
 

@@ -50,7 +50,7 @@ describe('the database is down', () => {
       for (const request of [{ url: '/api/shared/groups' }, { method: 'POST' as const, url: '/api/shared/groups', payload: { name: 'X' } }]) {
         const started = Date.now()
         const res = await app.inject(request)
-        assert.ok(Date.now() - started < 8000, 'no request waits beyond the connection time-out (5 s)')
+        assert.ok(Date.now() - started < 25_000, 'no request waits for the statement time-out (30 s): the connection time-out (5 s) ends it')
         assert.equal(res.statusCode, 503, res.body)
         assert.equal(res.headers['retry-after'], '5')
         assert.match(res.json().detail, /database is unavailable/)
@@ -61,7 +61,7 @@ describe('the database is down', () => {
         method: 'POST', url: '/api/call-events/transcription', payload: { call_id: `outage-${n % 3}`, operator_num: '101', channel: 'caller', chunk_text: `часть ${n}`, full_text: `часть ${n}` },
       })))
       assert.deepEqual([...new Set(chunks.map((r) => r.statusCode))], [503], chunks[0]!.body)
-      assert.ok(Date.now() - started < 8000, `12 chunks answered in ${Date.now() - started} ms: one connection time-out, not one each`)
+      assert.ok(Date.now() - started < 20_000, `12 chunks answered in ${Date.now() - started} ms: one connection time-out, not one each (30 s on two connections)`)
       assert.equal((await app.inject({ url: '/health' })).statusCode, 503)
     })
   }

@@ -117,11 +117,11 @@ describe('bursts (live events to consoles)', () => {
     burst.push('5')
     await settle(60)
     assert.deepEqual(writes, [['1', '2', '3'], ['4', '5']])
-    const quiet = performance.now()
+    // the last write is over 16 ms old now: the next item leaves on the next tick, before any timer
+    await settle(20)
     burst.push('6')
-    while (writes.length < 3) await settle(1)
-    assert.deepEqual(writes[2], ['6'])
-    assert.ok(performance.now() - quiet < 15, 'a quiet source does not wait for the interval')
+    await new Promise((resolve) => process.nextTick(resolve))
+    assert.deepEqual(writes[2], ['6'], 'a quiet source does not wait for the interval')
   })
 
   it('a burst heavier than 64 KiB leaves at once, without waiting for the interval', async () => {

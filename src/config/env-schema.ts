@@ -85,6 +85,7 @@ export const EnvSchema = Type.Object({
   WORK_HOURS: text({ default: '09:00-18:00', pattern: '^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-4]):[0-5]\\d$', problem: 'must be HH:MM-HH:MM, such as 09:00-18:00', description: 'the working day of the centre, for deadlines in working hours' }),
   APPEAL_CLOSE_DAYS: integer({ default: 15, min: 1, max: 365, description: 'working days to answer an appeal whose subcategory has no `time_to_close`' }),
   APPEAL_MAX_DAYS: integer({ default: 30, min: 1, max: 365, description: 'working days an extension may bring the answer deadline to, at most' }),
+  APPEAL_EXPORT_MAX_ROWS: integer({ default: 100_000, min: 1, max: 1_000_000, description: 'rows an export of the register holds at most (a larger match is cut and says so)' }),
   APPEAL_DEADLINE_INTERVAL: duration({ default: '1m', description: 'how often the deadline job looks for appeals that passed a deadline' }),
   SMPP_URL: Type.Optional(url(['smpp'], { secret: true, description: '`smpp://system_id:password@host:2775`: the SMS centre citizens\' SMS notifications go through (SMPP 3.4); unset = SMS notifications wait in the outbox' })),
   SMPP_SOURCE: text({ default: '109', description: 'the sender of SMS notifications (a short number or an alphanumeric name)' }),

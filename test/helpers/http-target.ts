@@ -50,12 +50,3 @@ export async function eventually<T> (check: () => Promise<T | undefined | false>
   }
 }
 
-/** polls `check` every 2 ms; answers how long it took to hold (for "within 100 ms" figures) */
-export async function msUntil (check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
-  const started = performance.now()
-  while (!await check()) {
-    if (performance.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
-  return performance.now() - started
-}

@@ -4,6 +4,7 @@ import { calls } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { appealFixture, type AppealFixture } from '../helpers/appeals.js'
 import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
+import { eventually } from '../helpers/http-target.js'
 
 const systemOf = (r: UpstreamRequest) => String(r.body.messages?.[0]?.content ?? '')
 const userOf = (r: UpstreamRequest) => String(r.body.messages?.at(-1)?.content ?? '')
@@ -103,12 +104,11 @@ describe('the LLM at the desk: suggestions for an appeal, the review of its answ
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/appeals/${id}/take`, headers: f.people.executorOperator })).statusCode, 200)
     const res = await t.app.inject({ method: 'POST', url: `/api/appeals/${id}/answer`, headers: f.people.executorOperator, payload })
     assert.equal(res.statusCode, 200, res.body)
-    for (let i = 0; i < 200; i++) {
+    const kept = await eventually(async () => {
       const check = (await t.app.inject({ url: `/api/appeals/${id}`, headers: f.people.operator })).json().answer.check
-      if (check.status !== 'pending') return { immediate: res.json().answer.check, kept: check }
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error('the review never finished')
+      return check.status !== 'pending' && check
+    }, 30_000, 'the review to finish')
+    return { immediate: res.json().answer.check, kept }
   }
 
   it('an answer is reviewed after it is committed and the review is kept with it', async () => {
@@ -156,13 +156,12 @@ describe('the LLM at the desk without a provider', () => {
       assert.match(suggested.json().detail, /No LLM provider is configured/)
       await t.app.inject({ method: 'POST', url: `/api/appeals/${id}/take`, headers: f.people.executorOperator })
       assert.equal((await t.app.inject({ method: 'POST', url: `/api/appeals/${id}/answer`, headers: f.people.executorOperator, payload: { text: 'Ответ', language: 'ru' } })).statusCode, 200)
-      let check: { status: string, error: string } | undefined
-      for (let i = 0; i < 100 && (!check || check.status === 'pending'); i++) {
-        check = (await t.app.inject({ url: `/api/appeals/${id}`, headers: f.people.operator })).json().answer.check
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-      assert.equal(check!.status, 'unavailable')
-      assert.match(check!.error, /No LLM provider/)
+      const check = await eventually(async () => {
+        const c = (await t.app.inject({ url: `/api/appeals/${id}`, headers: f.people.operator })).json().answer.check as { status: string, error: string }
+        return c.status !== 'pending' && c
+      }, 30_000, 'the review to give up')
+      assert.equal(check.status, 'unavailable')
+      assert.match(check.error, /No LLM provider/)
     } finally {
       await t.close()
     }

@@ -5,6 +5,7 @@ import { appealFixture, type AppealFixture } from '../helpers/appeals.js'
 import { manualClock } from '../helpers/clock.js'
 import { startSmppServer } from '../helpers/smpp.js'
 import { startSmtpServer } from '../helpers/smtp.js'
+import { eventually } from '../helpers/http-target.js'
 
 const local = (day: string, hhmm: string) => new Date(`${day}T${hhmm}:00+05:00`)
 type Notification = { id: number, kind: string, channel: string, status: string, attempts: number, recipient: string, body: string, last_error: string | null, provider_id: string | null, next_attempt_at: string }
@@ -54,15 +55,11 @@ describe('citizen notifications and the outbox (/api/appeals/notifications)', ()
   }
   const citizenNotices = async (appealId: number) => (await outbox(`?appeal_id=${appealId}`)).items.filter((n) => n.kind === 'answer' || n.kind === 'redirect')
   /** runs rounds until the row leaves `pending` with this many attempts, or fails */
-  const settle = async (appealId: number, attempts: number) => {
-    for (let i = 0; i < 100; i++) {
-      await t.app.notifications.runOnce()
-      const [n] = await citizenNotices(appealId)
-      if (n && n.attempts >= attempts) return n
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error('the notification did not settle')
-  }
+  const settle = (appealId: number, attempts: number) => eventually(async () => {
+    await t.app.notifications.runOnce()
+    const [n] = await citizenNotices(appealId)
+    return n && n.attempts >= attempts && n
+  }, 30_000, `the notification to settle after ${attempts} attempts`)
 
   it('an answer reaches the citizen by SMS over SMPP: Cyrillic as UCS-2, a long text in message_payload', async () => {
     const appeal = await register(f.ids.methods.sms, { full_name: 'Серикова Айгуль', phone: '8 (701) 555-12-34' })
@@ -100,11 +97,10 @@ describe('citizen notifications and the outbox (/api/appeals/notifications)', ()
     const manager = await smtp.next(f.otherManagerEmail)
     assert.match(manager.subject, new RegExp(`Новое обращение ${appeal.number}`))
     // the mail arrives before the worker has written `sent`: wait for the rows to settle
-    let rows = await outbox(`?appeal_id=${appeal.id}`)
-    for (let i = 0; i < 100 && rows.items.some((n) => n.status === 'pending'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      rows = await outbox(`?appeal_id=${appeal.id}`)
-    }
+    const rows = await eventually(async () => {
+      const r = await outbox(`?appeal_id=${appeal.id}`)
+      return !r.items.some((n) => n.status === 'pending') && r
+    }, 30_000, 'the notices to settle')
     assert.deepEqual(rows.items.map((n) => [n.kind, n.status]).sort(), [['assign', 'sent'], ['assign', 'sent'], ['redirect', 'sent']])
   })
 

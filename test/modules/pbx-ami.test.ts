@@ -85,7 +85,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
     const status = (await t.app.inject({ url: '/api/pbx/status' })).json()
     assert.equal(status.connected, false)
     assert.match(status.message, /no answer within 300 ms|not answering/)
-    assert.ok(Date.now() - started < 3000)
+    assert.ok(Date.now() - started < 15_000, 'answered after the action time-out, not hanging')
     const reload = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload' })).json()
     assert.equal(reload.success, false)
     const endpoints = (await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/status`, headers: admin })).json()

@@ -4,10 +4,9 @@ import {
   AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
   AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript,
 } from './schemas.js'
+import { localDate } from '../calendar/index.js'
 import { exportFile, exportStream } from './export.js'
 
-/** an export holds at most this many rows (issue 14: 100,000 in bounded memory) */
-export const EXPORT_MAX_ROWS = 100_000
 const EXPORT_BATCH = 1000
 import type { AppealAssistant } from './assistant.js'
 import type { AppealService } from './service.js'
@@ -15,7 +14,8 @@ import type { AppealService } from './service.js'
 const tags = ['appeals']
 
 /** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
-const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant, timeZone: string }> = async (app, { service, assistant, timeZone }) => {
+/** `exportMaxRows`: an export holds at most this many rows (APPEAL_EXPORT_MAX_ROWS; 100,000 stream in bounded memory) */
+const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant, timeZone: string, exportMaxRows: number }> = async (app, { service, assistant, timeZone, exportMaxRows }) => {
   app.addHook('onRequest', app.requireUser)
   const one = { security: bearer, tags, params: AppealIdParams, response: { 200: ref(AppealResponse) } }
 
@@ -31,17 +31,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
     schema: {
       tags,
       operationId: 'exportAppeals',
-      summary: `The filtered list as a CSV or XLSX file, newest first, at most ${EXPORT_MAX_ROWS} rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the filter matched more`,
+      summary: `The filtered list as a CSV or XLSX file, newest first, at most ${exportMaxRows} rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the filter matched more`,
       security: bearer,
       querystring: AppealExportQuery,
     },
   }, async (req, reply) => {
     const { format, lang, ...filters } = req.query
-    const found = await service.exportBatches(req.principal!, filters, EXPORT_MAX_ROWS, EXPORT_BATCH)
+    const found = await service.exportBatches(req.principal!, filters, exportMaxRows, EXPORT_BATCH)
     const file = exportFile(format)
     return reply
       .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="appeals-${new Date().toISOString().slice(0, 10)}.${file.extension}"`)
+      .header('content-disposition', `attachment; filename="appeals-${localDate(timeZone, new Date())}.${file.extension}"`)
       .header('x-export-rows', String(found.rows))
       .header('x-export-truncated', String(found.truncated))
       .send(exportStream(found.batches, format, lang, timeZone))
