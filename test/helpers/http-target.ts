@@ -49,4 +49,3 @@ export async function eventually<T> (check: () => Promise<T | undefined | false>
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
-
