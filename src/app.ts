@@ -14,17 +14,17 @@ import { installValidators } from './lib/validators.js'
 import { serviceVersion } from './lib/version.js'
 import { createMailOutboxRepo } from './integrations/mail/outbox-repo.js'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './integrations/mail/index.js'
-import { authPlugin } from './lib/auth.js'
 import { systemClock, type Clock } from './lib/clock.js'
-import { createTokenIssuer } from './lib/tokens.js'
-import { transactional } from './db/client.js'
-import { createInvalidatedCache } from './lib/invalidated-cache.js'
-import { changesReferences, createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin, referenceRoutes, withReferences } from './lib/reference-cache.js'
+import { mountModules } from './lib/module.js'
+import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
 import { createNotifier } from './db/notify.js'
+import { createAmiClient } from './integrations/ami/client.js'
+import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
+import type { LlmGateway } from './integrations/llm/gateway.js'
+import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 import * as appeals from './modules/appeals/index.js'
 import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
-import * as consolePages from './modules/console/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as employees from './modules/employees/index.js'
@@ -32,17 +32,29 @@ import * as endpoints from './modules/endpoints/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as llm from './modules/llm/index.js'
-import { createLlmGateway, type LlmGateway } from './integrations/llm/gateway.js'
+import * as notifications from './modules/notifications/index.js'
 import * as organizations from './modules/organizations/index.js'
 import * as pbx from './modules/pbx/index.js'
 import * as platform from './modules/platform/index.js'
-import { createAmiClient } from './integrations/ami/client.js'
-import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
-import { createExtSyncClient } from './integrations/ext-sync/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
-import * as notifications from './modules/notifications/index.js'
-import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
+import { centreStaffPolicy, createAppealsModule } from './modules/appeals/module.js'
+import { createAuthModule } from './modules/auth/module.js'
+import { createCalendarModule } from './modules/calendar/module.js'
+import { createCallEventsModule } from './modules/call-events/module.js'
+import { createClassifiersModule } from './modules/classifiers/module.js'
+import { createConsoleModule } from './modules/console/module.js'
+import { createEmployeesModule } from './modules/employees/module.js'
+import { createEndpointsModule } from './modules/endpoints/module.js'
+import { createGroupsModule } from './modules/groups/module.js'
+import { createHealthModule } from './modules/health/module.js'
+import { createLlmModule } from './modules/llm/module.js'
+import { createNotificationsModule } from './modules/notifications/module.js'
+import { createOrganizationsModule } from './modules/organizations/module.js'
+import { createPbxModule } from './modules/pbx/module.js'
+import { createPlatformModule } from './modules/platform/module.js'
+import { createReferencesModule } from './modules/references/module.js'
+import { createRegionsModule } from './modules/regions/module.js'
 
 export interface AppDeps {
   config: Config
@@ -125,7 +137,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
 
   const ami = deps.pbxControl || !config.pbx.ami ? undefined : createAmiClient(config.pbx.ami)
   if (ami) app.addHook('onClose', async () => { ami.close() })
-  const pbxControl = deps.pbxControl ?? (ami ? amiPbxControl(ami) : undefined)
+  const control = deps.pbxControl ?? (ami ? amiPbxControl(ami) : undefined)
   const mailer = deps.mailer ?? (config.smtpUrl
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
@@ -134,178 +146,40 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const referenceCache = createReferenceCache({ maxVariants: config.referenceCacheVariants, isLive: () => config.referenceCacheVariants > 0 && referenceChanges.listening })
   referenceChanges.subscribe(referenceCache.drop)
   referenceChanges.onState(() => referenceCache.clear())
-  app.addHook('onReady', async () => { await referenceChanges.start() })
-  app.addHook('onClose', async () => { await referenceChanges.stop() })
+  // the Shape B list names each organization's region and oblast
+  referenceCache.onDrop((topic) => { if (topic === 'regions') referenceCache.drop('organizations') })
   await app.register(referenceCachePlugin, { cache: referenceCache })
-  const authRepo = auth.createAuthRepo(db)
-  // every authenticated request reads its principal: from memory, kept fresh by the users table's trigger
-  const principalChanges = createNotifier(database, 'principal_changed')
-  const principals = createInvalidatedCache({ load: authRepo.findPrincipal, maxEntries: 20_000, isLive: () => principalChanges.listening })
-  // the profile too (it names the organization: a rename of one drops them all)
-  const profiles = createInvalidatedCache({ load: authRepo.findProfile, maxEntries: 20_000, isLive: () => principalChanges.listening && referenceChanges.listening })
-  const accountChanged = (id: number) => { principals.forget(id); profiles.forget(id) }
-  principalChanges.subscribe((id) => { accountChanged(Number(id)) })
-  principalChanges.onState(() => { principals.clear(); profiles.clear() })
-  referenceCache.onDrop((topic) => {
-    if (topic === 'organizations') profiles.clear()
-    // the Shape B list names each organization's region and oblast
-    if (topic === 'regions') referenceCache.drop('organizations')
-  })
-  app.addHook('onReady', async () => { await principalChanges.start() })
-  app.addHook('onClose', async () => { await principalChanges.stop() })
-  const authService = auth.createAuthService({
-    findPrincipal: principals.get,
-    peekPrincipal: principals.peek,
-    findProfile: profiles.get,
-    principalChanged: accountChanged,
-    repo: authRepo,
-    transaction: transactional(db, auth.createAuthRepo),
-    tokens: createTokenIssuer({ secret: jwtSecret, ttlSeconds: config.accessTokenTtlSeconds, clock }),
-    mailer,
-    clock,
-    publicUrl: config.publicUrl.replace(/\/+$/, ''),
-    log: app.log,
-  })
-  await app.register(authPlugin, { authMode: config.authMode, serviceToken: config.serviceToken, resolvePrincipal: authService.resolvePrincipal, knownPrincipal: authService.knownPrincipal })
 
-  await app.register(health.routes, { ping: database.ping, databaseKind: database.kind })
-  await app.register(consolePages.routes, { timeZone: config.appeals.timeZone })
-  for (const [prefix, variant] of [['/api/auth', ''], ['/api/shared/auth', 'Shared']] as const) {
-    await app.register(auth.routes, { prefix, variant, service: authService })
-  }
-  // employees and terminals are counted in the Shape B list: the writer's own copy goes before its answer
-  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
-    await scope.register(employees.routes, { prefix: '/api/employees', service: employees.createEmployeeService({ repo: employees.createEmployeeRepo(db), principalChanged: accountChanged }) })
-  }))
-  const classifierService = classifiers.createClassifierService({ repo: classifiers.createClassifierRepo(db) })
-  await app.register(withReferences(referenceRoutes('classifiers'), async (scope) => {
-    await scope.register(classifiers.routes, { prefix: '/api/classifiers', service: classifierService })
-  }))
-  const regionService = regions.createRegionService({ repo: regions.createRegionRepo(db), transaction: transactional(db, regions.createRegionRepo) })
-  await app.register(withReferences(referenceRoutes('regions'), async (scope) => {
-    for (const [prefix, variant] of [['/api/regions', ''], ['/api/shared/regions', 'Shared']] as const) {
-      await scope.register(regions.routes, { prefix, variant, service: regionService })
-    }
-  }))
-  await app.register(references.routes, { prefix: '/api/references', service: references.createReferenceService({ repo: references.createReferenceRepo(db), regions: regionService, clock }) })
-  const organizationRepos = (d: typeof db) => ({ orgs: organizations.createOrganizationRepo(d), sync: organizations.createExtSyncRepo(d), regions: regions.createRegionRepo(d) })
-  const organizationService = organizations.createOrganizationService({
-    repos: organizationRepos(db),
-    transaction: transactional(db, organizationRepos),
-    clock,
-    extSyncEnabled: config.extSync.url !== undefined,
-  })
-  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
-    await scope.register(organizations.sharedRoutes, { prefix: '/api/organizations', shape: 'A', service: organizationService })
-    await scope.register(organizations.sharedRoutes, { prefix: '/api/shared/organizations', shape: 'S', service: organizationService })
-    await scope.register(organizations.telephonyRoutes, { prefix: '/api/organizations', service: organizationService })
-  }))
-  await app.register(platform.routes, {
-    prefix: '/platform',
-    service: platform.createPlatformService({ repo: platform.createPlatformRepo(db), transaction: transactional(db, platform.createPlatformRepo), cellId: config.cellId, clock }),
-  })
-  await app.register(withReferences(changesReferences('organizations'), async (scope) => {
-    await scope.register(endpoints.routes, {
-      prefix: '/api/organizations/:tenant_id/endpoints',
-      service: endpoints.createEndpointService({ repo: endpoints.createEndpointRepo(db), transaction: transactional(db, endpoints.createEndpointRepo), sipRealm: config.pbx.sipRealm, control: pbxControl }),
-    })
-  }))
-  await app.register(pbx.routes, {
-    prefix: '/api/pbx',
-    service: pbx.createPbxService({ repo: pbx.createPbxRepo(db), transaction: transactional(db, pbx.createPbxRepo), configDir: config.pbx.configDir, backupRetention: config.pbx.backupRetention, clock, control: pbxControl }),
-  })
-  const callRepo = callEvents.createCallRepo(db)
-  const callNotifier = createNotifier(database, 'call_events')
-  app.addHook('onReady', async () => { await callNotifier.start() })
-  app.addHook('onClose', async () => { await callNotifier.stop() })
-  const appealRepo = appeals.createAppealRepo(db)
-  const live = callEvents.createLiveEvents(callNotifier, { isCentreStaff: appeals.centreStaffCheck(appealRepo) })
-  await app.register(callEvents.routes, {
-    prefix: '/api/call-events',
-    live,
-    service: callEvents.createCallEventService({ repo: callRepo, transaction: transactional(db, callEvents.createCallRepo), clock, live, log: app.log, control: pbxControl }),
-  })
-  const retention = callEvents.createRetentionJob({ repo: callRepo, clock, log: app.log, retentionDays: config.calls.retentionDays, intervalMs: config.calls.purgeIntervalMs })
-  app.addHook('onReady', async () => { retention.start() })
-  app.addHook('onClose', async () => { await retention.stop() })
-  if (config.extSync.url) {
-    const worker = organizations.createExtSyncWorker({
-      repo: organizations.createExtSyncRepo(db),
-      client: createExtSyncClient({ url: config.extSync.url, token: config.extSync.token, timeoutMs: config.extSync.timeoutMs }),
-      clock,
-      log: app.log,
-      ...config.extSync,
-    })
-    app.addHook('onReady', async () => { worker.start() })
-    app.addHook('onClose', async () => { await worker.stop() })
-  }
-  const llmService = llm.createLlmService({
-    config: config.llm,
-    gateway: deps.llmGateway ?? createLlmGateway(config.llm),
-    repo: llm.createLlmRepo(db),
-    choices: classifierService.subcategoryChoices,
-    log: app.log,
-  })
-  app.addHook('onClose', llmService.flush)
-  await app.register(llm.routes, { prefix: '/api/llm', service: llmService })
-  await app.register(withReferences(referenceRoutes('groups'), async (scope) => {
-    await scope.register(groups.routes, { prefix: '/api/shared/groups', service: groups.createGroupService({ repo: groups.createGroupRepo(db) }) })
-  }))
-
-  const calendarNotifier = createNotifier(database, 'calendar_changed')
-  const calendarService = calendar.createCalendarService({
-    repo: calendar.createCalendarRepo(db), settings: config.appeals, clock, announceChange: () => calendarNotifier.publish('changed'),
-  })
-  calendarNotifier.subscribe(calendarService.forget)
-  app.addHook('onReady', async () => { await calendarNotifier.start() })
-  app.addHook('onClose', async () => { await calendarNotifier.stop() })
-  await app.register(calendar.routes, { prefix: '/api/appeals/calendar', service: calendarService })
+  const log = app.log
+  const auth = createAuthModule({ database, config, jwtSecret, clock, mailer, referenceChanges, referenceCache, log })
+  const classifiers = createClassifiersModule({ db })
+  const regions = createRegionsModule({ db })
+  const callEvents = createCallEventsModule({ database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db) })
+  const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log })
+  const calendar = createCalendarModule({ database, settings: config.appeals, clock })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
-  const notificationRepo = notifications.createNotificationRepo(db)
-  const notificationWorker = notifications.createNotificationWorker({
-    repo: notificationRepo,
-    // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
-    mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined),
-    sms,
-    clock,
-    log: app.log,
-    ...config.notifications,
-    timeoutMs: config.notifications.smpp?.timeoutMs ?? 5_000,
-    messageIdDomain: new URL(config.publicUrl).hostname,
-  })
-  app.decorate('notifications', notificationWorker)
-  app.addHook('onReady', async () => { notificationWorker.start() })
-  app.addHook('onClose', async () => { await notificationWorker.stop(); await sms?.close() })
-  await app.register(notifications.routes, {
-    prefix: '/api/appeals/notifications',
-    service: notifications.createNotificationService({ repo: notificationRepo, clock, channels: notificationWorker.channels, poke: notificationWorker.poke }),
-  })
-  const appealEvent = (event: appeals.AppealLiveEvent) => ({ ...event, employee_id: null, audience: 'appeal' as const })
-  const publishAppeal = (event: appeals.AppealLiveEvent) => live.publish(appealEvent(event))
-  const appealTransaction = transactional(db, appeals.createAppealRepo)
-  const deadlineJob = appeals.createDeadlineJob({
-    repo: appealRepo, transaction: appealTransaction, clock, timeZone: config.appeals.timeZone, notify: notificationWorker.poke, publish: publishAppeal, intervalMs: config.appeals.deadlineIntervalMs, log: app.log,
-  })
-  app.decorate('appealDeadlines', deadlineJob)
-  app.addHook('onReady', async () => { deadlineJob.start() })
-  app.addHook('onClose', async () => { await deadlineJob.stop() })
-  const appealService = appeals.createAppealService({
-    repo: appealRepo,
-    transaction: appealTransaction,
-    calendar: calendarService.current,
-    rules: config.appeals,
-    clock,
-    notify: notificationWorker.poke,
-    reviewAnswer: (appeal, actor) => { assistant.reviewLater(appeal, actor) },
-    deadlineSet: deadlineJob.poke,
-    publish: publishAppeal,
-    liveMessage: (event) => live.message(appealEvent(event)),
-  })
-  const assistant = appeals.createAppealAssistant({
-    llm: llmService, repo: appealRepo, visible: appealService.visibleRow, clock, publish: publishAppeal, log: app.log,
-  })
-  app.addHook('onClose', assistant.flush)
-  await app.register(appeals.routes, { prefix: '/api/appeals', service: appealService, assistant, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows })
+  // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
+  const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms })
 
+  await mountModules(app, [
+    { port: undefined, running: [referenceChanges] },
+    auth,
+    createHealthModule({ database }),
+    createConsoleModule({ timeZone: config.appeals.timeZone }),
+    createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),
+    classifiers,
+    regions,
+    createReferencesModule({ db, regions: regions.port, clock }),
+    createOrganizationsModule({ db, clock, extSync: config.extSync, log }),
+    createPlatformModule({ db, clock, cellId: config.cellId }),
+    createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
+    createPbxModule({ db, clock, pbx: config.pbx, control }),
+    callEvents,
+    llm,
+    createGroupsModule({ db }),
+    calendar,
+    notifications,
+    createAppealsModule({ db, clock, log, appeals: config.appeals, calendar: calendar.port, notifications: notifications.port, live: callEvents.port, llm: llm.port }),
+  ])
   return app
 }

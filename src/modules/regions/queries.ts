@@ -1,4 +1,4 @@
-import { count, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import { asc, count, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { regions } from '../../db/schema/index.js'
@@ -7,6 +7,9 @@ import { regions } from '../../db/schema/index.js'
 
 /** the name of the region with this id (null when there is none), correlated to the caller's row */
 export const regionName = (regionId: SQLWrapper) => sql<string | null>`(select r.name from ${regions} r where r.id = ${regionId})`
+
+/** every region, in the tree's order (read-only: the organizations name their region and oblast) */
+export const allRegions = (db: AppDb) => db.select().from(regions).orderBy(asc(regions.sort_order), asc(regions.name), asc(regions.id))
 
 export const regionExists = async (db: AppDb, id: number) =>
   (await db.select({ n: count() }).from(regions).where(eq(regions.id, id)))[0]!.n > 0

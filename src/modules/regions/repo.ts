@@ -2,13 +2,14 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { regions } from '../../db/schema/index.js'
 import { organizationCountInRegion } from '../organizations/queries.js'
+import { allRegions } from './queries.js'
 
 export type RegionRow = typeof regions.$inferSelect
 
 export function createRegionRepo (db: AppDb) {
   return {
     /** every region, in display order: the table is small (a country's regions and districts) */
-    all: () => db.select().from(regions).orderBy(asc(regions.sort_order), asc(regions.name), asc(regions.id)),
+    all: () => allRegions(db),
     /** just what the tree shows, in display order */
     treeRows: (includeInactive: boolean) => db.select({
       id: regions.id, name: regions.name, parent_id: regions.parent_id, phone_code: regions.phone_code,

@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { transactional, type Database } from '../../db/client.js'
+import { createNotifier } from '../../db/notify.js'
+import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import type { Principal } from '../../lib/auth.js'
+import type { Clock } from '../../lib/clock.js'
+import type { ServiceModule } from '../../lib/module.js'
+import type { Config } from '../../config.js'
+import { createLiveEvents, type LiveEvents } from './live.js'
+import { createCallRepo } from './repo.js'
+import { createRetentionJob } from './retention.js'
+import routes from './routes.js'
+import { createCallEventService } from './service.js'
+
+/** other modules publish their live events through the consoles' stream of this one */
+export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'>
+
+/** calls and their transcripts from the telephony, and the live stream every console follows */
+export function createCallEventsModule (deps: {
+  database: Database, clock: Clock, calls: Config['calls'], log: FastifyBaseLogger, control?: PbxControl
+  /** whether the principal is the call centre's staff (they see every call's events) */
+  isCentreStaff: (principal: Principal) => Promise<boolean>
+}): ServiceModule<CallEventsPort> {
+  const { database, clock, log } = deps
+  const repo = createCallRepo(database.db)
+  const notifier = createNotifier(database, 'call_events')
+  const live = createLiveEvents(notifier, { isCentreStaff: deps.isCentreStaff })
+  const service = createCallEventService({ repo, transaction: transactional(database.db, createCallRepo), clock, live, log, control: deps.control })
+  const retention = createRetentionJob({ repo, clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
+  return {
+    port: { publish: live.publish, message: live.message },
+    running: [notifier, retention],
+    async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service }) },
+  }
+}
