@@ -71,6 +71,13 @@ describe('table ownership', () => {
     assert.deepEqual(trespasses, [])
   })
 
+  it('no module builds another module\'s repository, from its repo.ts or any other file of its folder', () => {
+    const trespasses = files.flatMap((f) => [...f.text.matchAll(/import\s+\{([^}]*)\}\s+from\s+'\.\.\/([\w-]+)\/[\w./-]+'/g)]
+      .filter((m) => `modules/${m[2]}` !== unitOf(f.path) && /\bcreate\w*Repo\b/.test(m[1]!))
+      .map((m) => `${f.path} imports ${m[1]!.trim()} from ${m[2]}`))
+    assert.deepEqual(trespasses, [])
+  })
+
   it('no module reaches into another module\'s repository', () => {
     const trespasses = files.flatMap((f) => [...f.text.matchAll(/from\s+'\.\.\/([\w-]+)\/repo(?:\.js)?'/g)]
       .filter((m) => `modules/${m[1]}` !== unitOf(f.path))

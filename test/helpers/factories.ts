@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppDb } from '../../src/db/client.js'
-import { createAuthRepo } from '../../src/modules/auth/repo.js'
-import { organizations } from '../../src/db/schema/index.js'
+import { organizations, users } from '../../src/db/schema/index.js'
 import type { Role, UserType } from '../../src/db/schema/users.js'
 import { hashPassword } from '../../src/lib/passwords.js'
 
@@ -19,7 +18,7 @@ export async function makeUser (db: AppDb, overrides: { role?: Role, user_type?:
   const password = overrides.password === undefined ? 'Correct-Horse-42' : overrides.password
   const email = overrides.email ?? `${unique('user')}@test.kz`
   const role = overrides.role ?? 'admin'
-  const user = await createAuthRepo(db).insertUser({
+  const [user] = await db.insert(users).values({
     email,
     password_hash: password === null ? null : await hashPassword(password),
     role,
@@ -29,8 +28,8 @@ export async function makeUser (db: AppDb, overrides: { role?: Role, user_type?:
     first_name: 'Иван',
     is_active: overrides.is_active ?? true,
     must_change_password: overrides.must_change_password ?? false,
-  })
-  return { id: user.id, email, password: password ?? '', role, organization_id: user.organization_id }
+  }).returning()
+  return { id: user!.id, email, password: password ?? '', role, organization_id: user!.organization_id }
 }
 
 /** Logs in through HTTP and answers the Authorization header. */

@@ -26,12 +26,5 @@ export async function ensureFirstAdmin (config: Config, db: AppDb, embedded: boo
 }
 
 export async function createAdmin (db: AppDb, email: string, password: string, mustChangePassword: boolean): Promise<void> {
-  await createAuthRepo(db).insertUser({
-    email: email.toLowerCase(),
-    password_hash: await hashPassword(password),
-    role: 'admin',
-    user_type: 'platform',
-    last_name: 'Administrator',
-    must_change_password: mustChangePassword,
-  })
+  await createAuthRepo(db).insertAdministrator({ email: email.toLowerCase(), password_hash: await hashPassword(password), must_change_password: mustChangePassword })
 }

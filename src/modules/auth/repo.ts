@@ -1,12 +1,12 @@
 import { and, count, eq, gt, inArray, isNull, lt, min } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { authTokens, loginFailures, serviceSettings, type AuthTokenPurpose } from '../../db/schema/index.js'
-import { createAccountRepo } from '../employees/queries.js'
+import { accountQueries } from '../employees/queries.js'
 
 export type { UserRow } from '../employees/queries.js'
 
 export function createAuthRepo (db: AppDb) {
-  const accounts = createAccountRepo(db)
+  const accounts = accountQueries(db)
   return {
     ...accounts,
 

@@ -18,8 +18,11 @@ export const employeeOrganization = async (db: AppDb, id: number) =>
 export const employeeNames = (db: AppDb) =>
   db.select({ id: users.id, last_name: users.last_name, first_name: users.first_name }).from(users).as('employee')
 
-/** The accounts behind sign-in: what the auth module reads and writes of an employee. */
-export function createAccountRepo (db: AppDb) {
+/**
+ * The accounts behind sign-in: what the auth module reads and writes of an employee (its password,
+ * its own profile fields, the first administrator), and nothing else of the table.
+ */
+export function accountQueries (db: AppDb) {
   return {
     findUserByEmail: async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0],
     /** the few columns a token check needs, on every authenticated request */
@@ -45,7 +48,9 @@ export function createAccountRepo (db: AppDb) {
     updateProfile: async (id: number, fields: { phone?: string | null, position?: string | null }) =>
       db.update(users).set({ ...fields, updated_at: sql`now()` }).where(eq(users.id, id)),
 
-    insertUser: async (values: typeof users.$inferInsert) => (await db.insert(users).values(values).returning())[0]!,
+    /** the first administrator, or one made by the CLI: a platform account of no organization */
+    insertAdministrator: async (values: { email: string, password_hash: string, must_change_password: boolean }) =>
+      (await db.insert(users).values({ ...values, role: 'admin', user_type: 'platform', last_name: 'Administrator' }).returning())[0]!,
   }
 }
 
