@@ -24,6 +24,8 @@ export interface ServiceModule<Port = undefined> {
 export async function mountModules (app: FastifyInstance, modules: ServiceModule<unknown>[]): Promise<void> {
   for (const module of modules) await module.register?.(app)
   const running = modules.flatMap((m) => m.running ?? [])
-  app.addHook('onReady', async () => { for (const r of running) await r.start?.() })
+  // a hook each: each start has Fastify's own time limit (a LISTEN on a server that does not answer
+  // takes its connection time-out, and four of them in one hook outlived the limit)
+  for (const r of running) if (r.start) app.addHook('onReady', async () => { await r.start!() })
   app.addHook('onClose', async () => { for (const r of [...running].reverse()) await r.stop?.() })
 }
