@@ -1,6 +1,7 @@
 // neostandard (standard style for TypeScript) with the project's own habits: snake_case wire names,
 // a TypeBox schema and its type sharing one name, several short properties on one line.
 import neostandard from 'neostandard'
+import reactHooks from 'eslint-plugin-react-hooks'
 
 export default [
   ...neostandard({ ts: true, ignores: ['node_modules', 'dist', 'web/dist', 'web/src/api/schema.d.ts', 'data', 'drizzle', 'test-results'] }),
@@ -13,6 +14,13 @@ export default [
       // `void promise` marks a fire-and-forget call on purpose
       'no-void': ['error', { allowAsStatement: true }],
     },
+  },
+  {
+    // the console: hooks called as React requires, their dependencies complete, and what the React
+    // Compiler's rules find (state set in effects, refs read in render, impure renders)
+    files: ['web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // Asterisk's dialplan spells its variables ${LIKE_THIS}: those strings are not template mistakes

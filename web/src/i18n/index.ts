@@ -28,3 +28,11 @@ void i18next.use(initReactI18next).init({
 })
 
 export default i18next
+
+// t('...') takes only keys that ru.ts has (and kk.ts, typed by it): a misspelt or missing key fails the type check
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation'
+    resources: { translation: typeof ru }
+  }
+}

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react'
 
 /** what the service pushes to consoles (src/modules/call-events/live.ts) */
 export interface LiveEvent {
@@ -83,7 +83,6 @@ export const useLiveStatus = (): LiveStatus => useLive().status
 /** calls `handler` for each event pushed to this console, the latest handler each time */
 export function useLiveEvents (handler: Listener): void {
   const { subscribe } = useLive()
-  const latest = useRef(handler)
-  latest.current = handler
-  useEffect(() => subscribe((event) => latest.current(event)), [subscribe])
+  const onEvent = useEffectEvent(handler)
+  useEffect(() => subscribe((event) => onEvent(event)), [subscribe])
 }

@@ -68,7 +68,7 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
       if (stored) save({ ...stored, token, mustChangePassword: false })
     },
     signOut: () => signOut(),
-  }), [stored, save, signOut])
+  }), [stored, expired, save, signOut])
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>
 }

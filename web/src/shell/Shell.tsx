@@ -1,6 +1,7 @@
 import { DashboardOutlined, FileTextOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
 import { Button, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
 import { Suspense } from 'react'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
 import { LiveProvider } from '../live/live'
@@ -47,7 +48,7 @@ export function Shell () {
   )
 }
 
-function menuOf (user: SessionUser, t: (key: string) => string): MenuProps['items'] {
+function menuOf (user: SessionUser, t: TFunction): MenuProps['items'] {
   const admin = ADMIN_PAGES.filter((page) => canSeeAdminPage(user, page)).map((page) => ({ key: `/admin/${page}`, label: t(`admin.pages.${page}`) }))
   return [
     ...(canUseDesk(user) ? [{ key: '/desk', icon: <PhoneOutlined />, label: t('nav.desk') }] : []),

@@ -6,6 +6,7 @@ import { api } from '../../api/client'
 import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
+import { useNow } from '../../live/use-now'
 
 interface Line { seq: number, channel: string, text: string }
 const RECENT_MS = 2 * 60 * 60_000
@@ -14,6 +15,7 @@ const LINES_SHOWN = 4
 /** calls in progress, each with the last lines of its transcript as they are spoken */
 export function LiveCalls () {
   const { t } = useTranslation()
+  const now = useNow()
   const format = useFormat()
   const [lines, setLines] = useState<Map<number, Line[]>>(new Map())
   const calls = useQuery({
@@ -32,7 +34,7 @@ export function LiveCalls () {
       return next
     })
   })
-  const open = (calls.data ?? []).filter((c) => !c.is_final && Date.now() - new Date(c.answered_at ?? c.created_at).getTime() < RECENT_MS)
+  const open = (calls.data ?? []).filter((c) => !c.is_final && now - new Date(c.answered_at ?? c.created_at).getTime() < RECENT_MS)
   return (
     <Card size='small' title={t('board.calls')} loading={calls.isLoading} data-testid='live-calls'>
       {open.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('board.noCalls')} />}

@@ -49,13 +49,16 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   const personId = Form.useWatch('person_id', form)
   const regionId = Form.useWatch('region_id', form)
 
-  // a new call starts a new form
+  // a new call starts a new form (only a new call: an update of the same call, its person matched
+  // later, keeps what the operator typed), and the antd form is the external system synchronised here
   useEffect(() => {
     form.resetFields()
     form.setFieldsValue({ person_id: call?.person?.id, citizen: { phone: call?.phone ?? undefined } })
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form's own messages go with the form it resets
     setError(undefined)
     if (call) setRegistered(undefined)
-  }, [call?.id, form]) // only a new call resets it, not an update of the same call
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the call's id on purpose (see above)
+  }, [call?.id, form])
 
   useEffect(() => {
     if (suggestion.text && !blank(form.getFieldValue('text') as string | undefined)) form.setFieldValue('text', suggestion.text)

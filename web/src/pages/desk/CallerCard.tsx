@@ -7,6 +7,7 @@ import { load } from '../../api/load'
 import { useFormat } from '../../i18n/format'
 import { StatusTag } from '../appeals/StatusTag'
 import type { DeskCall } from './call'
+import { useNow } from '../../live/use-now'
 
 /** DESIGN 7.1: an appeal of the same citizen within 30 days may be a repeat */
 const REPEAT_WINDOW_MS = 30 * 24 * 60 * 60_000
@@ -15,13 +16,14 @@ const REPEAT_WINDOW_MS = 30 * 24 * 60 * 60_000
 export function CallerCard ({ call }: { call: DeskCall }) {
   const { t } = useTranslation()
   const format = useFormat()
+  const now = useNow()
   const query = call.person ? { person_id: call.person.id } : call.phone ? { phone: call.phone } : undefined
   const previous = useQuery({
     queryKey: ['appeals', 'caller', query],
     queryFn: () => load(api.GET('/api/appeals', { params: { query: { ...query, limit: 5 } } })),
     enabled: query !== undefined,
   })
-  const recent = previous.data?.items.filter((a) => Date.now() - new Date(a.received_at).getTime() < REPEAT_WINDOW_MS) ?? []
+  const recent = previous.data?.items.filter((a) => now - new Date(a.received_at).getTime() < REPEAT_WINDOW_MS) ?? []
   return (
     <Card size='small' title={t('desk.caller')} data-testid='caller'>
       <Descriptions column={1} size='small'>
