@@ -12,6 +12,7 @@ import { textFrame } from '../src/lib/websockets.js'
 import WebSocket, { WebSocketServer } from 'ws'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
+import { appealExecutorScope, canSeeAppeal, type AppealViewer } from '../src/lib/access.js'
 
 describe('IIN', () => {
   it('accepts the valid vectors of DESIGN 5.2 and refuses the invalid one', () => {
@@ -162,6 +163,26 @@ describe('WebSocket text frames written by the service itself', () => {
     } finally {
       client.terminate()
       server.close()
+    }
+  })
+})
+
+describe('who sees an appeal (lib/access.ts: the register, its list filter and the live stream)', () => {
+  const viewer = (role: 'admin' | 'manager' | 'operator', organization: number | null, centre = false): AppealViewer =>
+    ({ principal: { id: 7, email: 'x@test.kz', role, user_type: role === 'admin' ? 'platform' : 'staff', organization_id: organization }, centre })
+
+  it('admins and the centre\'s staff see every appeal; an executor\'s staff their organization\'s; nobody else any', () => {
+    const cases: [AppealViewer, number | null, boolean][] = [
+      [viewer('admin', null), 5, true], [viewer('admin', null), null, true],
+      [viewer('operator', 1, true), 5, true], [viewer('operator', 1, true), null, true],
+      [viewer('operator', 5), 5, true], [viewer('manager', 5), 5, true],
+      [viewer('operator', 5), 6, false], [viewer('manager', 5), null, false], [viewer('operator', null), null, false],
+    ]
+    for (const [v, executor, expected] of cases) {
+      assert.equal(canSeeAppeal(v, executor), expected, `${v.principal.role} of ${v.principal.organization_id} (centre ${v.centre}) and an appeal of ${executor}`)
+      // the list's filter says the same: undefined lets every appeal through, a number only that executor's
+      const scope = appealExecutorScope(v)
+      assert.equal(scope === undefined || scope === executor, expected)
     }
   })
 })

@@ -35,6 +35,29 @@ export function canManage (p: Principal, organizationId: number | null | undefin
 }
 
 /**
+ * Who sees an appeal: an admin and the call centre's staff see every appeal, the staff of the
+ * executor organization the ones it executes, nobody else any. The register's single-row checks, its
+ * list's SQL filter and the live stream's filter all ask this.
+ */
+export interface AppealViewer {
+  principal: Principal
+  /** staff of an active organization running the call centre (looked up once per request or console) */
+  centre: boolean
+}
+
+const seesEveryAppeal = (v: AppealViewer) => v.principal.role === 'admin' || v.centre
+
+export function canSeeAppeal (v: AppealViewer, executorOrganizationId: number | null): boolean {
+  if (seesEveryAppeal(v)) return true
+  return v.principal.organization_id !== null && v.principal.organization_id === executorOrganizationId
+}
+
+/** the same rule as a filter: undefined sees every appeal, else only those of this executor (-1: none) */
+export function appealExecutorScope (v: AppealViewer): number | undefined {
+  return seesEveryAppeal(v) ? undefined : v.principal.organization_id ?? -1
+}
+
+/**
  * The role check that comes before any lookup: a caller who could manage no organization's rows
  * learns nothing about whether a row exists.
  */

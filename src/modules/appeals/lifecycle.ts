@@ -1,6 +1,6 @@
 // DESIGN 7.2: which action may be taken from which state, by whom, and where it leads.
 import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
-import type { Principal } from '../../lib/auth.js'
+import type { AppealViewer } from '../../lib/access.js'
 
 /** centre: staff of a call-centre organization; executor: staff of the appeal's executor organization */
 export type Capacity = 'centre' | 'executor' | 'executor_manager'
@@ -27,7 +27,7 @@ const RULES: Record<TransitionAction, readonly Rule[]> = {
 export const TRANSITIONS = Object.keys(RULES) as TransitionAction[]
 
 /** The caller as the lifecycle sees them: whether they are centre staff is looked up once per request. */
-export interface Actor { principal: Principal, centre: boolean }
+export type Actor = AppealViewer
 
 export interface AppealState { status: AppealStatus, executor_organization_id: number | null, extended_until: Date | null }
 
@@ -42,9 +42,6 @@ export function capacitiesOf (actor: Actor, appeal: Pick<AppealState, 'executor_
   }
   return out
 }
-
-/** whether the caller may see the appeal at all (others get 404) */
-export const canSeeAppeal = (actor: Actor, appeal: Pick<AppealState, 'executor_organization_id'>) => capacitiesOf(actor, appeal).size > 0
 
 /** the actions open in this state, whoever takes them (extension is once only) */
 export function openActions (appeal: AppealState): TransitionAction[] {

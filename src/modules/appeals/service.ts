@@ -9,7 +9,8 @@ import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar }
 import { cleanPersonContact } from '../references/person-input.js'
 import { MARKERS, type NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
-import { allowedActions, canSeeAppeal, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
+import { appealExecutorScope, canSeeAppeal } from '../../lib/access.js'
+import { allowedActions, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices } from './notices.js'
 import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationValues, type StatsRow } from './repo.js'
 import type {
@@ -317,7 +318,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     const text = q.q?.trim()
     const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
     return {
-      visibleTo: actor.centre ? undefined : actor.principal.organization_id ?? -1,
+      visibleTo: appealExecutorScope(actor),
       status: q.status,
       executorOrganizationId: q.executor_organization_id,
       regionId: q.region_id,
@@ -348,7 +349,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     let notified = false
     const row = await transaction(async (tx) => {
       const current = await tx.lock(id)
-      if (!current || !canSeeAppeal(actor, current)) throw new NotFoundError('Appeal')
+      if (!current || !canSeeAppeal(actor, current.executor_organization_id)) throw new NotFoundError('Appeal')
       const verdict = judge(actor, current, action)
       if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`)
       if (!verdict.ok) {
@@ -372,7 +373,7 @@ export function createAppealService (deps: AppealServiceDeps) {
   /** the appeal if the principal may see it */
   async function visibleRow (principal: Principal, id: number): Promise<AppealRow> {
     const row = await repo.find(id)
-    if (!row || !canSeeAppeal(await actorOf(principal), row)) throw new NotFoundError('Appeal')
+    if (!row || !canSeeAppeal(await actorOf(principal), row.executor_organization_id)) throw new NotFoundError('Appeal')
     return row
   }
 
@@ -395,7 +396,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     async get (principal: Principal, id: number): Promise<AppealResponse & { history: AppealEvent[] }> {
       const actor = await actorOf(principal)
       const row = await repo.find(id)
-      if (!row || !canSeeAppeal(actor, row)) throw new NotFoundError('Appeal')
+      if (!row || !canSeeAppeal(actor, row.executor_organization_id)) throw new NotFoundError('Appeal')
       const history = (await repo.history(id)).map((e) => ({ ...e, at: e.at.toISOString() }))
       return { ...view(row, actor), history }
     },

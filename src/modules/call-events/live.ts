@@ -1,5 +1,5 @@
 import type { Notifier } from '../../db/notify.js'
-import { canSee } from '../../lib/access.js'
+import { canSee, canSeeAppeal } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { createBurst } from '../../lib/bursts.js'
 
@@ -49,7 +49,7 @@ interface Console { principal: Principal, centre: boolean, view: string, deliver
 
 function sees (c: Console, event: LiveEvent): boolean {
   if (event.audience !== 'appeal') return canSee(c.principal, event)
-  return c.principal.role === 'admin' || c.centre || (c.principal.organization_id !== null && c.principal.organization_id === event.organization_id)
+  return canSeeAppeal(c, event.organization_id)
 }
 
 /** consoles with the same view see the same events (what `sees` reads of them) */
