@@ -1,4 +1,20 @@
 /** `event` is `message` when the server named none; `raw` is the data line as sent ([DONE] is not JSON) */
+import assert from 'node:assert/strict'
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
+import { LiveEventMessage } from '../../src/modules/call-events/live-events.js'
+
+const checkLiveEvent = addFormats.default(new Ajv({ allErrors: true, strict: false })).compile(LiveEventMessage)
+
+/** every event a console received is one of the live stream's schemas (live-events.ts), its SSE name its type */
+export function assertLiveEvents (events: SseEvent[]): void {
+  for (const e of events) {
+    if (e.event === 'message') continue
+    assert.ok(checkLiveEvent(e.data), `${e.event} does not match its schema: ${JSON.stringify(checkLiveEvent.errors?.slice(0, 3))} in ${e.raw.slice(0, 300)}`)
+    assert.equal(e.data.type, e.event)
+  }
+}
+
 export interface SseEvent { event: string, data: Record<string, unknown>, raw: string, at: number }
 
 /**

@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { startSmtpServer } from '../helpers/smtp.js'
-import { openSse } from '../helpers/sse.js'
+import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
 const local = (day: string, hhmm: string) => new Date(`${day}T${hhmm}:00+05:00`)
 
@@ -121,6 +121,8 @@ describe('appeals across instances: the deadline job and live events', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
       assert.deepEqual(appealEvents(consoles.other), [], 'another organization sees nothing of it')
+      // the registration statement builds its event in SQL: it is the schema's all the same
+      for (const c of Object.values(consoles)) assertLiveEvents(c.events)
     } finally {
       await Promise.all(Object.values(consoles).map((c) => c.close()))
     }

@@ -10,7 +10,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
-import { openSse } from '../helpers/sse.js'
+import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
 const PASSWORD = 'Abcdefghij0123456789'
 
@@ -76,6 +76,9 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       assert.equal(callEvents(consoles.op1)[1]!.data.chunk_text, 'Алло')
       assert.deepEqual(callEvents(consoles.op2), [], 'another operator sees nothing of it')
       assert.deepEqual(callEvents(consoles.manager2).map((e) => (e.data.call as { operator_num: string }).operator_num), ['202001'])
+      // the answered event the service builds, the chunks the intake's statement builds, the consoles' presence
+      for (const c of Object.values(consoles)) assertLiveEvents(c.events)
+      assert.ok(consoles.admin.events.some((e) => e.event === 'operator.online'), 'the admin saw consoles come online')
     } finally {
       await Promise.all(Object.values(consoles).map((c) => c.close()))
     }
@@ -213,10 +216,10 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     const encoding: LiveEncoding = ({ json }) => { encoded++; return Buffer.from(json) }
     try {
       for (const [seq, employee] of [[1, 5], [2, 6], [3, 5]] as const) {
-        await live.publish({ type: 'call.transcription', organization_id: 7, employee_id: employee, seq })
+        await live.publish({ type: 'call.transcription', organization_id: 7, employee_id: employee, seq, call_id: 'c-1', call_row_id: 1, operator_num: '101', channel: 'caller', chunk_text: 'Алло', truncated: false })
       }
       await eventually(async () => (got.get('admin3') ?? []).flatMap((b) => b.deliveries).length === 3, 5000, 'the admins see all three')
-      const seqs = (name: string) => (got.get(name) ?? []).flatMap((b) => b.deliveries.map((d) => d.event.seq))
+      const seqs = (name: string) => (got.get(name) ?? []).flatMap((b) => b.deliveries.map((d) => (d.event as { seq: number }).seq))
       assert.deepEqual(seqs('admin1'), [1, 2, 3])
       assert.deepEqual(seqs('op5'), [1, 3])
       assert.deepEqual(seqs('op5again'), [1, 3])

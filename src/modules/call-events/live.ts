@@ -2,16 +2,10 @@ import type { Notifier } from '../../db/notify.js'
 import { canSee, canSeeAppeal } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { createBurst } from '../../lib/bursts.js'
+import type { LiveEventMessage } from './live-events.js'
 
-/** What a console receives. Small on purpose: NOTIFY carries at most 8000 bytes. */
-export interface LiveEvent {
-  type: 'call.answered' | 'call.transcription' | 'call.final' | 'operator.online' | 'operator.offline' | `appeal.${string}`
-  organization_id: number | null
-  employee_id: number | null
-  /** appeal: seen by the centre's staff and the executor organization's staff (DESIGN 7.2), not by the access scope */
-  audience?: 'appeal'
-  [key: string]: unknown
-}
+/** What a console receives (one schema per event: live-events.ts). Small on purpose: NOTIFY carries at most 8000 bytes. */
+export type LiveEvent = LiveEventMessage
 
 /** an event and its JSON text, as it came */
 export interface LiveDelivery { event: LiveEvent, json: string }
@@ -48,7 +42,7 @@ export interface LiveOptions {
 interface Console { principal: Principal, centre: boolean, view: string, deliver: (batch: LiveBatch) => void }
 
 function sees (c: Console, event: LiveEvent): boolean {
-  if (event.audience !== 'appeal') return canSee(c.principal, event)
+  if (!('audience' in event)) return canSee(c.principal, event)
   return canSeeAppeal(c, event.organization_id)
 }
 

@@ -67,3 +67,4 @@ export type CallSummary = Static<typeof CallSummary>
 export type CallListQuery = Static<typeof CallListQuery>
 
 export const schemas = [OnlineOperator, CallAnsweredEvent, CallTranscriptionEvent, CallSummary, CallAnsweredResult, CallTranscriptionResult, CallDetail]
+// the live stream's events are added beside these (live-events.ts imports CallSummary from here)

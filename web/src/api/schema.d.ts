@@ -4,40 +4,6 @@
  */
 
 export interface paths {
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness with a database round trip */
-        get: operations["health"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Service name, version and links */
-        get: operations["root"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -338,6 +304,40 @@ export interface paths {
         };
         /** For a reverse proxy's auth_request: 200 with an administrator token (header or access_token cookie) */
         get: operations["verifyDocsShared"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness with a database round trip */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service name, version and links */
+        get: operations["root"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3018,6 +3018,133 @@ export interface components {
                 received_at: string;
             }[];
         };
+        CallAnsweredLiveEvent: {
+            /** @enum {string} */
+            type: "call.answered";
+            organization_id: number | null;
+            employee_id: number | null;
+            call: {
+                id: number;
+                call_id: string | null;
+                operator_num: string;
+                terminal_id: string | null;
+                organization_id: number | null;
+                employee_id: number | null;
+                caller_phone: string | null;
+                person_id: number | null;
+                /** Format: date-time */
+                answered_at: string | null;
+                is_final: boolean;
+                /** Format: date-time */
+                closed_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            person: {
+                id: number;
+                full_name: string;
+                iin_masked: string | null;
+            } | null;
+            /** @description earlier calls from the same number */
+            previous_calls: number;
+        };
+        CallChunkLiveEvent: {
+            /** @description call.final: the call's last chunk */
+            type: "call.transcription" | "call.final";
+            organization_id: number | null;
+            employee_id: number | null;
+            /** @description the telephony's id of the call */
+            call_id: string;
+            /** @description the call's id in /api/call-events/calls */
+            call_row_id: number;
+            operator_num: string;
+            /** @description the chunk's number in the call, from 1, gapless */
+            seq: number;
+            channel: string;
+            /** @description at most 1,500 characters; the call holds the whole text */
+            chunk_text: string;
+            truncated: boolean;
+        };
+        OperatorPresenceLiveEvent: {
+            type: "operator.online" | "operator.offline";
+            organization_id: number | null;
+            employee_id: number | null;
+            user_id: number;
+        };
+        AppealLiveEvent: {
+            /** @enum {string} */
+            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.answer_checked";
+            organization_id: number | null;
+            employee_id: number | null;
+            /** @enum {string} */
+            audience: "appeal";
+            appeal_id: number;
+            number: string;
+            /** @enum {string} */
+            status: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
+        };
+        LiveEventMessage: {
+            /** @enum {string} */
+            type: "call.answered";
+            organization_id: number | null;
+            employee_id: number | null;
+            call: {
+                id: number;
+                call_id: string | null;
+                operator_num: string;
+                terminal_id: string | null;
+                organization_id: number | null;
+                employee_id: number | null;
+                caller_phone: string | null;
+                person_id: number | null;
+                /** Format: date-time */
+                answered_at: string | null;
+                is_final: boolean;
+                /** Format: date-time */
+                closed_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            person: {
+                id: number;
+                full_name: string;
+                iin_masked: string | null;
+            } | null;
+            /** @description earlier calls from the same number */
+            previous_calls: number;
+        } | {
+            /** @description call.final: the call's last chunk */
+            type: "call.transcription" | "call.final";
+            organization_id: number | null;
+            employee_id: number | null;
+            /** @description the telephony's id of the call */
+            call_id: string;
+            /** @description the call's id in /api/call-events/calls */
+            call_row_id: number;
+            operator_num: string;
+            /** @description the chunk's number in the call, from 1, gapless */
+            seq: number;
+            channel: string;
+            /** @description at most 1,500 characters; the call holds the whole text */
+            chunk_text: string;
+            truncated: boolean;
+        } | {
+            type: "operator.online" | "operator.offline";
+            organization_id: number | null;
+            employee_id: number | null;
+            user_id: number;
+        } | {
+            /** @enum {string} */
+            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.answer_checked";
+            organization_id: number | null;
+            employee_id: number | null;
+            /** @enum {string} */
+            audience: "appeal";
+            appeal_id: number;
+            number: string;
+            /** @enum {string} */
+            status: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
+        };
         ChatMessage: {
             role: "system" | "user" | "assistant";
             content: string;
@@ -3569,56 +3696,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    health: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                        database: string;
-                        version: string;
-                    };
-                };
-            };
-        };
-    };
-    root: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        service: string;
-                        version: string;
-                        docs: string;
-                        openapi: string;
-                        health: string;
-                    };
-                };
-            };
-        };
-    };
     login: {
         parameters: {
             query?: never;
@@ -4213,6 +4290,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                        database: string;
+                        version: string;
+                    };
+                };
+            };
+        };
+    };
+    root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service: string;
+                        version: string;
+                        docs: string;
+                        openapi: string;
+                        health: string;
+                    };
                 };
             };
         };

@@ -1,13 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
+import type { Schemas } from '../api/client'
 import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react'
 
-/** what the service pushes to consoles (src/modules/call-events/live.ts) */
-export interface LiveEvent {
-  type: string
-  organization_id: number | null
-  employee_id?: number | null
-  [key: string]: unknown
-}
+/** what the service pushes to consoles: one schema per event (src/modules/call-events/live-events.ts, through openapi.json) */
+export type LiveEvent = Schemas['LiveEventMessage']
 export type LiveStatus = 'connecting' | 'open' | 'closed'
 type Listener = (event: LiveEvent) => void
 

@@ -39,7 +39,7 @@ export function AppealPage () {
 
   // the list's queries are refetched by the live provider; here the user is also told
   useLiveEvents((event) => {
-    if (event.appeal_id !== id) return
+    if (!('appeal_id' in event) || event.appeal_id !== id) return
     if (event.type === ownEvent.current) ownEvent.current = undefined
     else if (event.type !== 'appeal.answer_checked') setChangedElsewhere(true)
   })

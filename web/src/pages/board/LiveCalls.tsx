@@ -26,10 +26,10 @@ export function LiveCalls () {
   useLiveEvents((event) => {
     if (event.type === 'call.answered' || event.type === 'call.final') void calls.refetch()
     if (event.type !== 'call.transcription' && event.type !== 'call.final') return
-    const id = Number(event.call_row_id)
+    const id = event.call_row_id
     setLines((current) => {
       const next = new Map(current)
-      const mine = [...(next.get(id) ?? []), { seq: Number(event.seq), channel: String(event.channel), text: String(event.chunk_text) }]
+      const mine = [...(next.get(id) ?? []), { seq: event.seq, channel: event.channel, text: event.chunk_text }]
       next.set(id, mine.sort((a, b) => a.seq - b.seq).slice(-LINES_SHOWN))
       return next
     })

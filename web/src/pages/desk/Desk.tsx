@@ -43,7 +43,7 @@ export function Desk () {
         if (current && current.id === event.call_row_id) return withChunk(current, event)
         // a transcript of a call whose answer this console did not see
         if (!current || current.final) {
-          return withChunk({ id: Number(event.call_row_id), callId: String(event.call_id), phone: null, person: null, previousCalls: 0, answeredAt: null, chunks: [], final: false }, event)
+          return withChunk({ id: event.call_row_id, callId: event.call_id, phone: null, person: null, previousCalls: 0, answeredAt: null, chunks: [], final: false }, event)
         }
         return current
       })

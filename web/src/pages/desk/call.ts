@@ -1,5 +1,4 @@
 import type { Schemas } from '../../api/client'
-import type { LiveEvent } from '../../live/live'
 
 export interface Chunk { seq: number, channel: string, text: string }
 export interface CallerPerson { id: number, full_name: string, iin_masked: string | null }
@@ -16,11 +15,11 @@ export interface DeskCall {
   final: boolean
 }
 
-export function answeredCall (event: LiveEvent): DeskCall {
-  const call = event.call as Schemas['CallSummary']
+export function answeredCall (event: Schemas['CallAnsweredLiveEvent']): DeskCall {
+  const { call } = event
   return {
-    id: call.id, callId: call.call_id, phone: call.caller_phone, person: (event.person as CallerPerson | null) ?? null,
-    previousCalls: Number(event.previous_calls ?? 0), answeredAt: call.answered_at, chunks: [], final: call.is_final,
+    id: call.id, callId: call.call_id, phone: call.caller_phone, person: event.person,
+    previousCalls: event.previous_calls, answeredAt: call.answered_at, chunks: [], final: call.is_final,
   }
 }
 
@@ -32,12 +31,12 @@ export function recordedCall (detail: Schemas['CallDetail']): DeskCall {
 }
 
 /** a transcript chunk added in its place: chunks are numbered by the service; a repeat is ignored */
-export function withChunk (call: DeskCall, event: LiveEvent): DeskCall {
-  const seq = Number(event.seq)
+export function withChunk (call: DeskCall, event: Schemas['CallChunkLiveEvent']): DeskCall {
+  const { seq } = event
   const final = call.final || event.type === 'call.final'
   if (call.chunks.some((c) => c.seq === seq)) return { ...call, final }
-  const chunks = [...call.chunks, { seq, channel: String(event.channel), text: String(event.chunk_text) }].sort((a, b) => a.seq - b.seq)
-  return { ...call, callId: call.callId ?? String(event.call_id), chunks, final }
+  const chunks = [...call.chunks, { seq, channel: event.channel, text: event.chunk_text }].sort((a, b) => a.seq - b.seq)
+  return { ...call, callId: call.callId ?? event.call_id, chunks, final }
 }
 
 /** the transcript as the LLM reads it: one line per chunk, who spoke first */
