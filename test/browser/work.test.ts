@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { activatedEmployee, ADMIN, apiToken, centreNightOf, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
 import { startSmtpServer } from '../helpers/smtp.js'
+import { centreDayOf } from '../helpers/clock.js'
 
 const systemOf = (r: UpstreamRequest) => String(r.body.messages?.[0]?.content ?? '')
 const REVIEW = {
@@ -247,7 +248,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     const { received_at: receivedAt } = await admin<{ received_at: string }>('GET', `/api/appeals/${appealId}`)
     const night = await newPage(browser, undefined, { clockAt: centreNightOf(receivedAt) })
     await signIn(night, service.url, people.supervisor, '/console/appeals')
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Almaty' }).format(new Date(receivedAt))
+    const today = centreDayOf(receivedAt)
     const period = night.getByLabel('Период поступления')
     await period.click()
     await period.fill(today)

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createPostgresTestDatabaseUrl } from './database.js'
+import { centreDayOf } from './clock.js'
 
 export const ADMIN = { email: 'admin@centre.kz', password: 'Admin-Passw0rd-2026' }
 export const SCREENSHOTS = 'test-results/console'
@@ -106,8 +107,7 @@ export const BROWSER_ZONE = 'America/Los_Angeles'
 
 /** 02:00 in the centre (Asia/Almaty) on the day of `at`: the browser's date (America/Los_Angeles) is the day before then */
 export function centreNightOf (at: Date | string = new Date()): Date {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Almaty' }).format(new Date(at))
-  return new Date(`${day}T02:00:00+05:00`)
+  return new Date(`${centreDayOf(at)}T02:00:00+05:00`)
 }
 
 /**

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs'
 import { regions } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { appealFixture, insertSyntheticAppeals, type AppealFixture } from '../helpers/appeals.js'
-import { manualClock } from '../helpers/clock.js'
+import { centreDayOf, manualClock } from '../helpers/clock.js'
 
 const local = (day: string, hhmm: string) => new Date(`${day}T${hhmm}:00+05:00`)
 
@@ -177,10 +177,9 @@ describe('appeals export across batches, and its cap', () => {
       assert.equal(lines.length, CAP + 1)
       assert.equal(new Set(lines.slice(1).map((l) => l.split(',')[0])).size, CAP, 'no row twice')
       await insertSyntheticAppeals(t.database.db, refs, { count: 1, until: new Date(), days: 1, year: 2099, first: 1 })
-      const centreDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Almaty' }).format(new Date())
-      const dayBefore = centreDay()
+      const dayBefore = centreDayOf()
       const cut = await t.app.inject({ url: '/api/appeals/export?format=csv', headers: f.people.operator })
-      const dayAfter = centreDay()
+      const dayAfter = centreDayOf()
       assert.equal(cut.headers['x-export-truncated'], 'true')
       assert.equal(cut.headers['x-export-rows'], String(CAP))
       assert.equal(cut.body.trim().split('\r\n').length, CAP + 1)

@@ -5,7 +5,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, type Schemas } from '../../api/client'
 import { load } from '../../api/load'
-import { addDays, centreToday } from '../../i18n/centre-time'
+import { addDays, centreDayOf, centreToday } from '../../i18n/centre-time'
+import { useNow } from '../../live/use-now'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, type NamedList } from '../../references/references'
@@ -39,7 +40,8 @@ export function Board () {
   useLiveEvents((event) => {
     if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: ['board', 'operators'] })
   })
-  const todayInCentre = centreToday()
+  // today follows the clock: a board left open past midnight moves to the new day
+  const todayInCentre = centreDayOf(useNow(60_000))
   const today = useQuery({
     queryKey: ['appeals', 'stats', 'today', todayInCentre],
     queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: todayInCentre, date_to: todayInCentre, limit: 1 } } })),
