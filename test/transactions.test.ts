@@ -77,7 +77,10 @@ describe('a transaction and the plain database handle', () => {
     const other = count(database)
     setTimeout(holding.open, 50)
     await transaction
-    assert.equal(await answersWithin(other, 'the other query'), 1)
+    const seen = await answersWithin(other, 'the other query')
+    // the embedded database runs it after the commit; PostgreSQL on another connection, before or after it
+    if (database.kind === 'pglite') assert.equal(seen, 1)
+    else assert.ok(seen === 0 || seen === 1, `answered ${seen}`)
     await database.db.delete(calendarDays).where(eq(calendarDays.day, DAY))
   })
 })
