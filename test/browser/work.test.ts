@@ -133,7 +133,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     const { items } = await admin('GET', `/api/appeals?q=${encodeURIComponent(appealNumber)}`)
     const appeal = items[0]
     appealId = appeal.id
-    assert.equal(appeal.call_id, answered.call.id, 'registered from the call')
+    assert.equal(appeal.call_row_id, answered.call.id, 'registered from the call')
     assert.equal(appeal.person_id, ids.person)
     assert.equal(appeal.subcategory_id, ids.subcategory, 'the suggested classification')
     assert.equal(appeal.executor_organization_id, ids.executor)

@@ -71,7 +71,7 @@ describe('the LLM at the desk: suggestions for an appeal, the review of its answ
 
   it('suggest reads the call transcript when the appeal came from a call; source=transcript without one is 422', async () => {
     const [call] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77011234567', transcript: 'Оператор: слушаю. Гражданин: у нас в доме пять нет отопления' }).returning()
-    const fromCall = await register({ call_id: call!.id })
+    const fromCall = await register({ call_row_id: call!.id })
     const res = await suggest(fromCall.id, { source: 'auto' })
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(res.json().source, 'transcript')

@@ -10,12 +10,13 @@ describe('GET /api/appeals/{id}/transcript', () => {
   let f: AppealFixture
   let fromCall: number
   let plain: number
+  let callRowId: number
 
   before(async () => {
     t = await buildTestApp()
     f = await appealFixture(t.app, t.database.db)
     const answered = await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87011234567', call_datetime: '2026-03-02T10:00:00+05:00' } })
-    const callRowId = answered.json().call.id as number
+    callRowId = answered.json().call.id as number
     const chunk = (text: string, full: string, final = false) => t.app.inject({
       method: 'POST', url: '/api/call-events/transcription', payload: { call_id: 'tr-1', operator_num: '101001', channel: final ? 'operator' : 'caller', chunk_text: text, full_text: full, is_final: final },
     })
@@ -29,7 +30,7 @@ describe('GET /api/appeals/{id}/transcript', () => {
       assert.equal(res.statusCode, 201, res.body)
       return res.json().id as number
     }
-    fromCall = await register({ call_id: callRowId })
+    fromCall = await register({ call_row_id: callRowId })
     plain = await register({})
   })
   after(async () => { await t.close() })
@@ -41,7 +42,8 @@ describe('GET /api/appeals/{id}/transcript', () => {
       const res = await get(fromCall, who)
       assert.equal(res.statusCode, 200, res.body)
       const body = res.json()
-      assert.equal(body.external_call_id, 'tr-1')
+      assert.equal(body.call_id, 'tr-1', 'the telephony id')
+      assert.equal(body.call_row_id, callRowId, 'the call\'s row')
       assert.equal(body.caller_phone, '+77011234567')
       assert.equal(body.is_final, true)
       assert.equal(body.transcript, 'Нет отопления. Записала')

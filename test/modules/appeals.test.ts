@@ -96,11 +96,11 @@ describe('appeals register (/api/appeals)', () => {
       const [person] = await t.database.db.insert(persons).values({ full_name: 'Жумабаев Нурлан', phone: '+77015550011' }).returning()
       const [matched] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77015550011', person_id: person!.id }).returning()
       const { citizen: _none, ...withoutCitizen } = base()
-      const res = await register({ ...withoutCitizen, call_id: matched!.id })
+      const res = await register({ ...withoutCitizen, call_row_id: matched!.id })
       assert.equal(res.statusCode, 201, res.body)
       assert.deepEqual([res.json().person_id, res.json().citizen_name, res.json().citizen_phone], [person!.id, 'Жумабаев Нурлан', '+77015550011'])
       const [unmatched] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77015550012' }).returning()
-      for (const payload of [{ ...withoutCitizen, call_id: unmatched!.id }, withoutCitizen]) {
+      for (const payload of [{ ...withoutCitizen, call_row_id: unmatched!.id }, withoutCitizen]) {
         const bad = await register(payload)
         assert.equal(bad.statusCode, 422, bad.body)
         assert.deepEqual(bad.json().detail[0].loc, ['body', 'citizen'])
@@ -110,13 +110,13 @@ describe('appeals register (/api/appeals)', () => {
     it('with an executor it is assigned at once; with an IIN a person is created; the call gives the phone', async () => {
       const [call] = await t.database.db.insert(calls).values({ operator_num: '101001', caller_phone: '+77017654321', transcript: 'алло' }).returning()
       const res = await register(base({
-        citizen: { full_name: 'Серикова Айгуль', iin: VALID_IIN }, call_id: call!.id, executor_organization_id: executor.id, language: 'kk',
+        citizen: { full_name: 'Серикова Айгуль', iin: VALID_IIN }, call_row_id: call!.id, executor_organization_id: executor.id, language: 'kk',
       }))
       assert.equal(res.statusCode, 201, res.body)
       const a = res.json()
       assert.equal(a.status, 'assigned')
       assert.equal(a.executor_organization_id, executor.id)
-      assert.equal(a.call_id, call!.id)
+      assert.equal(a.call_row_id, call!.id)
       assert.equal(a.citizen_phone, '+77017654321')
       const [person] = await t.database.db.select().from(persons).where(eq(persons.iin, VALID_IIN))
       assert.equal(a.person_id, person!.id)
@@ -149,7 +149,7 @@ describe('appeals register (/api/appeals)', () => {
         [{ region_id: 999999 }, ['body', 'region_id']],
         [{ executor_organization_id: 999999 }, ['body', 'executor_organization_id']],
         [{ executor_organization_id: otherOrg.id, executor_employee_id: executorOperatorId }, ['body', 'executor_employee_id']],
-        [{ call_id: 999999 }, ['body', 'call_id']],
+        [{ call_row_id: 999999 }, ['body', 'call_row_id']],
         [{ citizen: { full_name: 'X', iin: '900101300018' } }, ['body', 'citizen', 'iin']],
         [{ citizen: { full_name: 'X', phone: '12' } }, ['body', 'citizen', 'phone']],
         [{ citizen: { phone: '+77011234567' } }, ['body', 'citizen', 'full_name']],

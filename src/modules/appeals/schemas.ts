@@ -16,7 +16,7 @@ export const AppealCitizen = Type.Object({
 }, { $id: 'AppealCitizen', additionalProperties: false })
 
 export const AppealCreate = Type.Object({
-  /** absent: the person the call (`call_id`) was matched to by its phone */
+  /** absent: the person the call (`call_row_id`) was matched to by its phone */
   citizen: Type.Optional(ref(AppealCitizen)),
   source_id: Id(),
   language: Language(),
@@ -27,7 +27,7 @@ export const AppealCreate = Type.Object({
   response_method_id: Id(),
   executor_organization_id: Type.Optional(Id({ description: 'given: the appeal is assigned at once' })),
   executor_employee_id: Type.Optional(Id()),
-  call_id: Type.Optional(Id({ description: 'the `id` of the call it came from (call events)' })),
+  call_row_id: Type.Optional(Id({ description: 'the `id` of the call it came from (GET /api/call-events/calls: not its telephony `call_id`)' })),
 }, { $id: 'AppealCreate', additionalProperties: false })
 
 export const AnswerCheck = Type.Object({
@@ -56,7 +56,7 @@ export const AppealResponse = Type.Object({
   status: OneOf(appealStatuses),
   received_at: Timestamp(),
   source_id: Type.Integer(),
-  call_id: Nullable(Type.Integer()),
+  call_row_id: Nullable(Type.Integer({ description: 'the `id` of the call it came from (call events)' })),
   person_id: Nullable(Type.Integer()),
   citizen_name: Type.String(),
   citizen_phone: Nullable(Type.String()),
@@ -105,8 +105,8 @@ export const AppealEvent = Type.Object({
 export const AppealDetail = Type.Intersect([ref(AppealResponse), Type.Object({ history: Type.Array(ref(AppealEvent)) })], { $id: 'AppealDetail' })
 
 export const AppealTranscript = Type.Object({
-  call_id: Type.Integer({ description: 'the call\'s `id` (call events)' }),
-  external_call_id: Nullable(Type.String({ description: 'the call_id the transcription sender gave' })),
+  call_row_id: Type.Integer({ description: 'the call\'s `id` (call events)' }),
+  call_id: Nullable(Type.String({ description: 'the telephony\'s id of the call (the `call_id` the transcription sender gave)' })),
   caller_phone: Nullable(Type.String()),
   answered_at: Nullable(Type.String({ format: 'date-time' })),
   is_final: Type.Boolean({ description: 'the final chunk has arrived' }),

@@ -96,7 +96,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       status: row.status,
       received_at: row.received_at.toISOString(),
       source_id: row.source_id,
-      call_id: row.call_row_id,
+      call_row_id: row.call_row_id,
       person_id: row.person_id,
       citizen_name: row.citizen_name,
       citizen_phone: row.citizen_phone,
@@ -186,7 +186,7 @@ export function createAppealService (deps: AppealServiceDeps) {
     const at = ['body', 'citizen']
     const c = input.citizen ?? (call?.person_id != null ? { person_id: call.person_id } : undefined)
     if (!c) {
-      throw RequestValidationError.field(at, input.call_id === undefined ? 'Field required: the citizen' : 'Field required: the call was not matched to a person, name the citizen', undefined, 'missing')
+      throw RequestValidationError.field(at, input.call_row_id === undefined ? 'Field required: the citizen' : 'Field required: the call was not matched to a person, name the citizen', undefined, 'missing')
     }
     if (c.person_id !== undefined) {
       const person = await repo.person(c.person_id)
@@ -206,12 +206,12 @@ export function createAppealService (deps: AppealServiceDeps) {
         actorOrganizationId: principal.organization_id, subcategoryId: input.subcategory_id, sourceId: input.source_id, methodId: input.response_method_id,
         regionId: input.region_id, executorId: input.executor_organization_id, employeeId: input.executor_employee_id,
       }),
-      input.call_id === undefined ? undefined : repo.call(input.call_id),
+      input.call_row_id === undefined ? undefined : repo.call(input.call_row_id),
     ])
     const actor: Actor = { principal, centre: principal.role === 'admin' || facts.centre === true }
     if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
     const problems = referenceProblems(input, facts)
-    if (input.call_id !== undefined && !call) problems.push(problem(['body', 'call_id'], `Call ${input.call_id} does not exist`, input.call_id))
+    if (input.call_row_id !== undefined && !call) problems.push(problem(['body', 'call_row_id'], `Call ${input.call_row_id} does not exist`, input.call_row_id))
     invalid(problems)
     const subcategory = facts.subcategory
     const callPhone = call?.caller_phone ? normalizeKzPhone(call.caller_phone) ?? call.caller_phone : null
@@ -254,7 +254,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       is_repeat: isRepeat,
     })
     const events = [
-      { at: receivedAt, actor_id: principal.id, action: 'register' as const, to_status: 'registered' as const, payload: { call_id: call?.id ?? null } },
+      { at: receivedAt, actor_id: principal.id, action: 'register' as const, to_status: 'registered' as const, payload: { call_row_id: call?.id ?? null } },
       ...(executor
         ? [{
             at: receivedAt, actor_id: principal.id, action: 'assign' as const, from_status: 'registered' as const, to_status: 'assigned' as const,
@@ -388,7 +388,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       if (!found) throw new NotFoundError('Call of the appeal')
       const { call, chunks } = found
       return {
-        call_id: call.id, external_call_id: call.call_id, caller_phone: call.caller_phone, answered_at: call.answered_at?.toISOString() ?? null,
+        call_row_id: call.id, call_id: call.call_id, caller_phone: call.caller_phone, answered_at: call.answered_at?.toISOString() ?? null,
         is_final: call.is_final, transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })),
       }
     },

@@ -3352,9 +3352,9 @@ export interface components {
         };
         AppealTranscript: {
             /** @description the call's `id` (call events) */
-            call_id: number;
-            /** @description the call_id the transcription sender gave */
-            external_call_id: string | null;
+            call_row_id: number;
+            /** @description the telephony's id of the call (the `call_id` the transcription sender gave) */
+            call_id: string | null;
             caller_phone: string | null;
             /** Format: date-time */
             answered_at: string | null;
@@ -3497,8 +3497,8 @@ export interface components {
             /** @description given: the appeal is assigned at once */
             executor_organization_id?: number;
             executor_employee_id?: number;
-            /** @description the `id` of the call it came from (call events) */
-            call_id?: number;
+            /** @description the `id` of the call it came from (GET /api/call-events/calls: not its telephony `call_id`) */
+            call_row_id?: number;
         };
         AppealResponse: {
             id: number;
@@ -3509,7 +3509,8 @@ export interface components {
             /** Format: date-time */
             received_at: string;
             source_id: number;
-            call_id: number | null;
+            /** @description the `id` of the call it came from (call events) */
+            call_row_id: number | null;
             person_id: number | null;
             citizen_name: string;
             citizen_phone: string | null;

@@ -29,7 +29,7 @@ export function AppealPage () {
   const transcript = useQuery({
     queryKey: ['appeals', 'transcript', id],
     queryFn: () => load(api.GET('/api/appeals/{appeal_id}/transcript', { params: { path: { appeal_id: id } } })),
-    enabled: appeal.data?.call_id != null,
+    enabled: appeal.data?.call_row_id != null,
   })
   const subcategories = useNames(useSubcategories().data, useLocalName('subcategories'))
   const regions = useRegionNames()
@@ -120,7 +120,7 @@ export function AppealPage () {
                 }))} data-testid='appeal-history'
               />
             </Card>
-            {a.call_id != null && (
+            {a.call_row_id != null && (
               <Card size='small' title={t('desk.transcript')} loading={transcript.isLoading}>
                 {transcript.isError && <Alert type='error' message={t('common.networkError')} />}
                 {transcript.data?.chunks.map((c) => (

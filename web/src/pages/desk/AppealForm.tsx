@@ -85,7 +85,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
           : citizenBody(v.citizen),
         language: v.language, text: v.text, subcategory_id: v.subcategory_id!, region_id: v.region_id, address: blank(v.address),
         source_id: v.source_id!, response_method_id: v.response_method_id!, executor_organization_id: v.executor_organization_id,
-        call_id: call?.id,
+        call_row_id: call?.id,
       },
     })),
     onSuccess: (appeal) => {
