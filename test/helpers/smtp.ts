@@ -54,11 +54,11 @@ export async function startSmtpServer () {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    /** the next mail to this address (waits for it) */
-    async next (to: string, timeoutMs = 5000): Promise<ReceivedMail> {
+    /** the next mail to this address, whose subject has `about` when given (waits for it) */
+    async next (to: string, timeoutMs = 5000, about = ''): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        const mail = received.find((m) => m.to.includes(to))
+        const mail = received.find((m) => m.to.includes(to) && m.subject.includes(about))
         if (mail) {
           received.splice(received.indexOf(mail), 1)
           return mail

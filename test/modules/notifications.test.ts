@@ -87,7 +87,10 @@ describe('citizen notifications and the outbox (/api/appeals/notifications)', ()
 
   it('an e-mail citizen hears of a redirect in the appeal\'s language, the new executor\'s managers of the appeal', async () => {
     const appeal = await register(f.ids.methods.email, { full_name: 'Омаров Данияр', phone: '+77017770000', email: 'daniyar@mail.kz' }, { language: 'kk' })
-    await smtp.next(f.managerEmail) // the first executor's assignment mail
+    // the first executor's assignment mail, written by the registration's one statement over the number it gave
+    const assigned = await smtp.next(f.managerEmail, 10_000, appeal.number)
+    assert.equal(assigned.subject, `Новое обращение ${appeal.number} / Жаңа өтініш ${appeal.number}`)
+    assert.match(assigned.text, new RegExp(`^Вашей организации поручено обращение ${appeal.number}\\. Принять в работу до .+, ответить до .+\\.\\n\\nҰйымыңызға ${appeal.number} өтініші тапсырылды\\.`))
     const res = await act(appeal.id, 'redirect', f.people.operator, { executor_organization_id: f.other.id, reason: 'Не в компетенции' })
     assert.equal(res.statusCode, 200, res.body)
     const citizen = await smtp.next('daniyar@mail.kz')

@@ -92,34 +92,57 @@ const deadlineWords: Record<Deadline, Record<Language, string>> = {
 }
 
 type ManagerNotice =
-  /** `eventId` 'registration': an appeal assigned as it is registered, whose id and number are markers yet */
   | { kind: 'assign', eventId: number | 'registration' }
   | { kind: 'overdue', deadline: Deadline, dueAt: Date }
 
-/** a mail to each manager of the executor organization, in Russian and Kazakh */
-export function managerNotices (appeal: { id: number | string, number: string, work_due_at: Date, close_due_at: Date }, notice: ManagerNotice, emails: string[], timeZone: string): NotificationInsert[] {
+/** a text of literal pieces and values; `V`: a value only the registration's statement gives (its SQL) */
+type Text<V> = Array<string | V>
+const text = <V>(strings: TemplateStringsArray, ...values: Array<string | number | V>): Text<V> =>
+  strings.flatMap((piece, i) => i < values.length ? [piece, typeof values[i] === 'number' ? String(values[i]) : values[i] as string | V] : [piece])
+
+interface NoticeAppeal<V> { id: number | V, number: string | V, work_due_at: Date, close_due_at: Date }
+
+/** the mail to an executor's managers, in Russian and Kazakh, over the appeal's id and number as they are given */
+function managerMessage<V> (appeal: NoticeAppeal<V>, notice: ManagerNotice, timeZone: string) {
   const n = appeal.number
   const ru = (at: Date) => when(at, 'ru', timeZone)
   const kk = (at: Date) => when(at, 'kk', timeZone)
-  const message = notice.kind === 'assign'
+  return notice.kind === 'assign'
     ? {
-        key: `appeal-${appeal.id}-event-${notice.eventId}`,
-        subject: `Новое обращение ${n} / Жаңа өтініш ${n}`,
-        body: `Вашей организации поручено обращение ${n}. Принять в работу до ${ru(appeal.work_due_at)}, ответить до ${ru(appeal.close_due_at)}.\n\n` +
-          `Ұйымыңызға ${n} өтініші тапсырылды. Жұмысқа алу мерзімі: ${kk(appeal.work_due_at)}, жауап беру мерзімі: ${kk(appeal.close_due_at)}.\n`,
+        key: text<V>`appeal-${appeal.id}-event-${notice.eventId}`,
+        subject: text<V>`Новое обращение ${n} / Жаңа өтініш ${n}`,
+        body: [
+          ...text<V>`Вашей организации поручено обращение ${n}. Принять в работу до ${ru(appeal.work_due_at)}, ответить до ${ru(appeal.close_due_at)}.\n\n`,
+          ...text<V>`Ұйымыңызға ${n} өтініші тапсырылды. Жұмысқа алу мерзімі: ${kk(appeal.work_due_at)}, жауап беру мерзімі: ${kk(appeal.close_due_at)}.\n`,
+        ],
       }
     : {
-        key: `appeal-${appeal.id}-overdue-${notice.deadline}`,
-        subject: `Просрочено обращение ${n} / ${n} өтініші мерзімі өтті`,
-        body: `Обращение ${n}: истёк ${deadlineWords[notice.deadline].ru} (${ru(notice.dueAt)}).\n\n${n} өтініші: ${deadlineWords[notice.deadline].kk} өтті (${kk(notice.dueAt)}).\n`,
+        key: text<V>`appeal-${appeal.id}-overdue-${notice.deadline}`,
+        subject: text<V>`Просрочено обращение ${n} / ${n} өтініші мерзімі өтті`,
+        body: text<V>`Обращение ${n}: истёк ${deadlineWords[notice.deadline].ru} (${ru(notice.dueAt)}).\n\n${n} өтініші: ${deadlineWords[notice.deadline].kk} өтті (${kk(notice.dueAt)}).\n`,
       }
-  return emails.map((email) => ({
-    idempotency_key: `${message.key}-${email.toLowerCase()}`.slice(0, 200),
-    channel: 'email' as const,
-    kind: notice.kind,
-    recipient: email,
+}
+
+const managerRows = <T>(kind: ManagerNotice['kind'], emails: string[], row: (email: string) => T) =>
+  emails.map((email) => ({ channel: 'email' as const, kind, recipient: email, ...row(email) }))
+
+/** a mail to each manager of the executor organization, in Russian and Kazakh */
+export function managerNotices (appeal: NoticeAppeal<never> & { id: number }, notice: ManagerNotice, emails: string[], timeZone: string): NotificationInsert[] {
+  const message = managerMessage(appeal, notice, timeZone)
+  return managerRows(notice.kind, emails, (email) => ({
+    idempotency_key: `${message.key.join('')}-${email.toLowerCase()}`.slice(0, 200),
+    subject: message.subject.join(''),
+    body: message.body.join(''),
+    appeal_id: appeal.id,
+  }))
+}
+
+/** the managers' mails of an appeal assigned as it is registered, over the id and number its statement gives */
+export function registrationNotices<V> (appeal: NoticeAppeal<V> & { id: V, number: V }, emails: string[], timeZone: string) {
+  const message = managerMessage(appeal, { kind: 'assign', eventId: 'registration' }, timeZone)
+  return managerRows('assign', emails, (email) => ({
+    idempotency_key: [...message.key, `-${email.toLowerCase()}`],
     subject: message.subject,
     body: message.body,
-    appeal_id: typeof appeal.id === 'number' ? appeal.id : null,
   }))
 }

@@ -6,7 +6,7 @@ import { callForAppeal, callTranscript } from '../call-events/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
 import { employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
 import { organizationActiveFact, organizationName, organizationRoleFacts, organizationRunsFact } from '../organizations/queries.js'
-import { enqueueNotifications, notificationsInsert, type NotificationInsert } from '../notifications/queries.js'
+import { enqueueNotifications, notificationsInsert, type NotificationInsert, type StatementNotification } from '../notifications/queries.js'
 import { activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
 import { regionFact, regionName, regionSubtree, topRegionId } from '../regions/queries.js'
 
@@ -210,10 +210,11 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     /**
      * Registration's writes as one statement, atomic by itself: the appeal numbered from the year's
      * counter (`109-YYYY-NNNNNN`, more digits past the millionth), its history rows, and the notices
-     * with the appeal's id and number filled in. The counter row is locked until the statement's
+     * written over the appeal's id and number as the statement gives them (their texts concatenate
+     * literal pieces and those values in SQL: nothing is patched). The counter row is locked until the statement's
      * transaction ends, so numbers have no gaps; outside a transaction that is at once.
      */
-    async registerAppeal (values: RegistrationValues, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: NotificationInsert[], at: Date, announcement: NotifyMessage): Promise<AppealRow> {
+    async registerAppeal (values: RegistrationValues, year: number, events: Omit<AppealEventInsert, 'appeal_id'>[], notices: RegistrationNotices, at: Date, announcement: NotifyMessage): Promise<AppealRow> {
       const next = db.$with('next').as(db.insert(appealCounters).values({ year, last_number: 1 })
         .onConflictDoUpdate({ target: appealCounters.year, set: { last_number: sql`${appealCounters.last_number} + 1` } })
         .returning({ last_number: appealCounters.last_number }))
@@ -225,9 +226,10 @@ export function createAppealRepo<D extends AppDb> (db: D) {
       const announced = db.$with('announced').as(db.select({
         sent: sql`pg_notify(${announcement.channel}, (${announcement.payload}::jsonb || jsonb_build_object('appeal_id', ${inserted.id}, 'number', ${inserted.number}))::text)`.as('sent'),
       }).from(inserted))
-      const statement = notices.length === 0
+      const told = notices({ id, number: sql`(select number from ${inserted})` })
+      const statement = told.length === 0
         ? db.with(next, inserted, history, announced)
-        : db.with(next, inserted, history, announced, db.$with('told').as(notificationsInsert(db, notices, at, { id, number: sql`(select number from ${inserted})` })))
+        : db.with(next, inserted, history, announced, db.$with('told').as(notificationsInsert(db, told, at, id)))
       return (await statement.select().from(inserted).where(sql`exists (select from ${announced})`))[0]! as AppealRow
     },
     lock: inTransactionOnly(db, async (tx, id: number): Promise<AppealRow | undefined> =>
@@ -288,6 +290,9 @@ export function createAppealRepo<D extends AppDb> (db: D) {
 
 /** an appeal to register: the statement numbers it, and may work out the repeat flag itself */
 export type RegistrationValues = Omit<AppealInsert, 'number' | 'is_repeat'> & { is_repeat: boolean | SQL<boolean> }
+/** the notices a registration sends, over the appeal's id and number as its statement gives them */
+export type RegistrationNotices = (appeal: { id: SQL, number: SQL }) => StatementNotification[]
+
 export type AppealRepo = ReturnType<typeof createAppealRepo<AppDb>>
 export type ExportRow = Awaited<ReturnType<AppealRepo['exportRows']>>[number]
 export type AppealTxRepo = ReturnType<typeof createAppealRepo<TxDb>>

@@ -7,12 +7,12 @@ import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, t
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
-import { MARKERS, type NotificationInsert } from '../notifications/queries.js'
+import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
 import { appealExecutorScope, canSeeAppeal } from '../../lib/access.js'
 import { allowedActions, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
-import { citizenNotice, managerNotices } from './notices.js'
-import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationValues, type StatsRow } from './repo.js'
+import { citizenNotice, managerNotices, registrationNotices } from './notices.js'
+import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationNotices, type RegistrationValues, type StatsRow } from './repo.js'
 import type {
   AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
 } from './schemas.js'
@@ -262,10 +262,8 @@ export function createAppealService (deps: AppealServiceDeps) {
           }]
         : []),
     ]
-    // the id and number are the statement's to give: the notices carry markers for them
-    const notices = executor
-      ? managerNotices({ id: MARKERS.id, number: MARKERS.number, ...due }, { kind: 'assign', eventId: 'registration' }, executor.managers, calendar.timeZone)
-      : []
+    // the id and number are the statement's to give: the notices are written over them
+    const notices: RegistrationNotices = (appeal) => executor ? registrationNotices({ ...appeal, ...due }, executor.managers, calendar.timeZone) : []
     // the statement fills in the id and the number, and announces the appeal with its commit
     const status = executor ? 'assigned' : 'registered'
     const announcement = deps.liveMessage({ type: `appeal.${executor ? 'assign' : 'register'}`, organization_id: executor?.organizationId ?? null, appeal_id: 0, number: '', status })

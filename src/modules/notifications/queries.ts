@@ -15,20 +15,27 @@ export async function enqueueNotifications (db: AppDb, rows: NotificationInsert[
   return (await db.insert(notifications).values(rows.map((r) => ({ ...r, next_attempt_at: at, created_at: at, updated_at: at }))).onConflictDoNothing({ target: notifications.idempotency_key }).returning({ id: notifications.id })).length
 }
 
-/** markers a row may hold for what only the caller's statement knows: the appeal's id and number */
-export const MARKERS = { id: '{{id}}', number: '{{number}}' } as const
-
 /**
- * The outbox insert as a part of the caller's statement (a CTE of one registration statement), not
- * run here: the markers in the key, subject and body are replaced by the SQL `fill` gives.
+ * A text some of whose pieces only the caller's statement knows (the appeal's id and number of a
+ * registration): literal pieces and SQL values, written out as their concatenation, never patched.
  */
-export const notificationsInsert = (db: AppDb, rows: NotificationInsert[], at: Date, fill: { id: SQL, number: SQL }) =>
+export type StatementText = Array<string | SQL>
+
+/** a notification whose key, subject and body hold pieces of the caller's statement, for the appeal it gives */
+export type StatementNotification = Omit<NotificationInsert, 'idempotency_key' | 'subject' | 'body' | 'appeal_id'> & {
+  idempotency_key: StatementText, subject: StatementText | null, body: StatementText,
+}
+
+const concatenation = (text: StatementText) => sql.join(text.map((piece) => typeof piece === 'string' ? sql`${piece}::text` : sql`(${piece})::text`), sql` || `)
+
+/** the outbox insert as a part of the caller's statement (a CTE of one registration statement), not run here */
+export const notificationsInsert = (db: AppDb, rows: StatementNotification[], at: Date, appealId: SQL) =>
   db.insert(notifications).values(rows.map((r) => ({
     ...r,
-    idempotency_key: sql`replace(${r.idempotency_key}, ${MARKERS.id}, (${fill.id})::text)`,
-    subject: r.subject == null ? null : sql`replace(${r.subject}, ${MARKERS.number}, ${fill.number})`,
-    body: sql`replace(${r.body}, ${MARKERS.number}, ${fill.number})`,
-    appeal_id: fill.id,
+    idempotency_key: sql`left(${concatenation(r.idempotency_key)}, 200)`,
+    subject: r.subject === null ? null : concatenation(r.subject),
+    body: concatenation(r.body),
+    appeal_id: appealId,
     next_attempt_at: at,
     created_at: at,
     updated_at: at,
