@@ -2,6 +2,7 @@
 // a TypeBox schema and its type sharing one name, several short properties on one line.
 import neostandard from 'neostandard'
 import reactHooks from 'eslint-plugin-react-hooks'
+import transactionWork from './eslint-rules/transaction-work.js'
 
 export default [
   ...neostandard({ ts: true, ignores: ['node_modules', 'dist', 'web/dist', 'web/src/api/schema.d.ts', 'data', 'drizzle', 'test-results'] }),
@@ -14,6 +15,13 @@ export default [
       // `void promise` marks a fire-and-forget call on purpose
       'no-void': ['error', { allowAsStatement: true }],
     },
+  },
+  {
+    // a transaction's work reaches the database through the transaction only (the embedded database
+    // would wait on itself): eslint-rules/transaction-work.js
+    files: ['src/**/*.ts'],
+    plugins: { local: transactionWork },
+    rules: { 'local/no-plain-handle-in-transaction': 'error' },
   },
   {
     // the console: hooks called as React requires, their dependencies complete, and what the React
