@@ -31,6 +31,21 @@ export default [
     rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   {
+    // the console reaches the service through its API layer only (web/src/api: one module per resource,
+    // every query key in keys.ts), so a page never spells a path, a request or a key of its own
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/api/client'], importNames: ['api'], message: 'Call the service through its resource module in web/src/api.' },
+          { group: ['**/api/load'], message: 'Requests belong in the resource modules of web/src/api.' },
+        ],
+      }],
+      'no-restricted-syntax': ['error', { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Query keys are made in web/src/api/keys.ts.' }],
+    },
+  },
+  {
     // Asterisk's dialplan spells its variables ${LIKE_THIS}: those strings are not template mistakes
     files: ['src/modules/pbx/generators.ts'],
     rules: { 'no-template-curly-in-string': 'off' },

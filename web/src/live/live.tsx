@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import type { Schemas } from '../api/client'
+import { keys } from '../api/keys'
 import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react'
 
 /** what the service pushes to consoles: one schema per event (src/modules/call-events/live-events.ts, through openapi.json) */
@@ -42,7 +43,7 @@ export function LiveProvider ({ token, children }: { token: string, children: Re
       }
       socket.onmessage = (message) => {
         const event = JSON.parse(String(message.data)) as LiveEvent
-        if (event.type.startsWith('appeal.')) void queries.invalidateQueries({ queryKey: ['appeals'] })
+        if (event.type.startsWith('appeal.')) void queries.invalidateQueries({ queryKey: keys.appeals.all })
         for (const listener of listeners.current) listener(event)
       }
       socket.onclose = () => {

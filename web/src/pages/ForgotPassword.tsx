@@ -2,23 +2,14 @@ import { Alert, Button, Form, Input } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api, problemOf } from '../api/client'
-import { showProblems } from '../forms/problems'
-import { useSubmit } from '../forms/useSubmit'
+import { forgotPassword } from '../api/auth'
+import { useFormSubmit } from '../forms/useFormSubmit'
 import { EntryCard } from './EntryCard'
 
 export function ForgotPassword () {
   const { t } = useTranslation()
-  const [form] = Form.useForm<{ email: string }>()
   const [sent, setSent] = useState(false)
-  const { busy, error, run } = useSubmit()
-
-  const submit = (body: { email: string }) => run(async () => {
-    const { data, error: failure, response } = await api.POST('/api/auth/forgot-password', { body })
-    if (!data) return showProblems(form, problemOf(failure, response), t)
-    setSent(true)
-    return undefined
-  })
+  const { form, busy, error, handleSubmit } = useFormSubmit({ send: forgotPassword, onDone: () => setSent(true) })
 
   return (
     <EntryCard title={t('forgot.title')}>
@@ -28,7 +19,7 @@ export function ForgotPassword () {
           <>
             <p>{t('forgot.intro')}</p>
             {error && <Alert type='error' showIcon message={error} style={{ marginBottom: 16 }} role='alert' />}
-            <Form form={form} layout='vertical' onFinish={submit} requiredMark={false}>
+            <Form form={form} layout='vertical' onFinish={handleSubmit} requiredMark={false}>
               <Form.Item name='email' label={t('signIn.email')} rules={[{ required: true, message: t('common.required') }]}>
                 <Input type='email' autoComplete='username' autoFocus />
               </Form.Item>

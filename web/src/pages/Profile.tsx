@@ -1,39 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Descriptions, Form, Input, Skeleton, Space, message } from 'antd'
-import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { Alert, Button, Card, Descriptions, Form, Input, Skeleton, Space } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api, problemOf, type ApiProblem } from '../api/client'
-import { showProblems } from '../forms/problems'
+import { profileQuery, saveProfile } from '../api/auth'
+import { keys } from '../api/keys'
+import { useFormSubmit } from '../forms/useFormSubmit'
 
 interface Values { phone: string, position: string }
 
 export function Profile () {
   const { t } = useTranslation()
-  const [form] = Form.useForm<Values>()
-  const [error, setError] = useState<string>()
-  const queries = useQueryClient()
-  const profile = useQuery({
-    queryKey: ['profile'],
-    queryFn: async () => {
-      const { data, error: failure, response } = await api.GET('/api/auth/profile')
-      if (!data) throw problemOf(failure, response)
-      return data
-    },
-  })
-  const save = useMutation({
-    mutationFn: async (values: Values) => {
-      const { data, error: failure, response } = await api.PUT('/api/auth/profile', { params: { query: values } })
-      if (!data) throw problemOf(failure, response)
-      return data
-    },
-    onSuccess: async () => {
-      setError(undefined)
-      void message.success(t('common.saved'))
-      await queries.invalidateQueries({ queryKey: ['profile'] })
-    },
-    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
-  })
+  const profile = useQuery(profileQuery)
+  const { form, busy, error, handleSubmit } = useFormSubmit({ send: (values: Values) => saveProfile(values), invalidates: [keys.profile], saidOnDone: t('common.saved') })
 
   const p = profile.data
   return (
@@ -49,11 +27,11 @@ export function Profile () {
             <Descriptions.Item label={t('profile.organization')}>{p.organization_name ?? t('profile.noOrganization')}</Descriptions.Item>
           </Descriptions>
           {error && <Alert type='error' showIcon message={error} role='alert' />}
-          <Form form={form} layout='vertical' initialValues={{ phone: p.phone ?? '', position: p.position ?? '' }} onFinish={(v) => save.mutate(v)} style={{ maxWidth: 420 }}>
+          <Form form={form} layout='vertical' initialValues={{ phone: p.phone ?? '', position: p.position ?? '' }} onFinish={handleSubmit} style={{ maxWidth: 420 }}>
             <Form.Item name='position' label={t('profile.position')} rules={[{ max: 255 }]}><Input /></Form.Item>
             <Form.Item name='phone' label={t('profile.phone')} rules={[{ max: 32 }]}><Input type='tel' placeholder='+7 701 123 45 67' /></Form.Item>
             <Space>
-              <Button type='primary' htmlType='submit' loading={save.isPending}>{t('common.save')}</Button>
+              <Button type='primary' htmlType='submit' loading={busy}>{t('common.save')}</Button>
               <Link to='/change-password'>{t('nav.changePassword')}</Link>
             </Space>
           </Form>

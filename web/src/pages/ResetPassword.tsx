@@ -2,10 +2,9 @@ import { Alert, Button, Form } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { api, problemOf } from '../api/client'
+import { resetPassword } from '../api/auth'
 import { NewPasswordFields } from '../forms/PasswordFields'
-import { showProblems } from '../forms/problems'
-import { useSubmit } from '../forms/useSubmit'
+import { useFormSubmit } from '../forms/useFormSubmit'
 import { EntryCard } from './EntryCard'
 
 /** the reset mail's link */
@@ -13,15 +12,12 @@ export function ResetPassword () {
   const { t } = useTranslation()
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
-  const [form] = Form.useForm<{ new_password: string }>()
   const [done, setDone] = useState(false)
-  const { busy, error, run } = useSubmit(token === '' ? t('reset.invalid') : undefined)
-
-  const submit = ({ new_password: newPassword }: { new_password: string }) => run(async () => {
-    const { data, error: failure, response } = await api.POST('/api/auth/reset-password', { body: { token, new_password: newPassword } })
-    if (data) { setDone(true); return undefined }
-    const problem = problemOf(failure, response)
-    return problem.status === 400 ? t('reset.invalid') : showProblems(form, problem, t)
+  const { form, busy, error, handleSubmit } = useFormSubmit({
+    send: ({ new_password: newPassword }: { new_password: string }) => resetPassword({ token, new_password: newPassword }),
+    onDone: () => setDone(true),
+    explain: (problem) => (problem.status === 400 ? t('reset.invalid') : undefined),
+    initialError: token === '' ? t('reset.invalid') : undefined,
   })
 
   return (
@@ -31,7 +27,7 @@ export function ResetPassword () {
         : (
           <>
             {error && <Alert type='error' showIcon message={error} style={{ marginBottom: 16 }} role='alert' />}
-            <Form form={form} layout='vertical' onFinish={submit} requiredMark={false} disabled={token === ''}>
+            <Form form={form} layout='vertical' onFinish={handleSubmit} requiredMark={false} disabled={token === ''}>
               <NewPasswordFields name='new_password' />
               <Button type='primary' htmlType='submit' block loading={busy}>{t('reset.submit')}</Button>
             </Form>

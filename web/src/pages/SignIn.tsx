@@ -1,37 +1,32 @@
 import { Alert, Button, Form, Input } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { api, problemOf } from '../api/client'
-import { showProblems } from '../forms/problems'
-import { useSubmit } from '../forms/useSubmit'
+import { signIn } from '../api/auth'
+import { useFormSubmit } from '../forms/useFormSubmit'
 import { useSession } from '../session/session'
 import { EntryCard } from './EntryCard'
 
 export function SignIn () {
   const { t } = useTranslation()
-  const [form] = Form.useForm<{ email: string, password: string }>()
   const [params] = useSearchParams()
   const session = useSession()
   const navigate = useNavigate()
-  const { busy, error, run } = useSubmit(session.expired ? t('signIn.expired') : undefined)
-
-  const submit = (values: { email: string, password: string }) => run(async () => {
-    const { data, error: failure, response } = await api.POST('/api/auth/login', { body: values })
-    if (data) {
-      session.signIn(data)
-      navigate(data.must_change_password ? '/change-password' : params.get('next') ?? '/', { replace: true })
-      return undefined
-    }
-    const problem = problemOf(failure, response)
-    if (problem.status === 401) return t('signIn.invalid')
-    if (problem.status === 429) return t('signIn.throttled', { minutes: Math.ceil((problem.retryAfter ?? 60) / 60) })
-    return showProblems(form, problem, t)
+  const { form, busy, error, handleSubmit } = useFormSubmit({
+    send: signIn,
+    onDone: (answer) => {
+      session.signIn(answer)
+      navigate(answer.must_change_password ? '/change-password' : params.get('next') ?? '/', { replace: true })
+    },
+    explain: (problem) => problem.status === 401
+      ? t('signIn.invalid')
+      : problem.status === 429 ? t('signIn.throttled', { minutes: Math.ceil((problem.retryAfter ?? 60) / 60) }) : undefined,
+    initialError: session.expired ? t('signIn.expired') : undefined,
   })
 
   return (
     <EntryCard title={t('signIn.title')}>
       {error && <Alert type='error' showIcon message={error} style={{ marginBottom: 16 }} role='alert' />}
-      <Form form={form} layout='vertical' onFinish={submit} requiredMark={false}>
+      <Form form={form} layout='vertical' onFinish={handleSubmit} requiredMark={false}>
         <Form.Item name='email' label={t('signIn.email')} rules={[{ required: true, message: t('common.required') }]}>
           <Input type='email' autoComplete='username' autoFocus />
         </Form.Item>

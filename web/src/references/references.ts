@@ -1,41 +1,26 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../api/client'
-import { load } from '../api/load'
+import type { Schemas } from '../api/client'
+import {
+  allRegionsQuery, classifierTreesQuery, kazakhNamesQuery, organizationsQuery, regionTreeQuery, responseMethodsQuery, sourcesQuery, subcategoriesQuery,
+  type NamedList,
+} from '../api/references'
 
-// Reference data changes a few times a day: read once per page load, kept five minutes.
-const KEEP = { staleTime: 5 * 60_000, gcTime: 30 * 60_000 }
+// The reference lists as the pages use them: read through the API layer (api/references.ts), named
+// in the console's language.
 
-export const useSources = () => useQuery({ queryKey: ['references', 'sources'], queryFn: () => load(api.GET('/api/references/sources')), ...KEEP })
-export const useResponseMethods = () => useQuery({ queryKey: ['references', 'response-methods'], queryFn: () => load(api.GET('/api/references/response-methods')), ...KEEP })
-export const useRegionTree = () => useQuery({ queryKey: ['references', 'regions-tree'], queryFn: () => load(api.GET('/api/regions/tree')), ...KEEP })
-export const useOrganizations = () => useQuery({ queryKey: ['references', 'organizations'], queryFn: () => load(api.GET('/api/references/organizations')), ...KEEP })
-export const useSubcategories = () => useQuery({ queryKey: ['references', 'subcategories'], queryFn: () => load(api.GET('/api/references/subcategories')), ...KEEP })
+export type { NamedList }
+export const useSources = () => useQuery(sourcesQuery)
+export const useResponseMethods = () => useQuery(responseMethodsQuery)
+export const useRegionTree = () => useQuery(regionTreeQuery)
+export const useOrganizations = () => useQuery(organizationsQuery)
+export const useSubcategories = () => useQuery(subcategoriesQuery)
+export const useAllRegions = () => useQuery(allRegionsQuery)
+export const useClassifierTrees = () => useQuery(classifierTreesQuery)
+export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({ ...kazakhNamesQuery(list), enabled })
 
-/** the lists whose items have a Kazakh name besides their (Russian) name */
-export type NamedList = 'sources' | 'response-methods' | 'regions' | 'classifiers' | 'appeal-types' | 'categories' | 'subcategories'
 export type LocalName = (item: { id: number, name: string }) => string
-
-/** the Kazakh names of a list, id → name */
-export const loadKazakhNames = async (list: NamedList): Promise<Map<number, string>> =>
-  new Map((await load(api.GET(`/api/references/kazakh-names/${list}`))).map((n) => [n.id, n.name_kk]))
-
-export const useKazakhNames = (list: NamedList, enabled = true) => useQuery({
-  queryKey: ['references', 'kazakh-names', list],
-  queryFn: () => loadKazakhNames(list),
-  enabled,
-  ...KEEP,
-})
-
-/** names an item in Kazakh, or (null) no longer */
-export const saveKazakhName = (list: NamedList, id: number, nameKk: string | null) =>
-  load(api.PUT(`/api/references/kazakh-names/${list}/{item_id}`, { params: { path: { item_id: id } }, body: { name_kk: nameKk } }))
-
-/** a form's Kazakh name, sent only when it changed: the console's, a call of its own after the item's */
-export async function saveKazakhNameIfChanged (list: NamedList, id: number, nameKk: string | null | undefined, before: string | null) {
-  if ((nameKk ?? null) !== before) await saveKazakhName(list, id, nameKk ?? null)
-}
 
 const useSpeaksKazakh = () => useTranslation().i18n.language === 'kk'
 
@@ -52,16 +37,6 @@ export function useLocalName (list: NamedList): LocalName {
   const names = useKazakhNames(list, kazakh).data
   return useCallback((item) => (kazakh ? names?.get(item.id) : undefined) ?? item.name, [kazakh, names])
 }
-
-/** every active classifier with its tree: appeal types, categories, subcategories */
-export const useClassifierTrees = () => useQuery({
-  queryKey: ['references', 'classifier-trees'],
-  queryFn: async () => {
-    const classifiers = await load(api.GET('/api/classifiers'))
-    return Promise.all(classifiers.map((c) => load(api.GET('/api/classifiers/{classifier_id}/tree', { params: { path: { classifier_id: c.id } } }))))
-  },
-  ...KEEP,
-})
 
 export interface TreeOption { value: string | number, title: string, selectable?: boolean, children?: TreeOption[] }
 
@@ -104,14 +79,6 @@ export function regionOptions (tree: Schemas['RegionTreeItem'][], name = asNamed
 export function useNames (items: { id: number, name: string }[] | undefined, name = asNamed): Map<number, string> {
   return useMemo(() => new Map((items ?? []).map((i) => [i.id, name(i)])), [items, name])
 }
-
-/** every region, those taken out of use too: the regions page edits them, an appeal or an organization keeps its region's name */
-export const allRegionsQuery = {
-  queryKey: ['references', 'regions-all'],
-  queryFn: () => load(api.GET('/api/regions', { params: { query: { include_inactive: true } } })),
-}
-
-export const useAllRegions = () => useQuery({ ...allRegionsQuery, ...KEEP })
 
 /** id → name of every region, in the console's language */
 export function useRegionNames (): Map<number, string> {

@@ -3,15 +3,16 @@ import { Button, Descriptions, Form, Input, InputNumber, Popconfirm, Radio, Spac
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { calendarQuery, restoreCalendarDay, saveCalendarDay } from '../../api/appeals'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
 import { useBothNamed } from '../../references/references'
 import { useFormat } from '../../i18n/format'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 import { centreToday } from '../../i18n/centre-time'
 
 type Day = Schemas['CalendarDay']
-const KEY = ['admin', 'calendar']
+const KEY = keys.admin.calendar.all
 
 /** the working calendar deadlines count in: holidays on weekdays and worked weekend days, by year */
 export function Calendar () {
@@ -22,8 +23,8 @@ export function Calendar () {
   const [params, setParams] = useSearchParams()
   const year = Number(params.get('year')) || Number(centreToday().slice(0, 4))
   const [editing, setEditing] = useState<Day | 'new'>()
-  const calendar = useQuery({ queryKey: [...KEY, year], queryFn: () => load(api.GET('/api/appeals/calendar', { params: { query: { year } } })) })
-  const restore = useAction(KEY, (d: Day) => load(api.DELETE('/api/appeals/calendar/{day}', { params: { path: { day: d.day } } })), (r) => r.message)
+  const calendar = useQuery(calendarQuery(year))
+  const restore = useAction(KEY, (d: Day) => restoreCalendarDay(d.day), (r) => r.message)
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <PageTitle>{t('admin.pages.calendar')}</PageTitle>
@@ -68,7 +69,7 @@ function DayForm ({ year, day, onClose }: { year: number, day?: Day, onClose: ()
   const { t } = useTranslation()
   // the day's name in the console's language: the Russian one when it has none in Kazakh
   const dayName = useBothNamed()
-  const state = useFormSave(KEY, ({ day: d, ...body }: { day: string } & Schemas['CalendarDayUpdate']) => load(api.PUT('/api/appeals/calendar/{day}', { params: { path: { day: d } }, body })), onClose)
+  const state = useFormSave(KEY, saveCalendarDay, onClose)
   const required = { required: true, message: t('common.required') }
   return (
     <FormModal title={day ? dayName(day) : t('calendar.add')} state={state} onClose={onClose} initialValues={day ?? { kind: 'holiday', day: `${year}-01-01` }}>

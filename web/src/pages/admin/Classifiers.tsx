@@ -2,104 +2,16 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
-import { orNull } from '../../forms/values'
-import { loadKazakhNames, saveKazakhNameIfChanged, useBothNamed, type NamedList } from '../../references/references'
+import { CHILD, NAMES, classifierCalls, editableTreeQuery, type Level, type Node, type Values } from '../../api/classifiers'
+import { keys } from '../../api/keys'
+import { saveKazakhNameIfChanged } from '../../api/references'
+import { useBothNamed } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
-
-type Level = 'classifier' | 'type' | 'category' | 'subcategory'
-const CHILD: Record<Level, Level | undefined> = { classifier: 'type', type: 'category', category: 'subcategory', subcategory: undefined }
-/** where each level's Kazakh names are kept */
-const NAMES: Record<Level, NamedList> = { classifier: 'classifiers', type: 'appeal-types', category: 'categories', subcategory: 'subcategories' }
-const KEY = ['admin', 'classifiers']
-
-/** one node of the editable tree, whatever its level */
-interface Node {
-  level: Level
-  id: number
-  name: string
-  /** the console's, kept apart from the interface's item */
-  name_kk: string | null
-  is_active: boolean
-  sort_order: number
-  code?: string | null
-  description?: string | null
-  priority?: number
-  time_to_work?: number | null
-  time_to_close?: number | null
-  children: Node[]
-}
-type Values = Partial<Omit<Node, 'level' | 'id' | 'children'>>
-/** what the interface's routes take: the Kazakh name goes by a call of its own */
-type ItemValues = Omit<Values, 'name_kk'>
-
-const byOrder = (a: Node, b: Node) => a.sort_order - b.sort_order || a.name.localeCompare(b.name)
-
-/** every classifier with its inactive items too (the console's tree is active-only) and the Kazakh names, as one tree */
-function useEditableTree () {
-  return useQuery({
-    queryKey: [...KEY, 'tree'],
-    queryFn: async () => {
-      const everything = { include_inactive: true }
-      const [classifiers, types, categories, subcategories, ...kazakh] = await Promise.all([
-        load(api.GET('/api/classifiers', { params: { query: everything } })),
-        load(api.GET('/api/classifiers/appeal-types', { params: { query: everything } })),
-        load(api.GET('/api/classifiers/categories', { params: { query: everything } })),
-        load(api.GET('/api/classifiers/subcategories', { params: { query: everything } })),
-        ...(['classifier', 'type', 'category', 'subcategory'] as const).map(async (level) => [level, await loadKazakhNames(NAMES[level])] as const),
-      ])
-      const kazakhNames = new Map(kazakh)
-      const named = <T extends { id: number }>(level: Level, item: T) => ({ level, ...item, name_kk: kazakhNames.get(level)?.get(item.id) ?? null })
-      const group = <T, K>(items: T[], key: (item: T) => K) => {
-        const map = new Map<K, T[]>()
-        for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item])
-        return map
-      }
-      const subsOf = group(subcategories, (s) => s.category_id)
-      const catsOf = group(categories, (c) => c.appeal_type_id)
-      const typesOf = group(types, (a) => a.classifier_id)
-      return classifiers.map((c): Node => ({
-        ...named('classifier', c), sort_order: 0,
-        children: (typesOf.get(c.id) ?? []).map((a): Node => ({
-          ...named('type', a),
-          children: (catsOf.get(a.id) ?? []).map((k): Node => ({
-            ...named('category', k),
-            children: (subsOf.get(k.id) ?? []).map((s): Node => ({ ...named('subcategory', s), children: [] })).sort(byOrder),
-          })).sort(byOrder),
-        })).sort(byOrder),
-      }))
-    },
-  })
-}
 
 const keyOf = (node: Node) => `${node.level}:${node.id}`
 interface TreeItem { key: string, title: React.ReactNode, children: TreeItem[] }
 
-/** the API calls of each level: create under a parent, update, delete */
-const calls = {
-  create (level: Level, parentId: number | undefined, v: ItemValues): Promise<{ id: number }> {
-    const common = { name: v.name!, is_active: v.is_active ?? true, sort_order: v.sort_order ?? 0 }
-    if (level === 'classifier') return load(api.POST('/api/classifiers', { body: { name: v.name!, code: v.code!, description: orNull(v.description), is_active: v.is_active ?? true } }))
-    if (level === 'type') return load(api.POST('/api/classifiers/appeal-types', { body: { ...common, classifier_id: parentId!, code: orNull(v.code) } }))
-    if (level === 'category') return load(api.POST('/api/classifiers/categories', { body: { ...common, appeal_type_id: parentId! } }))
-    return load(api.POST('/api/classifiers/subcategories', { body: { ...common, category_id: parentId!, priority: v.priority ?? 3, time_to_work: v.time_to_work ?? null, time_to_close: v.time_to_close ?? null } }))
-  },
-  update (level: Level, id: number, v: ItemValues): Promise<unknown> {
-    const path = { params: { path: { item_id: id } } }
-    if (level === 'classifier') return load(api.PUT('/api/classifiers/{classifier_id}', { params: { path: { classifier_id: id } }, body: { ...v, code: v.code ?? undefined, description: v.description === undefined ? undefined : orNull(v.description) } }))
-    if (level === 'type') return load(api.PUT('/api/classifiers/appeal-types/{item_id}', { ...path, body: { ...v, code: v.code === undefined ? undefined : orNull(v.code) } }))
-    if (level === 'category') return load(api.PUT('/api/classifiers/categories/{item_id}', { ...path, body: v }))
-    return load(api.PUT('/api/classifiers/subcategories/{item_id}', { ...path, body: v }))
-  },
-  remove (level: Level, id: number) {
-    if (level === 'classifier') return load(api.DELETE('/api/classifiers/{classifier_id}', { params: { path: { classifier_id: id } } }))
-    const path = { params: { path: { item_id: id } } }
-    if (level === 'type') return load(api.DELETE('/api/classifiers/appeal-types/{item_id}', path))
-    if (level === 'category') return load(api.DELETE('/api/classifiers/categories/{item_id}', path))
-    return load(api.DELETE('/api/classifiers/subcategories/{item_id}', path))
-  },
-}
+const useEditableTree = () => useQuery(editableTreeQuery)
 
 /** the classifiers as an editable tree, named in the console's language: appeal types, categories, subcategories with priority and deadlines */
 export function Classifiers () {
@@ -196,16 +108,16 @@ function NodeFields ({ level }: { level: Level }) {
 function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, siblings: Node[], onAdd: (level: Level) => void, onRemoved: () => void }) {
   const { t } = useTranslation()
   const nodeName = useBothNamed()
-  const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
-    await calls.update(node.level, node.id, values)
+  const state = useFormSave(keys.admin.classifiers.all, async ({ name_kk: nameKk, ...values }: Values) => {
+    await classifierCalls.update(node.level, node.id, values)
     await saveKazakhNameIfChanged(NAMES[node.level], node.id, nameKk, node.name_kk)
   }, () => undefined)
-  const remove = useAction(KEY, () => calls.remove(node.level, node.id), (r) => { onRemoved(); return r.message })
+  const remove = useAction(keys.admin.classifiers.all, () => classifierCalls.remove(node.level, node.id), (r) => { onRemoved(); return r.message })
   // the new order is written as each sibling's sort_order: only those that change are sent
-  const move = useAction(KEY, async (step: -1 | 1) => {
+  const move = useAction(keys.admin.classifiers.all, async (step: -1 | 1) => {
     const order = moved(siblings, node.id, siblings.findIndex((s) => s.id === node.id) + step)
     for (const [position, id] of order.entries()) {
-      if (siblings.find((s) => s.id === id)!.sort_order !== position) await calls.update(node.level, id, { sort_order: position })
+      if (siblings.find((s) => s.id === id)!.sort_order !== position) await classifierCalls.update(node.level, id, { sort_order: position })
     }
   })
   const child = CHILD[node.level]
@@ -229,8 +141,8 @@ function NodeEditor ({ node, siblings, onAdd, onRemoved }: { node: Node, sibling
 function NodeCreate ({ level, parent, onClose, onCreated }: { level: Level, parent?: Node, onClose: () => void, onCreated: (key: string) => void }) {
   const { t } = useTranslation()
   const nodeName = useBothNamed()
-  const state = useFormSave(KEY, async ({ name_kk: nameKk, ...values }: Values) => {
-    const created = await calls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 })
+  const state = useFormSave(keys.admin.classifiers.all, async ({ name_kk: nameKk, ...values }: Values) => {
+    const created = await classifierCalls.create(level, parent?.id, { ...values, sort_order: parent?.children.length ?? 0 })
     await saveKazakhNameIfChanged(NAMES[level], created.id, nameKk, null)
     return created
   }, (created) => onCreated(`${level}:${created.id}`))

@@ -2,9 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography } from 'antd'
 import { useDeferredValue, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
-import { problemText, showProblems } from '../../forms/problems'
+import type { ApiProblem, Schemas } from '../../api/client'
+import { createAndInvite, employeeListQuery, sendInvite, setEmployeeActive } from '../../api/employees'
+import { keys } from '../../api/keys'
+import { problemText } from '../../forms/problems'
+import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useOrganizations } from '../../references/references'
 import { useSession } from '../../session/session'
 
@@ -20,18 +22,15 @@ export function Employees () {
   const q = useDeferredValue(search.trim())
   const [creating, setCreating] = useState(false)
   const queries = useQueryClient()
-  const employees = useQuery({
-    queryKey: ['admin', 'employees', 'list', q],
-    queryFn: () => load(api.GET('/api/employees', { params: { query: { q: q || undefined, include_inactive: true, limit: 500 } } })),
-  })
+  const employees = useQuery(employeeListQuery(q))
   const invite = useMutation({
-    mutationFn: (e: Employee) => load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: e.id } } })),
+    mutationFn: (e: Employee) => sendInvite(e.id),
     onSuccess: (_, e) => { void message.success(t('employees.invited', { email: e.email })) },
     onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
   })
   const activate = useMutation({
-    mutationFn: (e: Employee) => load(api.PUT('/api/employees/{employee_id}', { params: { path: { employee_id: e.id } }, body: { is_active: !e.is_active } })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['admin', 'employees'] }),
+    mutationFn: (e: Employee) => setEmployeeActive(e.id, !e.is_active),
+    onSuccess: () => queries.invalidateQueries({ queryKey: keys.admin.employees.all }),
     onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
   })
   return (
@@ -69,7 +68,7 @@ export function Employees () {
           },
         ]}
       />
-      {creating && <EmployeeForm onClose={() => setCreating(false)} onSaved={() => { setCreating(false); void queries.invalidateQueries({ queryKey: ['admin', 'employees'] }) }} />}
+      {creating && <EmployeeForm onClose={() => setCreating(false)} onSaved={() => setCreating(false)} />}
     </Space>
   )
 }
@@ -78,25 +77,18 @@ function EmployeeForm ({ onClose, onSaved }: { onClose: () => void, onSaved: () 
   const { t } = useTranslation()
   const { message } = App.useApp()
   const { user } = useSession()
-  const [form] = Form.useForm<Schemas['EmployeeCreate'] & { invite: boolean }>()
-  const [error, setError] = useState<string>()
   const organizations = useOrganizations()
-  const save = useMutation({
-    mutationFn: async (values: Schemas['EmployeeCreate']) => {
-      const body = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : v])) as Schemas['EmployeeCreate']
-      const created = await load(api.POST('/api/employees', { body }))
-      await load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: created.id } } }))
-      return created
-    },
-    onSuccess: (e) => { void message.success(t('employees.invited', { email: e.email })); onSaved() },
-    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
+  const { form, busy, error, handleSubmit } = useFormSubmit({
+    send: (values: Schemas['EmployeeCreate']) => createAndInvite(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : v])) as Schemas['EmployeeCreate']),
+    invalidates: [keys.admin.employees.all],
+    onDone: (e) => { void message.success(t('employees.invited', { email: e.email })); onSaved() },
   })
   const required = { required: true, message: t('common.required') }
   const admin = user?.role === 'admin'
   return (
-    <Modal open title={t('employees.add')} width={640} onCancel={onClose} onOk={() => form.submit()} okText={t('employees.createAndInvite')} cancelText={t('common.cancel')} okButtonProps={{ loading: save.isPending }} destroyOnHidden>
+    <Modal open title={t('employees.add')} width={640} onCancel={onClose} onOk={() => form.submit()} okText={t('employees.createAndInvite')} cancelText={t('common.cancel')} okButtonProps={{ loading: busy }} destroyOnHidden>
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={form} layout='vertical' onFinish={(v) => save.mutate(v)} initialValues={{ role: 'operator', organization_id: admin ? undefined : user?.organization_id }}>
+      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={{ role: 'operator', organization_id: admin ? undefined : user?.organization_id }}>
         <Row gutter={12}>
           <Col span={8}><Form.Item name='last_name' label={t('employees.lastName')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
           <Col span={8}><Form.Item name='first_name' label={t('employees.firstName')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>

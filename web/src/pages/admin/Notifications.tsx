@@ -2,15 +2,16 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { Button, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { notificationsQuery, retryNotification } from '../../api/appeals'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
 import { useFormat } from '../../i18n/format'
 import { LoadError, PageTitle, useAction } from './kit'
 
 type Notification = Schemas['Notification']
 type Status = Notification['status']
 type Channel = Notification['channel']
-const KEY = ['admin', 'notifications']
+const KEY = keys.admin.notifications.all
 const STATUS_COLOR: Record<Status, string> = { pending: 'blue', sent: 'green', failed: 'red' }
 
 /** the outbox of mails and SMS to citizens and executors: what was sent, what waits, what failed (retry) */
@@ -21,12 +22,11 @@ export function Notifications () {
   const status = (params.get('status') ?? undefined) as Status | undefined
   const channel = (params.get('channel') ?? undefined) as Channel | undefined
   const pages = useInfiniteQuery({
-    queryKey: [...KEY, status, channel],
-    queryFn: ({ pageParam }) => load(api.GET('/api/appeals/notifications', { params: { query: { status, channel, before_id: pageParam, limit: 50 } } })),
+    ...notificationsQuery(status, channel),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
   })
-  const retry = useAction(KEY, (n: Notification) => load(api.POST('/api/appeals/notifications/{notification_id}/retry', { params: { path: { notification_id: n.id } } })))
+  const retry = useAction(KEY, (n: Notification) => retryNotification(n.id))
   const first = pages.data?.pages[0]
   const filter = (name: string, value?: string) => {
     const next = new URLSearchParams(params)

@@ -1,19 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Select } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
+import { telephonyOrganizationsQuery } from '../../api/telephony'
 import { useSession } from '../../session/session'
 
 /** the organization a page works on: an admin picks any, a manager has their own */
 export function useTenantOrganizations () {
   const { user } = useSession()
-  return useQuery({
-    queryKey: ['admin', 'telephony-organizations'],
-    queryFn: () => load(api.GET('/api/organizations/', { params: { query: { limit: 1000 } } })),
-    enabled: user?.role === 'admin',
-    staleTime: 60_000,
-  })
+  return useQuery({ ...telephonyOrganizationsQuery, enabled: user?.role === 'admin' })
 }
 
 export function OrganizationPicker ({ value, onChange }: { value?: number, onChange: (id: number) => void }) {

@@ -2,8 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip, TreeSelect } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import {
+  createGroup, createOrganization, groupsQuery, notificationSettingsQuery, organizationListQuery, organizationQuery, removeGroup, removeOrganization,
+  retryAllExtSync, retryExtSync, saveNotificationSettings, updateGroup, updateOrganization,
+} from '../../api/organizations'
 import { orNull } from '../../forms/values'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useLocalName, useRegionNames, useRegionTree } from '../../references/references'
@@ -11,7 +15,7 @@ import { FormModal, FormPanel, LoadError, PageTitle, useAction, useFormSave } fr
 
 type Organization = Schemas['SharedOrganizationResponse']
 type Detail = Schemas['OrganizationDetailResponse']
-const KEY = ['admin', 'organizations']
+const KEY = keys.admin.organizations.all
 /** the modules offered (others can be typed in); `call_center` makes an organization's staff the centre's */
 const MODULES = ['call_center', 'appeals', 'telephony'] as const
 const SYNC_COLOR: Record<string, string> = { synced: 'green', pending: 'blue', failed: 'red', disabled: 'default' }
@@ -32,13 +36,12 @@ export function Organizations () {
   const [open, setOpen] = useState<number | 'new'>()
   const [groupsOpen, setGroupsOpen] = useState(false)
   const organizations = useQuery({
-    queryKey: [...KEY, 'list', showInactive],
-    queryFn: () => load(api.GET('/api/shared/organizations', { params: { query: { show_inactive: showInactive, limit: 1000 } } })),
+    ...organizationListQuery(showInactive),
     // a synchronisation under way is followed until it ends
     refetchInterval: (query) => (query.state.data?.some((o) => o.ext_sync_status === 'pending') ? 2000 : false),
   })
-  const retry = useAction(KEY, (o: Organization) => load(api.POST('/api/organizations/{org_id}/retry-ext-sync', { params: { path: { org_id: o.id } } })), () => t('organizations.retryQueued'))
-  const retryAll = useAction(KEY, () => load(api.POST('/api/organizations/retry-all-failed-ext')), () => t('organizations.retryQueued'))
+  const retry = useAction(KEY, (o: Organization) => retryExtSync(o.id), () => t('organizations.retryQueued'))
+  const retryAll = useAction(KEY, retryAllExtSync, () => t('organizations.retryQueued'))
   const failed = (organizations.data ?? []).some((o) => o.ext_sync_status === 'failed')
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
@@ -79,7 +82,7 @@ export function Organizations () {
   )
 }
 
-const useGroups = () => useQuery({ queryKey: [...KEY, 'groups'], queryFn: () => load(api.GET('/api/shared/groups')) })
+const useGroups = () => useQuery(groupsQuery)
 
 /** the fields Shape A and S share: name, region, groups, modules */
 function CommonFields () {
@@ -106,7 +109,7 @@ function CommonFields () {
 
 function OrganizationCreate ({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (body: Schemas['OrganizationCreate']) => load(api.POST('/api/organizations', { body })), onClose)
+  const state = useFormSave(KEY, createOrganization, onClose)
   return (
     <FormModal title={t('organizations.add')} state={state} onClose={onClose} initialValues={{ modules: ['call_center'], group_ids: [] }}>
       <Form.Item name='prefix' label={t('organizations.prefix')} extra={t('organizations.prefixHint')} rules={[{ required: true, message: t('common.required') }, { pattern: /^\d{3}$/, message: t('terminals.badExtension') }]}>
@@ -119,8 +122,8 @@ function OrganizationCreate ({ onClose }: { onClose: () => void }) {
 
 function OrganizationDrawer ({ id, onClose }: { id: number, onClose: () => void }) {
   const { t } = useTranslation()
-  const detail = useQuery({ queryKey: [...KEY, 'detail', id], queryFn: () => load(api.GET('/api/organizations/{organization_id}', { params: { path: { organization_id: id } } })) })
-  const remove = useAction(KEY, () => load(api.DELETE('/api/organizations/{organization_id}', { params: { path: { organization_id: id } } })), (r) => { onClose(); return r.message })
+  const detail = useQuery(organizationQuery(id))
+  const remove = useAction(KEY, () => removeOrganization(id), (r) => { onClose(); return r.message })
   return (
     <Drawer
       open width={640} title={detail.data?.name ?? t('common.loading')} onClose={onClose} destroyOnHidden
@@ -140,7 +143,7 @@ function OrganizationDrawer ({ id, onClose }: { id: number, onClose: () => void 
 
 function OrganizationForm ({ detail }: { detail: Detail }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (body: Schemas['OrganizationDetailUpdate']) => load(api.PUT('/api/organizations/{organization_id}', { params: { path: { organization_id: detail.id } }, body })), () => undefined)
+  const state = useFormSave(KEY, (body: Schemas['OrganizationDetailUpdate']) => updateOrganization(detail.id, body), () => undefined)
   return (
     <FormPanel state={state} initialValues={{ ...detail, region_id: detail.region_id ?? undefined, group_ids: detail.groups.map((g) => g.id) }}>
       <CommonFields />
@@ -164,9 +167,9 @@ function OrganizationForm ({ detail }: { detail: Detail }) {
 
 function NotificationSettings ({ id }: { id: number }) {
   const { t } = useTranslation()
-  const settings = useQuery({ queryKey: [...KEY, 'notifications', id], queryFn: () => load(api.GET('/api/organizations/{organization_id}/notifications', { params: { path: { organization_id: id } } })) })
-  const state = useFormSave([...KEY, 'notifications', id], (values: Schemas['NotificationSettingsSave']) =>
-    load(api.PUT('/api/organizations/{organization_id}/notifications', { params: { path: { organization_id: id } }, body: { ...values, partner_uuid: orNull(values.partner_uuid) } })), () => undefined)
+  const settings = useQuery(notificationSettingsQuery(id))
+  const state = useFormSave(keys.admin.organizations.notifications(id), (values: Schemas['NotificationSettingsSave']) =>
+    saveNotificationSettings(id, { ...values, partner_uuid: orNull(values.partner_uuid) }), () => undefined)
   if (!settings.data) return <LoadError query={settings} />
   const flags = ['is_active', 'call_local', 'call_longdistance', 'call_mobile', 'sms_enabled'] as const
   return (
@@ -183,7 +186,7 @@ function Groups ({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
   const groups = useGroups()
   const [editing, setEditing] = useState<Schemas['GroupResponse'] | 'new'>()
-  const remove = useAction(KEY, (g: Schemas['GroupResponse']) => load(api.DELETE('/api/shared/groups/{group_id}', { params: { path: { group_id: g.id } } })))
+  const remove = useAction(KEY, (g: Schemas['GroupResponse']) => removeGroup(g.id))
   return (
     <Drawer open width={480} title={t('organizations.groups')} onClose={onClose} extra={<Button type='primary' onClick={() => setEditing('new')}>{t('organizations.addGroup')}</Button>}>
       <LoadError query={groups} />
@@ -204,9 +207,7 @@ function Groups ({ onClose }: { onClose: () => void }) {
 
 function GroupForm ({ group, onClose }: { group?: Schemas['GroupResponse'], onClose: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (body: Schemas['GroupCreate']) => group
-    ? load(api.PUT('/api/shared/groups/{group_id}', { params: { path: { group_id: group.id } }, body }))
-    : load(api.POST('/api/shared/groups', { body })), onClose)
+  const state = useFormSave(KEY, (body: Schemas['GroupCreate']) => group ? updateGroup(group.id, body) : createGroup(body), onClose)
   return (
     <FormModal title={group ? group.name : t('organizations.addGroup')} state={state} onClose={onClose} initialValues={group}>
       <Form.Item name='name' label={t('organizations.name')} rules={[{ required: true, message: t('common.required') }, { max: 255 }]}><Input autoFocus /></Form.Item>

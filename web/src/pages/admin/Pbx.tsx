@@ -2,8 +2,8 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { Alert, Button, Card, Descriptions, List, Space, Spin, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type ApiProblem } from '../../api/client'
-import { load } from '../../api/load'
+import type { ApiProblem } from '../../api/client'
+import { generateConfigs, pbxPreviewQuery, pbxStatusQuery, reloadPbx } from '../../api/telephony'
 import { problemText } from '../../forms/problems'
 import { AsteriskConfig } from './AsteriskConfig'
 
@@ -14,13 +14,10 @@ type Preview = typeof PREVIEWS[number]
 export function Pbx () {
   const { t } = useTranslation()
   const [tab, setTab] = useState<Preview>('sip')
-  const status = useQuery({ queryKey: ['admin', 'pbx-status'], queryFn: () => load(api.GET('/api/pbx/status')), refetchInterval: 30_000 })
-  const preview = useQuery({
-    queryKey: ['admin', 'pbx-preview', tab],
-    queryFn: () => load(api.GET(`/api/pbx/preview/${tab}`)),
-  })
-  const generate = useMutation({ mutationFn: () => load(api.POST('/api/pbx/generate-configs', { params: { query: { save_to_disk: true, reload_pbx: false } } })) })
-  const reload = useMutation({ mutationFn: () => load(api.POST('/api/pbx/reload')) })
+  const status = useQuery(pbxStatusQuery)
+  const preview = useQuery(pbxPreviewQuery(tab))
+  const generate = useMutation({ mutationFn: generateConfigs })
+  const reload = useMutation({ mutationFn: reloadPbx })
   const s = status.data
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>

@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Checkbox, Input, Popconfirm, Space, Switch, Table } from 'antd'
 import { useDeferredValue, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import { createPerson, personListQuery, removePerson, setPersonActive, updatePerson } from '../../api/references'
 import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Person = Schemas['PersonResponse']
-const KEY = ['admin', 'persons']
+const KEY = keys.admin.persons.all
 const LIMIT = 100
 
 /** citizens: search by name, IIN, phone or e-mail; create with the IIN check, edit, deactivate, delete */
@@ -19,12 +20,11 @@ export function Persons () {
   const q = useDeferredValue(search.trim())
   const [editing, setEditing] = useState<Person | 'new'>()
   const persons = useQuery({
-    queryKey: [...KEY, q, withInactive],
-    queryFn: () => load(api.GET('/api/references/persons', { params: { query: { q: q || undefined, include_inactive: withInactive, limit: LIMIT } } })),
+    ...personListQuery(q, withInactive, LIMIT),
     placeholderData: (previous) => previous,
   })
-  const toggle = useAction(KEY, (p: Person) => load(api.PUT('/api/references/persons/{person_id}', { params: { path: { person_id: p.id } }, body: { is_active: !p.is_active } })))
-  const remove = useAction(KEY, (p: Person) => load(api.DELETE('/api/references/persons/{person_id}', { params: { path: { person_id: p.id } } })), (r) => r.message)
+  const toggle = useAction(KEY, (p: Person) => setPersonActive(p.id, !p.is_active))
+  const remove = useAction(KEY, (p: Person) => removePerson(p.id), (r) => r.message)
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <PageTitle>{t('admin.pages.persons')}</PageTitle>
@@ -62,10 +62,7 @@ function PersonForm ({ person, onClose }: { person?: Person, onClose: () => void
   const { t } = useTranslation()
   const state = useFormSave(KEY, (values: Parameters<typeof citizenBody>[0]) => {
     const body = citizenBody(values)
-    // on an edit an emptied field is cleared, not left as it was
-    return person
-      ? load(api.PUT('/api/references/persons/{person_id}', { params: { path: { person_id: person.id } }, body: { full_name: body.full_name, iin: body.iin ?? null, phone: body.phone ?? null, email: body.email ?? null } }))
-      : load(api.POST('/api/references/persons', { body: { ...body, full_name: body.full_name ?? '' } }))
+    return person ? updatePerson(person.id, body) : createPerson(body)
   }, onClose)
   return (
     <FormModal

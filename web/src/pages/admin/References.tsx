@@ -2,30 +2,18 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Form, Input, Popconfirm, Space, Switch, Table, Tabs } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
-import { keyOnceNamed, saveKazakhNameIfChanged, useKazakhNames } from '../../references/references'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import { editableListQuery, editableLists as lists, saveKazakhNameIfChanged } from '../../api/references'
+import { keyOnceNamed, useKazakhNames } from '../../references/references'
 import { FormModal, KazakhNameItem, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Item = Schemas['ItemResponse']
 type Kind = 'sources' | 'response-methods'
 // the console's own lists of the same items (the desk's selects) are read again after a change
-const KEY = ['references']
+const KEY = keys.references.all
 
 /** the calls of the two seeded lists: they have no create route, only rename, (de)activate and delete */
-const lists = {
-  sources: {
-    list: () => load(api.GET('/api/references/sources', { params: { query: { include_inactive: true } } })),
-    update: (id: number, body: Schemas['ItemUpdate']) => load(api.PUT('/api/references/sources/{source_id}', { params: { path: { source_id: id } }, body })),
-    remove: (id: number) => load(api.DELETE('/api/references/sources/{source_id}', { params: { path: { source_id: id } } })),
-  },
-  'response-methods': {
-    list: () => load(api.GET('/api/references/response-methods', { params: { query: { include_inactive: true } } })),
-    update: (id: number, body: Schemas['ItemUpdate']) => load(api.PUT('/api/references/response-methods/{method_id}', { params: { path: { method_id: id } }, body })),
-    remove: (id: number) => load(api.DELETE('/api/references/response-methods/{method_id}', { params: { path: { method_id: id } } })),
-  },
-}
-
 /** sources of appeals and response methods: rename (in Russian and Kazakh), activate/deactivate, delete while unused */
 export function References () {
   const { t } = useTranslation()
@@ -39,7 +27,7 @@ export function References () {
 
 function ItemList ({ kind }: { kind: Kind }) {
   const { t } = useTranslation()
-  const items = useQuery({ queryKey: [...KEY, kind, 'all'], queryFn: lists[kind].list })
+  const items = useQuery(editableListQuery(kind))
   const kazakhNamesQuery = useKazakhNames(kind)
   const kazakhNames = kazakhNamesQuery.data ?? new Map<number, string>()
   const [editing, setEditing] = useState<Item>()

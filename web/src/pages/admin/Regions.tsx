@@ -2,16 +2,18 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Tree, Typography, type TreeProps } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import { allRegionsQuery, saveKazakhNameIfChanged } from '../../api/references'
+import { createRegion, removeRegion, reorderRegions, updateRegion } from '../../api/regions'
 import { orNull } from '../../forms/values'
-import { allRegionsQuery, keyOnceNamed, saveKazakhNameIfChanged, useKazakhNames, useLocalName } from '../../references/references'
+import { keyOnceNamed, useKazakhNames, useLocalName } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
 
 type Region = Schemas['RegionResponse']
 type Values = Partial<Pick<Region, 'name' | 'phone_code' | 'phone_zone' | 'local_digits' | 'is_regional_center' | 'is_active'>> & { name_kk?: string | null }
 // the console's region selects (references) are read again after a change too
-const KEY = ['admin', 'regions']
+const KEY = keys.admin.regions.all
 
 /** the regions with their inactive ones, as children lists by parent (null: the oblasts) */
 function useRegions () {
@@ -33,7 +35,7 @@ export function Regions () {
   const kazakhNames = useKazakhNames('regions').data
   const [selectedId, setSelectedId] = useState<number>()
   const [adding, setAdding] = useState<{ parent?: Region }>()
-  const reorder = useAction(KEY, (ids: number[]) => load(api.PUT('/api/regions/reorder', { body: { region_ids: ids } })))
+  const reorder = useAction(KEY, reorderRegions)
   const selected = regions.data?.find((r) => r.id === selectedId)
   const siblingsOf = (r: Region) => childrenOf.get(r.parent_id) ?? []
 
@@ -123,10 +125,10 @@ function RegionEditor ({ region, nameKk, siblings, onReorder, reordering, onAdd,
   const { t } = useTranslation()
   const regionName = useLocalName('regions')
   const state = useFormSave(KEY, async (v: Values) => {
-    await load(api.PUT('/api/regions/{region_id}', { params: { path: { region_id: region.id } }, body: { ...regionBody(v), is_active: v.is_active } }))
+    await updateRegion(region.id, { ...regionBody(v), is_active: v.is_active })
     await saveKazakhNameIfChanged('regions', region.id, v.name_kk, nameKk)
   }, () => undefined)
-  const remove = useAction(KEY, () => load(api.DELETE('/api/regions/{region_id}', { params: { path: { region_id: region.id } } })), (r) => { onRemoved(); return r.message })
+  const remove = useAction(KEY, () => removeRegion(region.id), (r) => { onRemoved(); return r.message })
   const position = siblings.findIndex((s) => s.id === region.id)
   return (
     <Space direction='vertical' style={{ width: '100%' }}>
@@ -147,7 +149,7 @@ function RegionCreate ({ parent, onClose, onCreated }: { parent?: Region, onClos
   const { t } = useTranslation()
   const regionName = useLocalName('regions')
   const state = useFormSave(KEY, async (v: Values) => {
-    const created = await load(api.POST('/api/regions', { body: { ...regionBody(v), parent_id: parent?.id ?? null } }))
+    const created = await createRegion({ ...regionBody(v), parent_id: parent?.id ?? null })
     await saveKazakhNameIfChanged('regions', created.id, v.name_kk, null)
     return created
   }, (r) => onCreated(r.id))

@@ -2,14 +2,15 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import { actOnTenant, createTenant, tenantsQuery } from '../../api/tenants'
 import { useFormat } from '../../i18n/format'
 import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
 
 type Tenant = Schemas['TenantResponse']
 type Status = Tenant['status']
-const KEY = ['admin', 'tenants']
+const KEY = keys.admin.tenants.all
 // the service's own rule for tenant and cell ids
 const TENANT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/
 const STATUS_COLOR: Record<Status, string> = { active: 'green', suspended: 'orange', deleted: 'default' }
@@ -20,12 +21,8 @@ export function Tenants () {
   const format = useFormat()
   const [status, setStatus] = useState<Status>()
   const [creating, setCreating] = useState(false)
-  const tenants = useQuery({ queryKey: [...KEY, status], queryFn: () => load(api.GET('/platform/tenants', { params: { query: { status, limit: 1000 } } })) })
-  const act = useAction(KEY, ({ tenant, action }: { tenant: Tenant, action: 'suspend' | 'activate' | 'delete' }) => {
-    const path = { params: { path: { tenant_id: tenant.tenant_id } } }
-    if (action === 'delete') return load(api.DELETE('/platform/tenants/{tenant_id}', path))
-    return action === 'suspend' ? load(api.POST('/platform/tenants/{tenant_id}/suspend', path)) : load(api.POST('/platform/tenants/{tenant_id}/activate', path))
-  })
+  const tenants = useQuery(tenantsQuery(status))
+  const act = useAction(KEY, ({ tenant, action }: { tenant: Tenant, action: 'suspend' | 'activate' | 'delete' }) => actOnTenant(tenant.tenant_id, action))
   const busy = (tenant: Tenant) => act.isPending && act.variables?.tenant.tenant_id === tenant.tenant_id
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
@@ -67,7 +64,7 @@ export function Tenants () {
 
 function TenantCreate ({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(KEY, (body: Schemas['TenantCreate']) => load(api.POST('/platform/tenants', { body })), onClose)
+  const state = useFormSave(KEY, createTenant, onClose)
   const required = { required: true, message: t('common.required') }
   return (
     <FormModal title={t('tenants.add')} state={state} onClose={onClose}>

@@ -3,9 +3,11 @@ import { Alert, App, Button, Checkbox, Col, Empty, Form, Input, InputNumber, Mod
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
-import { showProblems } from '../../forms/problems'
+import type { Schemas } from '../../api/client'
+import { employeesOfQuery } from '../../api/employees'
+import { keys } from '../../api/keys'
+import { createEndpoint, endpointStatusQuery, endpointsQuery, removeEndpoint, setEndpointPassword, updateEndpoint } from '../../api/telephony'
+import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useSession } from '../../session/session'
 import { OrganizationPicker } from './OrganizationPicker'
 
@@ -37,31 +39,22 @@ export function Terminals () {
   const queries = useQueryClient()
   const { message } = App.useApp()
 
-  const endpoints = useQuery({
-    queryKey: ['admin', 'endpoints', tenant],
-    queryFn: () => load(api.GET('/api/organizations/{tenant_id}/endpoints/', { params: { path: { tenant_id: tenant! }, query: { limit: 1000 } } })),
-    enabled: tenant !== undefined,
-  })
-  const status = useQuery({
-    queryKey: ['admin', 'endpoints-status', tenant],
-    queryFn: () => load(api.GET('/api/organizations/{tenant_id}/endpoints/status', { params: { path: { tenant_id: tenant! } } })),
-    enabled: tenant !== undefined,
-    refetchInterval: 30_000,
-  })
+  const endpoints = useQuery({ ...endpointsQuery(tenant!), enabled: tenant !== undefined })
+  const status = useQuery({ ...endpointStatusQuery(tenant!), enabled: tenant !== undefined })
   const registered = new Map(status.data?.endpoints.map((e) => [e.id, e]) ?? [])
-  const refresh = () => queries.invalidateQueries({ queryKey: ['admin'] })
+  const refresh = () => queries.invalidateQueries({ queryKey: keys.admin.endpoints.all })
 
   const newPassword = useMutation({
     mutationFn: async (e: Endpoint) => {
       const password = generatePassword()
-      await load(api.PUT('/api/organizations/{tenant_id}/endpoints/{endpoint_id}/password', { params: { path: { tenant_id: tenant!, endpoint_id: e.id } }, body: { password } }))
+      await setEndpointPassword(tenant!, e.id, password)
       return { name: e.name, password }
     },
     onSuccess: setShown,
     onError: () => { void message.error(t('common.networkError')) },
   })
   const remove = useMutation({
-    mutationFn: (e: Endpoint) => load(api.DELETE('/api/organizations/{tenant_id}/endpoints/{endpoint_id}', { params: { path: { tenant_id: tenant!, endpoint_id: e.id } } })),
+    mutationFn: (e: Endpoint) => removeEndpoint(tenant!, e.id),
     onSuccess: () => { void message.success(t('terminals.deleted')); void refresh() },
     onError: () => { void message.error(t('common.networkError')) },
   })
@@ -124,35 +117,29 @@ export function Terminals () {
 
 function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number, endpoint?: Endpoint, onClose: () => void, onSaved: (created?: { name: string, password: string }) => void }) {
   const { t } = useTranslation()
-  const [form] = Form.useForm<EndpointValues>()
-  const [error, setError] = useState<string>()
-  const employees = useQuery({
-    queryKey: ['admin', 'employees', tenant],
-    queryFn: () => load(api.GET('/api/employees', { params: { query: { organization_id: tenant, limit: 1000 } } })),
-  })
-  const save = useMutation({
-    mutationFn: async (values: EndpointValues) => {
+  const employees = useQuery(employeesOfQuery(tenant))
+  const { form, busy, error, handleSubmit } = useFormSubmit({
+    send: async (values: EndpointValues) => {
       const body = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? null : v])) as EndpointValues
       if (endpoint) {
-        await load(api.PUT('/api/organizations/{tenant_id}/endpoints/{endpoint_id}', { params: { path: { tenant_id: tenant, endpoint_id: endpoint.id } }, body }))
+        await updateEndpoint(tenant, endpoint.id, body)
         return undefined
       }
       const password = generatePassword()
-      await load(api.POST('/api/organizations/{tenant_id}/endpoints/', { params: { path: { tenant_id: tenant } }, body: { ...body, password } as Schemas['EndpointCreate'] }))
+      await createEndpoint(tenant, { ...body, password } as Schemas['EndpointCreate'])
       return { name: values.name!, password }
     },
-    onSuccess: onSaved,
-    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
+    onDone: onSaved,
   })
   const required = { required: true, message: t('common.required') }
   const number = { pattern: /^\+?[0-9]{3,15}$/, message: t('terminals.badNumber') }
   return (
     <Modal
       open title={endpoint ? t('terminals.editTitle', { name: endpoint.name }) : t('terminals.add')} width={720} onCancel={onClose} destroyOnHidden
-      okText={t('common.save')} cancelText={t('common.cancel')} onOk={() => form.submit()} okButtonProps={{ loading: save.isPending }}
+      okText={t('common.save')} cancelText={t('common.cancel')} onOk={() => form.submit()} okButtonProps={{ loading: busy }}
     >
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={form} layout='vertical' onFinish={(v) => save.mutate(v)} initialValues={endpoint ?? { allow_long_distance: false }}>
+      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={endpoint ?? { allow_long_distance: false }}>
         <Row gutter={12}>
           <Col span={14}><Form.Item name='name' label={t('terminals.name')} rules={[required, { max: 100 }, { validator: async (_, v?: string) => { if (v && !safeName(v)) throw new Error(t('terminals.badName')) } }]}><Input /></Form.Item></Col>
           <Col span={10}>

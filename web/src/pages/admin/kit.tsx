@@ -1,10 +1,12 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Input, Modal, Space, Tag, Typography, type FormInstance } from 'antd'
-import { useState, type ReactNode } from 'react'
+import { Alert, App, Button, Form, Input, Modal, Space, Tag, Typography } from 'antd'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
-import { problemText, showProblems } from '../../forms/problems'
+import { keys } from '../../api/keys'
+import { problemText } from '../../forms/problems'
+import { useFormSubmit, type FormSubmit } from '../../forms/useFormSubmit'
 
 // What every administration page is made of: a title, a list's error with a retry, an action's
 // refusal said in words, and a form (in a modal or a panel) that shows the API's 422 on its fields.
@@ -21,7 +23,7 @@ export function LoadError ({ query }: { query: { isError: boolean, refetch: () =
 
 // the console's reference lists (the desk's and the filters' selects) follow every administration change
 const refresh = (queries: ReturnType<typeof useQueryClient>, key: QueryKey) =>
-  Promise.all([queries.invalidateQueries({ queryKey: key }), queries.invalidateQueries({ queryKey: ['references'] })])
+  Promise.all([queries.invalidateQueries({ queryKey: key }), queries.invalidateQueries({ queryKey: keys.references.all })])
 
 /**
  * An action without a form (activate, delete, reorder): the lists under `invalidates` are read
@@ -42,31 +44,15 @@ export function useAction<V, R = unknown> (invalidates: QueryKey, run: (variable
   })
 }
 
-interface FormState<T> { form: FormInstance<T>, error?: string, busy: boolean, handleSubmit: (values: T) => void }
-
-/** a form's sending: the lists under `invalidates` are read again after it; a 422 lands on the fields */
-export function useFormSave<T, R = unknown> (invalidates: QueryKey, save: (values: T) => Promise<R>, onSaved: (result: R) => void): FormState<T> {
+/** an administration form's sending (useFormSubmit): saved is said, the lists under `invalidates` and the references are read again */
+export function useFormSave<T, R = unknown> (invalidates: QueryKey, save: (values: T) => Promise<R>, onSaved: (result: R) => void): FormSubmit<T> {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const queries = useQueryClient()
-  const [form] = Form.useForm<T>()
-  const [error, setError] = useState<string>()
-  const mutation = useMutation({
-    mutationFn: save,
-    onMutate: () => setError(undefined),
-    onSuccess: (result) => {
-      void message.success(t('common.saved'))
-      void refresh(queries, invalidates)
-      onSaved(result)
-    },
-    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
-  })
-  return { form, error, busy: mutation.isPending, handleSubmit: (values) => mutation.mutate(values) }
+  return useFormSubmit({ send: save, invalidates: [invalidates, keys.references.all], onDone: onSaved, saidOnDone: t('common.saved') })
 }
 
 interface FormModalProps<T> {
   title: string
-  state: FormState<T>
+  state: FormSubmit<T>
   initialValues?: Partial<T>
   onClose: () => void
   okText?: string
@@ -100,7 +86,7 @@ export function KazakhNameItem () {
   )
 }
 
-export function FormPanel<T> ({ state, initialValues, children, extra, name = 'panel' }: { state: FormState<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode, name?: string }) {
+export function FormPanel<T> ({ state, initialValues, children, extra, name = 'panel' }: { state: FormSubmit<T>, initialValues?: Partial<T>, children: ReactNode, extra?: ReactNode, name?: string }) {
   const { t } = useTranslation()
   return (
     <Form name={name} form={state.form} layout='vertical' initialValues={initialValues} onFinish={state.handleSubmit}>

@@ -1,18 +1,19 @@
 import { useMutation } from '@tanstack/react-query'
-import { Alert, App, Button, Col, DatePicker, Form, Input, Modal, Radio, Row, Select, Space, Spin } from 'antd'
+import { Alert, Button, Col, DatePicker, Form, Input, Modal, Radio, Row, Select, Space, Spin } from 'antd'
 import type { Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { actOnAppeal, type AppealAction } from '../../api/appeals'
+import type { ApiProblem, Schemas } from '../../api/client'
+import { checkResponse } from '../../api/llm'
 import { LanguageField } from '../../forms/LanguageField'
-import { showProblems } from '../../forms/problems'
+import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useOrganizations } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
 import { centreInstant } from '../../i18n/centre-time'
 
 type Appeal = Schemas['AppealResponse']
-type Action = 'assign' | 'take' | 'redirect' | 'extend' | 'answer' | 'return' | 'close' | 'reject'
+type Action = AppealAction
 const ORDER: Action[] = ['take', 'answer', 'assign', 'redirect', 'extend', 'return', 'close', 'reject']
 const CONFIRM_ONLY = new Set<Action>(['take', 'close'])
 
@@ -49,36 +50,24 @@ interface Values {
 
 function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { action: Action, appeal: Appeal, onClose: () => void } & Callbacks) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const [form] = Form.useForm<Values>()
-  const [error, setError] = useState<string>()
   const organizations = useOrganizations()
   const [check, setCheck] = useState<{ text: string, result: Record<string, unknown> }>()
-  const path = { params: { path: { appeal_id: appeal.id } } }
 
-  const run = useMutation({
-    mutationFn: (v: Values): Promise<Appeal> => {
-      switch (action) {
-        case 'take': return load(api.POST('/api/appeals/{appeal_id}/take', path))
-        case 'close': return load(api.POST('/api/appeals/{appeal_id}/close', path))
-        case 'assign': return load(api.POST('/api/appeals/{appeal_id}/assign', { ...path, body: { executor_organization_id: v.executor_organization_id } }))
-        case 'redirect': return load(api.POST('/api/appeals/{appeal_id}/redirect', { ...path, body: { executor_organization_id: v.executor_organization_id!, reason: v.reason! } }))
-        case 'extend': return load(api.POST('/api/appeals/{appeal_id}/extend', { ...path, body: { until: centreInstant(v.until!.format('YYYY-MM-DD'), v.until!.format('HH:mm')).toISOString(), reason: v.reason! } }))
-        case 'return': return load(api.POST('/api/appeals/{appeal_id}/return', { ...path, body: { reason: v.reason! } }))
-        case 'reject': return load(api.POST('/api/appeals/{appeal_id}/reject', { ...path, body: { kind: v.kind!, reason: v.reason! } }))
-        case 'answer': return load(api.POST('/api/appeals/{appeal_id}/answer', {
-          ...path, body: { text: v.text!, language: v.language!, check: check && check.text === v.text ? check.result : undefined },
-        }))
-      }
-    },
-    onMutate: () => onStart(action),
-    onSuccess: (a) => { void message.success(t(`appeal.done.${action}`)); onDone(a) },
-    onError: (problem: ApiProblem) => { onFailed(); setError(showProblems(form, problem, t)) },
+  const { form, busy, error, handleSubmit } = useFormSubmit({
+    send: (v: Values) => actOnAppeal(appeal.id, action, {
+      ...v,
+      until: v.until ? centreInstant(v.until.format('YYYY-MM-DD'), v.until.format('HH:mm')).toISOString() : undefined,
+      check: check && check.text === v.text ? check.result : undefined,
+    }),
+    onSend: () => onStart(action),
+    onFailed,
+    saidOnDone: t(`appeal.done.${action}`),
+    onDone,
   })
 
   // the review runs beside the form: the executor may answer without waiting for it
   const review = useMutation({
-    mutationFn: (text: string) => load(api.POST('/api/llm/tasks/check-response', { body: { appeal_text: appeal.text, response_text: text } })),
+    mutationFn: (text: string) => checkResponse(appeal.text, text),
     onSuccess: (task, text) => { if (task.success && task.result) setCheck({ text, result: task.result }) },
   })
   const text = Form.useWatch('text', form)
@@ -90,15 +79,15 @@ function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { a
   return (
     <Modal
       open title={t(`appeal.actions.${action}`)} onCancel={onClose} width={wide ? 1000 : 560} destroyOnHidden
-      okText={t(`appeal.actions.${action}`)} cancelText={t('common.cancel')} okButtonProps={{ loading: run.isPending, danger: action === 'reject' }}
-      onOk={() => { CONFIRM_ONLY.has(action) ? run.mutate({}) : form.submit() }}
+      okText={t(`appeal.actions.${action}`)} cancelText={t('common.cancel')} okButtonProps={{ loading: busy, danger: action === 'reject' }}
+      onOk={() => { CONFIRM_ONLY.has(action) ? handleSubmit({}) : form.submit() }}
     >
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
       {CONFIRM_ONLY.has(action) && <p>{t(`appeal.confirm.${action}`, { number: appeal.number })}</p>}
       {!CONFIRM_ONLY.has(action) && (
         <Row gutter={16}>
           <Col span={wide ? 13 : 24}>
-            <Form form={form} layout='vertical' onFinish={(v) => run.mutate(v)} initialValues={{ language: appeal.language }}>
+            <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={{ language: appeal.language }}>
               {(action === 'assign' || action === 'redirect') && (
                 <Form.Item name='executor_organization_id' label={t('appeals.executor')} rules={action === 'redirect' || appeal.status === 'registered' ? [required] : []}>
                   <Select showSearch optionFilterProp='label' options={executors} loading={organizations.isLoading} />

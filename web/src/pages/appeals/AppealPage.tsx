@@ -3,8 +3,9 @@ import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Time
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { appealQuery, transcriptQuery } from '../../api/appeals'
+import type { ApiProblem, Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, useNames, useOrganizations, useRegionNames, useResponseMethods, useSources, useSubcategories } from '../../references/references'
@@ -21,16 +22,8 @@ export function AppealPage () {
   const [changedElsewhere, setChangedElsewhere] = useState(false)
   // the event of the user's own action is not news (it may come before or after the action's answer)
   const ownEvent = useRef<string | undefined>(undefined)
-  const appeal = useQuery({
-    queryKey: ['appeals', 'one', id],
-    queryFn: () => load(api.GET('/api/appeals/{appeal_id}', { params: { path: { appeal_id: id } } })),
-    enabled: Number.isInteger(id) && id > 0,
-  })
-  const transcript = useQuery({
-    queryKey: ['appeals', 'transcript', id],
-    queryFn: () => load(api.GET('/api/appeals/{appeal_id}/transcript', { params: { path: { appeal_id: id } } })),
-    enabled: appeal.data?.call_row_id != null,
-  })
+  const appeal = useQuery({ ...appealQuery(id), enabled: Number.isInteger(id) && id > 0 })
+  const transcript = useQuery({ ...transcriptQuery(id), enabled: appeal.data?.call_row_id != null })
   const subcategories = useNames(useSubcategories().data, useLocalName('subcategories'))
   const regions = useRegionNames()
   const organizations = useNames(useOrganizations().data)
@@ -57,8 +50,8 @@ export function AppealPage () {
   const a = appeal.data
   const done = (updated: Schemas['AppealResponse']) => {
     setChangedElsewhere(false)
-    queries.setQueryData(['appeals', 'one', id], { ...a, ...updated })
-    void queries.invalidateQueries({ queryKey: ['appeals'] })
+    queries.setQueryData(keys.appeals.one(id), { ...a, ...updated })
+    void queries.invalidateQueries({ queryKey: keys.appeals.all })
   }
   const check = a.answer?.check
   return (

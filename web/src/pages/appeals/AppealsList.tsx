@@ -1,15 +1,14 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Form, Input, Row, Select, Space, Table, Tag, TreeSelect, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { appealListQuery, downloadExport } from '../../api/appeals'
+import type { Schemas } from '../../api/client'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useClassificationOptions, useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
-import { downloadExport } from './download'
 import { filtersFromUrl, filtersToUrl, STATUSES, type AppealQuery } from './filters'
 import { StatusTag } from './StatusTag'
 import { centreDayOf, centrePeriod } from '../../i18n/centre-time'
@@ -38,11 +37,7 @@ export function AppealsList () {
   const regionName = useLocalName('regions')
   const organizationNames = useNames(organizations.data)
 
-  const page = useQuery({
-    queryKey: ['appeals', 'list', filters, cursor],
-    queryFn: () => load(api.GET('/api/appeals', { params: { query: { ...filters, cursor, limit: PAGE } } })),
-    placeholderData: keepPreviousData,
-  })
+  const page = useQuery(appealListQuery(filters, cursor, PAGE))
 
   function apply (values: FilterValues) {
     const { received, ...rest } = values

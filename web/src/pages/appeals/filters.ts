@@ -1,6 +1,6 @@
-import type { paths } from '../../api/schema'
+import type { AppealQuery } from '../../api/appeals'
 
-export type AppealQuery = NonNullable<paths['/api/appeals']['get']['parameters']['query']>
+export type { AppealQuery }
 
 const NUMBERS = ['region_id', 'subcategory_id', 'executor_organization_id', 'source_id', 'operator_id', 'person_id'] as const
 const TEXTS = ['q', 'iin', 'phone', 'received_from', 'received_to'] as const

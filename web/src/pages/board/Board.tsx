@@ -3,8 +3,10 @@ import { Alert, Card, Col, DatePicker, Row, Segmented, Skeleton, Space, Statisti
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { statsOfDayQuery, statsQuery } from '../../api/appeals'
+import { onlineOperatorsQuery } from '../../api/calls'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
 import { addDays, centreDayOf, centreToday } from '../../i18n/centre-time'
 import { useNow } from '../../live/use-now'
 import { useFormat } from '../../i18n/format'
@@ -32,24 +34,14 @@ export function Board () {
   const regionName = useLocalName('regions')
   const classificationName = useLocalName(levelList[level])
 
-  const operators = useQuery({
-    queryKey: ['board', 'operators'],
-    queryFn: () => load(api.GET('/api/call-events/online-operators')),
-    refetchInterval: 30_000,
-  })
+  const operators = useQuery({ ...onlineOperatorsQuery, refetchInterval: 30_000 })
   useLiveEvents((event) => {
-    if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: ['board', 'operators'] })
+    if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: keys.board.operators })
   })
   // today follows the clock: a board left open past midnight moves to the new day
   const todayInCentre = centreDayOf(useNow(60_000))
-  const today = useQuery({
-    queryKey: ['appeals', 'stats', 'today', todayInCentre],
-    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: todayInCentre, date_to: todayInCentre, limit: 1 } } })),
-  })
-  const stats = useQuery({
-    queryKey: ['appeals', 'stats', day(period[0]), day(period[1]), level],
-    queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: day(period[0]), date_to: day(period[1]), classification_level: level, limit: 20 } } })),
-  })
+  const today = useQuery(statsOfDayQuery(todayInCentre))
+  const stats = useQuery(statsQuery(day(period[0]), day(period[1]), level))
   // the LLM's usage and cost are the administrator's (the service answers 403 to a manager)
   const showUsage = user !== null && isAdmin(user)
 

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Card, Empty, List, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
+import { latestCallsQuery } from '../../api/calls'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useNow } from '../../live/use-now'
@@ -18,11 +17,7 @@ export function LiveCalls () {
   const now = useNow()
   const format = useFormat()
   const [lines, setLines] = useState<Map<number, Line[]>>(new Map())
-  const calls = useQuery({
-    queryKey: ['board', 'calls'],
-    queryFn: () => load(api.GET('/api/call-events/calls', { params: { query: { limit: 100 } } })),
-    refetchInterval: 60_000,
-  })
+  const calls = useQuery({ ...latestCallsQuery, refetchInterval: 60_000 })
   useLiveEvents((event) => {
     if (event.type === 'call.answered' || event.type === 'call.final') void calls.refetch()
     if (event.type !== 'call.transcription' && event.type !== 'call.final') return

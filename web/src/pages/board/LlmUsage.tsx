@@ -1,18 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { Alert, Card, Empty, Table } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
+import { llmUsageQuery } from '../../api/llm'
 import { useFormat } from '../../i18n/format'
 
 /** the LLM's calls, failures, tokens and latency by day, provider and task over the board's period */
 export function LlmUsage ({ from, to }: { from: string, to: string }) {
   const { t } = useTranslation()
   const format = useFormat()
-  const usage = useQuery({
-    queryKey: ['board', 'llm-usage', from, to],
-    queryFn: () => load(api.GET('/api/llm/usage', { params: { query: { date_from: from, date_to: to } } })),
-  })
+  const usage = useQuery(llmUsageQuery(from, to))
   return (
     <Card size='small' title={t('board.llm')} data-testid='llm-usage'>
       {usage.isError && <Alert type='error' message={t('common.networkError')} />}

@@ -1,14 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Card, Col, Form, Input, Row, Select, TreeSelect } from 'antd'
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import { registerAppeal } from '../../api/appeals'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
 import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
-import { showProblems } from '../../forms/problems'
+import { useFormSubmit } from '../../forms/useFormSubmit'
 import { regionOfPhone } from '../../references/area-code'
 import { regionOptions, useAllRegions, useClassificationOptions, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
 import type { Suggestion } from './Assistant'
@@ -33,10 +33,21 @@ const PHONE_SOURCE = /телефон|звон|109|call/i
 /** the appeal registered from the call: prefilled from it and from the LLM's suggestion */
 export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall | null, suggestion: Suggestion, onRegistered: () => void }) {
   const { t } = useTranslation()
-  const [form] = Form.useForm<Values>()
-  const [error, setError] = useState<string>()
   const [registered, setRegistered] = useState<Schemas['AppealResponse']>()
-  const queries = useQueryClient()
+  const { form, busy, error, handleSubmit, clearError } = useFormSubmit({
+    send: (v: Values) => registerAppeal({
+      citizen: v.person_id ? { person_id: v.person_id } : citizenBody(v.citizen),
+      language: v.language, text: v.text, subcategory_id: v.subcategory_id!, region_id: v.region_id, address: blank(v.address),
+      source_id: v.source_id!, response_method_id: v.response_method_id!, executor_organization_id: v.executor_organization_id,
+      call_row_id: call?.id,
+    }),
+    invalidates: [keys.appeals.all],
+    onDone: (appeal) => {
+      setRegistered(appeal)
+      form.resetFields()
+      onRegistered()
+    },
+  })
   const sources = useSources()
   const methods = useResponseMethods()
   const classification = useClassificationOptions()
@@ -54,8 +65,8 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   useEffect(() => {
     form.resetFields()
     form.setFieldsValue({ person_id: call?.person?.id, citizen: { phone: call?.phone ?? undefined } })
+    clearError()
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the form's own messages go with the form it resets
-    setError(undefined)
     if (call) setRegistered(undefined)
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the call's id on purpose (see above)
   }, [call?.id, form])
@@ -77,27 +88,6 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
     if (guessedRegion && !form.getFieldValue('region_id') && !form.isFieldTouched('region_id')) form.setFieldValue('region_id', guessedRegion.id)
   }, [guessedRegion, call?.id, form])
 
-  const register = useMutation({
-    mutationFn: (v: Values) => load(api.POST('/api/appeals', {
-      body: {
-        citizen: v.person_id
-          ? { person_id: v.person_id }
-          : citizenBody(v.citizen),
-        language: v.language, text: v.text, subcategory_id: v.subcategory_id!, region_id: v.region_id, address: blank(v.address),
-        source_id: v.source_id!, response_method_id: v.response_method_id!, executor_organization_id: v.executor_organization_id,
-        call_row_id: call?.id,
-      },
-    })),
-    onSuccess: (appeal) => {
-      setRegistered(appeal)
-      setError(undefined)
-      form.resetFields()
-      onRegistered()
-      void queries.invalidateQueries({ queryKey: ['appeals'] })
-    },
-    onError: (problem: ApiProblem) => setError(showProblems(form, problem, t)),
-  })
-
   const required = { required: true, message: t('common.required') }
   return (
     <Card size='small' title={t('desk.form.title')} data-testid='appeal-form'>
@@ -108,7 +98,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         />
       )}
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={form} layout='vertical' initialValues={{ language: 'ru' }} onFinish={(v) => register.mutate(v)} requiredMark>
+      <Form form={form} layout='vertical' initialValues={{ language: 'ru' }} onFinish={handleSubmit} requiredMark>
         <Form.Item name='person_id' label={t('desk.form.person')} extra={t('desk.form.personHint')}>
           <PersonSelect known={call?.person ? { value: call.person.id, label: call.person.full_name } : undefined} />
         </Form.Item>
@@ -144,7 +134,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         <Form.Item name='executor_organization_id' label={t('desk.form.executor')} extra={t('desk.form.executorHint')}>
           <Select showSearch optionFilterProp='label' allowClear options={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))} loading={organizations.isLoading} />
         </Form.Item>
-        <Button type='primary' htmlType='submit' loading={register.isPending} size='large'>{t('desk.form.submit')}</Button>
+        <Button type='primary' htmlType='submit' loading={busy} size='large'>{t('desk.form.submit')}</Button>
       </Form>
     </Card>
   )

@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query'
 import { Alert, Button, Card, Space, Tag, Typography } from 'antd'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
-import { api, type ApiProblem, type Schemas } from '../../api/client'
-import { load } from '../../api/load'
+import type { ApiProblem, Schemas } from '../../api/client'
+import { classify, summarize, translate } from '../../api/llm'
 import { problemText } from '../../forms/problems'
 import { transcriptText, type DeskCall } from './call'
 
@@ -23,15 +23,15 @@ export function Assistant ({ call, onSuggestion }: { call: DeskCall | null, onSu
   const text = call ? transcriptText(call) : ''
   // The suggestions are handed over in mutate()'s own callbacks: those are dropped when the desk
   // moves on to the next call (this card is made anew), so a late answer never fills the next call's form.
-  const summary = useMutation({ mutationFn: () => load(api.POST('/api/llm/tasks/summarize', { body: { text, role: 'operator' } })) })
+  const summary = useMutation({ mutationFn: () => summarize(text) })
   const suggestSummary = (task: Task) => {
     const result = task.result as Result | null
     if (task.success && result) onSuggestion({ text: String(result.summary ?? ''), language: result.language === 'kk' ? 'kk' : result.language === 'ru' ? 'ru' : undefined })
   }
   const translation = useMutation({
-    mutationFn: (direction: 'auto-ru' | 'auto-kk') => load(api.POST('/api/llm/tasks/translate', { body: { text, direction } })),
+    mutationFn: (direction: 'auto-ru' | 'auto-kk') => translate(text, direction),
   })
-  const classification = useMutation({ mutationFn: () => load(api.POST('/api/llm/tasks/classify', { body: { text } })) })
+  const classification = useMutation({ mutationFn: () => classify(text) })
   const suggestClassification = (task: Task) => {
     const id = (task.result as Result | null)?.category_id
     if (task.success && typeof id === 'number') onSuggestion({ subcategoryId: id })

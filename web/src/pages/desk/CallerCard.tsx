@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Alert, Card, Descriptions, List, Skeleton, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
+import { callerAppealsQuery } from '../../api/appeals'
 import { useFormat } from '../../i18n/format'
 import { StatusTag } from '../appeals/StatusTag'
 import type { DeskCall } from './call'
@@ -18,11 +17,7 @@ export function CallerCard ({ call }: { call: DeskCall }) {
   const format = useFormat()
   const now = useNow()
   const query = call.person ? { person_id: call.person.id } : call.phone ? { phone: call.phone } : undefined
-  const previous = useQuery({
-    queryKey: ['appeals', 'caller', query],
-    queryFn: () => load(api.GET('/api/appeals', { params: { query: { ...query, limit: 5 } } })),
-    enabled: query !== undefined,
-  })
+  const previous = useQuery({ ...callerAppealsQuery(query ?? {}), enabled: query !== undefined })
   const recent = previous.data?.items.filter((a) => now - new Date(a.received_at).getTime() < REPEAT_WINDOW_MS) ?? []
   return (
     <Card size='small' title={t('desk.caller')} data-testid='caller'>

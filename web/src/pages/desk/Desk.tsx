@@ -1,7 +1,7 @@
 import { Badge, Card, Col, Empty, Row, Space, Tag, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
+import { callDetail, latestCall } from '../../api/calls'
 import { useLiveEvents, useLiveStatus, type LiveEvent } from '../../live/live'
 import { AppealForm } from './AppealForm'
 import { Assistant, type Suggestion } from './Assistant'
@@ -25,10 +25,9 @@ export function Desk () {
   useEffect(() => {
     let cancelled = false
     void (async () => {
-      const { data } = await api.GET('/api/call-events/calls', { params: { query: { limit: 1 } } })
-      const last = data?.[0]
+      const last = await latestCall().catch(() => undefined)
       if (!last || last.is_final || Date.now() - new Date(last.answered_at ?? last.created_at).getTime() > RESTORE_WITHIN_MS) return
-      const detail = last.call_id ? (await api.GET('/api/call-events/calls/{call_id}', { params: { path: { call_id: last.call_id } } })).data : undefined
+      const detail = last.call_id ? await callDetail(last.call_id).catch(() => undefined) : undefined
       if (!cancelled) setCall((current) => current ?? recordedCall(detail ?? { ...last, transcript: '', chunks: [] }))
     })()
     return () => { cancelled = true }

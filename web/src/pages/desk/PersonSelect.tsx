@@ -2,20 +2,14 @@ import { useQuery } from '@tanstack/react-query'
 import { Select } from 'antd'
 import { useDeferredValue, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { load } from '../../api/load'
+import { personSearchQuery } from '../../api/references'
 
 /** a citizen found by IIN, name or phone (the service's persons search) */
 export function PersonSelect ({ value, onChange, id, known }: { value?: number, onChange?: (id: number | undefined) => void, id?: string, known?: { value: number, label: string } }) {
   const { t } = useTranslation()
   const [search, setSearch] = useState('')
   const q = useDeferredValue(search.trim())
-  const found = useQuery({
-    queryKey: ['persons', q],
-    queryFn: () => load(api.GET('/api/references/persons', { params: { query: { q, limit: 20 } } })),
-    enabled: q.length >= 2,
-    staleTime: 30_000,
-  })
+  const found = useQuery(personSearchQuery(q))
   const options = (found.data ?? []).map((p) => ({ value: p.id, label: [p.full_name, p.iin, p.phone].filter(Boolean).join(' · ') }))
   if (known && !options.some((o) => o.value === known.value)) options.unshift(known)
   return (

@@ -1,0 +1,60 @@
+import type { paths } from './schema'
+
+// Every query key of the console, in one place: a key's prefix is what a change reads again
+// (`invalidateQueries` matches by prefix), so the tree below is also the map of what follows what.
+// An administration change reads its own list again and `references` (the desk's and the filters' lists).
+
+type AppealQuery = NonNullable<paths['/api/appeals']['get']['parameters']['query']>
+
+export const keys = {
+  profile: ['profile'],
+  invite: (token: string) => ['invite', token],
+  references: {
+    all: ['references'],
+    sources: ['references', 'sources'],
+    responseMethods: ['references', 'response-methods'],
+    regionTree: ['references', 'regions-tree'],
+    regionsAll: ['references', 'regions-all'],
+    organizations: ['references', 'organizations'],
+    subcategories: ['references', 'subcategories'],
+    classifierTrees: ['references', 'classifier-trees'],
+    kazakhNames: (list: string) => ['references', 'kazakh-names', list],
+    /** the administration's lists of sources and response methods, inactive items too */
+    editable: (list: string) => ['references', list, 'all'],
+  },
+  appeals: {
+    all: ['appeals'],
+    list: (filters: AppealQuery, cursor?: string) => ['appeals', 'list', filters, cursor],
+    one: (id: number) => ['appeals', 'one', id],
+    transcript: (id: number) => ['appeals', 'transcript', id],
+    ofCaller: (query: { person_id?: number, phone?: string }) => ['appeals', 'caller', query],
+    statsOfDay: (day: string) => ['appeals', 'stats', 'today', day],
+    stats: (from: string, to: string, level: string) => ['appeals', 'stats', from, to, level],
+  },
+  persons: { search: (q: string) => ['persons', q] },
+  board: {
+    operators: ['board', 'operators'],
+    calls: ['board', 'calls'],
+    llmUsage: (from: string, to: string) => ['board', 'llm-usage', from, to],
+  },
+  admin: {
+    all: ['admin'],
+    calendar: { all: ['admin', 'calendar'], year: (year: number) => ['admin', 'calendar', year] },
+    classifiers: { all: ['admin', 'classifiers'], tree: ['admin', 'classifiers', 'tree'] },
+    employees: { all: ['admin', 'employees'], list: (q: string) => ['admin', 'employees', 'list', q], ofOrganization: (id: number) => ['admin', 'employees', 'of', id] },
+    endpoints: { all: ['admin', 'endpoints'], list: (tenant: number) => ['admin', 'endpoints', tenant], status: (tenant: number) => ['admin', 'endpoints', 'status', tenant] },
+    notifications: { all: ['admin', 'notifications'], list: (status?: string, channel?: string) => ['admin', 'notifications', status, channel] },
+    organizations: {
+      all: ['admin', 'organizations'],
+      list: (showInactive: boolean) => ['admin', 'organizations', 'list', showInactive],
+      detail: (id: number) => ['admin', 'organizations', 'detail', id],
+      notifications: (id: number) => ['admin', 'organizations', 'notifications', id],
+      groups: ['admin', 'organizations', 'groups'],
+      telephony: ['admin', 'organizations', 'telephony'],
+    },
+    persons: { all: ['admin', 'persons'], list: (q: string, withInactive: boolean) => ['admin', 'persons', q, withInactive] },
+    pbx: { status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind] },
+    regions: { all: ['admin', 'regions'] },
+    tenants: { all: ['admin', 'tenants'], list: (status?: string) => ['admin', 'tenants', status] },
+  },
+} as const
