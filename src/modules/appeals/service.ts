@@ -5,16 +5,19 @@ import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
-import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar } from '../calendar/index.js'
+import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
 import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
-import { appealExecutorScope, canSeeAppeal } from '../../lib/access.js'
-import { allowedActions, judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
+import { canSeeAppeal } from '../../lib/access.js'
+import { decodeCursor, encodeCursor, filterFor } from './filters.js'
+import { judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices, registrationNotices } from './notices.js'
-import { CENTRE_MODULE, type AppealFilter, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationNotices, type RegistrationValues, type StatsRow } from './repo.js'
+import { createAppealReports } from './reports.js'
+import { appealView as view } from './view.js'
+import { CENTRE_MODULE, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationNotices, type RegistrationValues } from './repo.js'
 import type {
-  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealFilterQuery, AppealListQuery, AppealStats, AppealStatsQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
+  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
 } from './schemas.js'
 
 const REPEAT_WINDOW_MS = 30 * 86_400_000
@@ -41,19 +44,6 @@ export interface AppealServiceDeps {
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 const problem = (loc: (string | number)[], msg: string, input?: unknown): FieldError => ({ type: 'value_error', loc, msg, input })
 
-function encodeCursor (row: Pick<AppealRow, 'received_at' | 'id'>): string {
-  return Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString('base64url')
-}
-function decodeCursor (cursor: string): { receivedAt: Date, id: number } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|')
-  const receivedAt = new Date(at ?? '')
-  const n = Number(id)
-  if (Number.isNaN(receivedAt.getTime()) || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
-    throw RequestValidationError.field(['query', 'cursor'], 'Value is not a cursor this service gave', cursor)
-  }
-  return { receivedAt, id: n }
-}
-
 /** whether the principal is the call centre's staff: an admin, or staff of an active organization running the centre */
 export function centreStaffCheck (repo: Pick<AppealRepo, 'organization'>) {
   return async (principal: Principal): Promise<boolean> => {
@@ -64,21 +54,6 @@ export function centreStaffCheck (repo: Pick<AppealRepo, 'organization'>) {
   }
 }
 
-const MAX_STATS_DAYS = 366
-const hours = (seconds: number | null) => seconds === null ? null : Math.round(seconds / 36) / 100
-function measuresOf (r: StatsRow) {
-  return {
-    received: r.received,
-    answered: r.answered,
-    answered_on_time: r.answered_on_time,
-    on_time_rate: r.answered === 0 ? null : Math.round(r.answered_on_time / r.answered * 10_000) / 10_000,
-    closed: r.closed,
-    overdue: r.overdue,
-    median_hours_to_close: hours(r.median_seconds_to_close),
-  }
-}
-const groupOf = (r: StatsRow) => ({ id: r.key, name: r.name, ...measuresOf(r) })
-
 type RegistrationFacts = Awaited<ReturnType<AppealRepo['registrationFacts']>>
 
 export function createAppealService (deps: AppealServiceDeps) {
@@ -87,52 +62,6 @@ export function createAppealService (deps: AppealServiceDeps) {
 
   /** the caller as the lifecycle sees them */
   const actorOf = async (principal: Principal): Promise<Actor> => ({ principal, centre: await isCentreStaff(principal) })
-
-  function view (row: AppealRow, actor: Actor): AppealResponse {
-    const iso = (d: Date | null) => d?.toISOString() ?? null
-    return {
-      id: row.id,
-      number: row.number,
-      status: row.status,
-      received_at: row.received_at.toISOString(),
-      source_id: row.source_id,
-      call_row_id: row.call_row_id,
-      person_id: row.person_id,
-      citizen_name: row.citizen_name,
-      citizen_phone: row.citizen_phone,
-      citizen_email: row.citizen_email,
-      language: row.language,
-      text: row.text,
-      classifier_id: row.classifier_id,
-      appeal_type_id: row.appeal_type_id,
-      category_id: row.category_id,
-      subcategory_id: row.subcategory_id,
-      priority: row.priority,
-      region_id: row.region_id,
-      address: row.address,
-      response_method_id: row.response_method_id,
-      executor_organization_id: row.executor_organization_id,
-      executor_employee_id: row.executor_employee_id,
-      operator_id: row.operator_id,
-      work_due_at: row.work_due_at.toISOString(),
-      close_due_at: row.close_due_at.toISOString(),
-      extended_until: iso(row.extended_until),
-      extension_reason: row.extension_reason,
-      is_overdue: row.work_overdue_at !== null || row.close_overdue_at !== null,
-      work_overdue_at: iso(row.work_overdue_at),
-      close_overdue_at: iso(row.close_overdue_at),
-      taken_at: iso(row.taken_at),
-      answer: row.answer_text === null || row.answered_at === null
-        ? null
-        : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: (row.answer_check as AnswerCheck | null) ?? null, answered_at: row.answered_at.toISOString() },
-      closed_at: iso(row.closed_at),
-      rejection_kind: row.rejection_kind,
-      is_repeat: row.is_repeat,
-      allowed_actions: allowedActions(actor, row),
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-    }
-  }
 
   const announce = (row: AppealRow, action: AppealAction) => deps.publish({
     type: `appeal.${action}`, organization_id: row.executor_organization_id, appeal_id: row.id, number: row.number, status: row.status,
@@ -306,37 +235,6 @@ export function createAppealService (deps: AppealServiceDeps) {
 
   interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
 
-  /** the list's filters as the repo takes them, narrowed to what the caller may see */
-  function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilter, 'limit'> {
-    let phone: string | undefined
-    if (q.phone !== undefined) {
-      phone = normalizeKzPhone(q.phone)
-      if (phone === undefined) invalid([problem(['query', 'phone'], 'Value is not a valid Kazakhstan phone number', q.phone)])
-    }
-    const text = q.q?.trim()
-    const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
-    return {
-      visibleTo: appealExecutorScope(actor),
-      status: q.status,
-      executorOrganizationId: q.executor_organization_id,
-      regionId: q.region_id,
-      classifierId: q.classifier_id,
-      appealTypeId: q.appeal_type_id,
-      categoryId: q.category_id,
-      subcategoryId: q.subcategory_id,
-      sourceId: q.source_id,
-      operatorId: q.operator_id,
-      personId: q.person_id,
-      overdue: q.overdue,
-      receivedFrom: q.received_from ? new Date(q.received_from) : undefined,
-      receivedTo: q.received_to ? new Date(q.received_to) : undefined,
-      iin: q.iin,
-      phone,
-      number: isNumber ? text : undefined,
-      words: !isNumber && text ? text : undefined,
-    }
-  }
-
   /**
    * One transition: the row locked, the rule judged, the change and its history row written together.
    * The change sees the transaction and the calendar as it was read before the transaction began
@@ -378,6 +276,7 @@ export function createAppealService (deps: AppealServiceDeps) {
   return {
     register,
     visibleRow,
+    ...createAppealReports({ repo, calendar: deps.calendar, clock, actorOf }),
 
     /** the transcript of the call the appeal was registered from, to whoever may see the appeal */
     async transcript (principal: Principal, id: number): Promise<AppealTranscript> {
@@ -404,57 +303,6 @@ export function createAppealService (deps: AppealServiceDeps) {
       const rows = await repo.list({ ...filterFor(actor, q), after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: q.limit + 1 })
       const page = rows.slice(0, q.limit)
       return { items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null }
-    },
-
-    async stats (principal: Principal, q: AppealStatsQuery): Promise<AppealStats> {
-      const { timeZone } = await deps.calendar()
-      const today = localDate(timeZone, clock())
-      const to = q.date_to ?? today
-      const from = q.date_from ?? isoDay(dayNumberOf(to) - 29)
-      const days = dayNumberOf(to) - dayNumberOf(from) + 1
-      if (days < 1) throw RequestValidationError.field(['query', 'date_from'], 'Must not be after date_to', q.date_from)
-      if (days > MAX_STATS_DAYS) throw RequestValidationError.field(['query', 'date_from'], `The period may be at most ${MAX_STATS_DAYS} days`, q.date_from)
-      const filter = filterFor(await actorOf(principal), q)
-      const start = startOfLocalDay(timeZone, from)
-      const end = startOfLocalDay(timeZone, isoDay(dayNumberOf(to) + 1))
-      const [[totals], region, executor, classification, daily] = await Promise.all([
-        repo.stats(filter, start, end, 'total', 1),
-        repo.stats(filter, start, end, 'region', q.limit),
-        repo.stats(filter, start, end, 'executor', q.limit),
-        repo.stats(filter, start, end, q.classification_level, q.limit),
-        repo.daily(filter, start, end, timeZone),
-      ])
-      const received = new Map(daily.received.map((d) => [d.day, d.n]))
-      const closed = new Map(daily.closed.map((d) => [d.day, d.n]))
-      return {
-        date_from: from,
-        date_to: to,
-        time_zone: timeZone,
-        classification_level: q.classification_level,
-        totals: measuresOf(totals!),
-        by_day: Array.from({ length: days }, (_, i) => isoDay(dayNumberOf(from) + i)).map((day) => ({ day, received: received.get(day) ?? 0, closed: closed.get(day) ?? 0 })),
-        by_region: region.map(groupOf),
-        by_executor: executor.map(groupOf),
-        by_classification: classification.map(groupOf),
-      }
-    },
-
-    /** the filtered list for an export: batches in the list's order, at most `max` rows in all */
-    async exportBatches (principal: Principal, q: AppealFilterQuery, max: number, batch: number) {
-      const filter = filterFor(await actorOf(principal), q)
-      const total = await repo.countUpTo(filter, max + 1)
-      async function * batches () {
-        let after: AppealFilter['after']
-        for (let sent = 0; sent < max;) {
-          const rows = await repo.exportRows({ ...filter, after, limit: Math.min(batch, max - sent) })
-          if (rows.length === 0) return
-          yield rows
-          sent += rows.length
-          const last = rows[rows.length - 1]!
-          after = { receivedAt: last.received_at, id: last.id }
-        }
-      }
-      return { truncated: total > max, rows: Math.min(total, max), batches: batches() }
     },
 
     assign: (principal: Principal, id: number, input: AppealAssign) => transition(principal, id, 'assign', async (row, tx) => {

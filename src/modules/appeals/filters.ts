@@ -1,0 +1,52 @@
+// The register's filters and pages: a query's filters narrowed to what the caller may see, and the
+// keyset cursor of the list (newest first: received_at, then id).
+import { appealExecutorScope } from '../../lib/access.js'
+import { RequestValidationError } from '../../lib/errors.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
+import type { Actor } from './lifecycle.js'
+import type { AppealFilter, AppealRow } from './repo.js'
+import type { AppealFilterQuery } from './schemas.js'
+
+export function encodeCursor (row: Pick<AppealRow, 'received_at' | 'id'>): string {
+  return Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString('base64url')
+}
+export function decodeCursor (cursor: string): { receivedAt: Date, id: number } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|')
+  const receivedAt = new Date(at ?? '')
+  const n = Number(id)
+  if (Number.isNaN(receivedAt.getTime()) || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
+    throw RequestValidationError.field(['query', 'cursor'], 'Value is not a cursor this service gave', cursor)
+  }
+  return { receivedAt, id: n }
+}
+
+/** the list's filters as the repo takes them, narrowed to what the caller may see */
+export function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilter, 'limit'> {
+  let phone: string | undefined
+  if (q.phone !== undefined) {
+    phone = normalizeKzPhone(q.phone)
+    if (phone === undefined) throw RequestValidationError.field(['query', 'phone'], 'Value is not a valid Kazakhstan phone number', q.phone)
+  }
+  const text = q.q?.trim()
+  const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
+  return {
+    visibleTo: appealExecutorScope(actor),
+    status: q.status,
+    executorOrganizationId: q.executor_organization_id,
+    regionId: q.region_id,
+    classifierId: q.classifier_id,
+    appealTypeId: q.appeal_type_id,
+    categoryId: q.category_id,
+    subcategoryId: q.subcategory_id,
+    sourceId: q.source_id,
+    operatorId: q.operator_id,
+    personId: q.person_id,
+    overdue: q.overdue,
+    receivedFrom: q.received_from ? new Date(q.received_from) : undefined,
+    receivedTo: q.received_to ? new Date(q.received_to) : undefined,
+    iin: q.iin,
+    phone,
+    number: isNumber ? text : undefined,
+    words: !isNumber && text ? text : undefined,
+  }
+}
