@@ -27,6 +27,7 @@ import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
+import * as callRouting from './modules/call-routing/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
 import * as groups from './modules/groups/index.js'
@@ -104,7 +105,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -173,6 +174,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createOrganizationsModule({ db, clock, extSync: config.extSync, log }),
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
+    callRouting.createCallRoutingModule({ db }),
     createPbxModule({ db, clock, pbx: config.pbx, control }),
     callEvents,
     llm,

@@ -11,6 +11,7 @@ import * as schema from '../src/db/schema/index.js'
 const OWNERS: Record<string, string[]> = {
   'modules/auth': ['authTokens', 'loginFailures', 'serviceSettings'],
   'modules/call-events': ['calls', 'callChunks', 'consolePresence'],
+  'modules/call-routing': ['queues', 'queueMembers', 'menus', 'menuOptions', 'schedules', 'scheduleHours', 'inboundLines', 'prompts', 'promptRecordings'],
   'modules/classifiers': ['classifiers', 'appealTypes', 'categories', 'subcategories'],
   'modules/employees': ['users'],
   'modules/endpoints': ['psEndpoints', 'psAuths', 'psAors', 'sipTerminals'],

@@ -3,13 +3,16 @@ import type { AppDb } from '../../src/db/client.js'
 import { organizations, users } from '../../src/db/schema/index.js'
 import type { Role, UserType } from '../../src/db/schema/users.js'
 import { hashPassword } from '../../src/lib/passwords.js'
+import { createDefaultQueue } from '../../src/modules/call-routing/queries.js'
 
 let sequence = 0
 export const unique = (prefix: string) => `${prefix}${process.pid}${++sequence}`
 
 export async function makeOrganization (db: AppDb, overrides: Partial<typeof organizations.$inferInsert> = {}) {
   const prefix = overrides.prefix ?? String(100 + (++sequence % 900)).padStart(3, '0')
-  return (await db.insert(organizations).values({ name: unique('Org '), prefix, ...overrides }).returning())[0]!
+  const organization = (await db.insert(organizations).values({ name: unique('Org '), prefix, ...overrides }).returning())[0]!
+  await createDefaultQueue(db, organization.id)
+  return organization
 }
 
 export interface MadeUser { id: number, email: string, password: string, role: Role, organization_id: number | null }

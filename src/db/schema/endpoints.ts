@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, pgTable, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 import { users } from './users.js'
@@ -68,4 +68,8 @@ export const sipTerminals = pgTable('sip_terminals', {
   cf_busy_dest: varchar('cf_busy_dest', { length: 20 }),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('sip_terminals_organization_idx').on(t.organization_id, t.extension)])
+}, (t) => [
+  index('sip_terminals_organization_idx').on(t.organization_id, t.extension),
+  // what a call route's foreign key names: a destination or a queue member stays within the terminal's tenant
+  unique('sip_terminals_organization_id_unique').on(t.organization_id, t.id),
+])

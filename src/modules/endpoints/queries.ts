@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray } from 'drizzle-orm'
+import { and, asc, count, eq, inArray } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 
@@ -7,6 +7,11 @@ import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 /** terminals of the organization, correlated to the caller's row */
 export const terminalCountOf = async (db: AppDb, organizationId: number) =>
   (await db.select({ n: count() }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId)))[0]!.n
+
+/** which of these ids are terminals of the organization */
+export const terminalIdsIn = async (db: AppDb, organizationId: number, ids: string[]) => ids.length === 0
+  ? []
+  : (await db.select({ id: sipTerminals.id }).from(sipTerminals).where(and(eq(sipTerminals.organization_id, organizationId), inArray(sipTerminals.id, ids)))).map((t) => t.id)
 
 /** whose terminal this is: its organization and employee */
 export const terminalOwner = async (db: AppDb, id: string) =>

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
-import { canManage } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { manageableTenant } from '../../lib/tenant.js'
+import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, EndpointTxRepo, TerminalRow } from './repo.js'
 import type { EndpointCreate, EndpointResponse, EndpointUpdate } from './schemas.js'
 
@@ -67,16 +67,7 @@ function split (input: Partial<EndpointCreate>) {
 }
 
 export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
-  async function tenant (actor: Principal, tenantId: number) {
-    if (!canManage(actor, tenantId)) throw new ForbiddenError('Only an administrator or a manager of this organization manages its SIP terminals')
-    const organization = await repo.organization(tenantId)
-    if (!organization) throw new NotFoundError('Organization')
-    // a suspended or deleted platform tenant switches the organization's terminals off
-    if (organization.tenant_status !== null && organization.tenant_status !== 'active') {
-      throw new ForbiddenError(`The telephony of organization ${tenantId} is switched off: its platform tenant is ${organization.tenant_status}`)
-    }
-    return organization
-  }
+  const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its SIP terminals')
   async function checkEmployee (tenantId: number, employeeId: number | null | undefined): Promise<void> {
     if (employeeId === null || employeeId === undefined) return
     if (await repo.employeeOrganization(employeeId) !== tenantId) {

@@ -39,9 +39,9 @@ export const organizationWithTenant = async (db: AppDb, id: number) =>
   (await db.select({ ...getTableColumns(organizations), tenant_status: tenantStatusOf(organizations.id) })
     .from(organizations).where(eq(organizations.id, id)))[0]
 
-/** the prefix and quota of the organization, its row locked until the transaction ends (prefix changes and terminal creations queue) */
+/** the prefix and quotas of the organization, its row locked until the transaction ends (prefix changes, terminal and queue creations queue) */
 export const lockOrganizationQuota = async (tx: TxDb, id: number) =>
-  (await tx.select({ prefix: organizations.prefix, max_operators: organizations.max_operators })
+  (await tx.select({ prefix: organizations.prefix, max_operators: organizations.max_operators, max_queues: organizations.max_queues })
     .from(organizations).where(eq(organizations.id, id)).for('update'))[0]
 
 /** the prefix of the organization with this id, correlated to the caller's row */

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { extSyncOutbox, notificationSettings, organizationCounters, organizationGroupLinks, organizations } from '../../db/schema/index.js'
 import { employeeCountOf } from '../employees/queries.js'
+import { createDefaultQueue, queueCountOf } from '../call-routing/queries.js'
 import { terminalCountOf } from '../endpoints/queries.js'
 import { existingGroupIds, groupName } from '../groups/queries.js'
 import { regionExists, regionName } from '../regions/queries.js'
@@ -37,6 +38,7 @@ const organizationColumns = {
   employee_count: sql<number>`coalesce(${organizationCounters.employees}, 0)`,
   operators_count: sql<number>`coalesce(${organizationCounters.operators}, 0)`,
   endpoints_count: sql<number>`coalesce(${organizationCounters.terminals}, 0)`,
+  queues_count: queueCountOf(organizations.id),
   ext_sync_status: extSyncOutbox.status,
   ext_sync_error: extSyncOutbox.last_error,
   ext_synced_at: extSyncOutbox.synced_at,
@@ -72,7 +74,12 @@ export function createOrganizationRepo<D extends AppDb> (db: D) {
     groupIdsOf: async (id: number) =>
       (await db.select({ id: organizationGroupLinks.group_id }).from(organizationGroupLinks).where(eq(organizationGroupLinks.organization_id, id))).map((g) => g.id),
 
-    insert: async (values: typeof organizations.$inferInsert) => (await db.insert(organizations).values(values).returning())[0]!,
+    /** the organization with its default queue */
+    async insert (values: typeof organizations.$inferInsert) {
+      const row = (await db.insert(organizations).values(values).returning())[0]!
+      await createDefaultQueue(db, row.id)
+      return row
+    },
     update: async (id: number, values: Partial<typeof organizations.$inferInsert>) =>
       (await db.update(organizations).set({ ...values, updated_at: sql`now()` }).where(eq(organizations.id, id)).returning())[0],
     async setGroups (id: number, groupIds: number[]) {

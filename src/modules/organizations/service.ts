@@ -43,7 +43,7 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
       oblast_id: oblast?.id ?? null, oblast_name: oblast?.name ?? null,
       city_name: region && oblast && region.id !== oblast.id ? region.name : null,
       // one queue per organization that has terminals (the queues generator); outbound routes are not stored entities
-      queues_count: r.endpoints_count > 0 ? 1 : 0, operators_count: r.operators_count, endpoints_count: r.endpoints_count, routes_count: 0,
+      queues_count: r.queues_count, operators_count: r.operators_count, endpoints_count: r.endpoints_count, routes_count: 0,
     }
   }
 

@@ -1470,6 +1470,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{tenant_id}/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's queues, its default queue first */
+        get: operations["listQueues"];
+        put?: never;
+        /** Create a queue (409 beyond the organization's max_queues) */
+        post: operations["createQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/queues/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a queue */
+        get: operations["getQueue"];
+        /** Change a queue (partial; `members` replaces the list) */
+        put: operations["updateQueue"];
+        post?: never;
+        /** Delete a queue (409 while a line, a menu or a queue sends calls to it, and for the default queue) */
+        delete: operations["deleteQueue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's schedules */
+        get: operations["listSchedules"];
+        put?: never;
+        /** Create a schedule: the centre's working calendar, 24/7, or weekly hours */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/schedules/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a schedule (partial; `hours` replaces the list) */
+        put: operations["updateSchedule"];
+        post?: never;
+        /** Delete a schedule (409 while a line keeps it) */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's voice menus */
+        get: operations["listMenus"];
+        put?: never;
+        /** Create a voice menu: a prompt, digits to destinations (a digit may set the call's language), a timeout and an invalid choice */
+        post: operations["createMenu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/menus/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a menu (partial; `options` replaces the list) */
+        put: operations["updateMenu"];
+        post?: never;
+        /** Delete a menu (409 while something sends calls to it) */
+        delete: operations["deleteMenu"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The numbers the organization answers */
+        get: operations["listLines"];
+        put?: never;
+        /** Take a number (409 when any organization has it) */
+        post: operations["createLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/lines/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a line (partial) */
+        put: operations["updateLine"];
+        post?: never;
+        /** Give a number up */
+        delete: operations["deleteLine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's recorded prompts, with their recordings by language */
+        get: operations["listPrompts"];
+        put?: never;
+        /** Create a prompt; its recordings are uploaded per language */
+        post: operations["createPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/prompts/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a prompt */
+        put: operations["renamePrompt"];
+        post?: never;
+        /** Delete a prompt and its recordings (409 while a menu, a queue or a line plays it) */
+        delete: operations["deletePrompt"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/prompts/{item_id}/recordings/{language}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recording as it was uploaded (audio/wav), to play it back */
+        get: operations["getPromptRecording"];
+        /** Upload the prompt's recording in a language: the file itself as the body (Content-Type audio/wav), a WAV file (RIFF/WAVE) of 16-bit PCM, mono, at 8000 or 16000 Hz, at most 4194304 bytes */
+        put: operations["uploadPromptRecording"];
+        post?: never;
+        /** Delete the recording of a language */
+        delete: operations["deletePromptRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pbx/preview/sip": {
         parameters: {
             query?: never;
@@ -2876,6 +3076,299 @@ export interface components {
                 user_agent: string | null;
                 roundtrip_ms: number | null;
             }[];
+        };
+        Destination: {
+            /**
+             * @description queue, terminal, menu; announcement: the prompt is played and the call ends; hangup
+             * @enum {string}
+             */
+            kind: "queue" | "terminal" | "menu" | "announcement" | "hangup";
+            queue_id?: number | null;
+            /** @description a SIP terminal of the organization (its prefix and extension) */
+            terminal_id?: string | null;
+            menu_id?: number | null;
+            prompt_id?: number | null;
+        };
+        DestinationView: {
+            /** @enum {string} */
+            kind: "queue" | "terminal" | "menu" | "announcement" | "hangup";
+            queue_id: number | null;
+            terminal_id: string | null;
+            menu_id: number | null;
+            prompt_id: number | null;
+        };
+        QueueCreate: {
+            name: string;
+            /**
+             * @description Asterisk's ring strategy
+             * @enum {string}
+             */
+            strategy?: "ringall" | "leastrecent" | "fewestcalls" | "random" | "rrmemory" | "rrordered" | "linear" | "wrandom";
+            /** @description terminals of the same organization */
+            members?: {
+                /** @description a SIP terminal of the organization (its prefix and extension) */
+                terminal_id: string;
+                /**
+                 * @description members with a lower penalty are rung first
+                 * @default 0
+                 */
+                penalty?: number;
+            }[];
+            /** @description every terminal of the organization is a member (penalty 0) besides those listed */
+            all_terminals?: boolean;
+            /** @description seconds a member's phone rings */
+            ring_timeout?: number;
+            /** @description seconds before the members are rung again */
+            retry?: number;
+            /** @description seconds after a call before the member is rung again */
+            wrapup_time?: number;
+            /** @description callers waiting at most; 0: no limit */
+            max_callers?: number;
+            /** @description an answer within this many seconds counts for the service level */
+            service_level?: number;
+            /** @description musiconhold.conf class callers hear while they wait */
+            music_class?: string;
+            /** @description callers hear their place in the line */
+            announce_position?: boolean;
+            /** @description callers hear the expected wait */
+            announce_holdtime?: boolean;
+            /** @description a prompt played to waiting callers */
+            periodic_prompt_id?: number | null;
+            /** @description how often the periodic prompt is played */
+            periodic_announce_seconds?: number;
+            /** @description seconds a caller waits at most before the overflow destination; null: no limit */
+            max_wait?: number | null;
+            overflow?: components["schemas"]["Destination"];
+        };
+        QueueUpdate: {
+            name?: string;
+            /**
+             * @description Asterisk's ring strategy
+             * @enum {string}
+             */
+            strategy?: "ringall" | "leastrecent" | "fewestcalls" | "random" | "rrmemory" | "rrordered" | "linear" | "wrandom";
+            /** @description terminals of the same organization */
+            members?: {
+                /** @description a SIP terminal of the organization (its prefix and extension) */
+                terminal_id: string;
+                /**
+                 * @description members with a lower penalty are rung first
+                 * @default 0
+                 */
+                penalty?: number;
+            }[];
+            /** @description every terminal of the organization is a member (penalty 0) besides those listed */
+            all_terminals?: boolean;
+            /** @description seconds a member's phone rings */
+            ring_timeout?: number;
+            /** @description seconds before the members are rung again */
+            retry?: number;
+            /** @description seconds after a call before the member is rung again */
+            wrapup_time?: number;
+            /** @description callers waiting at most; 0: no limit */
+            max_callers?: number;
+            /** @description an answer within this many seconds counts for the service level */
+            service_level?: number;
+            /** @description musiconhold.conf class callers hear while they wait */
+            music_class?: string;
+            /** @description callers hear their place in the line */
+            announce_position?: boolean;
+            /** @description callers hear the expected wait */
+            announce_holdtime?: boolean;
+            /** @description a prompt played to waiting callers */
+            periodic_prompt_id?: number | null;
+            /** @description how often the periodic prompt is played */
+            periodic_announce_seconds?: number;
+            /** @description seconds a caller waits at most before the overflow destination; null: no limit */
+            max_wait?: number | null;
+            overflow?: components["schemas"]["Destination"];
+        };
+        QueueResponse: {
+            id: number;
+            tenant_id: number;
+            /** @description the queue's name in queues.conf */
+            asterisk_name: string;
+            name: string;
+            is_default: boolean;
+            strategy: string;
+            members: {
+                terminal_id: string;
+                penalty: number;
+            }[];
+            all_terminals: boolean;
+            ring_timeout: number;
+            retry: number;
+            wrapup_time: number;
+            max_callers: number;
+            service_level: number;
+            music_class: string;
+            announce_position: boolean;
+            announce_holdtime: boolean;
+            periodic_prompt_id: number | null;
+            periodic_announce_seconds: number;
+            max_wait: number | null;
+            overflow: components["schemas"]["DestinationView"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ScheduleCreate: {
+            name: string;
+            /**
+             * @description calendar: the centre's working calendar (WORK_HOURS, its holidays and worked weekend days); always: 24/7; weekly: the hours given
+             * @enum {string}
+             */
+            kind: "calendar" | "always" | "weekly";
+            /** @description weekly: the open hours of each day; a day not listed is closed */
+            hours?: {
+                /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                weekday: number;
+                /** @description HH:MM */
+                opens: string;
+                /** @description HH:MM, later than opens (24:00: midnight) */
+                closes: string;
+            }[];
+        };
+        ScheduleUpdate: {
+            name?: string;
+            /** @enum {string} */
+            kind?: "calendar" | "always" | "weekly";
+            hours?: {
+                /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                weekday: number;
+                /** @description HH:MM */
+                opens: string;
+                /** @description HH:MM, later than opens (24:00: midnight) */
+                closes: string;
+            }[];
+        };
+        ScheduleResponse: {
+            id: number;
+            tenant_id: number;
+            asterisk_name: string;
+            name: string;
+            kind: string;
+            hours: {
+                weekday: number;
+                opens: string;
+                closes: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        MenuCreate: {
+            name: string;
+            /** @description the prompt the caller hears (in the call's language) */
+            prompt_id?: number | null;
+            /** @description seconds to wait for a digit */
+            timeout?: number;
+            /** @description times the prompt is played before the timeout destination */
+            attempts?: number;
+            /** @description a digit each; a digit's language (kk, ru) is the call's from then on */
+            options?: {
+                digit: string;
+                /**
+                 * @description kk: Kazakh, ru: Russian
+                 * @enum {string|null}
+                 */
+                language?: "ru" | "kk" | null;
+                destination: components["schemas"]["Destination"];
+            }[];
+            timeout_destination?: components["schemas"]["Destination"];
+            invalid_destination?: components["schemas"]["Destination"];
+        };
+        MenuUpdate: {
+            name?: string;
+            /** @description the prompt the caller hears (in the call's language) */
+            prompt_id?: number | null;
+            /** @description seconds to wait for a digit */
+            timeout?: number;
+            /** @description times the prompt is played before the timeout destination */
+            attempts?: number;
+            /** @description a digit each; a digit's language (kk, ru) is the call's from then on */
+            options?: {
+                digit: string;
+                /**
+                 * @description kk: Kazakh, ru: Russian
+                 * @enum {string|null}
+                 */
+                language?: "ru" | "kk" | null;
+                destination: components["schemas"]["Destination"];
+            }[];
+            timeout_destination?: components["schemas"]["Destination"];
+            invalid_destination?: components["schemas"]["Destination"];
+        };
+        MenuResponse: {
+            id: number;
+            tenant_id: number;
+            asterisk_name: string;
+            name: string;
+            prompt_id: number | null;
+            timeout: number;
+            attempts: number;
+            options: {
+                digit: string;
+                language: string | null;
+                destination: components["schemas"]["DestinationView"];
+            }[];
+            timeout_destination: components["schemas"]["DestinationView"];
+            invalid_destination: components["schemas"]["DestinationView"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LineCreate: {
+            /** @description as the trunk delivers it: a short number (109) or a full one (+77172...) */
+            number: string;
+            name: string;
+            destination: components["schemas"]["Destination"];
+            /** @description open by this schedule; null: at all hours */
+            schedule_id?: number | null;
+            closed_destination?: components["schemas"]["Destination"];
+        };
+        LineUpdate: {
+            /** @description as the trunk delivers it: a short number (109) or a full one (+77172...) */
+            number?: string;
+            name?: string;
+            /** @description open by this schedule; null: at all hours */
+            schedule_id?: number | null;
+            destination?: components["schemas"]["Destination"];
+            closed_destination?: components["schemas"]["Destination"];
+        };
+        LineResponse: {
+            id: number;
+            tenant_id: number;
+            number: string;
+            name: string;
+            schedule_id: number | null;
+            destination: components["schemas"]["DestinationView"];
+            closed_destination: components["schemas"]["DestinationView"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PromptCreate: {
+            name: string;
+        };
+        PromptResponse: {
+            id: number;
+            tenant_id: number;
+            name: string;
+            /** @description what the dialplan plays: appeals/org<prefix>/<id>, in the channel's language */
+            sound: string;
+            recordings: {
+                language: string;
+                sample_rate: number;
+                duration_ms: number;
+                size_bytes: number;
+                /** Format: date-time */
+                uploaded_at: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
         };
         ConfigPreview: {
             config_type: string;
@@ -7474,6 +7967,804 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueueCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueueUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    renamePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deletePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getPromptRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+                language: "ru" | "kk";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    uploadPromptRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+                language: "ru" | "kk";
+            };
+            cookie?: never;
+        };
+        /** @description the WAV file */
+        requestBody: {
+            content: {
+                "audio/wav": unknown;
+                "audio/x-wav": unknown;
+                "audio/wave": unknown;
+                "audio/vnd.wave": unknown;
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deletePromptRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                item_id: number;
+                language: "ru" | "kk";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

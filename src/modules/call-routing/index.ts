@@ -1,0 +1,2 @@
+export { createCallRoutingModule } from './module.js'
+export { callRoutingSchemas } from './schemas.js'

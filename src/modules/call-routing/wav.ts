@@ -1,0 +1,67 @@
+// What Asterisk plays as a prompt: a RIFF/WAVE file of 16-bit mono PCM at 8 kHz (Asterisk's `wav`)
+// or 16 kHz (its `wav16`). Anything else is refused here, with what it is and what is accepted,
+// rather than played as noise on the line.
+
+export const ACCEPTED_WAV = 'a WAV file (RIFF/WAVE) of 16-bit PCM, mono, at 8000 or 16000 Hz'
+export const SAMPLE_RATES = [8000, 16_000] as const
+
+export interface WavInfo { sampleRate: typeof SAMPLE_RATES[number], durationMs: number }
+
+export class WavError extends Error {}
+
+const PCM = 1
+const EXTENSIBLE = 0xfffe
+// the KSDATAFORMAT_SUBTYPE_PCM GUID's first two bytes, as WAVE_FORMAT_EXTENSIBLE carries them
+const PCM_SUBTYPE = 0x0001
+
+/** the format of a WAV file, or a WavError saying what the file is and what is accepted */
+export function readWav (file: Buffer): WavInfo {
+  if (file.length < 12 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') {
+    throw new WavError(`Not a WAV file: ${ACCEPTED_WAV} is accepted`)
+  }
+  let format: { tag: number, channels: number, rate: number, bits: number } | undefined
+  let dataBytes: number | undefined
+  for (let at = 12; at + 8 <= file.length;) {
+    const id = file.toString('latin1', at, at + 4)
+    const size = file.readUInt32LE(at + 4)
+    const body = at + 8
+    if (id === 'fmt ' && size >= 16 && body + 16 <= file.length) {
+      const tag = file.readUInt16LE(body)
+      const subtype = tag === EXTENSIBLE && size >= 40 && body + 26 <= file.length ? file.readUInt16LE(body + 24) : undefined
+      format = { tag: subtype === PCM_SUBTYPE ? PCM : tag, channels: file.readUInt16LE(body + 2), rate: file.readUInt32LE(body + 4), bits: file.readUInt16LE(body + 14) }
+    } else if (id === 'data') {
+      // a recorder that did not know the length writes 0 or 0xFFFFFFFF: the rest of the file is the data
+      dataBytes = Math.min(size, file.length - body)
+      if (size === 0 || size === 0xffffffff) dataBytes = file.length - body
+      break
+    }
+    at = body + size + (size % 2)
+  }
+  if (!format) throw new WavError(`The WAV file has no format chunk: ${ACCEPTED_WAV} is accepted`)
+  const found = `${format.tag === PCM ? `${format.bits}-bit PCM` : `audio format ${format.tag} (not PCM)`}, ${format.channels === 1 ? 'mono' : `${format.channels} channels`}, ${format.rate} Hz`
+  if (format.tag !== PCM || format.bits !== 16 || format.channels !== 1 || !(SAMPLE_RATES as readonly number[]).includes(format.rate)) {
+    throw new WavError(`The file is ${found}: ${ACCEPTED_WAV} is accepted`)
+  }
+  if (dataBytes === undefined || dataBytes < 2) throw new WavError(`The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
+  return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(Math.floor(dataBytes / 2) / format.rate * 1000) }
+}
+
+/** a WAV file of 16-bit mono PCM holding `samples` (tests and tools) */
+export function makeWav (sampleRate: number, samples: Int16Array, { channels = 1, bits = 16, tag = PCM } = {}): Buffer {
+  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
+  const header = Buffer.alloc(44)
+  header.write('RIFF', 0, 'latin1')
+  header.writeUInt32LE(36 + data.length, 4)
+  header.write('WAVE', 8, 'latin1')
+  header.write('fmt ', 12, 'latin1')
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(tag, 20)
+  header.writeUInt16LE(channels, 22)
+  header.writeUInt32LE(sampleRate, 24)
+  header.writeUInt32LE(sampleRate * channels * bits / 8, 28)
+  header.writeUInt16LE(channels * bits / 8, 32)
+  header.writeUInt16LE(bits, 34)
+  header.write('data', 36, 'latin1')
+  header.writeUInt32LE(data.length, 40)
+  return Buffer.concat([header, data])
+}
