@@ -157,7 +157,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const regions = createRegionsModule({ db })
   const callEvents = createCallEventsModule({ database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db) })
   const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log })
-  const calendar = createCalendarModule({ database, settings: config.appeals, clock })
+  // a calendar edit rewrites the dialplan's schedules (with AMI), in the background of the edit's answer
+  const calendar = createCalendarModule({
+    database, settings: config.appeals, clock,
+    changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
+  })
+  const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
   // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
   const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms })
@@ -175,7 +180,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
     callRouting.createCallRoutingModule({ db }),
-    createPbxModule({ db, clock, pbx: config.pbx, control }),
+    pbx,
     callEvents,
     llm,
     createGroupsModule({ db }),

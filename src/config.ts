@@ -53,6 +53,8 @@ export interface Config {
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
     configDir: string
+    /** Asterisk's sounds directory: the prompts go under <lang>/appeals/org<prefix>/ */
+    soundsDir: string
     /** how many backups of earlier configuration sets generate-configs keeps */
     backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
@@ -284,6 +286,7 @@ export function loadConfig (env: Env = process.env): Config {
     appeals: appealsConfig(e),
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
+      soundsDir: e.PBX_SOUNDS_DIR ?? `${e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`}/sounds`,
       backupRetention: e.PBX_BACKUP_RETENTION,
       sipRealm: e.PBX_SIP_REALM,
       ami: amiConfig(e),

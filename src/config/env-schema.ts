@@ -72,6 +72,7 @@ export const EnvSchema = Type.Object({
   REFERENCE_CACHE_VARIANTS: integer({ default: 256, min: 0, max: 100_000, description: 'answers of reference reads (regions, classifiers, lists, groups, organizations) each instance keeps per topic; 0 turns the cache off' }),
   CELL_ID: Type.Optional(text({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', problem: 'must match [a-z0-9][a-z0-9_-]{0,62}', description: 'identifier of this deployment cell (platform control)' })),
   PBX_CONFIG_DIR: Type.Optional(text({ defaultDoc: '`DATA_DIR/asterisk`', description: 'where generate-configs writes pjsip.conf, queues.conf, extensions.conf' })),
+  PBX_SOUNDS_DIR: Type.Optional(text({ defaultDoc: '`PBX_CONFIG_DIR/sounds`', description: 'Asterisk\'s sounds directory (astsoundsdir): recorded prompts are written under `<lang>/appeals/`' })),
   PBX_BACKUP_RETENTION: integer({ default: 20, min: 1, max: 10_000, description: 'how many backups of earlier configuration sets are kept (older ones are removed)' }),
   PBX_SIP_REALM: text({ default: 'asterisk', pattern: '^[A-Za-z0-9._-]{1,40}$', problem: 'must be 1 to 40 letters, digits, dots, dashes or underscores', description: 'realm of the SIP digest credentials (the realm Asterisk challenges with)' }),
   AMI_HOST: Type.Optional(text({ description: 'host of the Asterisk Manager Interface; unset = no AMI (reload and status say so)' })),

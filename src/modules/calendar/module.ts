@@ -12,9 +12,11 @@ export interface CalendarPort {
   current: () => Promise<WorkingCalendar>
 }
 
-export function createCalendarModule (deps: { database: Database, settings: CalendarSettings, clock: Clock }): ServiceModule<CalendarPort> {
+/** `changed`: told on the instance where an edit was made, once it is announced to every instance */
+export function createCalendarModule (deps: { database: Database, settings: CalendarSettings, clock: Clock, changed?: () => void }): ServiceModule<CalendarPort> {
   const changes = createNotifier(deps.database, 'calendar_changed')
-  const service = createCalendarService({ repo: createCalendarRepo(deps.database.db), settings: deps.settings, clock: deps.clock, announceChange: () => changes.publish('changed') })
+  const announceChange = async () => { await changes.publish('changed'); deps.changed?.() }
+  const service = createCalendarService({ repo: createCalendarRepo(deps.database.db), settings: deps.settings, clock: deps.clock, announceChange })
   changes.subscribe(service.forget)
   return {
     port: { current: service.current },

@@ -1,6 +1,7 @@
-import { sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { queues } from '../../db/schema/index.js'
+import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
+import { groupBy } from '../../lib/collections.js'
 
 /* What other modules may ask of the call routing's tables (their owner is this module). */
 
@@ -12,3 +13,47 @@ export async function createDefaultQueue (db: AppDb, organizationId: number): Pr
 /** the organization's queues, correlated to the caller's row (Shape B's queues_count) */
 export const queueCountOf = (organizationId: SQLWrapper) =>
   sql<number>`(select count(*)::int from ${queues} q where q.organization_id = ${organizationId})`
+
+/** an organization's call routing as the PBX's files need it (DESIGN 9) */
+export interface OrganizationRouting {
+  queues: (Omit<typeof queues.$inferSelect, 'created_at' | 'updated_at'> & { members: { terminal_id: string, penalty: number }[] })[]
+  menus: (Omit<typeof menus.$inferSelect, 'created_at' | 'updated_at'> & { options: (typeof menuOptions.$inferSelect)[] })[]
+  schedules: (typeof schedules.$inferSelect & { hours: { weekday: number, opens: string, closes: string }[] })[]
+  lines: (typeof inboundLines.$inferSelect)[]
+  /** the prompts with a recording, and the languages and sample rates they have */
+  prompts: { id: number, recordings: { language: 'ru' | 'kk', sample_rate: number, uploaded_at: Date }[] }[]
+}
+
+/** the call routing of these organizations, by organization (one query a table) */
+export async function routingOf (db: AppDb, organizationIds: number[]): Promise<Map<number, OrganizationRouting>> {
+  const out = new Map<number, OrganizationRouting>(organizationIds.map((id) => [id, { queues: [], menus: [], schedules: [], lines: [], prompts: [] }]))
+  if (organizationIds.length === 0) return out
+  const [queueRows, memberRows, menuRows, optionRows, scheduleRows, hourRows, lineRows, recordingRows] = await Promise.all([
+    db.select().from(queues).where(inArray(queues.organization_id, organizationIds)).orderBy(asc(queues.id)),
+    db.select().from(queueMembers).where(inArray(queueMembers.organization_id, organizationIds)).orderBy(asc(queueMembers.terminal_id)),
+    db.select().from(menus).where(inArray(menus.organization_id, organizationIds)).orderBy(asc(menus.id)),
+    db.select().from(menuOptions).where(inArray(menuOptions.organization_id, organizationIds)).orderBy(asc(menuOptions.digit)),
+    db.select().from(schedules).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(schedules.id)),
+    db.select({ schedule_id: scheduleHours.schedule_id, weekday: scheduleHours.weekday, opens: scheduleHours.opens, closes: scheduleHours.closes }).from(scheduleHours)
+      .innerJoin(schedules, eq(schedules.id, scheduleHours.schedule_id)).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(scheduleHours.weekday), asc(scheduleHours.opens)),
+    db.select().from(inboundLines).where(inArray(inboundLines.organization_id, organizationIds)).orderBy(asc(inboundLines.number)),
+    db.select({ organization_id: prompts.organization_id, prompt_id: promptRecordings.prompt_id, language: promptRecordings.language, sample_rate: promptRecordings.sample_rate, uploaded_at: promptRecordings.uploaded_at })
+      .from(promptRecordings).innerJoin(prompts, eq(prompts.id, promptRecordings.prompt_id)).where(inArray(prompts.organization_id, organizationIds))
+      .orderBy(asc(promptRecordings.prompt_id), asc(promptRecordings.language)),
+  ])
+  const members = groupBy(memberRows, (m) => m.queue_id)
+  const options = groupBy(optionRows, (o) => o.menu_id)
+  const hours = groupBy(hourRows, (h) => h.schedule_id)
+  for (const { created_at: _c, updated_at: _u, ...q } of queueRows) out.get(q.organization_id)!.queues.push({ ...q, members: (members.get(q.id) ?? []).map((m) => ({ terminal_id: m.terminal_id, penalty: m.penalty })) })
+  for (const { created_at: _c, updated_at: _u, ...m } of menuRows) out.get(m.organization_id)!.menus.push({ ...m, options: options.get(m.id) ?? [] })
+  for (const s of scheduleRows) out.get(s.organization_id)!.schedules.push({ ...s, hours: (hours.get(s.id) ?? []).map(({ weekday, opens, closes }) => ({ weekday, opens, closes })) })
+  for (const l of lineRows) out.get(l.organization_id)!.lines.push(l)
+  for (const [promptId, recordings] of groupBy(recordingRows, (r) => r.prompt_id)) {
+    out.get(recordings[0]!.organization_id)!.prompts.push({ id: promptId, recordings: recordings.map(({ language, sample_rate, uploaded_at }) => ({ language, sample_rate, uploaded_at })) })
+  }
+  return out
+}
+
+/** a prompt's recording as it was uploaded (the PBX writes it where Asterisk plays it) */
+export const recordingFile = async (db: AppDb, promptId: number, language: 'ru' | 'kk') =>
+  (await db.select({ wav: promptRecordings.wav }).from(promptRecordings).where(and(eq(promptRecordings.prompt_id, promptId), eq(promptRecordings.language, language))))[0]?.wav

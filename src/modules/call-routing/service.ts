@@ -9,6 +9,7 @@ import type {
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
 import { readWav, WavError } from './wav.js'
+import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
 
 type Loc = (string | number)[]
 const problem = (loc: Loc, msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
@@ -61,8 +62,6 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
   }
 
   const iso = (d: Date) => d.toISOString()
-  const sound = (prefix: string, id: number) => `appeals/org${prefix}/${id}`
-  const queueName = (prefix: string, q: QueueRow) => q.is_default ? `org${prefix}-queue` : `org${prefix}-q${q.id}`
 
   async function queueViews (prefix: string, rows: QueueRow[]): Promise<QueueResponse[]> {
     const members = groupBy(await repo.membersOf(rows.map((q) => q.id)), (m) => m.queue_id)
@@ -100,7 +99,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
   async function scheduleViews (prefix: string, rows: ScheduleRow[]): Promise<ScheduleResponse[]> {
     const hours = groupBy(await repo.hoursOf(rows.map((s) => s.id)), (h) => h.schedule_id)
     return rows.map((s) => ({
-      id: s.id, tenant_id: s.organization_id, asterisk_name: `org${prefix}-sched${s.id}`, name: s.name, kind: s.kind,
+      id: s.id, tenant_id: s.organization_id, asterisk_name: scheduleName(prefix, s.id), name: s.name, kind: s.kind,
       hours: (hours.get(s.id) ?? []).map((h) => ({ weekday: h.weekday, opens: h.opens.slice(0, 5), closes: h.closes.slice(0, 5) })), created_at: iso(s.created_at),
     }))
   }
@@ -123,7 +122,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
   async function menuViews (prefix: string, rows: MenuRow[]): Promise<MenuResponse[]> {
     const options = groupBy(await repo.optionsOf(rows.map((m) => m.id)), (o) => o.menu_id)
     return rows.map((m) => ({
-      id: m.id, tenant_id: m.organization_id, asterisk_name: `org${prefix}-menu${m.id}`, name: m.name, prompt_id: m.prompt_id, timeout: m.timeout, attempts: m.attempts,
+      id: m.id, tenant_id: m.organization_id, asterisk_name: menuName(prefix, m.id), name: m.name, prompt_id: m.prompt_id, timeout: m.timeout, attempts: m.attempts,
       options: (options.get(m.id) ?? []).map((o) => ({ digit: o.digit, language: o.language, destination: destinationOf('dest', o) })),
       timeout_destination: destinationOf('timeout', m), invalid_destination: destinationOf('invalid', m), created_at: iso(m.created_at), updated_at: iso(m.updated_at),
     }))
@@ -168,7 +167,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
   async function promptViews (prefix: string, rows: { id: number, organization_id: number, name: string, created_at: Date }[]): Promise<PromptResponse[]> {
     const recordings = groupBy(await repo.recordingsOf(rows.map((p) => p.id)), (r) => r.prompt_id)
     return rows.map((p) => ({
-      id: p.id, tenant_id: p.organization_id, name: p.name, sound: sound(prefix, p.id), created_at: iso(p.created_at),
+      id: p.id, tenant_id: p.organization_id, name: p.name, sound: promptSound(prefix, p.id), created_at: iso(p.created_at),
       recordings: (recordings.get(p.id) ?? []).map((r) => ({ language: r.language, sample_rate: r.sample_rate, duration_ms: r.duration_ms, size_bytes: r.size_bytes, uploaded_at: iso(r.uploaded_at) })),
     }))
   }

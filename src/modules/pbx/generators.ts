@@ -1,3 +1,5 @@
+import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
+import type { OrganizationRouting } from '../call-routing/queries.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
 // comment, so no row can open a section or add an option.
@@ -36,6 +38,8 @@ export interface PbxOrganization {
   id: number
   name: string
   prefix: string
+  /** its queues, menus, schedules, lines and recorded prompts; absent: only its default queue, as before call routing */
+  routing?: OrganizationRouting
   /** the area code of its region or the nearest ancestor's; null without a region */
   areaCode: string | null
   localDigits: number | null
@@ -45,6 +49,8 @@ export interface PbxOrganization {
 export interface PbxOptions {
   /** the PJSIP endpoint that carries calls to the public network */
   trunk: string
+  /** the centre's working calendar, for the schedules that follow it */
+  calendar?: DialplanCalendar
   /** forwarding hops before a call is dropped (loops between forwarded terminals) */
   maxForwardHops: number
 }
@@ -100,13 +106,20 @@ export function generateSip (orgs: PbxOrganization[]): string {
   return out.join('\n')
 }
 
-export const queueName = (org: PbxOrganization) => `org${org.prefix}-queue`
+const defaultQueueName = (org: PbxOrganization) => `org${org.prefix}-queue`
+const flowOf = (org: PbxOrganization): FlowOrganization | undefined =>
+  org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing }
 
 export function generateQueues (orgs: PbxOrganization[]): string {
   const out = [HEADER, '', ...section('general', ['persistentmembers=yes', 'autofill=yes'])]
   for (const org of byPrefix(orgs)) {
     out.push(`; organization ${org.prefix}: ${comment(org.name)}`)
-    out.push(...section(queueName(org), [
+    const flow = flowOf(org)
+    if (flow) {
+      for (const q of flow.routing.queues) out.push(...queueSection(flow, q))
+      continue
+    }
+    out.push(...section(defaultQueueName(org), [
       'strategy=rrmemory', 'timeout=20', 'retry=5', 'wrapuptime=5', 'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
       ...byExtension(org.terminals).map((t) => `member => PJSIP/${t.id}`),
     ]))
@@ -178,8 +191,15 @@ export function generateExtensions (orgs: PbxOrganization[], options: PbxOptions
   for (const org of byPrefix(orgs)) {
     out.push(`; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`)
     for (const t of byExtension(org.terminals)) out.push(...terminalDialplan(org, t, options))
-    out.push('; the organization\'s queue', `exten => 0,1,Queue(${queueName(org)})`, ' same => n,Hangup()', '')
+    const flow = flowOf(org)
+    out.push('; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org)})`, ' same => n,Hangup()']), '')
     out.push(...outboundDialplan(org, options))
+    if (flow) out.push(...organizationFlow(flow, options.calendar?.timeZone ?? 'UTC'))
+  }
+  const flows = byPrefix(orgs).map(flowOf).filter((f): f is FlowOrganization => f !== undefined)
+  if (flows.length > 0) {
+    out.push('; organizations\' inbound lines', ...inboundContext(flows))
+    if (options.calendar) out.push(...calendarContext(options.calendar))
   }
   return out.join('\n')
 }
@@ -188,6 +208,8 @@ export function generateExtensions (orgs: PbxOrganization[], options: PbxOptions
 export function validateModel (orgs: PbxOrganization[]): string[] {
   const errors: string[] = []
   for (const org of orgs) {
+    const flow = flowOf(org)
+    if (flow) errors.push(...flowProblems(flow))
     for (const t of org.terminals) {
       if (!TRANSPORTS[t.transport]) errors.push(`terminal ${t.id}: transport ${t.transport} is not defined (known: ${Object.keys(TRANSPORTS).join(', ')})`)
       for (const [kind, enabled, dest] of [['unconditional', t.cf_unconditional_enabled, t.cf_unconditional_dest], ['busy', t.cf_busy_enabled, t.cf_busy_dest],

@@ -2,8 +2,8 @@ import { groupBy } from '../../lib/collections.js'
 import type { PbxOrganization } from './generators.js'
 import type { PbxRepo } from './repo.js'
 
-/** The rows the generators need: active organizations, their terminals, their area codes. */
-export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf'>): Promise<PbxOrganization[]> {
+/** The rows the generators need: active organizations, their terminals, their area codes, their call routing. */
+export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf'>): Promise<PbxOrganization[]> {
   const [orgs, regionRows] = await Promise.all([repo.activeOrganizations(), repo.regions()])
   const regions = new Map(regionRows.map((r) => [r.id, r]))
   const areaOf = (regionId: number | null) => {
@@ -12,12 +12,14 @@ export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 
     }
     return { areaCode: null, localDigits: null }
   }
-  const terminals = groupBy(await repo.terminalsOf(orgs.map((o) => o.id)), (t) => t.terminal.organization_id)
+  const [terminalRows, routing] = await Promise.all([repo.terminalsOf(orgs.map((o) => o.id)), repo.routingOf(orgs.map((o) => o.id))])
+  const terminals = groupBy(terminalRows, (t) => t.terminal.organization_id)
   return orgs.map((o) => ({
     id: o.id,
     name: o.name,
     prefix: o.prefix,
     ...areaOf(o.region_id),
+    routing: routing.get(o.id),
     terminals: (terminals.get(o.id) ?? []).map(({ terminal: t, endpoint: e, md5_cred, password_digest, realm }) => ({
       id: t.id, extension: t.extension, name: t.name, transport: e.transport ?? 'transport-udp', context: e.context ?? `org${o.prefix}-internal`,
       disallow: e.disallow ?? 'all', allow: e.allow ?? 'alaw,ulaw', direct_media: e.direct_media === 'yes', rtp_symmetric: e.rtp_symmetric === 'yes',

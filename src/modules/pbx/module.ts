@@ -3,17 +3,24 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { Config } from '../../config.js'
+import type { CalendarPort } from '../calendar/module.js'
 import { createPbxRepo } from './repo.js'
 import routes from './routes.js'
 import { createPbxService } from './service.js'
 
-/** the generated Asterisk configuration and its reload */
-export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl }): ServiceModule {
+export interface PbxPort {
+  /** the working calendar changed on this instance: with AMI, the dialplan follows it */
+  calendarChanged: () => Promise<unknown>
+}
+
+/** the generated Asterisk configuration, the prompts beside it, and its reload */
+export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort }): ServiceModule<PbxPort> {
   const service = createPbxService({
-    repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control,
+    repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, soundsDir: deps.pbx.soundsDir,
+    backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current,
   })
   return {
-    port: undefined,
+    port: { calendarChanged: service.calendarChanged },
     async register (app) { await app.register(routes, { prefix: '/api/pbx', service }) },
   }
 }

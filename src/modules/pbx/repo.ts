@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
+import { recordingFile, routingOf } from '../call-routing/queries.js'
 import { terminalsWithCredentials } from '../endpoints/queries.js'
 import { activeOrganizationsByPrefix } from '../organizations/queries.js'
 import { telephonyEnabled } from '../platform/queries.js'
@@ -7,7 +8,7 @@ import { regionDialCodes } from '../regions/queries.js'
 
 const GENERATION_LOCK = 7_351_006
 
-/** The PBX owns no table: it reads the tenants, regions and terminals through their owners' queries. */
+/** The PBX owns no table: it reads the tenants, regions, terminals and call routing through their owners' queries. */
 export function createPbxRepo<D extends AppDb> (db: D) {
   return {
     /** serialises generations across instances: the lock lives as long as the transaction */
@@ -15,6 +16,8 @@ export function createPbxRepo<D extends AppDb> (db: D) {
     activeOrganizations: () => activeOrganizationsByPrefix(db, telephonyEnabled),
     regions: () => regionDialCodes(db),
     terminalsOf: (organizationIds: number[]) => terminalsWithCredentials(db, organizationIds),
+    routingOf: (organizationIds: number[]) => routingOf(db, organizationIds),
+    recording: (promptId: number, language: 'ru' | 'kk') => recordingFile(db, promptId, language),
   }
 }
 

@@ -1,8 +1,11 @@
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { writeConfigSet } from '../../integrations/asterisk-files/index.js'
+import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { Clock } from '../../lib/clock.js'
-import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization } from './generators.js'
+import { localDate, type WorkingCalendar } from '../calendar/index.js'
+import { dialplanCalendar, promptFiles } from './call-flow.js'
+import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
 import type { PbxRepo, PbxTxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
@@ -10,7 +13,7 @@ import type { reloadModules } from './schemas.js'
 const generators = {
   sip: { file: 'pjsip.conf', render: (m: PbxOrganization[]) => generateSip(m) },
   queues: { file: 'queues.conf', render: (m: PbxOrganization[]) => generateQueues(m) },
-  extensions: { file: 'extensions.conf', render: (m: PbxOrganization[]) => generateExtensions(m, defaultPbxOptions) },
+  extensions: { file: 'extensions.conf', render: (m: PbxOrganization[], options: PbxOptions) => generateExtensions(m, options) },
 }
 export type ConfigType = keyof typeof generators
 
@@ -23,10 +26,14 @@ const reloadCommands: Record<typeof reloadModules[number], string[]> = {
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, backupRetention = 20, clock, control }: {
+export function createPbxService ({ repo, transaction, configDir, soundsDir, backupRetention = 20, clock, control, calendar }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   configDir: string
+  /** Asterisk's sounds directory: the recorded prompts are written under it */
+  soundsDir: string
+  /** the centre's working calendar (schedules that follow it are written out from it) */
+  calendar: () => Promise<WorkingCalendar>
   /** backups kept (PBX_BACKUP_RETENTION) */
   backupRetention?: number
   clock: Clock
@@ -43,35 +50,62 @@ export function createPbxService ({ repo, transaction, configDir, backupRetentio
     }
   }
 
+  /** read before a generation's transaction begins: the calendar's kept copy refills through the plain handle */
+  async function options (): Promise<PbxOptions> {
+    const current = await calendar()
+    return { ...defaultPbxOptions, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
+  }
+
+  async function generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
+    const settings = await options()
+    const result = await transaction(async (tx) => {
+      await tx.lockGeneration()
+      const model = await loadPbxModel(tx)
+      const errors = validateModel(model)
+      if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors }
+      const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model, settings)]))
+      if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [] }
+      try {
+        const written = await writeConfigSet(configDir, files, clock(), backupRetention)
+        const sounds = await syncSounds(soundsDir, soundFiles(model), (f) => tx.recording(f.promptId, f.language))
+        const said = sounds.written + sounds.removed > 0 ? `; prompts: ${sounds.written} written, ${sounds.removed} removed` : ''
+        return { success: true, message: `${written.files.length} files written${said}`, files: written.files, backup_path: written.backupPath, errors: [] }
+      } catch (err) {
+        return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message] }
+      }
+    })
+    if (!result.success || !reloadPbx || !saveToDisk) return result
+    const reloaded = await reload('all')
+    return reloaded.success
+      ? { ...result, message: `${result.message}; Asterisk reloaded` }
+      : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message] }
+  }
+
+  const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => o.routing ? promptFiles({ prefix: o.prefix, name: o.name, terminalIds: [], routing: o.routing }) : [])
+
   return {
     /** the file as it would be written; credentials masked unless `reveal` (an administrator asks) */
     async preview (type: ConfigType, reveal: boolean) {
+      const settings = await options()
       const model = await loadPbxModel(repo)
-      const content = generators[type].render(reveal ? model : withMaskedCredentials(model))
+      const content = generators[type].render(reveal ? model : withMaskedCredentials(model), settings)
       return { config_type: type, content, lines_count: content.split('\n').length }
     },
 
-    /** validates, then writes every file atomically with a backup of the previous set; one generation at a time */
-    async generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
-      const result = await transaction(async (tx) => {
-        await tx.lockGeneration()
-        const model = await loadPbxModel(tx)
-        const errors = validateModel(model)
-        if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors }
-        const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model)]))
-        if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [] }
-        try {
-          const written = await writeConfigSet(configDir, files, clock(), backupRetention)
-          return { success: true, message: `${written.files.length} files written`, files: written.files, backup_path: written.backupPath, errors: [] }
-        } catch (err) {
-          return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message] }
-        }
-      })
-      if (!result.success || !reloadPbx || !saveToDisk) return result
-      const reloaded = await reload('all')
-      return reloaded.success
-        ? { ...result, message: `${result.message}; Asterisk reloaded` }
-        : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message] }
+    /** validates, then writes every file atomically with a backup of the previous set, and the prompts; one generation at a time */
+    generate,
+
+    /**
+     * The working calendar changed: with AMI, the files are written again and the dialplan reloaded, so
+     * a line's hours follow the edit without anyone regenerating by hand. Answers what was done
+     * (nothing without AMI: the files are written by the next generation).
+     */
+    async calendarChanged () {
+      if (!control) return undefined
+      const generated = await generate({ saveToDisk: true, reloadPbx: false })
+      if (!generated.success) return generated
+      const reloaded = await reload('dialplan')
+      return { ...generated, success: reloaded.success, message: `${generated.message}; ${reloaded.message}` }
     },
 
     reload,

@@ -1,0 +1,239 @@
+// A citizen's call through the generated dialplan (DESIGN 9): the inbound context the trunk enters,
+// each line opened by its schedule, the menus that set the call's language, the queues with their
+// overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
+// Every name written is made of ids and digits; free text only reaches comments.
+import type { DestinationKind } from '../../db/schema/index.js'
+import { menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
+import type { OrganizationRouting } from '../call-routing/queries.js'
+import type { WorkingCalendar } from '../calendar/index.js'
+
+export const INBOUND_CONTEXT = 'appeals-inbound'
+export const CALENDAR_CONTEXT = 'appeals-calendar'
+
+type Queue = OrganizationRouting['queues'][number]
+type Menu = OrganizationRouting['menus'][number]
+type Schedule = OrganizationRouting['schedules'][number]
+type Line = OrganizationRouting['lines'][number]
+
+/** what the call flow needs of an organization */
+export interface FlowOrganization {
+  prefix: string
+  name: string
+  terminalIds: string[]
+  routing: OrganizationRouting
+}
+
+/** the centre's working calendar as the dialplan checks it: its hours, and its exceptions of two years */
+export interface DialplanCalendar {
+  timeZone: string
+  /** HH:MM-HH:MM, its end the last minute inside the working day (GotoIfTime counts whole minutes) */
+  workTimes: string
+  years: [number, number]
+  holidays: string[]
+  workedDays: string[]
+}
+
+const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`
+
+/** the calendar's hours and its holidays and worked weekend days of `year` and the next */
+export function dialplanCalendar (calendar: WorkingCalendar, year: number): DialplanCalendar {
+  const inYears = ([day]: [string, unknown]) => day.startsWith(`${year}-`) || day.startsWith(`${year + 1}-`)
+  const exceptions = [...calendar.exceptions].filter(inYears).sort(([a], [b]) => a.localeCompare(b))
+  return {
+    timeZone: calendar.timeZone,
+    workTimes: `${hhmm(calendar.workStartMinute)}-${hhmm(calendar.workEndMinute - 1)}`,
+    years: [year, year + 1],
+    holidays: exceptions.filter(([, kind]) => kind === 'holiday').map(([day]) => day),
+    workedDays: exceptions.filter(([, kind]) => kind === 'working').map(([day]) => day),
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- control characters must not reach a configuration comment
+const comment = (text: string) => text.replace(/[\x00-\x1f\x7f[\];]/g, ' ').trim()
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
+
+interface Destination { kind: DestinationKind, queue_id: number | null, terminal_id: string | null, menu_id: number | null, prompt_id: number | null }
+const destinationOf = (prefix: string, row: Record<string, unknown>): Destination => ({
+  kind: row[`${prefix}_kind`] as DestinationKind,
+  queue_id: row[`${prefix}_queue_id`] as number | null,
+  terminal_id: row[`${prefix}_terminal_id`] as string | null,
+  menu_id: row[`${prefix}_menu_id`] as number | null,
+  prompt_id: row[`${prefix}_prompt_id`] as number | null,
+})
+
+/** the dialplan steps that send the call on (the last of them ends or leaves the context) */
+function destinationSteps (org: FlowOrganization, d: Destination): string[] {
+  switch (d.kind) {
+    case 'queue': {
+      const queue = org.routing.queues.find((q) => q.id === d.queue_id)!
+      return [`Goto(${queueName(org.prefix, queue)},s,1)`]
+    }
+    case 'terminal': return [`Goto(org${org.prefix}-internal,${d.terminal_id!.slice(3)},1)`]
+    case 'menu': return [`Goto(${menuName(org.prefix, d.menu_id!)},s,1)`]
+    case 'announcement': return [`Playback(${promptSound(org.prefix, d.prompt_id!)})`, 'Hangup()']
+    case 'hangup': return ['Hangup()']
+  }
+}
+
+/** a step, or a step with a label other steps jump to */
+type Step = string | { label: string, step: string }
+/** an extension's steps: `exten => name,1,...` then ` same => n,...` */
+function extension (name: string, body: Step[]): string[] {
+  return body.map((s, i) => {
+    const [label, step] = typeof s === 'string' ? [undefined, s] : [s.label, s.step]
+    return i === 0 ? `exten => ${name},1${label ? `(${label})` : ''},${step}` : ` same => n${label ? `(${label})` : ''},${step}`
+  })
+}
+const labelled = (label: string, body: string[]): Step[] => body.map((step, i) => (i === 0 ? { label, step } : step))
+
+/** a queue's entry: waits at most its max_wait, then (or when it cannot be joined) the overflow destination */
+function queueContext (org: FlowOrganization, q: Queue): string[] {
+  const name = queueName(org.prefix, q)
+  return [
+    `[${name}]`, `; queue ${q.id}: ${comment(q.name)}`,
+    ...extension('s', [`Queue(${name}${q.max_wait ? `,,,,${q.max_wait}` : ''})`, ...destinationSteps(org, destinationOf('overflow', q))]),
+    '',
+  ]
+}
+
+/** a menu: its prompt played `attempts` times while a digit is awaited; a digit may set the call's language */
+function menuContext (org: FlowOrganization, m: Menu, recorded: Set<number>): string[] {
+  const prompt = m.prompt_id !== null && recorded.has(m.prompt_id) ? [`Background(${promptSound(org.prefix, m.prompt_id)})`] : []
+  const out = [
+    `[${menuName(org.prefix, m.id)}]`, `; menu ${m.id}: ${comment(m.name)}`,
+    ...extension('s', ['Set(APPEALS_TRIES=0)', { label: 'prompt', step: 'Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])' }, ...prompt, `WaitExten(${m.timeout})`]),
+  ]
+  for (const o of m.options) {
+    out.push(...extension(o.digit, [
+      ...(o.language ? [`Set(CHANNEL(language)=${o.language})`, `Set(__APPEALS_LANG=${o.language})`] : []),
+      `UserEvent(AppealsCall,Menu: ${m.id},Choice: ${o.digit}${o.language ? `,Language: ${o.language}` : ''})`,
+      ...destinationSteps(org, destinationOf('dest', o)),
+    ]))
+  }
+  out.push(...extension('t', [`GotoIf($[\${APPEALS_TRIES} < ${m.attempts}]?s,prompt)`, ...destinationSteps(org, destinationOf('timeout', m))]))
+  out.push(...extension('i', destinationSteps(org, destinationOf('invalid', m))), '')
+  return out
+}
+
+/** the last minute of a closing time: 18:00 closes after 17:59 (GotoIfTime's ranges are whole minutes) */
+const lastMinute = (closes: string) => {
+  const [h, m] = closes.split(':').map(Number) as [number, number]
+  return hhmm(h * 60 + m - 1)
+}
+
+/** a schedule as a subroutine: Return(1) while open, Return(0) while closed */
+function scheduleContext (org: FlowOrganization, s: Schedule, timeZone: string): string[] {
+  const head = [`[${scheduleName(org.prefix, s.id)}]`, `; schedule ${s.id} (${s.kind}): ${comment(s.name)}`]
+  if (s.kind === 'always') return [...head, 'exten => s,1,Return(1)', '']
+  if (s.kind === 'calendar') return [...head, `exten => s,1,Gosub(${CALENDAR_CONTEXT},s,1)`, ' same => n,Return(${GOSUB_RETVAL})', '']
+  const checks = s.hours.map((h) => `GotoIfTime(${h.opens.slice(0, 5)}-${lastMinute(h.closes)},${WEEKDAYS[h.weekday - 1]},*,*,${timeZone}?open)`)
+  return [...head, ...extension('s', ['NoOp(weekly)', ...checks, 'Return(0)', { label: 'open', step: 'Return(1)' }]), '']
+}
+
+/** the centre's working calendar as one subroutine every calendar schedule asks */
+export function calendarContext (c: DialplanCalendar): string[] {
+  return [
+    `[${CALENDAR_CONTEXT}]`,
+    `; the centre's working calendar: ${c.workTimes} Monday to Friday in ${c.timeZone}, less its holidays, plus its worked weekend days (${c.years.join(' and ')})`,
+    `exten => s,1,Set(APPEALS_DAY=\${STRFTIME(\${EPOCH},${c.timeZone},%Y-%m-%d)})`,
+    ...c.holidays.map((day) => ` same => n,GotoIf($["\${APPEALS_DAY}" = "${day}"]?closed)`),
+    ...c.workedDays.map((day) => ` same => n,GotoIf($["\${APPEALS_DAY}" = "${day}"]?hours)`),
+    ` same => n,GotoIfTime(${c.workTimes},mon-fri,*,*,${c.timeZone}?open)`,
+    ' same => n(closed),Return(0)',
+    ` same => n(hours),GotoIfTime(${c.workTimes},*,*,*,${c.timeZone}?open:closed)`,
+    ' same => n(open),Return(1)',
+    '',
+  ]
+}
+
+/** a line's entry in the inbound context: announced to the service, then open or closed by its schedule */
+function lineSteps (org: FlowOrganization, l: Line): string[] {
+  const open = destinationSteps(org, destinationOf('dest', l))
+  const gate: Step[] = l.schedule_id === null
+    ? open
+    : [`Gosub(${scheduleName(org.prefix, l.schedule_id)},s,1)`, 'GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', ...destinationSteps(org, destinationOf('closed', l)), ...labelled('open', open)]
+  return [`; ${comment(l.name)}`, ...extension(l.number, [
+    `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', 'Set(CHANNEL(language)=ru)', `Set(__APPEALS_LINE=${l.number})`,
+    `UserEvent(AppealsCall,Line: ${l.number},Organization: ${org.prefix})`, ...gate,
+  ])]
+}
+
+/** the context the trunk enters: one extension a line; a number no organization owns is refused */
+export function inboundContext (orgs: FlowOrganization[]): string[] {
+  const lines = orgs.flatMap((org) => org.routing.lines.map((l) => ({ org, l }))).sort((a, b) => a.l.number.localeCompare(b.l.number))
+  return [
+    `[${INBOUND_CONTEXT}]`, '; the public network\'s calls: the deployment\'s trunk endpoint has context=appeals-inbound',
+    ...lines.flatMap(({ org, l }) => lineSteps(org, l)),
+    '; a number no organization owns is refused, never routed',
+    'exten => _X.,1,Congestion(5)', 'exten => _+X.,1,Congestion(5)', 'exten => s,1,Congestion(5)', '',
+  ]
+}
+
+/** an organization's queues, menus and schedules as dialplan contexts */
+export function organizationFlow (org: FlowOrganization, timeZone: string): string[] {
+  const recorded = new Set(org.routing.prompts.map((p) => p.id))
+  return [
+    ...org.routing.queues.flatMap((q) => queueContext(org, q)),
+    ...org.routing.menus.flatMap((m) => menuContext(org, m, recorded)),
+    ...org.routing.schedules.flatMap((s) => scheduleContext(org, s, timeZone)),
+  ]
+}
+
+const yn = (b: boolean) => (b ? 'yes' : 'no')
+
+/** a queue's section of queues.conf: its options and members (all the organization's terminals when it takes them all) */
+export function queueSection (org: FlowOrganization, q: Queue): string[] {
+  const recorded = new Set(org.routing.prompts.map((p) => p.id))
+  const members = new Map<string, number>(q.all_terminals ? org.terminalIds.map((id) => [id, 0]) : [])
+  for (const m of q.members) members.set(m.terminal_id, m.penalty)
+  const periodic = q.periodic_prompt_id !== null && recorded.has(q.periodic_prompt_id)
+  return [
+    `; queue ${q.id}: ${comment(q.name)}`,
+    `[${queueName(org.prefix, q)}]`,
+    `strategy=${q.strategy}`, `timeout=${q.ring_timeout}`, `retry=${q.retry}`, `wrapuptime=${q.wrapup_time}`, `maxlen=${q.max_callers}`,
+    `servicelevel=${q.service_level}`, `musicclass=${q.music_class}`,
+    `announce-position=${yn(q.announce_position)}`, `announce-holdtime=${yn(q.announce_holdtime)}`,
+    ...(q.announce_position || q.announce_holdtime ? [`announce-frequency=${q.periodic_announce_seconds}`] : []),
+    ...(periodic ? [`periodic-announce=${promptSound(org.prefix, q.periodic_prompt_id!)}`, `periodic-announce-frequency=${q.periodic_announce_seconds}`] : []),
+    'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
+    ...[...members].sort(([a], [b]) => a.localeCompare(b)).map(([id, penalty]) => `member => PJSIP/${id},${penalty},${id}`),
+    '',
+  ]
+}
+
+/** what would make a call go nowhere: a prompt played that has no recording */
+export function flowProblems (org: FlowOrganization): string[] {
+  const recorded = new Set(org.routing.prompts.map((p) => p.id))
+  const out: string[] = []
+  const played = (what: string, id: number | null) => { if (id !== null && !recorded.has(id)) out.push(`organization ${org.prefix}: ${what} plays prompt ${id}, which has no recording`) }
+  for (const q of org.routing.queues) { played(`queue ${q.id}`, q.periodic_prompt_id); played(`queue ${q.id}'s overflow`, destinationOf('overflow', q).prompt_id) }
+  for (const m of org.routing.menus) {
+    played(`menu ${m.id}`, m.prompt_id)
+    played(`menu ${m.id}'s timeout`, destinationOf('timeout', m).prompt_id)
+    played(`menu ${m.id}'s invalid choice`, destinationOf('invalid', m).prompt_id)
+    for (const o of m.options) played(`menu ${m.id}'s digit ${o.digit}`, destinationOf('dest', o).prompt_id)
+  }
+  for (const l of org.routing.lines) { played(`line ${l.number}`, destinationOf('dest', l).prompt_id); played(`line ${l.number} when closed`, destinationOf('closed', l).prompt_id) }
+  return out
+}
+
+/** a recording as a file under Asterisk's sounds directory */
+export interface PromptFile { path: string, stamp: string, promptId: number, language: 'ru' | 'kk' }
+
+/**
+ * Where each recording goes: `<lang>/appeals/org<prefix>/<id>.wav` for each language it was recorded
+ * in (`.wav16` at 16 kHz: Asterisk reads a `.wav` as 8 kHz), and the Russian one (or the only one) as
+ * the language-less default Asterisk falls back to for a channel in another language.
+ */
+export function promptFiles (org: FlowOrganization): PromptFile[] {
+  return org.routing.prompts.flatMap((p) => {
+    const fallback = p.recordings.find((r) => r.language === 'ru') ?? p.recordings[0]
+    const file = (dir: string, r: typeof p.recordings[number]) => ({
+      path: `${dir}${promptSound(org.prefix, p.id)}.${r.sample_rate === 16_000 ? 'wav16' : 'wav'}`,
+      stamp: `${r.language} ${r.uploaded_at.toISOString()}`,
+      promptId: p.id,
+      language: r.language,
+    })
+    return [...p.recordings.map((r) => file(`${r.language}/`, r)), ...(fallback ? [file('', fallback)] : [])]
+  })
+}
