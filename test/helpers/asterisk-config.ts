@@ -11,7 +11,7 @@ export function parseConf (text: string): ConfSection[] {
     if (line.startsWith('[')) throw new Error(`line ${i + 1}: malformed section header: ${raw}`)
     const current = sections.at(-1)
     if (!current) throw new Error(`line ${i + 1}: option outside a section: ${raw}`)
-    const option = /^([A-Za-z0-9_]+)\s*=>?\s*(.*)$/.exec(line) ?? /^(same)\s*=>\s*(.*)$/.exec(line)
+    const option = /^([A-Za-z0-9_-]+)\s*=>?\s*(.*)$/.exec(line) ?? /^(same)\s*=>\s*(.*)$/.exec(line)
     if (!option) throw new Error(`line ${i + 1}: not an option: ${raw}`)
     current.lines.push(line)
     current.options.push([option[1]!, option[2]!])
@@ -30,7 +30,8 @@ export const asterisk22Options: Record<string, readonly string[]> = {
   auth: ['type', 'auth_type', 'username', 'realm', 'password_digest', 'supported_algorithms_uas', 'supported_algorithms_uac', 'nonce_lifetime'],
   aor: ['type', 'max_contacts', 'remove_existing', 'qualify_frequency'],
   'queues.conf [general]': ['persistentmembers', 'autofill', 'monitor-type', 'shared_lastcall', 'log_membername_as_agent'],
-  'queues.conf queue': ['strategy', 'timeout', 'retry', 'wrapuptime', 'ringinuse', 'joinempty', 'leavewhenempty', 'member', 'musicclass'],
+  'queues.conf queue': ['strategy', 'timeout', 'retry', 'wrapuptime', 'ringinuse', 'joinempty', 'leavewhenempty', 'member', 'musicclass', 'maxlen', 'servicelevel',
+    'announce-position', 'announce-holdtime', 'announce-frequency', 'periodic-announce', 'periodic-announce-frequency'],
 }
 
 /** RFC 8760's digest algorithms as Asterisk names them, with the length of each hex digest */
