@@ -20,6 +20,7 @@ import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from '.
 import { createNotifier } from './db/notify.js'
 import { createAmiClient } from './integrations/ami/client.js'
 import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
+import { amiQueueControl, type QueueControl } from './integrations/ami/queue-control.js'
 import type { LlmGateway } from './integrations/llm/gateway.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 import * as appeals from './modules/appeals/index.js'
@@ -27,6 +28,7 @@ import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
+import * as agentsModule from './modules/agents/index.js'
 import * as callRouting from './modules/call-routing/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
@@ -39,6 +41,7 @@ import * as pbx from './modules/pbx/index.js'
 import * as platform from './modules/platform/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
+import { createAgentsModule } from './modules/agents/module.js'
 import { centreStaffPolicy, createAppealsModule } from './modules/appeals/module.js'
 import { createAuthModule } from './modules/auth/module.js'
 import { createCalendarModule } from './modules/calendar/module.js'
@@ -69,6 +72,8 @@ export interface AppDeps {
   mailer?: Mailer
   /** Asterisk over AMI; absent: reload and status say AMI is not configured */
   pbxControl?: PbxControl
+  /** Asterisk's queues over AMI (defaults to the AMI of config.pbx.ami) */
+  queueControl?: QueueControl
   /** defaults to the providers of config.llm over HTTP */
   llmGateway?: LlmGateway
   /** defaults to SMPP when SMPP_URL is set, else SMS notifications wait */
@@ -105,7 +110,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -155,7 +160,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthModule({ database, config, jwtSecret, clock, mailer, referenceChanges, referenceCache, log })
   const classifiers = createClassifiersModule({ db })
   const regions = createRegionsModule({ db })
-  const callEvents = createCallEventsModule({ database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db) })
+  // an operator's console opening or closing makes their phone ring or not (the agents' module, below)
+  const callEvents = createCallEventsModule({
+    database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db),
+    presence: { opened: (userId) => agents.port.consoleOpened(userId), closed: (userId, othersOpen) => agents.port.consoleClosed(userId, othersOpen) },
+  })
+  const agents = createAgentsModule({ db, clock, log, control, queues: deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined), openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs })
   const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log })
   // a calendar edit rewrites the dialplan's schedules (with AMI), in the background of the edit's answer
   const calendar = createCalendarModule({
@@ -182,6 +192,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     callRouting.createCallRoutingModule({ db }),
     pbx,
     callEvents,
+    agents,
     llm,
     createGroupsModule({ db }),
     calendar,

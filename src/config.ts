@@ -61,6 +61,8 @@ export interface Config {
     sipRealm: string
     /** unset: no Asterisk Manager Interface; reload and status say so */
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number }
+    /** how often the operators' states are checked against an Asterisk restart */
+    agentRestoreIntervalMs: number
   }
   llm: LlmConfig
   notifications: {
@@ -290,6 +292,7 @@ export function loadConfig (env: Env = process.env): Config {
       backupRetention: e.PBX_BACKUP_RETENTION,
       sipRealm: e.PBX_SIP_REALM,
       ami: amiConfig(e),
+      agentRestoreIntervalMs: seconds(e.AGENT_RESTORE_INTERVAL) * 1000,
     },
     llm: llmConfig(env, e),
     notifications: {

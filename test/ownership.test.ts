@@ -9,6 +9,7 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import * as schema from '../src/db/schema/index.js'
 
 const OWNERS: Record<string, string[]> = {
+  'modules/agents': ['agentChoices'],
   'modules/auth': ['authTokens', 'loginFailures', 'serviceSettings'],
   'modules/call-events': ['calls', 'callChunks', 'consolePresence'],
   'modules/call-routing': ['queues', 'queueMembers', 'menus', 'menuOptions', 'schedules', 'scheduleHours', 'inboundLines', 'prompts', 'promptRecordings'],

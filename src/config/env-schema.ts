@@ -80,6 +80,7 @@ export const EnvSchema = Type.Object({
   AMI_USERNAME: Type.Optional(text({ description: 'AMI user (required with `AMI_HOST`)' })),
   AMI_SECRET: Type.Optional(secret(1, { description: 'AMI secret (required with `AMI_HOST`)' })),
   AMI_TIMEOUT: duration({ default: '5s', description: 'AMI connection and action timeout' }),
+  AGENT_RESTORE_INTERVAL: duration({ default: '30s', description: 'how often Asterisk\'s startup time is checked: after a restart the operators\' pauses are put back' }),
   CALL_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36_500, description: 'calls and transcripts older than this are deleted' }),
   CALL_PURGE_INTERVAL: duration({ default: '1h', description: 'how often the purge of old calls runs' }),
   TIME_ZONE: text({ default: 'Asia/Almaty', pattern: '^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$', problem: 'must be an IANA time zone such as Asia/Almaty', description: 'the centre\'s time zone: working hours and calendar days are counted in it' }),

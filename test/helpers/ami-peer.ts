@@ -1,12 +1,25 @@
 import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { readRecording, recordedAnswer, withValues } from './ami-recording.js'
 
 // A fake Asterisk 22 on 127.0.0.1 speaking AMI byte for byte as the transcripts in
 // shared/data/asterisk-ami show it (banner, CRLF lines, blank-line terminators, Output lines,
 // EventList lists, the bare LF after "No endpoints found").
 
 export interface PeerContact { endpoint: string, uri: string, userAgent: string, status: string, roundtripUsec: string }
+/** a queue member as Asterisk knows it: the peer answers QueueStatus and QueuePause with them */
+export interface PeerMember { queue: string, name: string, interface: string, paused: boolean, reason: string, lastPause: number }
+
+// the real Asterisk's answers to QueueStatus and QueuePause (queue-pause.txt), its values replaced by the peer's
+const queuePause = readRecording('queue-pause.txt')
+const recorded = {
+  status: recordedAnswer(queuePause, { Action: 'QueueStatus', ActionID: 'probe-1' }),
+  paused: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/101001', Paused: 'true' })[0]!,
+  unpaused: recordedAnswer(queuePause, { Action: 'QueuePause', Paused: 'false' })[0]!,
+  notFound: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/999999' })[0]!,
+  incomplete: recordedAnswer(queuePause, { Action: 'QueuePause', ActionID: 'probe-18' })[0]!,
+}
 export type PeerMode = 'normal' | 'silent' | 'drop'
 
 const CRLF = '\r\n'
@@ -15,7 +28,7 @@ const message = (lines: string[]) => `${lines.join(CRLF)}${CRLF}${CRLF}`
 export async function startAmiPeer (options: { username?: string, secret?: string } = {}) {
   const username = options.username ?? 'appeals'
   const secret = options.secret ?? 'ami-secret'
-  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], received: [] as Record<string, string>[], connections: 0 }
+  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
   const sockets = new Set<Socket>()
 
   const respond = (socket: Socket, a: Record<string, string>): void => {
@@ -27,7 +40,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         else write(message(['Response: Error', `ActionID: ${id}`, 'Message: Authentication failed']))
         return
       case 'CoreStatus':
-        write(message(['Response: Success', `ActionID: ${id}`, 'CoreStartupDate: 2026-11-21', 'CoreStartupTime: 23:08:02', 'CoreReloadDate: 2026-11-21', 'CoreReloadTime: 23:08:02', 'CoreCurrentCalls: 2', 'CoreProcessedCalls: 17']))
+        write(message(['Response: Success', `ActionID: ${id}`, `CoreStartupDate: ${state.startup.split(' ')[0]}`, `CoreStartupTime: ${state.startup.split(' ')[1]}`, 'CoreReloadDate: 2026-11-21', 'CoreReloadTime: 23:08:02', 'CoreCurrentCalls: 2', 'CoreProcessedCalls: 17']))
         return
       case 'CoreSettings':
         write(message(['Response: Success', `ActionID: ${id}`, 'AMIversion: 11.0.0', 'AsteriskVersion: 22.10.1', 'SystemName: asterisk-lab', 'CoreMaxCalls: 0']))
@@ -64,6 +77,29 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         }
         write(message(['Event: ContactListComplete', `ActionID: ${id}`, 'EventList: Complete', `ListItems: ${state.contacts.length}`]))
         return
+      case 'QueueStatus': {
+        const [response, params, member, complete] = [recorded.status[0]!, recorded.status[1]!, recorded.status[2]!, recorded.status.at(-1)!]
+        const members = state.members.filter((m) => !a.Queue || m.queue === a.Queue)
+        const queues = [...new Set(members.map((m) => m.queue))]
+        write(withValues(response, { ActionID: id }))
+        for (const queue of queues) write(withValues(params, { Queue: queue, ActionID: id }))
+        for (const m of members) {
+          write(withValues(member, {
+            Queue: m.queue, Name: m.name, Location: m.interface, StateInterface: m.interface, LastPause: String(m.lastPause), Paused: m.paused ? '1' : '0', PausedReason: m.reason, ActionID: id,
+          }))
+        }
+        write(withValues(complete, { ActionID: id, ListItems: String(queues.length + members.length) }))
+        return
+      }
+      case 'QueuePause': {
+        if (!a.Interface || !a.Paused) { write(withValues(recorded.incomplete, { ActionID: id })); return }
+        const members = state.members.filter((m) => m.interface === a.Interface && (!a.Queue || m.queue === a.Queue))
+        if (members.length === 0) { write(withValues(recorded.notFound, { ActionID: id })); return }
+        const paused = a.Paused === 'true'
+        for (const m of members) Object.assign(m, { paused, reason: paused ? a.Reason ?? '' : '', lastPause: paused ? Math.floor(Date.now() / 1000) : m.lastPause })
+        write(withValues(paused ? recorded.paused : recorded.unpaused, { ActionID: id }))
+        return
+      }
       case 'Logoff':
         write(message(['Response: Goodbye', `ActionID: ${id}`, 'Message: Thanks for all the fish.']))
         socket.end()

@@ -5,7 +5,8 @@ import { field, fieldList, type AmiMessage } from './protocol.js'
 export interface PbxControl {
   /** a CLI command through AMI `Command`; answers the output lines */
   command: (command: string) => Promise<string[]>
-  status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null }>
+  /** `startedAt`: when Asterisk started, as it says (its own zone): another value means it restarted */
+  status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null, startedAt: string | null }>
   /** registration state of PJSIP endpoints */
   endpointStates: () => Promise<EndpointState[]>
 }
@@ -45,6 +46,7 @@ export function amiPbxControl (ami: AmiClient): PbxControl {
         uptimeSeconds: number(/System uptime:\s*(\d+)/.exec(uptime)?.[1]),
         lastReloadSeconds: number(/Last reload:\s*(\d+)/.exec(uptime)?.[1]),
         currentCalls: number(field(core, 'CoreCurrentCalls')),
+        startedAt: field(core, 'CoreStartupDate') && field(core, 'CoreStartupTime') ? `${field(core, 'CoreStartupDate')} ${field(core, 'CoreStartupTime')}` : null,
       }
     },
     async endpointStates () {

@@ -10,14 +10,14 @@ import { createLiveEvents, type LiveEvents } from './live.js'
 import { createCallRepo } from './repo.js'
 import { createRetentionJob } from './retention.js'
 import routes from './routes.js'
-import { createCallEventService } from './service.js'
+import { createCallEventService, type PresenceListener } from './service.js'
 
-/** other modules publish their live events through the consoles' stream of this one */
-export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'>
+/** other modules publish their live events through the consoles' stream of this one, and ask who has a console open */
+export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'> & { openConsoles: () => Promise<Set<number>> }
 
 /** calls and their transcripts from the telephony, and the live stream every console follows */
 export function createCallEventsModule (deps: {
-  database: Database, clock: Clock, calls: Config['calls'], log: FastifyBaseLogger, control?: PbxControl
+  database: Database, clock: Clock, calls: Config['calls'], log: FastifyBaseLogger, control?: PbxControl, presence?: PresenceListener
   /** whether the principal is the call centre's staff (they see every call's events) */
   isCentreStaff: (principal: Principal) => Promise<boolean>
 }): ServiceModule<CallEventsPort> {
@@ -25,10 +25,10 @@ export function createCallEventsModule (deps: {
   const repo = createCallRepo(database.db)
   const notifier = createNotifier(database, 'call_events')
   const live = createLiveEvents(notifier, { isCentreStaff: deps.isCentreStaff })
-  const service = createCallEventService({ repo, transaction: transactional(database.db, createCallRepo), clock, live, log, control: deps.control })
+  const service = createCallEventService({ repo, transaction: transactional(database.db, createCallRepo), clock, live, log, control: deps.control, presence: deps.presence })
   const retention = createRetentionJob({ repo, clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
   return {
-    port: { publish: live.publish, message: live.message },
+    port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles },
     running: [notifier, retention],
     async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service }) },
   }

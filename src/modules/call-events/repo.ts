@@ -144,6 +144,10 @@ export function createCallRepo<D extends AppDb> (db: D) {
       (await db.insert(consolePresence).values({ user_id: userId, connected_at: at, last_seen_at: at }).returning({ id: consolePresence.id }))[0]!.id,
     presenceBeat: async (id: number, at: Date) => { await db.update(consolePresence).set({ last_seen_at: at }).where(eq(consolePresence.id, id)) },
     presenceClose: async (id: number) => { await db.delete(consolePresence).where(eq(consolePresence.id, id)) },
+    consoleOpen: async (userId: number, since: Date) =>
+      (await db.select({ id: consolePresence.id }).from(consolePresence).where(and(eq(consolePresence.user_id, userId), gt(consolePresence.last_seen_at, since))).limit(1)).length > 0,
+    openConsoleUsers: async (since: Date) =>
+      (await db.selectDistinct({ user_id: consolePresence.user_id }).from(consolePresence).where(gt(consolePresence.last_seen_at, since))).map((r) => r.user_id),
 
     /** the terminals and employees to show as online: consoles seen since `since`, and the given registered terminal ids */
     onlineTerminals: (since: Date, registeredIds: string[]) => {

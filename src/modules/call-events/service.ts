@@ -25,13 +25,21 @@ export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
 /** a console not seen for this long is offline (its instance died without saying goodbye) */
 export const PRESENCE_TTL_MS = 45_000
 
-export function createCallEventService ({ repo, transaction, clock, live, log, control }: {
+/** told when a user's console opens or closes (the operators' availability follows it) */
+export interface PresenceListener {
+  opened: (userId: number) => Promise<void>
+  /** `othersOpen`: another console of the user is still open, on this instance or another */
+  closed: (userId: number, othersOpen: boolean) => Promise<void>
+}
+
+export function createCallEventService ({ repo, transaction, clock, live, log, control, presence }: {
   repo: CallRepo
   transaction: Transactional<CallTxRepo>
   clock: Clock
   live: Pick<LiveEvents, 'publish' | 'channel'>
   log?: { warn: (o: object, m: string) => void }
   control?: Pick<PbxControl, 'endpointStates'>
+  presence?: PresenceListener
 }) {
   /** the event is stored already: a failed push is logged, never the caller's error */
   const push = async (event: LiveEvent) => { await live.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
@@ -78,11 +86,21 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
       const id = await repo.presenceOpen(actor.id, clock())
       const who = { organization_id: actor.organization_id, employee_id: actor.id, user_id: actor.id }
       await push({ type: 'operator.online', ...who })
+      // the telephony follows the console; a PBX that does not answer does not keep the console from opening
+      const tell = (what: string, work: () => Promise<void> | undefined) => work()?.catch((err: unknown) => log?.warn({ err, user_id: actor.id }, `presence: ${what}`))
+      void tell('the console\'s opening could not reach the telephony', () => presence?.opened(actor.id))
       return {
         beat: () => repo.presenceBeat(id, clock()),
-        close: async () => { await repo.presenceClose(id); await push({ type: 'operator.offline', ...who }) },
+        close: async () => {
+          await repo.presenceClose(id)
+          await push({ type: 'operator.offline', ...who })
+          void tell('the console\'s closing could not reach the telephony', async () => presence?.closed(actor.id, await repo.consoleOpen(actor.id, new Date(clock().getTime() - PRESENCE_TTL_MS))))
+        },
       }
     },
+
+    /** the users with a console open on any instance (seen within the presence's lifetime) */
+    openConsoles: async () => new Set(await repo.openConsoleUsers(new Date(clock().getTime() - PRESENCE_TTL_MS))),
 
     /**
      * terminals whose employee has a console open, and terminals registered in Asterisk, with their

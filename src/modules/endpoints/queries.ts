@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, isNotNull } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 
@@ -12,6 +12,13 @@ export const terminalCountOf = async (db: AppDb, organizationId: number) =>
 export const terminalIdsIn = async (db: AppDb, organizationId: number, ids: string[]) => ids.length === 0
   ? []
   : (await db.select({ id: sipTerminals.id }).from(sipTerminals).where(and(eq(sipTerminals.organization_id, organizationId), inArray(sipTerminals.id, ids)))).map((t) => t.id)
+
+/** the terminals employees work at, with their organization: of one employee, of an organization's, or of everyone's */
+export const employeeTerminals = (db: AppDb, of: { employeeId?: number, organizationId?: number }) =>
+  db.select({ id: sipTerminals.id, employee_id: sipTerminals.employee_id, organization_id: sipTerminals.organization_id }).from(sipTerminals)
+    .where(and(isNotNull(sipTerminals.employee_id), of.employeeId === undefined ? undefined : eq(sipTerminals.employee_id, of.employeeId),
+      of.organizationId === undefined ? undefined : eq(sipTerminals.organization_id, of.organizationId)))
+    .orderBy(asc(sipTerminals.id))
 
 /** whose terminal this is: its organization and employee */
 export const terminalOwner = async (db: AppDb, id: string) =>

@@ -1874,6 +1874,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in operator's state as Asterisk has it, and their last choice */
+        get: operations["getMyAgentState"];
+        /** Ready, or a break with its reason: the operator's terminals are unpaused or paused in every queue (503 when Asterisk does not answer; the choice is kept and put back later) */
+        put: operations["setMyAgentState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every operator with a terminal and their state (admins: all; managers: their organization's) */
+        get: operations["listAgentStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/llm/models": {
         parameters: {
             query?: never;
@@ -3369,6 +3404,37 @@ export interface components {
             }[];
             /** Format: date-time */
             created_at: string;
+        };
+        AgentChoice: {
+            /** @enum {string} */
+            state: "ready" | "break";
+            /** @description a break's reason: lunch, training, meeting... (offline is the service's own) */
+            reason?: string | null;
+        };
+        AgentView: {
+            user_id: number;
+            /**
+             * @description as Asterisk has it: ready (a terminal unpaused), break (paused with a reason), offline (paused: no console open); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx)
+             * @enum {string}
+             */
+            state: "ready" | "break" | "offline" | "no_terminal" | "not_in_queue" | "unknown";
+            /** @description the pause's reason as Asterisk has it */
+            reason: string | null;
+            /** @description what the operator last chose at the desk */
+            chosen: {
+                state: string;
+                reason: string | null;
+                /** Format: date-time */
+                changed_at: string;
+            } | null;
+            terminals: {
+                id: string;
+                queues: string[];
+                paused: boolean | null;
+                reason: string | null;
+            }[];
+            /** @enum {string} */
+            pbx: "connected" | "not_configured" | "unreachable";
         };
         ConfigPreview: {
             config_type: string;
@@ -9088,6 +9154,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getMyAgentState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+        };
+    };
+    setMyAgentState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentChoice"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listAgentStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"][];
                 };
             };
         };

@@ -1,0 +1,2 @@
+export { createAgentsModule, type AgentsPort } from './module.js'
+export { schemas } from './schemas.js'

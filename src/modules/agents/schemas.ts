@@ -1,0 +1,30 @@
+import { Type, type Static } from 'typebox'
+import { Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
+
+// An operator's availability (DESIGN 9): ready, on a break with a reason, or offline, as Asterisk's
+// queue member pause says; the desk's switch sets it.
+
+const Reason = Type.String({ pattern: '^[a-z0-9_-]{1,40}$', minLength: 1, maxLength: 40, description: 'a break\'s reason: lunch, training, meeting... (offline is the service\'s own)' })
+
+export const AgentChoice = Type.Object({
+  state: OneOf(['ready', 'break'] as const),
+  reason: Type.Optional(Nullable(Reason)),
+}, { $id: 'AgentChoice', additionalProperties: false })
+export type AgentChoice = Static<typeof AgentChoice>
+
+export const agentStateValues = ['ready', 'break', 'offline', 'no_terminal', 'not_in_queue', 'unknown'] as const
+export type AgentStateValue = typeof agentStateValues[number]
+
+export const AgentView = Type.Object({
+  user_id: Type.Integer(),
+  state: OneOf(agentStateValues, {
+    description: 'as Asterisk has it: ready (a terminal unpaused), break (paused with a reason), offline (paused: no console open); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx)',
+  }),
+  reason: Nullable(Type.String({ description: 'the pause\'s reason as Asterisk has it' })),
+  chosen: Nullable(Type.Object({ state: Type.String(), reason: Nullable(Type.String()), changed_at: Timestamp() }, { description: 'what the operator last chose at the desk' })),
+  terminals: Type.Array(Type.Object({ id: Type.String(), queues: Type.Array(Type.String()), paused: Nullable(Type.Boolean()), reason: Nullable(Type.String()) })),
+  pbx: OneOf(['connected', 'not_configured', 'unreachable'] as const),
+}, { $id: 'AgentView' })
+export type AgentView = Static<typeof AgentView>
+
+export const schemas = [AgentChoice, AgentView]

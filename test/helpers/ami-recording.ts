@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs'
+
+// The byte-exact transcripts of a real Asterisk 22.10.1 (test/fixtures/asterisk-ami, copied from the
+// recordings this project was given): what was sent, and the messages Asterisk answered, as the wire
+// carried them. The AMI test peer answers with these messages, its own values put in their fields.
+
+const CRLF = '\r\n'
+
+export interface Exchange {
+  /** the action sent (its fields), or undefined for what Asterisk sent unasked */
+  sent?: Record<string, string>
+  /** the messages received after it, each as its lines (without the blank line that ends it) */
+  received: string[][]
+}
+
+export function readRecording (name: string): Exchange[] {
+  const text = readFileSync(new URL(`../fixtures/asterisk-ami/${name}`, import.meta.url), 'latin1')
+  const exchanges: Exchange[] = []
+  let current: Exchange | undefined
+  let mode: 'sent' | 'received' | undefined
+  let block: string[] = []
+  const flush = () => {
+    if (block.length === 0 || !current) { block = []; return }
+    if (mode === 'sent') current.sent = Object.fromEntries(block.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]))
+    else if (mode === 'received') current.received.push(block)
+    block = []
+  }
+  for (const raw of text.split('\n')) {
+    if (raw.startsWith('#####')) {
+      flush()
+      if (raw.includes('>>> SENT')) { current = { received: [] }; exchanges.push(current); mode = 'sent' } else if (raw.includes('<<< RECEIVED')) {
+        if (!current || mode === undefined) { current = { received: [] }; exchanges.push(current) }
+        mode = 'received'
+      } else mode = undefined
+      continue
+    }
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (line === '') flush()
+    else block.push(line)
+  }
+  flush()
+  return exchanges
+}
+
+/** the first answer Asterisk gave to an action matching `sent` (every field given must be equal) */
+export function recordedAnswer (exchanges: Exchange[], sent: Record<string, string>): string[][] {
+  const found = exchanges.find((e) => e.sent && Object.entries(sent).every(([k, v]) => e.sent![k] === v))
+  if (!found) throw new Error(`no recorded answer to ${JSON.stringify(sent)}`)
+  return found.received
+}
+
+/** a recorded message with some of its fields given other values; every other line, and the order, as recorded */
+export function withValues (message: string[], values: Record<string, string>): string {
+  return `${message.map((line) => {
+    const key = line.slice(0, line.indexOf(':'))
+    return key in values ? `${key}: ${values[key]}` : line
+  }).join(CRLF)}${CRLF}${CRLF}`
+}
