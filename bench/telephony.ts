@@ -1,4 +1,5 @@
-// Issue 6's figures: generate-configs for 1,000 organizations x 100 terminals (time and peak memory),
+// Issue 6's and issue 33's figures: generate-configs for 1,000 organizations x 100 terminals with
+// their call routing (5 queues, 3 lines, 2 schedules and a language menu each: time and peak memory),
 // and the list and create throughput of SIP terminals.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,6 +25,24 @@ export async function benchTelephony (): Promise<void> {
   await sql(`insert into ps_aors (id, max_contacts, remove_existing) select id, 1, 'yes' from (${terminals}) t`)
   await sql(`insert into sip_terminals (id, organization_id, extension, name, cf_noanswer_enabled, cf_noanswer_dest)
     select id, organization_id, extension, 'Оператор ' || extension, extension::int % 10 = 0, case when extension::int % 10 = 0 then '001' end from (${terminals}) t`)
+  // the call routing: the default queue and 4 more of 20 members each, a calendar and a weekly schedule,
+  // a language menu, and 3 lines (to the menu by the calendar, to a queue by the week, to a terminal)
+  await sql('insert into queues (organization_id, name, is_default, all_terminals) select id, \'Очередь\', true, true from organizations')
+  await sql(`insert into queues (organization_id, name, strategy, max_wait, overflow_kind, overflow_queue_id)
+    select o.id, 'Очередь ' || q, 'leastrecent', 300, 'queue', (select d.id from queues d where d.organization_id = o.id and d.is_default) from organizations o, generate_series(1, 4) q`)
+  await sql(`insert into queue_members (organization_id, queue_id, terminal_id, penalty)
+    select q.organization_id, q.id, o.prefix || lpad(e::text, 3, '0'), e % 3 from queues q join organizations o on o.id = q.organization_id, generate_series(1, 20) e where not q.is_default`)
+  await sql('insert into schedules (organization_id, name, kind) select id, \'Календарь\', \'calendar\' from organizations union all select id, \'Неделя\', \'weekly\' from organizations')
+  await sql('insert into schedule_hours (schedule_id, weekday, opens, closes) select s.id, d, \'08:00\', \'20:00\' from schedules s, generate_series(1, 5) d where s.kind = \'weekly\'')
+  await sql('insert into menus (organization_id, name, timeout_kind, timeout_queue_id) select o.id, \'Язык\', \'queue\', (select d.id from queues d where d.organization_id = o.id and d.is_default) from organizations o')
+  await sql(`insert into menu_options (organization_id, menu_id, digit, language, dest_kind, dest_queue_id)
+    select m.organization_id, m.id, d::text, case d when 1 then 'kk' else 'ru' end, 'queue', (select min(q.id) from queues q where q.organization_id = m.organization_id and not q.is_default)
+    from menus m, generate_series(1, 2) d`)
+  await sql(`insert into inbound_lines (organization_id, number, name, schedule_id, dest_kind, dest_menu_id)
+    select o.id, '+7700' || o.prefix || '001', 'Линия 1', (select s.id from schedules s where s.organization_id = o.id and s.kind = 'calendar'), 'menu', (select m.id from menus m where m.organization_id = o.id) from organizations o`)
+  await sql(`insert into inbound_lines (organization_id, number, name, schedule_id, dest_kind, dest_queue_id)
+    select o.id, '+7700' || o.prefix || '002', 'Линия 2', (select s.id from schedules s where s.organization_id = o.id and s.kind = 'weekly'), 'queue', (select max(q.id) from queues q where q.organization_id = o.id) from organizations o`)
+  await sql(`insert into inbound_lines (organization_id, number, name, dest_kind, dest_terminal_id) select o.id, '+7700' || o.prefix || '003', 'Линия 3', 'terminal', o.prefix || '001' from organizations o`)
   await sql('analyze')
   process.stdout.write(`1,000 organizations x 100 terminals inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 
@@ -42,7 +61,7 @@ export async function benchTelephony (): Promise<void> {
   const result = await res.json() as { success: boolean, files: string[], errors: string[] }
   if (!result.success) throw new Error(`generation failed: ${JSON.stringify(result).slice(0, 500)}`)
   const sizes = result.files.map((f) => `${f.split('/').at(-1)} ${(statSync(f).size / 1e6).toFixed(1)} MB`).join(', ')
-  process.stdout.write(`\ngenerate-configs, 100,000 terminals: ${(generateMs / 1000).toFixed(2)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service); ${sizes}\n`)
+  process.stdout.write(`\ngenerate-configs, 100,000 terminals, 5,000 queues, 3,000 lines, 2,000 schedules, 1,000 menus: ${(generateMs / 1000).toFixed(2)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service); ${sizes}\n`)
 
   const orgId = (await sql<{ id: number }>('select id from organizations where prefix = \'500\''))[0]!.id
   const list = await load(`${service.url}/api/organizations/${orgId}/endpoints/?limit=100`, auth)
