@@ -19,6 +19,7 @@ const Board = named(() => import('./pages/board/Board'), 'Board')
 const Employees = named(() => import('./pages/admin/Employees'), 'Employees')
 const Terminals = named(() => import('./pages/admin/Terminals'), 'Terminals')
 const Pbx = named(() => import('./pages/admin/Pbx'), 'Pbx')
+const Routing = named(() => import('./pages/admin/routing/Routing'), 'Routing')
 const Organizations = named(() => import('./pages/admin/Organizations'), 'Organizations')
 const Classifiers = named(() => import('./pages/admin/Classifiers'), 'Classifiers')
 const References = named(() => import('./pages/admin/References'), 'References')
@@ -47,6 +48,7 @@ export function App () {
         <Route path='/board' element={<Board />} />
         <Route path='/admin/employees' element={<Employees />} />
         <Route path='/admin/terminals' element={<Terminals />} />
+        <Route path='/admin/routing' element={<Routing />} />
         <Route path='/admin/pbx' element={<Pbx />} />
         <Route path='/admin/organizations' element={<Organizations />} />
         <Route path='/admin/classifiers' element={<Classifiers />} />

@@ -8,7 +8,8 @@ import { ServiceUnavailableError } from '../../lib/errors.js'
 export const CONSOLE_BUILD = fileURLToPath(new URL('../../../web/dist/', import.meta.url))
 
 // Ant Design writes its styles at run time (<style> elements); everything else comes from this origin
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+// media-src blob:: a prompt's recording is fetched with the token and played from an object URL
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 
 /**
  * The console (DESIGN 8): the single-page application in web/, built into static files and served

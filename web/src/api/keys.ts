@@ -32,6 +32,7 @@ export const keys = {
     stats: (from: string, to: string, level: string) => ['appeals', 'stats', from, to, level],
   },
   persons: { search: (q: string) => ['persons', q] },
+  agent: { me: ['agent', 'me'] },
   board: {
     operators: ['board', 'operators'],
     calls: ['board', 'calls'],
@@ -55,6 +56,11 @@ export const keys = {
     persons: { all: ['admin', 'persons'], list: (q: string, withInactive: boolean) => ['admin', 'persons', q, withInactive] },
     pbx: { status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind] },
     regions: { all: ['admin', 'regions'] },
+    routing: {
+      all: ['admin', 'routing'],
+      of: (tenant: number, what: 'queues' | 'lines' | 'menus' | 'schedules' | 'prompts') => ['admin', 'routing', tenant, what],
+      recording: (tenant: number, prompt: number, language: string, uploadedAt: string) => ['admin', 'routing', tenant, 'recording', prompt, language, uploadedAt],
+    },
     tenants: { all: ['admin', 'tenants'], list: (status?: string) => ['admin', 'tenants', status] },
   },
 } as const

@@ -186,11 +186,57 @@ export const kk: Texts = {
     statuses: { active: 'Белсенді', suspended: 'Тоқтатылған', deleted: 'Жойылған' } as Record<string, string>,
     suspend: 'Тоқтата тұру', activate: 'Қайта қосу', deleteConfirm: '{{name}} жалгерін жою керек пе? Ұйымның телефониясы өшеді; деректер сақталады.',
   },
+  routing: {
+    name: 'Атауы', kind: 'қайда',
+    kinds: { queue: 'Кезек', terminal: 'Терминал', menu: 'Дауыстық мәзір', announcement: 'Хабарлама және аяқтау', hangup: 'Аяқтау' } as Record<string, string>,
+    languages: { ru: 'Орыс тілі', kk: 'Қазақ тілі' } as Record<string, string>,
+    weekdays: { 1: 'Дс', 2: 'Сс', 3: 'Ср', 4: 'Бс', 5: 'Жм', 6: 'Сн', 7: 'Жс' } as Record<string, string>,
+    tabs: { lines: 'Кіріс желілер', menus: 'Дауыстық мәзірлер', queues: 'Кезектер', schedules: 'Кестелер', prompts: 'Жазбалар' },
+    lines: {
+      add: 'Жаңа желі', empty: 'Желілер жоқ: қалалық желіден қоңыраулар қабылданбайды', number: 'Нөмір', numberHint: 'Транк жіберетіндей: қысқа (109) немесе толық (+77172…)',
+      badNumber: 'Цифрлар, басында + болуы мүмкін; 2-ден 20 таңбаға дейін', schedule: 'Кесте', scheduleHint: 'Кестеден тыс қоңырау «жұмыстан тыс уақытта» бағытына кетеді',
+      always: 'Тәулік бойы', destination: 'Қоңырау қайда барады', closed: 'Жұмыстан тыс уақытта',
+    },
+    menus: {
+      add: 'Жаңа мәзір', empty: 'Мәзірлер жоқ', prompt: 'Жазба', options: 'Батырмалар', timeout: 'Басуды күту', attempts: 'Жазбаны қайталау',
+      digit: 'Батырма', badDigit: 'Бір цифр, * немесе #', language: 'Қоңырау тілі', goesTo: 'Қайда', addOption: 'Батырма қосу', removeOption: 'Батырманы алып тастау',
+      timeoutDestination: 'Ештеңе басылмаса', invalidDestination: 'Қате басылса',
+    },
+    queues: {
+      add: 'Жаңа кезек', default: 'негізгі', members: 'Қатысушылар', allTerminals: 'Барлық терминалдар', strategy: 'Шақыру тәртібі', ringTimeout: 'Қатысушыға қоңырау',
+      wrapup: 'Әңгімеден кейінгі үзіліс', serviceLevel: 'Қызмет деңгейі', maxCallers: 'Күтушілер саны ең көбі', maxCallersHint: '0 — шектеусіз',
+      music: 'Күту әуені', badMusic: 'Латын әріптері, цифрлар, _ және -', maxWait: 'Күту ұзақтығы ең көбі', maxWaitHint: 'Содан кейін — толып кеткендегі бағыт',
+      announcePosition: 'Кезектегі орнын хабарлау', announceHoldtime: 'Күту уақытын хабарлау', overflow: 'Толып кеткенде', seconds: '{{count}} с',
+      strategies: {
+        rrmemory: 'Есте сақтап кезекпен', ringall: 'Бәріне бірден', leastrecent: 'Ең ұзақ қоңыраусыз', fewestcalls: 'Ең аз қоңырау', random: 'Кездейсоқ',
+        rrordered: 'Ретімен кезекпен', linear: 'Ретімен', wrandom: 'Басымдықпен кездейсоқ',
+      } as Record<string, string>,
+    },
+    schedules: {
+      add: 'Жаңа кесте', empty: 'Кестелер жоқ', hours: 'Жұмыс уақыты', kind: 'Түрі', weekday: 'Күн', opens: 'Басы', closes: 'Соңы',
+      badTime: 'СС:ММ, мысалы 09:00', addHours: 'Уақыт қосу', removeHours: 'Уақытты алып тастау',
+      kinds: { calendar: 'Орталықтың жұмыс күнтізбесі', always: 'Тәулік бойы', weekly: 'Апта күндері бойынша' } as Record<string, string>,
+      hints: {
+        calendar: 'Орталықтың дүйсенбіден жұмаға дейінгі жұмыс уақыты, мерекелерсіз, жұмыс сенбілерімен — жұмыс күнтізбесіндегідей; оны түзету АТС-ке бірден жетеді',
+        always: 'Желі әрқашан ашық', weekly: 'Әр күннің уақыты; уақыты жоқ күн — демалыс',
+      } as Record<string, string>,
+    },
+    prompts: {
+      add: 'Жаңа жазба', empty: 'Жазбалар жоқ', rename: 'Атын өзгерту', upload: 'Жүктеу', replace: 'Ауыстыру', uploaded: 'Жазба жүктелді',
+      accepted: 'WAV файлдары қабылданады: 16 бит PCM, моно, 8000 немесе 16000 Гц, 4 МБ-қа дейін. Өз жазбасы болмаса, басқа тілдегі қоңырауларға орыс жазбасы ойнатылады.',
+      about: '{{seconds}} с, {{rate}} кГц', badFile: 'Файл жарамайды: WAV, 16 бит PCM, моно, 8000 немесе 16000 Гц керек',
+    },
+  },
+  agent: {
+    state: 'Күйі', ready: 'Дайын', break: 'Үзіліс', offline: 'Желіде емес', unknown: 'Белгісіз', noTerminal: 'Терминал жоқ', notInQueue: 'Кезекте емес',
+    reason: 'Себебі', reasons: { break: 'Үзіліс', lunch: 'Түскі ас', training: 'Оқу', meeting: 'Жиналыс' } as Record<string, string>,
+    pbxDown: 'АТС жауап бермейді: күйі белгісіз', pbxNone: 'АТС қосылмаған', supervisorPause: 'АТС-тегі үзіліс: {{reason}}',
+  },
   admin: {
     pickOrganization: 'Ұйымды таңдаңыз', organization: 'Ұйым',
     pages: {
       employees: 'Қызметкерлер', organizations: 'Ұйымдар', terminals: 'SIP-терминалдар', pbx: 'АТС', classifiers: 'Жіктеуіштер', references: 'Анықтамалықтар',
-      persons: 'Азаматтар', regions: 'Өңірлер', calendar: 'Жұмыс күнтізбесі', notifications: 'Хабарламалар', tenants: 'Платформа жалгерлері',
+      persons: 'Азаматтар', regions: 'Өңірлер', calendar: 'Жұмыс күнтізбесі', notifications: 'Хабарламалар', tenants: 'Платформа жалгерлері', routing: 'Қоңыраулар бағыты',
     },
   },
   apiMessages: {

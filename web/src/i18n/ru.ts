@@ -184,11 +184,57 @@ export const ru = {
     statuses: { active: 'Активен', suspended: 'Приостановлен', deleted: 'Удалён' } as Record<string, string>,
     suspend: 'Приостановить', activate: 'Возобновить', deleteConfirm: 'Удалить арендатора {{name}}? Телефония организации отключится; данные сохранятся.',
   },
+  routing: {
+    name: 'Название', kind: 'куда',
+    kinds: { queue: 'Очередь', terminal: 'Терминал', menu: 'Голосовое меню', announcement: 'Сообщение и отбой', hangup: 'Отбой' } as Record<string, string>,
+    languages: { ru: 'Русский', kk: 'Казахский' } as Record<string, string>,
+    weekdays: { 1: 'Пн', 2: 'Вт', 3: 'Ср', 4: 'Чт', 5: 'Пт', 6: 'Сб', 7: 'Вс' } as Record<string, string>,
+    tabs: { lines: 'Входящие линии', menus: 'Голосовые меню', queues: 'Очереди', schedules: 'Расписания', prompts: 'Записи' },
+    lines: {
+      add: 'Новая линия', empty: 'Линий нет: звонки с городской сети не принимаются', number: 'Номер', numberHint: 'Как его передаёт транк: короткий (109) или полный (+77172…)',
+      badNumber: 'Цифры, можно с + в начале; от 2 до 20 знаков', schedule: 'Расписание', scheduleHint: 'Вне расписания звонок идёт по назначению «в нерабочее время»',
+      always: 'Круглосуточно', destination: 'Куда идёт звонок', closed: 'В нерабочее время',
+    },
+    menus: {
+      add: 'Новое меню', empty: 'Меню нет', prompt: 'Запись', options: 'Кнопки', timeout: 'Ожидание нажатия', attempts: 'Повторов записи',
+      digit: 'Кнопка', badDigit: 'Одна цифра, * или #', language: 'Язык звонка', goesTo: 'Куда', addOption: 'Добавить кнопку', removeOption: 'Убрать кнопку',
+      timeoutDestination: 'Если ничего не нажато', invalidDestination: 'Если нажато не то',
+    },
+    queues: {
+      add: 'Новая очередь', default: 'основная', members: 'Участники', allTerminals: 'Все терминалы', strategy: 'Порядок вызова', ringTimeout: 'Звонок участнику',
+      wrapup: 'Пауза после разговора', serviceLevel: 'Уровень сервиса', maxCallers: 'Ожидающих не более', maxCallersHint: '0 — без ограничения',
+      music: 'Музыка ожидания', badMusic: 'Латиница, цифры, _ и -', maxWait: 'Ожидание не дольше', maxWaitHint: 'Потом — назначение при переполнении',
+      announcePosition: 'Сообщать место в очереди', announceHoldtime: 'Сообщать время ожидания', overflow: 'При переполнении', seconds: '{{count}} с',
+      strategies: {
+        rrmemory: 'По кругу с памятью', ringall: 'Всем сразу', leastrecent: 'Дольше всех без звонка', fewestcalls: 'Меньше всех звонков', random: 'Случайно',
+        rrordered: 'По кругу по порядку', linear: 'По порядку', wrandom: 'Случайно с приоритетом',
+      } as Record<string, string>,
+    },
+    schedules: {
+      add: 'Новое расписание', empty: 'Расписаний нет', hours: 'Часы работы', kind: 'Вид', weekday: 'День', opens: 'С', closes: 'До',
+      badTime: 'ЧЧ:ММ, например 09:00', addHours: 'Добавить часы', removeHours: 'Убрать часы',
+      kinds: { calendar: 'Рабочий календарь центра', always: 'Круглосуточно', weekly: 'По дням недели' } as Record<string, string>,
+      hints: {
+        calendar: 'Рабочие часы центра с понедельника по пятницу, без праздников, с рабочими субботами — как в рабочем календаре; его правка сразу доходит до АТС',
+        always: 'Линия открыта всегда', weekly: 'Часы каждого дня; день без часов — выходной',
+      } as Record<string, string>,
+    },
+    prompts: {
+      add: 'Новая запись', empty: 'Записей нет', rename: 'Переименовать', upload: 'Загрузить', replace: 'Заменить', uploaded: 'Запись загружена',
+      accepted: 'Принимаются WAV-файлы: 16 бит PCM, моно, 8000 или 16000 Гц, до 4 МБ. Русская запись звучит и для звонков на других языках, если своей нет.',
+      about: '{{seconds}} с, {{rate}} кГц', badFile: 'Файл не подходит: нужен WAV, 16 бит PCM, моно, 8000 или 16000 Гц',
+    },
+  },
+  agent: {
+    state: 'Статус', ready: 'Готов', break: 'Перерыв', offline: 'Не в сети', unknown: 'Неизвестно', noTerminal: 'Нет терминала', notInQueue: 'Не в очереди',
+    reason: 'Причина', reasons: { break: 'Перерыв', lunch: 'Обед', training: 'Обучение', meeting: 'Совещание' } as Record<string, string>,
+    pbxDown: 'АТС не отвечает: статус неизвестен', pbxNone: 'АТС не подключена', supervisorPause: 'Пауза на АТС: {{reason}}',
+  },
   admin: {
     pickOrganization: 'Выберите организацию', organization: 'Организация',
     pages: {
       employees: 'Сотрудники', organizations: 'Организации', terminals: 'SIP-терминалы', pbx: 'АТС', classifiers: 'Классификаторы', references: 'Справочники',
-      persons: 'Граждане', regions: 'Регионы', calendar: 'Рабочий календарь', notifications: 'Уведомления', tenants: 'Арендаторы',
+      persons: 'Граждане', regions: 'Регионы', calendar: 'Рабочий календарь', notifications: 'Уведомления', tenants: 'Арендаторы', routing: 'Маршрутизация звонков',
     } as Record<string, string>,
   },
   /** the service's messages (English, as FastAPI's) in the console's language; others are shown as they come */

@@ -4,11 +4,11 @@ import type { SessionUser } from '../session/session'
 // only hides what would be of no use to the role.
 
 export const ADMIN_PAGES = [
-  'employees', 'organizations', 'terminals', 'pbx', 'classifiers', 'references', 'persons', 'regions', 'calendar', 'notifications', 'tenants',
+  'employees', 'organizations', 'terminals', 'routing', 'pbx', 'classifiers', 'references', 'persons', 'regions', 'calendar', 'notifications', 'tenants',
 ] as const
 export type AdminPage = typeof ADMIN_PAGES[number]
 
-const MANAGER_PAGES = new Set<AdminPage>(['employees', 'terminals', 'persons'])
+const MANAGER_PAGES = new Set<AdminPage>(['employees', 'terminals', 'routing', 'persons'])
 
 export const isAdmin = (user: SessionUser) => user.role === 'admin'
 /** operators take the calls; admins may sit at the desk too */

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { callDetail, latestCall } from '../../api/calls'
 import { useLiveEvents, useLiveStatus, type LiveEvent } from '../../live/live'
+import { AgentSwitch } from './AgentSwitch'
 import { AppealForm } from './AppealForm'
 import { Assistant, type Suggestion } from './Assistant'
 import { answeredCall, recordedCall, withChunk, type DeskCall } from './call'
@@ -54,6 +55,7 @@ export function Desk () {
       <Space align='center' wrap>
         <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('desk.title')}</Typography.Title>
         <Presence onCall={call !== null && !call.final} />
+        <AgentSwitch />
       </Space>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={10}>

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
+
+interface Line { number: string, schedule_id: number | null, destination: { kind: string, menu_id: number | null }, closed_destination: { kind: string, prompt_id: number | null } }
+
+const tone = (rate: number) => Int16Array.from({ length: rate }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / rate)))
+
+/** an Ant Design select in the open dialog: open it by its label, pick the option */
+async function pick (page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('dialog').getByLabel(label, { exact: true }).click()
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click()
+}
+
+// The call routing page in a real Chromium against `npm start`: an admin builds the 109 line of an
+// organization — a prompt uploaded and played back, a schedule on the centre's calendar, a language
+// menu — and the service holds what the page said; then the desk's availability switch.
+describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
+  let service: Awaited<ReturnType<typeof startServiceAsReadme>>
+  let browser: Browser
+  let page: Page
+  let admin: ReturnType<typeof serviceApi>
+  let org: number
+
+  before(async () => {
+    service = await startServiceAsReadme({}, { seed: true })
+    browser = await launchChromium()
+    admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
+    org = (await admin('POST', '/api/organizations/', { org_name: 'Единый контакт-центр 109', org_prefix: '109' })).id
+    await admin('POST', `/api/organizations/${org}/endpoints/`, { name: 'Оператор 1', extension: '001', password: 'Abcdefghij0123456789' })
+    page = await newPage(browser)
+    await signIn(page, service.url, ADMIN, `/console/admin/routing?organization=${org}&tab=prompts`)
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.stop()
+  })
+
+  it('a prompt: a wrong file is refused in words, a WAV uploaded and played back in the browser', async () => {
+    await page.getByRole('heading', { name: 'Маршрутизация звонков' }).waitFor()
+    await page.getByRole('button', { name: 'Новая запись' }).click()
+    await page.getByRole('dialog').getByLabel('Название').fill('Выбор языка')
+    await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'hidden' })
+    const upload = (name: string, buffer: Buffer) => page.getByRole('button', { name: 'Загрузить: Выбор языка: Русский' }).locator('xpath=ancestor::span[contains(@class, "ant-upload")][1]').locator('input[type=file]')
+      .setInputFiles({ name, mimeType: 'audio/wav', buffer })
+    await upload('stereo.wav', makeWav(8000, tone(8000), { channels: 2 }))
+    await page.getByText('Файл не подходит: нужен WAV, 16 бит PCM, моно, 8000 или 16000 Гц').waitFor()
+    await screenshot(page, '60-routing-prompt-refused')
+    await upload('privet.wav', makeWav(8000, tone(8000)))
+    const audio = page.getByLabel('Выбор языка: Русский', { exact: true })
+    await audio.waitFor()
+    await page.getByText('1 с, 8 кГц').waitFor()
+    // the browser decodes the recording the service answers and plays it
+    const played = await audio.evaluate(async (el: HTMLAudioElement) => {
+      el.muted = true
+      await el.play()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      return { duration: el.duration, time: el.currentTime }
+    })
+    assert.ok(Math.abs(played.duration - 1) < 0.05, `a second of sound: ${played.duration}`)
+    assert.ok(played.time > 0, 'it plays')
+    await screenshot(page, '61-routing-prompts')
+  })
+
+  it('a line with a language menu and a schedule on the centre\'s calendar; the service has what the page said', async () => {
+    await page.getByRole('tab', { name: 'Расписания' }).click()
+    await page.getByRole('button', { name: 'Новое расписание' }).click()
+    await page.getByRole('dialog').getByLabel('Название').fill('Рабочее время центра')
+    await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'hidden' })
+
+    await page.getByRole('tab', { name: 'Голосовые меню' }).click()
+    await page.getByRole('button', { name: 'Новое меню' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Название').fill('Язык / Тіл')
+    await pick(page, 'Запись', 'Выбор языка')
+    for (const [i, digit, language] of [[0, '1', 'Казахский'], [1, '2', 'Русский']] as const) {
+      await dialog.getByRole('button', { name: 'Добавить кнопку' }).click()
+      await dialog.getByLabel('Кнопка').nth(i).fill(digit)
+      await dialog.getByLabel('Язык звонка').nth(i).click()
+      await page.locator('.ant-select-dropdown:visible').getByTitle(language, { exact: true }).click()
+      await dialog.getByLabel('Куда: куда').nth(i).click()
+      await page.locator('.ant-select-dropdown:visible').getByTitle('Очередь', { exact: true }).click()
+      await dialog.getByLabel('Куда: Очередь').nth(i).click()
+      await page.locator('.ant-select-dropdown:visible').getByTitle('Очередь организации', { exact: true }).click()
+    }
+    await screenshot(page, '62-routing-menu')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+
+    await page.getByRole('tab', { name: 'Входящие линии' }).click()
+    await page.getByRole('button', { name: 'Новая линия' }).click()
+    await dialog.getByLabel('Номер').fill('1O9')
+    await dialog.getByLabel('Название').fill('Единый номер 109')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.getByText('Цифры, можно с + в начале; от 2 до 20 знаков').waitFor()
+    await dialog.getByLabel('Номер').fill('109')
+    await pick(page, 'Расписание', 'Рабочее время центра')
+    await pick(page, 'Куда идёт звонок: куда', 'Голосовое меню')
+    await pick(page, 'Куда идёт звонок: Голосовое меню', 'Язык / Тіл')
+    await pick(page, 'В нерабочее время: куда', 'Сообщение и отбой')
+    await pick(page, 'В нерабочее время: Сообщение и отбой', 'Выбор языка')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    await page.getByTestId('lines').getByText('Голосовое меню: Язык / Тіл').waitFor()
+    await screenshot(page, '63-routing-lines')
+
+    const [line] = await admin<Line[]>('GET', `/api/organizations/${org}/lines`)
+    const [menu] = await admin<{ id: number, options: { digit: string, language: string }[] }[]>('GET', `/api/organizations/${org}/menus`)
+    assert.equal(line!.number, '109')
+    assert.notEqual(line!.schedule_id, null)
+    assert.deepEqual([line!.destination.kind, line!.destination.menu_id, line!.closed_destination.kind], ['menu', menu!.id, 'announcement'])
+    assert.deepEqual(menu!.options.map((o) => [o.digit, o.language]), [['1', 'kk'], ['2', 'ru']])
+    const extensions = await admin<{ content: string }>('GET', '/api/pbx/preview/extensions')
+    assert.match(extensions.content, /exten => 109,1,NoOp\(line 109 of organization 109\)/)
+    assert.match(extensions.content, /Set\(CHANNEL\(language\)=kk\)/)
+  })
+
+  it('the same page in Kazakh', async () => {
+    await page.getByText('Қазақша').click()
+    await page.getByRole('heading', { name: 'Қоңыраулар бағыты' }).waitFor()
+    await page.getByRole('tab', { name: 'Дауыстық мәзірлер' }).click()
+    await page.getByText('Қазақ тілі').first().waitFor()
+    await screenshot(page, '64-routing-kk')
+    await page.getByText('Русский', { exact: true }).first().click()
+  })
+})

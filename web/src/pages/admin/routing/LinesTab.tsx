@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query'
+import { Button, Form, Input, Popconfirm, Select, Space, Table } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { keys } from '../../../api/keys'
+import { linesQuery, removeLine, saveLine, schedulesQuery, type Line } from '../../../api/routing'
+import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { useRoutingChoices } from './choices'
+import { cleanDestination, DestinationField, useDestinationText } from './Destination'
+
+type Values = Omit<Line, 'id' | 'tenant_id' | 'created_at' | 'updated_at'>
+
+/** the numbers the organization answers: each to its destination, by its schedule */
+export function LinesTab ({ tenant }: { tenant: number }) {
+  const { t } = useTranslation()
+  const lines = useQuery(linesQuery(tenant))
+  const schedules = useQuery(schedulesQuery(tenant)).data ?? []
+  const choices = useRoutingChoices(tenant)
+  const destination = useDestinationText(choices)
+  const [editing, setEditing] = useState<Line | 'new'>()
+  const remove = useAction(keys.admin.routing.all, (l: Line) => removeLine(tenant, l.id))
+  return (
+    <Space direction='vertical' style={{ width: '100%' }}>
+      <Button type='primary' onClick={() => setEditing('new')}>{t('routing.lines.add')}</Button>
+      <LoadError query={lines} />
+      <Table<Line>
+        rowKey='id' size='small' loading={lines.isLoading} dataSource={lines.data} pagination={false} locale={{ emptyText: t('routing.lines.empty') }} data-testid='lines'
+        columns={[
+          { title: t('routing.lines.number'), dataIndex: 'number' },
+          { title: t('routing.name'), dataIndex: 'name' },
+          { title: t('routing.lines.schedule'), dataIndex: 'schedule_id', render: (id: number | null) => (id === null ? t('routing.lines.always') : schedules.find((s) => s.id === id)?.name) },
+          { title: t('routing.lines.destination'), key: 'destination', render: (_, l) => destination(l.destination) },
+          { title: t('routing.lines.closed'), key: 'closed', render: (_, l) => (l.schedule_id === null ? '—' : destination(l.closed_destination)) },
+          {
+            title: '', key: 'actions', render: (_, l) => (
+              <Space>
+                <Button size='small' onClick={() => setEditing(l)}>{t('terminals.edit')}</Button>
+                <Popconfirm title={t('adminKit.deleteConfirm', { name: l.number })} onConfirm={() => remove.mutate(l)} okText={t('common.yes')} cancelText={t('common.no')}>
+                  <Button size='small' danger>{t('terminals.delete')}</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && <LineForm tenant={tenant} line={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
+    </Space>
+  )
+}
+
+function LineForm ({ tenant, line, onClose }: { tenant: number, line?: Line, onClose: () => void }) {
+  const { t } = useTranslation()
+  const schedules = useQuery(schedulesQuery(tenant)).data ?? []
+  const choices = useRoutingChoices(tenant)
+  const state = useFormSave(keys.admin.routing.all, (v: Values) => saveLine(tenant, line?.id, {
+    number: v.number, name: v.name, schedule_id: v.schedule_id ?? null, destination: cleanDestination(v.destination), closed_destination: cleanDestination(v.closed_destination),
+  }), onClose)
+  const scheduleId = Form.useWatch('schedule_id', state.form)
+  const required = { required: true, message: t('common.required') }
+  return (
+    <FormModal title={line ? line.number : t('routing.lines.add')} state={state} onClose={onClose} width={640} initialValues={(line ?? { destination: { kind: 'hangup' }, closed_destination: { kind: 'hangup' } }) as Partial<Values>}>
+      <Form.Item name='number' label={t('routing.lines.number')} extra={t('routing.lines.numberHint')} rules={[required, { pattern: /^\+?[0-9]{2,19}$/, message: t('routing.lines.badNumber') }]}><Input /></Form.Item>
+      <Form.Item name='name' label={t('routing.name')} rules={[required, { max: 100 }]}><Input /></Form.Item>
+      <Form.Item name='schedule_id' label={t('routing.lines.schedule')} extra={t('routing.lines.scheduleHint')}>
+        <Select allowClear options={schedules.map((s) => ({ value: s.id, label: s.name }))} placeholder={t('routing.lines.always')} />
+      </Form.Item>
+      <DestinationField name='destination' label={t('routing.lines.destination')} choices={choices} />
+      {scheduleId != null && <DestinationField name='closed_destination' label={t('routing.lines.closed')} choices={choices} />}
+    </FormModal>
+  )
+}

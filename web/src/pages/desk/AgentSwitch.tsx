@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { App, Segmented, Select, Space, Tag, Tooltip } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { chooseState, myStateQuery } from '../../api/agents'
+import type { ApiProblem } from '../../api/client'
+import { keys } from '../../api/keys'
+import { problemText } from '../../forms/problems'
+
+const REASONS = ['break', 'lunch', 'training', 'meeting'] as const
+const COLOR: Record<string, string> = { ready: 'green', break: 'orange', offline: 'default', unknown: 'default', no_terminal: 'default', not_in_queue: 'default' }
+const WORD = { ready: 'ready', break: 'break', offline: 'offline', unknown: 'unknown', no_terminal: 'noTerminal', not_in_queue: 'notInQueue' } as const
+
+/** the operator's availability: ready, or a break with its reason; what Asterisk says is shown beside it */
+export function AgentSwitch () {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queries = useQueryClient()
+  const agent = useQuery(myStateQuery)
+  const [reason, setReason] = useState<string>('break')
+  const choose = useMutation({
+    mutationFn: chooseState,
+    onSuccess: (state) => queries.setQueryData(keys.agent.me, state),
+    onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)); void agent.refetch() },
+  })
+  const a = agent.data
+  if (!a || a.state === 'no_terminal') return null
+  const chosen = a.state === 'ready' ? 'ready' : 'break'
+  const shown = a.state === 'break' && a.reason && !(REASONS as readonly string[]).includes(a.reason)
+    ? t('agent.supervisorPause', { reason: a.reason })
+    : a.state === 'break' && a.reason ? t(`agent.reasons.${a.reason}`) : t(`agent.${WORD[a.state]}`)
+  const hint = a.pbx === 'unreachable' ? t('agent.pbxDown') : a.pbx === 'not_configured' ? t('agent.pbxNone') : undefined
+  return (
+    <Space data-testid='agent-state' wrap>
+      <Segmented
+        aria-label={t('agent.state')} value={chosen} disabled={choose.isPending}
+        options={[{ value: 'ready', label: t('agent.ready') }, { value: 'break', label: t('agent.break') }]}
+        onChange={(v) => choose.mutate(v === 'ready' ? { state: 'ready' } : { state: 'break', reason })}
+      />
+      <Select
+        aria-label={t('agent.reason')} value={reason} style={{ width: 150 }} disabled={choose.isPending}
+        options={REASONS.map((r) => ({ value: r, label: t(`agent.reasons.${r}`) }))}
+        onChange={(r) => { setReason(r); if (chosen === 'break') choose.mutate({ state: 'break', reason: r }) }}
+      />
+      <Tooltip title={hint}>
+        <Tag color={COLOR[a.state]} style={{ fontSize: 14, padding: '2px 10px' }}>{shown}</Tag>
+      </Tooltip>
+    </Space>
+  )
+}
