@@ -25,11 +25,12 @@ export function AgentSwitch () {
   })
   const a = agent.data
   if (!a || a.state === 'no_terminal') return null
-  const chosen = a.state === 'ready' ? 'ready' : 'break'
+  // Asterisk's state when it has one; otherwise the operator's last choice, which it gets back later
+  const chosen = a.state === 'ready' || a.state === 'break' ? a.state : a.chosen?.state === 'break' ? 'break' : 'ready'
   const shown = a.state === 'break' && a.reason && !(REASONS as readonly string[]).includes(a.reason)
     ? t('agent.supervisorPause', { reason: a.reason })
     : a.state === 'break' && a.reason ? t(`agent.reasons.${a.reason}`) : t(`agent.${WORD[a.state]}`)
-  const hint = a.pbx === 'unreachable' ? t('agent.pbxDown') : a.pbx === 'not_configured' ? t('agent.pbxNone') : undefined
+  const pbx = a.pbx === 'unreachable' ? t('agent.pbxDown') : a.pbx === 'not_configured' ? t('agent.pbxNone') : undefined
   return (
     <Space data-testid='agent-state' wrap>
       <Segmented
@@ -42,8 +43,8 @@ export function AgentSwitch () {
         options={REASONS.map((r) => ({ value: r, label: t(`agent.reasons.${r}`) }))}
         onChange={(r) => { setReason(r); if (chosen === 'break') choose.mutate({ state: 'break', reason: r }) }}
       />
-      <Tooltip title={hint}>
-        <Tag color={COLOR[a.state]} style={{ fontSize: 14, padding: '2px 10px' }}>{shown}</Tag>
+      <Tooltip title={pbx}>
+        <Tag color={COLOR[a.state]} style={{ fontSize: 14, padding: '2px 10px' }}>{pbx ?? shown}</Tag>
       </Tooltip>
     </Space>
   )
