@@ -42,7 +42,7 @@ export async function benchTelephony (): Promise<void> {
     select o.id, '+7700' || o.prefix || '001', 'Линия 1', (select s.id from schedules s where s.organization_id = o.id and s.kind = 'calendar'), 'menu', (select m.id from menus m where m.organization_id = o.id) from organizations o`)
   await sql(`insert into inbound_lines (organization_id, number, name, schedule_id, dest_kind, dest_queue_id)
     select o.id, '+7700' || o.prefix || '002', 'Линия 2', (select s.id from schedules s where s.organization_id = o.id and s.kind = 'weekly'), 'queue', (select max(q.id) from queues q where q.organization_id = o.id) from organizations o`)
-  await sql(`insert into inbound_lines (organization_id, number, name, dest_kind, dest_terminal_id) select o.id, '+7700' || o.prefix || '003', 'Линия 3', 'terminal', o.prefix || '001' from organizations o`)
+  await sql('insert into inbound_lines (organization_id, number, name, dest_kind, dest_terminal_id) select o.id, \'+7700\' || o.prefix || \'003\', \'Линия 3\', \'terminal\', o.prefix || \'001\' from organizations o')
   await sql('analyze')
   process.stdout.write(`1,000 organizations x 100 terminals inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 

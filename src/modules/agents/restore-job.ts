@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Running } from '../../lib/module.js'
+import { periodic } from '../../lib/periodic.js'
 
 /**
  * Puts the operators' states back into Asterisk when the service starts and whenever Asterisk has
@@ -9,10 +10,8 @@ import type { Running } from '../../lib/module.js'
 export function createRestoreJob ({ control, restoreAll, intervalMs, log }: {
   control: Pick<PbxControl, 'status'>, restoreAll: () => Promise<number>, intervalMs: number, log: FastifyBaseLogger
 }): Running {
-  let timer: NodeJS.Timeout | undefined
   let restoredFor: string | null | undefined
-  let running: Promise<void> | undefined
-  async function check () {
+  return periodic(async () => {
     try {
       const { startedAt } = await control.status()
       if (restoredFor !== undefined && startedAt === restoredFor) return
@@ -22,17 +21,5 @@ export function createRestoreJob ({ control, restoreAll, intervalMs, log }: {
     } catch (err) {
       log.warn({ err }, 'operators\' states could not be put into Asterisk; trying again')
     }
-  }
-  const tick = () => { running ??= check().finally(() => { running = undefined }) }
-  return {
-    start () {
-      tick()
-      timer = setInterval(tick, intervalMs)
-      timer.unref()
-    },
-    async stop () {
-      clearInterval(timer)
-      await running
-    },
-  }
+  }, intervalMs)
 }

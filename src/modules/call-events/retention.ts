@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.js'
+import { periodic } from '../../lib/periodic.js'
 import type { CallRepo } from './repo.js'
 
 const DAY_MS = 86_400_000
@@ -14,25 +15,11 @@ export function createRetentionJob ({ repo, clock, retentionDays, intervalMs, lo
   intervalMs: number
   log: { info: (o: object, m: string) => void, error: (o: object, m: string) => void }
 }) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
   async function runOnce (): Promise<number> {
     const cutoff = new Date(clock().getTime() - retentionDays * DAY_MS)
     const purged = await repo.purgeBefore(cutoff)
     if (purged > 0) log.info({ purged, cutoff: cutoff.toISOString() }, 'old calls purged')
     return purged
   }
-  const tick = () => { running = runOnce().then(() => {}, (err: unknown) => log.error({ err }, 'call purge failed')) }
-  return {
-    runOnce,
-    start () {
-      tick()
-      timer = setInterval(tick, intervalMs)
-      timer.unref()
-    },
-    async stop () {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return { runOnce, ...periodic(() => runOnce().then(() => {}, (err: unknown) => log.error({ err }, 'call purge failed')), intervalMs) }
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
+import type { Principal } from '../../lib/auth.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   ItemParams, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptCreate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
@@ -10,6 +11,14 @@ import { ACCEPTED_WAV } from './wav.js'
 
 const security = bearer
 const deleted = { 204: Type.Null({ description: 'deleted' }) }
+
+/** what the service does for a resource of the routing */
+interface Resource<C, U> {
+  list: (actor: Principal, tenantId: number) => Promise<unknown[]>
+  create: (actor: Principal, tenantId: number, input: C) => Promise<unknown>
+  update: (actor: Principal, tenantId: number, id: number, input: U) => Promise<unknown>
+  remove: (actor: Principal, tenantId: number, id: number) => Promise<void>
+}
 /** the types a browser or a tool gives a WAV file */
 export const WAV_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']
 
@@ -18,51 +27,50 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService, maxRecord
   app.addHook('onRequest', app.requireUser)
   app.addContentTypeParser(WAV_TYPES, { parseAs: 'buffer', bodyLimit: maxRecordingBytes }, (_req, body, done) => { done(null, body) })
 
-  const { queues, schedules, menus, lines, prompts } = service
+  const { queues, prompts } = service
 
-  let tags = ['queues']
-  app.get('/queues', { schema: { tags, security, operationId: 'listQueues', summary: 'The organization\'s queues, its default queue first', params: TenantParams, response: { 200: Type.Array(ref(QueueResponse)) } } },
-    async (req) => queues.list(req.principal!, req.params.tenant_id))
-  app.post('/queues', { schema: { tags, security, operationId: 'createQueue', summary: 'Create a queue (409 beyond the organization\'s max_queues)', params: TenantParams, body: ref(QueueCreate), response: { 201: ref(QueueResponse) } } },
-    async (req, reply) => reply.code(201).send(await queues.create(req.principal!, req.params.tenant_id, req.body)))
-  app.get('/queues/:item_id', { schema: { tags, security, operationId: 'getQueue', summary: 'Get a queue', params: ItemParams, response: { 200: ref(QueueResponse) } } },
+  /** a resource's list, creation (201), change and deletion (204) under `/<path>` */
+  function crud<C extends TSchema, U extends TSchema> (path: string, tag: string, ops: Resource<Static<C>, Static<U>>, schemas: { create: C, update: U, response: TSchema }, words: Record<'list' | 'create' | 'update' | 'remove', string>) {
+    const tags = [tag]
+    const name = path.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase())
+    app.get(`/${path}`, { schema: { tags, security, operationId: `list${name}s`, summary: words.list, params: TenantParams, response: { 200: Type.Array(ref(schemas.response)) } } },
+      async (req) => ops.list(req.principal!, req.params.tenant_id))
+    app.post(`/${path}`, { schema: { tags, security, operationId: `create${name}`, summary: words.create, params: TenantParams, body: ref(schemas.create), response: { 201: ref(schemas.response) } } },
+      async (req, reply) => reply.code(201).send(await ops.create(req.principal!, req.params.tenant_id, req.body as Static<C>)))
+    app.put(`/${path}/:item_id`, { schema: { tags, security, operationId: `update${name}`, summary: words.update, params: ItemParams, body: ref(schemas.update), response: { 200: ref(schemas.response) } } },
+      async (req) => ops.update(req.principal!, req.params.tenant_id, req.params.item_id, req.body as Static<U>))
+    app.delete(`/${path}/:item_id`, { schema: { tags, security, operationId: `delete${name}`, summary: words.remove, params: ItemParams, response: deleted } },
+      async (req, reply) => { await ops.remove(req.principal!, req.params.tenant_id, req.params.item_id); return reply.code(204).send(null) })
+  }
+
+  crud('queues', 'queues', queues, { create: QueueCreate, update: QueueUpdate, response: QueueResponse }, {
+    list: 'The organization\'s queues, its default queue first',
+    create: 'Create a queue (409 beyond the organization\'s max_queues)',
+    update: 'Change a queue (partial; `members` replaces the list)',
+    remove: 'Delete a queue (409 while a line, a menu or a queue sends calls to it, and for the default queue)',
+  })
+  app.get('/queues/:item_id', { schema: { tags: ['queues'], security, operationId: 'getQueue', summary: 'Get a queue', params: ItemParams, response: { 200: ref(QueueResponse) } } },
     async (req) => queues.get(req.principal!, req.params.tenant_id, req.params.item_id))
-  app.put('/queues/:item_id', { schema: { tags, security, operationId: 'updateQueue', summary: 'Change a queue (partial; `members` replaces the list)', params: ItemParams, body: ref(QueueUpdate), response: { 200: ref(QueueResponse) } } },
-    async (req) => queues.update(req.principal!, req.params.tenant_id, req.params.item_id, req.body))
-  app.delete('/queues/:item_id', { schema: { tags, security, operationId: 'deleteQueue', summary: 'Delete a queue (409 while a line, a menu or a queue sends calls to it, and for the default queue)', params: ItemParams, response: deleted } },
-    async (req, reply) => { await queues.remove(req.principal!, req.params.tenant_id, req.params.item_id); return reply.code(204).send(null) })
+  crud('schedules', 'schedules', service.schedules, { create: ScheduleCreate, update: ScheduleUpdate, response: ScheduleResponse }, {
+    list: 'The organization\'s schedules',
+    create: 'Create a schedule: the centre\'s working calendar, 24/7, or weekly hours',
+    update: 'Change a schedule (partial; `hours` replaces the list)',
+    remove: 'Delete a schedule (409 while a line keeps it)',
+  })
+  crud('menus', 'menus', service.menus, { create: MenuCreate, update: MenuUpdate, response: MenuResponse }, {
+    list: 'The organization\'s voice menus',
+    create: 'Create a voice menu: a prompt, digits to destinations (a digit may set the call\'s language), a timeout and an invalid choice',
+    update: 'Change a menu (partial; `options` replaces the list)',
+    remove: 'Delete a menu (409 while something sends calls to it)',
+  })
+  crud('lines', 'inbound lines', service.lines, { create: LineCreate, update: LineUpdate, response: LineResponse }, {
+    list: 'The numbers the organization answers',
+    create: 'Take a number (409 when any organization has it)',
+    update: 'Change a line (partial)',
+    remove: 'Give a number up',
+  })
 
-  tags = ['schedules']
-  app.get('/schedules', { schema: { tags, security, operationId: 'listSchedules', summary: 'The organization\'s schedules', params: TenantParams, response: { 200: Type.Array(ref(ScheduleResponse)) } } },
-    async (req) => schedules.list(req.principal!, req.params.tenant_id))
-  app.post('/schedules', { schema: { tags, security, operationId: 'createSchedule', summary: 'Create a schedule: the centre\'s working calendar, 24/7, or weekly hours', params: TenantParams, body: ref(ScheduleCreate), response: { 201: ref(ScheduleResponse) } } },
-    async (req, reply) => reply.code(201).send(await schedules.create(req.principal!, req.params.tenant_id, req.body)))
-  app.put('/schedules/:item_id', { schema: { tags, security, operationId: 'updateSchedule', summary: 'Change a schedule (partial; `hours` replaces the list)', params: ItemParams, body: ref(ScheduleUpdate), response: { 200: ref(ScheduleResponse) } } },
-    async (req) => schedules.update(req.principal!, req.params.tenant_id, req.params.item_id, req.body))
-  app.delete('/schedules/:item_id', { schema: { tags, security, operationId: 'deleteSchedule', summary: 'Delete a schedule (409 while a line keeps it)', params: ItemParams, response: deleted } },
-    async (req, reply) => { await schedules.remove(req.principal!, req.params.tenant_id, req.params.item_id); return reply.code(204).send(null) })
-
-  tags = ['menus']
-  app.get('/menus', { schema: { tags, security, operationId: 'listMenus', summary: 'The organization\'s voice menus', params: TenantParams, response: { 200: Type.Array(ref(MenuResponse)) } } },
-    async (req) => menus.list(req.principal!, req.params.tenant_id))
-  app.post('/menus', { schema: { tags, security, operationId: 'createMenu', summary: 'Create a voice menu: a prompt, digits to destinations (a digit may set the call\'s language), a timeout and an invalid choice', params: TenantParams, body: ref(MenuCreate), response: { 201: ref(MenuResponse) } } },
-    async (req, reply) => reply.code(201).send(await menus.create(req.principal!, req.params.tenant_id, req.body)))
-  app.put('/menus/:item_id', { schema: { tags, security, operationId: 'updateMenu', summary: 'Change a menu (partial; `options` replaces the list)', params: ItemParams, body: ref(MenuUpdate), response: { 200: ref(MenuResponse) } } },
-    async (req) => menus.update(req.principal!, req.params.tenant_id, req.params.item_id, req.body))
-  app.delete('/menus/:item_id', { schema: { tags, security, operationId: 'deleteMenu', summary: 'Delete a menu (409 while something sends calls to it)', params: ItemParams, response: deleted } },
-    async (req, reply) => { await menus.remove(req.principal!, req.params.tenant_id, req.params.item_id); return reply.code(204).send(null) })
-
-  tags = ['inbound lines']
-  app.get('/lines', { schema: { tags, security, operationId: 'listLines', summary: 'The numbers the organization answers', params: TenantParams, response: { 200: Type.Array(ref(LineResponse)) } } },
-    async (req) => lines.list(req.principal!, req.params.tenant_id))
-  app.post('/lines', { schema: { tags, security, operationId: 'createLine', summary: 'Take a number (409 when any organization has it)', params: TenantParams, body: ref(LineCreate), response: { 201: ref(LineResponse) } } },
-    async (req, reply) => reply.code(201).send(await lines.create(req.principal!, req.params.tenant_id, req.body)))
-  app.put('/lines/:item_id', { schema: { tags, security, operationId: 'updateLine', summary: 'Change a line (partial)', params: ItemParams, body: ref(LineUpdate), response: { 200: ref(LineResponse) } } },
-    async (req) => lines.update(req.principal!, req.params.tenant_id, req.params.item_id, req.body))
-  app.delete('/lines/:item_id', { schema: { tags, security, operationId: 'deleteLine', summary: 'Give a number up', params: ItemParams, response: deleted } },
-    async (req, reply) => { await lines.remove(req.principal!, req.params.tenant_id, req.params.item_id); return reply.code(204).send(null) })
-
-  tags = ['prompts']
+  const tags = ['prompts']
   app.get('/prompts', { schema: { tags, security, operationId: 'listPrompts', summary: 'The organization\'s recorded prompts, with their recordings by language', params: TenantParams, response: { 200: Type.Array(ref(PromptResponse)) } } },
     async (req) => prompts.list(req.principal!, req.params.tenant_id))
   app.post('/prompts', { schema: { tags, security, operationId: 'createPrompt', summary: 'Create a prompt; its recordings are uploaded per language', params: TenantParams, body: ref(PromptCreate), response: { 201: ref(PromptResponse) } } },

@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Input, Modal, Space, Tag, Typography } from 'antd'
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Tag, Typography } from 'antd'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
@@ -97,6 +97,21 @@ export function FormPanel<T> ({ state, initialValues, children, extra, name = 'p
         {extra}
       </Space>
     </Form>
+  )
+}
+
+/** a row's edit button and its delete, asked for again ("Delete <name>?"); no delete when the row may not go */
+export function RowActions ({ name, onEdit, onDelete, editText }: { name: string, onEdit: () => void, onDelete?: () => void, editText?: string }) {
+  const { t } = useTranslation()
+  return (
+    <Space>
+      <Button size='small' onClick={onEdit}>{editText ?? t('terminals.edit')}</Button>
+      {onDelete && (
+        <Popconfirm title={t('adminKit.deleteConfirm', { name })} onConfirm={onDelete} okText={t('common.yes')} cancelText={t('common.no')}>
+          <Button size='small' danger>{t('terminals.delete')}</Button>
+        </Popconfirm>
+      )}
+    </Space>
   )
 }
 

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, Popconfirm, Select, Space, Table } from 'antd'
+import { Button, Form, Input, Select, Space, Table } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
 import { linesQuery, removeLine, saveLine, schedulesQuery, type Line } from '../../../api/routing'
-import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 import { useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
 
@@ -32,14 +32,7 @@ export function LinesTab ({ tenant }: { tenant: number }) {
           { title: t('routing.lines.destination'), key: 'destination', render: (_, l) => destination(l.destination) },
           { title: t('routing.lines.closed'), key: 'closed', render: (_, l) => (l.schedule_id === null ? '—' : destination(l.closed_destination)) },
           {
-            title: '', key: 'actions', render: (_, l) => (
-              <Space>
-                <Button size='small' onClick={() => setEditing(l)}>{t('terminals.edit')}</Button>
-                <Popconfirm title={t('adminKit.deleteConfirm', { name: l.number })} onConfirm={() => remove.mutate(l)} okText={t('common.yes')} cancelText={t('common.no')}>
-                  <Button size='small' danger>{t('terminals.delete')}</Button>
-                </Popconfirm>
-              </Space>
-            ),
+            title: '', key: 'actions', render: (_, l) => <RowActions name={l.number} onEdit={() => setEditing(l)} onDelete={() => remove.mutate(l)} />,
           },
         ]}
       />

@@ -1,11 +1,11 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag } from 'antd'
+import { Button, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
 import { menusQuery, removeMenu, saveMenu, type Destination, type Menu } from '../../../api/routing'
-import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 import { useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
 
@@ -42,14 +42,7 @@ export function MenusTab ({ tenant }: { tenant: number }) {
             )),
           },
           {
-            title: '', key: 'actions', render: (_, m) => (
-              <Space>
-                <Button size='small' onClick={() => setEditing(m)}>{t('terminals.edit')}</Button>
-                <Popconfirm title={t('adminKit.deleteConfirm', { name: m.name })} onConfirm={() => remove.mutate(m)} okText={t('common.yes')} cancelText={t('common.no')}>
-                  <Button size='small' danger>{t('terminals.delete')}</Button>
-                </Popconfirm>
-              </Space>
-            ),
+            title: '', key: 'actions', render: (_, m) => <RowActions name={m.name} onEdit={() => setEditing(m)} onDelete={() => remove.mutate(m)} />,
           },
         ]}
       />

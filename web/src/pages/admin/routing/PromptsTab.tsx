@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Input, Popconfirm, Space, Table, Upload } from 'antd'
+import { Alert, App, Button, Form, Input, Space, Table, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../../api/client'
@@ -8,7 +8,7 @@ import { keys } from '../../../api/keys'
 import { promptsQuery, recordingQuery, removePrompt, removeRecording, savePrompt, uploadRecording, type Language, type Prompt } from '../../../api/routing'
 import { problemText } from '../../../forms/problems'
 import { useFormat } from '../../../i18n/format'
-import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 
 const LANGUAGES: Language[] = ['ru', 'kk']
 
@@ -29,14 +29,7 @@ export function PromptsTab ({ tenant }: { tenant: number }) {
           { title: t('routing.name'), dataIndex: 'name' },
           ...LANGUAGES.map((language) => ({ title: t(`routing.languages.${language}`), key: language, render: (_: unknown, p: Prompt) => <Recording tenant={tenant} prompt={p} language={language} /> })),
           {
-            title: '', key: 'actions', render: (_, p) => (
-              <Space>
-                <Button size='small' onClick={() => setEditing(p)}>{t('routing.prompts.rename')}</Button>
-                <Popconfirm title={t('adminKit.deleteConfirm', { name: p.name })} onConfirm={() => remove.mutate(p)} okText={t('common.yes')} cancelText={t('common.no')}>
-                  <Button size='small' danger>{t('terminals.delete')}</Button>
-                </Popconfirm>
-              </Space>
-            ),
+            title: '', key: 'actions', render: (_, p) => <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => remove.mutate(p)} editText={t('routing.prompts.rename')} />,
           },
         ]}
       />

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Col, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Table, Tag } from 'antd'
+import { Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../../api/client'
 import { keys } from '../../../api/keys'
 import { queuesQuery, removeQueue, saveQueue, type Destination, type Queue } from '../../../api/routing'
-import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 import { useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
 
@@ -36,16 +36,7 @@ export function QueuesTab ({ tenant }: { tenant: number }) {
           { title: t('routing.queues.serviceLevel'), dataIndex: 'service_level', render: (s: number) => t('routing.queues.seconds', { count: s }) },
           { title: t('routing.queues.overflow'), key: 'overflow', render: (_, q) => (q.max_wait ? `${t('routing.queues.seconds', { count: q.max_wait })} → ${destination(q.overflow)}` : '—') },
           {
-            title: '', key: 'actions', render: (_, q) => (
-              <Space>
-                <Button size='small' onClick={() => setEditing(q)}>{t('terminals.edit')}</Button>
-                {!q.is_default && (
-                  <Popconfirm title={t('adminKit.deleteConfirm', { name: q.name })} onConfirm={() => remove.mutate(q)} okText={t('common.yes')} cancelText={t('common.no')}>
-                    <Button size='small' danger>{t('terminals.delete')}</Button>
-                  </Popconfirm>
-                )}
-              </Space>
-            ),
+            title: '', key: 'actions', render: (_, q) => <RowActions name={q.name} onEdit={() => setEditing(q)} onDelete={q.is_default ? undefined : () => remove.mutate(q)} />,
           },
         ]}
       />

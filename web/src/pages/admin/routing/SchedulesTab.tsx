@@ -1,11 +1,11 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, Popconfirm, Radio, Select, Space, Table } from 'antd'
+import { Button, Form, Input, Radio, Select, Space, Table } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
 import { removeSchedule, saveSchedule, schedulesQuery, type Schedule } from '../../../api/routing'
-import { FormModal, LoadError, useAction, useFormSave } from '../kit'
+import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 
 type Kind = 'calendar' | 'always' | 'weekly'
 interface Values { name: string, kind: Kind, hours?: { weekday: number, opens: string, closes: string }[] }
@@ -28,14 +28,7 @@ export function SchedulesTab ({ tenant }: { tenant: number }) {
           { title: t('routing.name'), dataIndex: 'name' },
           { title: t('routing.schedules.hours'), key: 'hours', render: (_, s) => hours(s) },
           {
-            title: '', key: 'actions', render: (_, s) => (
-              <Space>
-                <Button size='small' onClick={() => setEditing(s)}>{t('terminals.edit')}</Button>
-                <Popconfirm title={t('adminKit.deleteConfirm', { name: s.name })} onConfirm={() => remove.mutate(s)} okText={t('common.yes')} cancelText={t('common.no')}>
-                  <Button size='small' danger>{t('terminals.delete')}</Button>
-                </Popconfirm>
-              </Space>
-            ),
+            title: '', key: 'actions', render: (_, s) => <RowActions name={s.name} onEdit={() => setEditing(s)} onDelete={() => remove.mutate(s)} />,
           },
         ]}
       />

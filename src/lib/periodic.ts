@@ -1,0 +1,22 @@
+import type { Running } from './module.js'
+
+/**
+ * Work done once when the service is ready and then every `intervalMs`, never two runs at once (a
+ * run still going when the next is due is not doubled); stop waits for the run under way.
+ */
+export function periodic (work: () => Promise<void>, intervalMs: number): Running {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | undefined
+  const tick = () => { running ??= work().finally(() => { running = undefined }) }
+  return {
+    start () {
+      tick()
+      timer = setInterval(tick, intervalMs)
+      timer.unref()
+    },
+    async stop () {
+      clearInterval(timer)
+      await running
+    },
+  }
+}
