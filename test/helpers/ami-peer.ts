@@ -79,7 +79,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         return
       case 'QueueStatus': {
         const [response, params, member, complete] = [recorded.status[0]!, recorded.status[1]!, recorded.status[2]!, recorded.status.at(-1)!]
-        const members = state.members.filter((m) => !a.Queue || m.queue === a.Queue)
+        const members = state.members.filter((m) => (!a.Queue || m.queue === a.Queue) && (!a.Member || m.interface === a.Member || m.name === a.Member))
         const queues = [...new Set(members.map((m) => m.queue))]
         write(withValues(response, { ActionID: id }))
         for (const queue of queues) write(withValues(params, { Queue: queue, ActionID: id }))

@@ -66,6 +66,8 @@ describe('operators\' availability (/api/agents): Asterisk\'s queue member pause
   it('when the service starts, operators with no console open are put offline: their phones do not ring', async () => {
     await eventually(async () => peer.state.members.every((m) => m.paused && m.reason === 'offline'), 10_000, 'every member paused offline')
     const me = (await get('/api/agents/me', first)).json()
+    const asked = peer.state.received.filter((a) => a.Action === 'QueueStatus').at(-1)!
+    assert.equal(asked.Member, 'PJSIP/101001', 'the desk asks Asterisk for its own terminal only')
     assert.equal(me.state, 'offline')
     assert.deepEqual(me.terminals, [{ id: '101001', queues: ['org101-queue', 'org101-q2'], paused: true, reason: 'offline' }])
     assert.equal(me.pbx, 'connected')

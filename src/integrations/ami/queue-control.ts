@@ -18,7 +18,8 @@ export interface QueueMemberState {
 export interface QueueControl {
   /** pauses (with a reason) or unpauses an interface in every queue it is a member of; false when it is a member of none */
   pause: (iface: string, paused: boolean, reason?: string) => Promise<boolean>
-  members: () => Promise<QueueMemberState[]>
+  /** every member, or (`iface`) the memberships of one interface only */
+  members: (iface?: string) => Promise<QueueMemberState[]>
 }
 
 const flag = (m: AmiMessage, key: string) => field(m, key) === '1'
@@ -31,8 +32,9 @@ export function amiQueueControl (ami: AmiClient): QueueControl {
       if (field(response, 'Message') === 'Interface not found') return false
       throw new AmiError(`QueuePause ${iface}: ${field(response, 'Message') ?? 'refused'}`)
     },
-    async members () {
-      const { response, events } = await ami.list({ Action: 'QueueStatus' })
+    async members (iface) {
+      // QueueStatus' Member filter: one operator's desk asks for its own terminals, not every member of every queue
+      const { response, events } = await ami.list({ Action: 'QueueStatus', ...(iface ? { Member: iface } : {}) })
       if (field(response, 'Response') !== 'Success') throw new AmiError(`QueueStatus: ${field(response, 'Message') ?? 'refused'}`)
       return events.filter((e) => field(e, 'Event') === 'QueueMember').map((e) => ({
         queue: field(e, 'Queue') ?? '',

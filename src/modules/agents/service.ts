@@ -27,10 +27,12 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
   /** the users with a console open on any instance */
   openConsoles: () => Promise<Set<number>>
 }) {
-  async function members (): Promise<Members> {
+  /** Asterisk's members: of these terminals only, or all */
+  async function members (terminalIds?: string[]): Promise<Members> {
     if (!queues) return 'not_configured'
     try {
-      return groupBy(await queues.members(), (m) => m.interface)
+      const found = terminalIds ? (await Promise.all(terminalIds.map((id) => queues.members(interfaceOf(id))))).flat() : await queues.members()
+      return groupBy(found, (m) => m.interface)
     } catch (err) {
       log.warn({ err }, 'Asterisk\'s queue members could not be read')
       return 'unreachable'
@@ -78,8 +80,8 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
 
   return {
     async me (actor: Principal): Promise<AgentView> {
-      const [terminalIds, choice, found] = await Promise.all([terminalIdsOf(actor.id), repo.choice(actor.id), members()])
-      return view(actor.id, terminalIds, choice, found)
+      const [terminalIds, choice] = await Promise.all([terminalIdsOf(actor.id), repo.choice(actor.id)])
+      return view(actor.id, terminalIds, choice, await members(terminalIds))
     },
 
     /** the desk's switch: the choice is kept, then put into Asterisk at once */
@@ -91,7 +93,7 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
       if (terminalIds.length === 0) throw new ConflictError('You work at no SIP terminal: an administrator assigns you one', 'no_terminal')
       const choice = await repo.choose(actor.id, input.state, reason, clock())
       await apply(terminalIds, input.state === 'break', reason ?? undefined)
-      return view(actor.id, terminalIds, choice, await members())
+      return view(actor.id, terminalIds, choice, await members(terminalIds))
     },
 
     /** the operators of the supervisor's scope (an admin: every one; a manager: their organization's) */

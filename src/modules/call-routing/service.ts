@@ -3,7 +3,8 @@ import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
-import { destinationColumns, destinationOf, type CallRoutingRepo, type CallRoutingTxRepo, type LineRow, type MenuRow, type QueueRow, type ScheduleRow } from './repo.js'
+import { destinationColumns, destinationOf } from './destinations.js'
+import { type CallRoutingRepo, type CallRoutingTxRepo, type LineRow, type MenuRow, type QueueRow, type ScheduleRow } from './repo.js'
 import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
@@ -327,7 +328,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       /** keeps a recording of the prompt in a language, once it is a WAV Asterisk plays */
       async upload (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk', wav: Buffer) {
         const org = await tenant(actor, tenantId)
-        found(await repo.prompt(tenantId, id), 'Prompt')
+        const prompt = found(await repo.prompt(tenantId, id), 'Prompt')
         if (wav.length > maxRecordingBytes) throw RequestValidationError.field(['body'], `A recording may be at most ${maxRecordingBytes} bytes`, undefined)
         let info
         try {
@@ -337,7 +338,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
           throw err
         }
         await repo.saveRecording({ prompt_id: id, language, sample_rate: info.sampleRate, duration_ms: info.durationMs, size_bytes: wav.length, wav })
-        return one(promptViews(org.prefix, [found(await repo.prompt(tenantId, id), 'Prompt')]))
+        return one(promptViews(org.prefix, [prompt]))
       },
       async recording (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk') {
         await tenant(actor, tenantId)

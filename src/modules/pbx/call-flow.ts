@@ -2,9 +2,10 @@
 // each line opened by its schedule, the menus that set the call's language, the queues with their
 // overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
 // Every name written is made of ids and digits; free text only reaches comments.
-import type { DestinationKind } from '../../db/schema/index.js'
 import { menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
+import { destinationOf } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
+import type { DestinationView } from '../call-routing/schemas.js'
 import type { WorkingCalendar } from '../calendar/index.js'
 
 export const INBOUND_CONTEXT = 'appeals-inbound'
@@ -52,17 +53,8 @@ export function dialplanCalendar (calendar: WorkingCalendar, year: number): Dial
 const comment = (text: string) => text.replace(/[\x00-\x1f\x7f[\];]/g, ' ').trim()
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
 
-interface Destination { kind: DestinationKind, queue_id: number | null, terminal_id: string | null, menu_id: number | null, prompt_id: number | null }
-const destinationOf = (prefix: string, row: Record<string, unknown>): Destination => ({
-  kind: row[`${prefix}_kind`] as DestinationKind,
-  queue_id: row[`${prefix}_queue_id`] as number | null,
-  terminal_id: row[`${prefix}_terminal_id`] as string | null,
-  menu_id: row[`${prefix}_menu_id`] as number | null,
-  prompt_id: row[`${prefix}_prompt_id`] as number | null,
-})
-
 /** the dialplan steps that send the call on (the last of them ends or leaves the context) */
-function destinationSteps (org: FlowOrganization, d: Destination): string[] {
+function destinationSteps (org: FlowOrganization, d: DestinationView): string[] {
   switch (d.kind) {
     case 'queue': {
       const queue = org.routing.queues.find((q) => q.id === d.queue_id)!

@@ -107,7 +107,8 @@ export function generateSip (orgs: PbxOrganization[]): string {
 }
 
 const defaultQueueName = (org: PbxOrganization) => `org${org.prefix}-queue`
-const flowOf = (org: PbxOrganization): FlowOrganization | undefined =>
+/** the call flow of an organization whose routing was loaded */
+export const flowOf = (org: PbxOrganization): FlowOrganization | undefined =>
   org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing }
 
 export function generateQueues (orgs: PbxOrganization[]): string {
@@ -188,15 +189,16 @@ function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] 
 
 export function generateExtensions (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): string {
   const out = [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
+  const flows: FlowOrganization[] = []
   for (const org of byPrefix(orgs)) {
     out.push(`; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`)
     for (const t of byExtension(org.terminals)) out.push(...terminalDialplan(org, t, options))
     const flow = flowOf(org)
+    if (flow) flows.push(flow)
     out.push('; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org)})`, ' same => n,Hangup()']), '')
     out.push(...outboundDialplan(org, options))
     if (flow) out.push(...organizationFlow(flow, options.calendar?.timeZone ?? 'UTC'))
   }
-  const flows = byPrefix(orgs).map(flowOf).filter((f): f is FlowOrganization => f !== undefined)
   if (flows.length > 0) {
     out.push('; organizations\' inbound lines', ...inboundContext(flows))
     if (options.calendar) out.push(...calendarContext(options.calendar))

@@ -5,7 +5,7 @@ import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { Clock } from '../../lib/clock.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { dialplanCalendar, promptFiles } from './call-flow.js'
-import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
+import { defaultPbxOptions, flowOf, generateExtensions, generateQueues, generateSip, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
 import type { PbxRepo, PbxTxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
@@ -81,7 +81,7 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
       : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message] }
   }
 
-  const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => o.routing ? promptFiles({ prefix: o.prefix, name: o.name, terminalIds: [], routing: o.routing }) : [])
+  const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => { const flow = flowOf(o); return flow ? promptFiles(flow) : [] })
 
   return {
     /** the file as it would be written; credentials masked unless `reveal` (an administrator asks) */
