@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { eventually } from '../helpers/http-target.js'
 import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 
 interface Line { number: string, schedule_id: number | null, destination: { kind: string, menu_id: number | null }, closed_destination: { kind: string, prompt_id: number | null } }
@@ -39,7 +40,7 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
   })
 
   it('a prompt: a wrong file is refused in words, a WAV uploaded and played back in the browser', async () => {
-    await page.getByRole('heading', { name: 'Маршрутизация звонков' }).waitFor()
+    await page.getByRole('heading', { name: 'Маршрутизация' }).waitFor()
     await page.getByRole('button', { name: 'Новая запись' }).click()
     await page.getByRole('dialog').getByLabel('Название').fill('Выбор языка')
     await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click()
@@ -119,9 +120,30 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     assert.match(extensions.content, /Set\(CHANNEL\(language\)=kk\)/)
   })
 
+  it('the desk\'s switch: a break with its reason is kept; without AMI the desk says the PBX is not connected', async () => {
+    // the administrator sits at the desk too: at a terminal of the organization
+    const me = await admin<{ id: number }>('GET', '/api/auth/profile')
+    await admin('PUT', `/api/employees/${me.id}`, { organization_id: org })
+    await admin('POST', `/api/organizations/${org}/endpoints/`, { name: 'Рабочее место администратора', extension: '002', password: 'Abcdefghij0123456789', employee_id: me.id })
+    await page.goto(`${service.url}/console/desk`)
+    const state = page.getByTestId('agent-state')
+    await state.getByText('АТС не подключена').waitFor()
+    assert.equal(await state.getByLabel('Причина').count(), 0, 'no reason to pick while ready')
+    await state.getByText('Перерыв', { exact: true }).click()
+    await state.getByLabel('Причина').click()
+    await page.locator('.ant-select-dropdown:visible').getByTitle('Обед', { exact: true }).click()
+    const chosen = await eventually(async () => {
+      const c = (await admin<{ chosen: { state: string, reason: string | null } | null }>('GET', '/api/agents/me')).chosen
+      return c?.reason === 'lunch' && c
+    }, 10_000, 'the break for lunch kept')
+    assert.equal(chosen.state, 'break')
+    await screenshot(page, '65-desk-break')
+  })
+
   it('the same page in Kazakh', async () => {
+    await page.goto(`${service.url}/console/admin/routing?organization=${org}&tab=menus`)
     await page.getByText('Қазақша').click()
-    await page.getByRole('heading', { name: 'Қоңыраулар бағыты' }).waitFor()
+    await page.getByRole('heading', { name: 'Бағыттау' }).waitFor()
     await page.getByRole('tab', { name: 'Дауыстық мәзірлер' }).click()
     await page.getByText('Қазақ тілі').first().waitFor()
     await screenshot(page, '64-routing-kk')

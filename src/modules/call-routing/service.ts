@@ -115,7 +115,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
     for (const [i, h] of list.entries()) {
       if (h.opens >= h.closes) throw RequestValidationError.field(['body', 'hours', i, 'closes'], 'Must be later than opens', h.closes)
       const overlap = list.findIndex((o, j) => j < i && o.weekday === h.weekday && o.opens < h.closes && h.opens < o.closes)
-      if (overlap >= 0) throw RequestValidationError.field(['body', 'hours', i], `Overlaps hours ${overlap} of the same day`, h)
+      if (overlap >= 0) throw RequestValidationError.field(['body', 'hours', i], `Overlaps ${list[overlap]!.opens}-${list[overlap]!.closes} of the same day`, h)
     }
     return list.map((h) => ({ weekday: h.weekday, opens: `${h.opens}:00`, closes: `${h.closes}:00` }))
   }

@@ -236,7 +236,7 @@ export const kk: Texts = {
     pickOrganization: 'Ұйымды таңдаңыз', organization: 'Ұйым',
     pages: {
       employees: 'Қызметкерлер', organizations: 'Ұйымдар', terminals: 'SIP-терминалдар', pbx: 'АТС', classifiers: 'Жіктеуіштер', references: 'Анықтамалықтар',
-      persons: 'Азаматтар', regions: 'Өңірлер', calendar: 'Жұмыс күнтізбесі', notifications: 'Хабарламалар', tenants: 'Платформа жалгерлері', routing: 'Қоңыраулар бағыты',
+      persons: 'Азаматтар', regions: 'Өңірлер', calendar: 'Жұмыс күнтізбесі', notifications: 'Хабарламалар', tenants: 'Платформа жалгерлері', routing: 'Бағыттау',
     },
   },
   apiMessages: {

@@ -234,7 +234,7 @@ export const ru = {
     pickOrganization: 'Выберите организацию', organization: 'Организация',
     pages: {
       employees: 'Сотрудники', organizations: 'Организации', terminals: 'SIP-терминалы', pbx: 'АТС', classifiers: 'Классификаторы', references: 'Справочники',
-      persons: 'Граждане', regions: 'Регионы', calendar: 'Рабочий календарь', notifications: 'Уведомления', tenants: 'Арендаторы', routing: 'Маршрутизация звонков',
+      persons: 'Граждане', regions: 'Регионы', calendar: 'Рабочий календарь', notifications: 'Уведомления', tenants: 'Арендаторы', routing: 'Маршрутизация',
     } as Record<string, string>,
   },
   /** the service's messages (English, as FastAPI's) in the console's language; others are shown as they come */

@@ -38,11 +38,13 @@ export function AgentSwitch () {
         options={[{ value: 'ready', label: t('agent.ready') }, { value: 'break', label: t('agent.break') }]}
         onChange={(v) => choose.mutate(v === 'ready' ? { state: 'ready' } : { state: 'break', reason })}
       />
-      <Select
-        aria-label={t('agent.reason')} value={reason} style={{ width: 150 }} disabled={choose.isPending}
-        options={REASONS.map((r) => ({ value: r, label: t(`agent.reasons.${r}`) }))}
-        onChange={(r) => { setReason(r); if (chosen === 'break') choose.mutate({ state: 'break', reason: r }) }}
-      />
+      {chosen === 'break' && (
+        <Select
+          aria-label={t('agent.reason')} value={reason} style={{ width: 150 }} disabled={choose.isPending}
+          options={REASONS.map((r) => ({ value: r, label: t(`agent.reasons.${r}`) }))}
+          onChange={(r) => { setReason(r); choose.mutate({ state: 'break', reason: r }) }}
+        />
+      )}
       <Tooltip title={pbx}>
         <Tag color={COLOR[a.state]} style={{ fontSize: 14, padding: '2px 10px' }}>{pbx ?? shown}</Tag>
       </Tooltip>
