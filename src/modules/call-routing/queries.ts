@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { selectRows, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
 import { groupBy } from '../../lib/collections.js'
 
@@ -28,19 +28,20 @@ export interface OrganizationRouting {
 export async function routingOf (db: AppDb, organizationIds: number[]): Promise<Map<number, OrganizationRouting>> {
   const out = new Map<number, OrganizationRouting>(organizationIds.map((id) => [id, { queues: [], menus: [], schedules: [], lines: [], prompts: [] }]))
   if (organizationIds.length === 0) return out
-  const [queueRows, memberRows, menuRows, optionRows, scheduleRows, hourRows, lineRows, recordingRows] = await Promise.all([
-    db.select().from(queues).where(inArray(queues.organization_id, organizationIds)).orderBy(asc(queues.id)),
-    db.select().from(queueMembers).where(inArray(queueMembers.organization_id, organizationIds)).orderBy(asc(queueMembers.terminal_id)),
-    db.select().from(menus).where(inArray(menus.organization_id, organizationIds)).orderBy(asc(menus.id)),
-    db.select().from(menuOptions).where(inArray(menuOptions.organization_id, organizationIds)).orderBy(asc(menuOptions.digit)),
-    db.select().from(schedules).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(schedules.id)),
-    db.select({ schedule_id: scheduleHours.schedule_id, weekday: scheduleHours.weekday, opens: scheduleHours.opens, closes: scheduleHours.closes }).from(scheduleHours)
-      .innerJoin(schedules, eq(schedules.id, scheduleHours.schedule_id)).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(scheduleHours.weekday), asc(scheduleHours.opens)),
-    db.select().from(inboundLines).where(inArray(inboundLines.organization_id, organizationIds)).orderBy(asc(inboundLines.number)),
-    db.select({ organization_id: prompts.organization_id, prompt_id: promptRecordings.prompt_id, language: promptRecordings.language, sample_rate: promptRecordings.sample_rate, uploaded_at: promptRecordings.uploaded_at })
-      .from(promptRecordings).innerJoin(prompts, eq(prompts.id, promptRecordings.prompt_id)).where(inArray(prompts.organization_id, organizationIds))
-      .orderBy(asc(promptRecordings.prompt_id), asc(promptRecordings.language)),
-  ])
+  // one after another: in a generation they share the transaction's one connection
+  const queueRows = await db.select().from(queues).where(inArray(queues.organization_id, organizationIds)).orderBy(asc(queues.id))
+  // raw: a centre's members are tens of thousands of rows, and the query builder's mapping of each field cost more than reading it
+  const memberRows = await selectRows<{ queue_id: number, terminal_id: string, penalty: number }>(db,
+    sql`select queue_id, terminal_id, penalty from ${queueMembers} where organization_id in ${organizationIds} order by terminal_id`)
+  const menuRows = await db.select().from(menus).where(inArray(menus.organization_id, organizationIds)).orderBy(asc(menus.id))
+  const optionRows = await db.select().from(menuOptions).where(inArray(menuOptions.organization_id, organizationIds)).orderBy(asc(menuOptions.digit))
+  const scheduleRows = await db.select().from(schedules).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(schedules.id))
+  const hourRows = await db.select({ schedule_id: scheduleHours.schedule_id, weekday: scheduleHours.weekday, opens: scheduleHours.opens, closes: scheduleHours.closes }).from(scheduleHours)
+    .innerJoin(schedules, eq(schedules.id, scheduleHours.schedule_id)).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(scheduleHours.weekday), asc(scheduleHours.opens))
+  const lineRows = await db.select().from(inboundLines).where(inArray(inboundLines.organization_id, organizationIds)).orderBy(asc(inboundLines.number))
+  const recordingRows = await db.select({ organization_id: prompts.organization_id, prompt_id: promptRecordings.prompt_id, language: promptRecordings.language, sample_rate: promptRecordings.sample_rate, uploaded_at: promptRecordings.uploaded_at })
+    .from(promptRecordings).innerJoin(prompts, eq(prompts.id, promptRecordings.prompt_id)).where(inArray(prompts.organization_id, organizationIds))
+    .orderBy(asc(promptRecordings.prompt_id), asc(promptRecordings.language))
   const members = groupBy(memberRows, (m) => m.queue_id)
   const options = groupBy(optionRows, (o) => o.menu_id)
   const hours = groupBy(hourRows, (h) => h.schedule_id)

@@ -7,6 +7,7 @@ import { destinationOf } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { DestinationView } from '../call-routing/schemas.js'
 import type { WorkingCalendar } from '../calendar/index.js'
+import { comment, ordinal, sortedBy, yn } from './config-text.js'
 
 export const INBOUND_CONTEXT = 'appeals-inbound'
 export const CALENDAR_CONTEXT = 'appeals-calendar'
@@ -39,7 +40,7 @@ const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, 
 /** the calendar's hours and its holidays and worked weekend days of `year` and the next */
 export function dialplanCalendar (calendar: WorkingCalendar, year: number): DialplanCalendar {
   const inYears = ([day]: [string, unknown]) => day.startsWith(`${year}-`) || day.startsWith(`${year + 1}-`)
-  const exceptions = [...calendar.exceptions].filter(inYears).sort(([a], [b]) => a.localeCompare(b))
+  const exceptions = [...calendar.exceptions].filter(inYears).sort(([a], [b]) => ordinal(a, b))
   return {
     timeZone: calendar.timeZone,
     workTimes: `${hhmm(calendar.workStartMinute)}-${hhmm(calendar.workEndMinute - 1)}`,
@@ -49,8 +50,6 @@ export function dialplanCalendar (calendar: WorkingCalendar, year: number): Dial
   }
 }
 
-// eslint-disable-next-line no-control-regex -- control characters must not reach a configuration comment
-const comment = (text: string) => text.replace(/[\x00-\x1f\x7f[\];]/g, ' ').trim()
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
 
 /** the dialplan steps that send the call on (the last of them ends or leaves the context) */
@@ -152,7 +151,7 @@ function lineSteps (org: FlowOrganization, l: Line): string[] {
 
 /** the context the trunk enters: one extension a line; a number no organization owns is refused */
 export function inboundContext (orgs: FlowOrganization[]): string[] {
-  const lines = orgs.flatMap((org) => org.routing.lines.map((l) => ({ org, l }))).sort((a, b) => a.l.number.localeCompare(b.l.number))
+  const lines = sortedBy(orgs.flatMap((org) => org.routing.lines.map((l) => ({ org, l }))), ({ l }) => l.number)
   return [
     `[${INBOUND_CONTEXT}]`, '; the public network\'s calls: the deployment\'s trunk endpoint has context=appeals-inbound',
     ...lines.flatMap(({ org, l }) => lineSteps(org, l)),
@@ -171,8 +170,6 @@ export function organizationFlow (org: FlowOrganization, timeZone: string): stri
   ]
 }
 
-const yn = (b: boolean) => (b ? 'yes' : 'no')
-
 /** a queue's section of queues.conf: its options and members (all the organization's terminals when it takes them all) */
 export function queueSection (org: FlowOrganization, q: Queue): string[] {
   const recorded = new Set(org.routing.prompts.map((p) => p.id))
@@ -188,7 +185,7 @@ export function queueSection (org: FlowOrganization, q: Queue): string[] {
     ...(q.announce_position || q.announce_holdtime ? [`announce-frequency=${q.periodic_announce_seconds}`] : []),
     ...(periodic ? [`periodic-announce=${promptSound(org.prefix, q.periodic_prompt_id!)}`, `periodic-announce-frequency=${q.periodic_announce_seconds}`] : []),
     'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
-    ...[...members].sort(([a], [b]) => a.localeCompare(b)).map(([id, penalty]) => `member => PJSIP/${id},${penalty},${id}`),
+    ...sortedBy([...members], ([id]) => id).map(([id, penalty]) => `member => PJSIP/${id},${penalty},${id}`),
     '',
   ]
 }

@@ -5,15 +5,16 @@ import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { Clock } from '../../lib/clock.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { dialplanCalendar, promptFiles } from './call-flow.js'
-import { defaultPbxOptions, flowOf, generateExtensions, generateQueues, generateSip, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
+import { defaultPbxOptions, extensionsConfig, flowOf, queuesConfig, sipConfig, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
+import { wholeText } from './config-text.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
 import type { PbxRepo, PbxTxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
 
 const generators = {
-  sip: { file: 'pjsip.conf', render: (m: PbxOrganization[]) => generateSip(m) },
-  queues: { file: 'queues.conf', render: (m: PbxOrganization[]) => generateQueues(m) },
-  extensions: { file: 'extensions.conf', render: (m: PbxOrganization[], options: PbxOptions) => generateExtensions(m, options) },
+  sip: { file: 'pjsip.conf', render: (m: PbxOrganization[]) => sipConfig(m) },
+  queues: { file: 'queues.conf', render: (m: PbxOrganization[]) => queuesConfig(m) },
+  extensions: { file: 'extensions.conf', render: (m: PbxOrganization[], options: PbxOptions) => extensionsConfig(m, options) },
 }
 export type ConfigType = keyof typeof generators
 
@@ -88,7 +89,7 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
     async preview (type: ConfigType, reveal: boolean) {
       const settings = await options()
       const model = await loadPbxModel(repo)
-      const content = generators[type].render(reveal ? model : withMaskedCredentials(model), settings)
+      const content = wholeText(generators[type].render(reveal ? model : withMaskedCredentials(model), settings))
       return { config_type: type, content, lines_count: content.split('\n').length }
     },
 
