@@ -56,3 +56,29 @@ export function withValues (message: string[], values: Record<string, string>): 
     return key in values ? `${key}: ${values[key]}` : line
   }).join(CRLF)}${CRLF}${CRLF}`
 }
+
+/** an event Asterisk sent unasked, with when it arrived: seconds since the session's connection opened */
+export interface RecordedEvent { at: number, message: Record<string, string> }
+
+/**
+ * The events of one session of a recording (the queue recordings hold two: the first logged in with
+ * `Events: on`, the second with `Events: call,agent`, which is what the service asks for), in order.
+ */
+export function recordedEvents (name: string, session: number): RecordedEvent[] {
+  const text = readFileSync(new URL(`../fixtures/asterisk-ami/${name}`, import.meta.url), 'latin1')
+  const sessions = text.split(/^##### session .*$/m).slice(1)
+  const events: RecordedEvent[] = []
+  let at = 0
+  for (const block of (sessions[session] ?? '').split(/\r?\n\r?\n|\n(?=#####)/)) {
+    let fields: string[] = []
+    for (const raw of block.split('\n')) {
+      const line = raw.replace(/\r$/, '')
+      const marker = /^##### <<< RECEIVED \(\+([\d.]+) s\)/.exec(line)
+      if (marker) at = Number(marker[1])
+      else if (line !== '' && !line.startsWith('#####')) fields.push(line)
+    }
+    if (fields[0]?.startsWith('Event: ')) events.push({ at, message: Object.fromEntries(fields.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])) })
+    fields = []
+  }
+  return events
+}

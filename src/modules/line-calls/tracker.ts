@@ -1,0 +1,149 @@
+// A citizen's call as Asterisk's own events tell it (DESIGN 9): folded from the AMI's call and agent
+// events into one record per call, keyed by the caller's `Linkedid`. Pure: events and the time each
+// arrived in, records out (AMI events carry no time of their own).
+//
+// Asterisk's words are not the centre's, and the record says what happened:
+// - a `Queue()` timeout arrives as `QueueCallerAbandon` too: only a caller whose own hang-up
+//   (`HangupRequest`) came first abandoned; the others timed out and went on in the dialplan;
+// - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`.
+import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
+
+export type CallOutcome = 'waiting' | 'answered' | 'abandoned' | 'timed_out' | 'ended'
+
+/** an agent rung for the call: its queue member's interface (`PJSIP/<terminal>`) and name */
+export interface AgentAttempt {
+  interface: string
+  member_name: string
+  rung_at: Date
+  result: 'ringing' | 'no_answer' | 'answered' | 'not_answered'
+  ring_seconds: number | null
+}
+
+export interface LineCall {
+  /** Asterisk's Linkedid: the call's id everywhere (the call events' `call_id`) */
+  linkedid: string
+  caller_number: string | null
+  /** announced by the generated dialplan (UserEvent AppealsCall) */
+  line: string | null
+  organization_prefix: string | null
+  menu_choice: string | null
+  language: string | null
+  queue: string | null
+  joined_at: Date | null
+  position: number | null
+  attempts: AgentAttempt[]
+  answered_by: string | null
+  answered_at: Date | null
+  /** Asterisk's HoldTime: seconds from joining the queue to the answer, or to leaving it */
+  hold_seconds: number | null
+  talk_seconds: number | null
+  /** who ended an answered call (AgentComplete's Reason: caller, agent or transfer) */
+  ended_by: string | null
+  outcome: CallOutcome
+  started_at: Date
+  ended_at: Date | null
+}
+
+const integer = (m: AmiMessage, key: string): number | null => {
+  const value = Number(field(m, key))
+  return Number.isFinite(value) && field(m, key) !== undefined ? value : null
+}
+const known = (value: string | undefined) => (value === undefined || value === '' || value === '<unknown>' ? null : value)
+
+/**
+ * Folds events into calls. `apply` answers the call an event changed (undefined when it concerned
+ * none); a call leaves `inProgress` with the caller's hang-up, its record complete.
+ */
+export function createCallTracker () {
+  const calls = new Map<string, LineCall>()
+  /** callers whose own hang-up request came while they waited in a queue */
+  const hungUp = new Set<string>()
+  /** the event is about the caller's own channel, not an agent's leg */
+  const callerLeg = (m: AmiMessage) => field(m, 'Uniqueid') === field(m, 'Linkedid')
+
+  /** a call begins with the dialplan's announcement or with joining a queue; other events only add to one */
+  const callOf = (m: AmiMessage, at: Date, event: string): LineCall | undefined => {
+    const linkedid = field(m, 'Linkedid')
+    if (!linkedid) return undefined
+    let call = calls.get(linkedid)
+    if (!call && (event === 'QueueCallerJoin' || event === 'UserEvent') && callerLeg(m)) {
+      call = {
+        linkedid, caller_number: known(field(m, 'CallerIDNum')), line: null, organization_prefix: null, menu_choice: null, language: null,
+        queue: null, joined_at: null, position: null, attempts: [], answered_by: null, answered_at: null, hold_seconds: null,
+        talk_seconds: null, ended_by: null, outcome: 'ended', started_at: at, ended_at: null,
+      }
+      calls.set(linkedid, call)
+    }
+    return call
+  }
+  /** the agent's attempt still ringing (an agent is rung again after others: the latest) */
+  const attemptOf = (call: LineCall, m: AmiMessage) => [...call.attempts].reverse().find((a) => a.interface === field(m, 'Interface') && a.result === 'ringing')
+
+  const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void> = {
+    UserEvent: (call, m) => {
+      if (field(m, 'UserEvent') !== 'AppealsCall') return
+      call.line = field(m, 'Line') ?? call.line
+      call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix
+      call.menu_choice = field(m, 'Choice') ?? call.menu_choice
+      call.language = field(m, 'Language') ?? call.language
+    },
+    QueueCallerJoin: (call, m, at) => {
+      call.queue = field(m, 'Queue') ?? null
+      call.joined_at = at
+      call.position = integer(m, 'Position')
+      call.outcome = 'waiting'
+    },
+    AgentCalled: (call, m, at) => {
+      call.attempts.push({ interface: field(m, 'Interface') ?? '', member_name: field(m, 'MemberName') ?? '', rung_at: at, result: 'ringing', ring_seconds: null })
+    },
+    AgentRingNoAnswer: (call, m) => {
+      const attempt = attemptOf(call, m)
+      if (!attempt) return
+      attempt.result = 'no_answer'
+      const ms = integer(m, 'RingTime')
+      attempt.ring_seconds = ms === null ? null : ms / 1000
+    },
+    AgentConnect: (call, m, at) => {
+      const attempt = attemptOf(call, m)
+      if (attempt) { attempt.result = 'answered'; attempt.ring_seconds = integer(m, 'RingTime') }
+      call.answered_by = field(m, 'Interface') ?? null
+      call.answered_at = at
+      call.hold_seconds = integer(m, 'HoldTime')
+      call.outcome = 'answered'
+    },
+    AgentComplete: (call, m) => {
+      call.talk_seconds = integer(m, 'TalkTime')
+      call.ended_by = field(m, 'Reason') ?? null
+    },
+    HangupRequest: (call, m) => { if (callerLeg(m) && call.outcome === 'waiting') hungUp.add(call.linkedid) },
+    QueueCallerAbandon: (call, m) => {
+      call.hold_seconds = integer(m, 'HoldTime')
+      call.outcome = hungUp.has(call.linkedid) ? 'abandoned' : 'timed_out'
+      for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
+    },
+    Hangup: (call, m, at) => {
+      if (!callerLeg(m)) return
+      if (call.outcome === 'waiting') call.outcome = 'abandoned'
+      for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
+      call.ended_at = at
+      calls.delete(call.linkedid)
+      hungUp.delete(call.linkedid)
+    },
+  }
+
+  return {
+    apply (m: AmiMessage, at: Date): LineCall | undefined {
+      const event = field(m, 'Event') ?? ''
+      const handler = handlers[event]
+      if (!handler) return undefined
+      const call = callOf(m, at, event)
+      if (!call) return undefined
+      handler(call, m, at)
+      return call
+    },
+    /** the calls not yet ended */
+    inProgress: () => [...calls.values()],
+  }
+}
+
+export type CallTracker = ReturnType<typeof createCallTracker>

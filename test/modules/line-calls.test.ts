@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
+import { recordedEvents } from '../helpers/ami-recording.js'
+
+// The calls of the real Asterisk 22.10.1 recordings, as the service's connection (`Events: call,agent`,
+// the second session of each) received them, folded into records. The expected values are read off
+// the recordings by hand: their README says what the lab's phones did, the markers when.
+
+/** the ended calls of a recording, with the time of each event as the seconds since the session began */
+function replay (recording: string): { ended: LineCall[], inProgress: LineCall[] } {
+  const tracker = createCallTracker()
+  const ended: LineCall[] = []
+  for (const { at, message } of recordedEvents(recording, 1)) {
+    const call = tracker.apply(message, new Date(at * 1000))
+    if (call?.ended_at) ended.push(call)
+  }
+  return { ended, inProgress: tracker.inProgress() }
+}
+const seconds = (from: Date | null, to: Date | null) => (to!.getTime() - from!.getTime()) / 1000
+
+describe('calls from Asterisk\'s events', () => {
+  it('an answered call: who was rung, who answered after how long, talk time, who hung up', () => {
+    const { ended, inProgress } = replay('queue-answered.txt')
+    assert.equal(ended.length, 1)
+    assert.deepEqual(inProgress, [])
+    const call = ended[0]!
+    assert.equal(call.linkedid, '1795557215.0')
+    assert.equal(call.caller_number, '+77010000001')
+    assert.equal(call.queue, 'org101-queue')
+    assert.equal(call.position, 1)
+    assert.equal(call.outcome, 'answered')
+    assert.equal(call.answered_by, 'PJSIP/101001')
+    assert.deepEqual(call.attempts.map((a) => [a.interface, a.member_name, a.result, a.ring_seconds]), [['PJSIP/101001', 'Agent 101001', 'answered', 2]])
+    assert.equal(call.hold_seconds, 3)
+    assert.equal(call.talk_seconds, 3)
+    assert.equal(call.ended_by, 'caller')
+    // joined at +3.460 s, answered at +6.026 s, the caller's channel gone at +9.337 s
+    assert.equal(seconds(call.joined_at, call.answered_at), 2.566)
+    assert.equal(seconds(call.answered_at, call.ended_at), 3.311)
+  })
+
+  it('a caller who hangs up while an agent rings, and one while every agent is paused, abandoned', () => {
+    const { ended } = replay('queue-abandoned.txt')
+    assert.deepEqual(ended.map((c) => [c.linkedid, c.outcome, c.hold_seconds, c.answered_by]), [
+      ['1795557234.0', 'abandoned', 4, null],
+      ['1795557241.2', 'abandoned', 5, null],
+    ])
+    assert.deepEqual(ended[0]!.attempts.map((a) => [a.interface, a.result]), [['PJSIP/101001', 'not_answered']])
+    assert.deepEqual(ended[1]!.attempts, [])
+  })
+
+  it('a caller who waits out Queue()\'s timeout timed out: Asterisk says QueueCallerAbandon, but the caller did not hang up', () => {
+    const { ended } = replay('queue-empty.txt')
+    assert.deepEqual(ended.map((c) => [c.linkedid, c.outcome, c.hold_seconds, c.attempts.length]), [['1795557330.0', 'timed_out', 60, 0]])
+  })
+
+  it('an agent who lets it ring out (RingTime in milliseconds), then another who answers (RingTime in seconds)', () => {
+    const { ended } = replay('queue-ringnoanswer.txt')
+    assert.equal(ended.length, 1)
+    const call = ended[0]!
+    assert.deepEqual(call.attempts.map((a) => [a.interface, a.result, a.ring_seconds]), [['PJSIP/101001', 'no_answer', 15], ['PJSIP/101002', 'answered', 2]])
+    assert.equal(call.answered_by, 'PJSIP/101002')
+    assert.equal(call.hold_seconds, 22)
+    assert.equal(call.talk_seconds, 4)
+  })
+
+  it('with the members paused the caller waits; unpaused, the agent is rung at once and answers', () => {
+    const { ended } = replay('queue-pause.txt')
+    assert.deepEqual(ended.map((c) => [c.outcome, c.hold_seconds, c.answered_by, c.attempts.length]), [
+      ['abandoned', 3, null, 0],
+      ['answered', 7, 'PJSIP/101001', 1],
+    ])
+  })
+
+  it('the dialplan\'s announcement gives the line, the menu choice and the language; events of other calls change nothing', () => {
+    const tracker = createCallTracker()
+    const at = new Date(0)
+    const ids = { Uniqueid: '1795557400.0', Linkedid: '1795557400.0' }
+    assert.equal(tracker.apply({ Event: 'AgentCalled', ...ids, Interface: 'PJSIP/101001' }, at), undefined, 'no call began with it')
+    tracker.apply({ Event: 'UserEvent', UserEvent: 'AppealsCall', ...ids, Line: '109', Organization: '101', CallerIDNum: '+77010000002' }, at)
+    const call = tracker.apply({ Event: 'UserEvent', UserEvent: 'AppealsCall', ...ids, Menu: '3', Choice: '1', Language: 'kk' }, at)!
+    assert.deepEqual([call.line, call.organization_prefix, call.menu_choice, call.language, call.caller_number], ['109', '101', '1', 'kk', '+77010000002'])
+    assert.equal(tracker.apply({ Event: 'UserEvent', UserEvent: 'SomethingElse', ...ids, Line: '000' }, at)!.line, '109')
+    assert.equal(tracker.apply({ Event: 'Hangup', Uniqueid: '1795557400.1', Linkedid: '1795557400.0' }, at)!.ended_at, null, 'an agent leg\'s hang-up does not end the call')
+    assert.equal(tracker.inProgress().length, 1)
+  })
+})
