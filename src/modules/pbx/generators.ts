@@ -1,14 +1,16 @@
 import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
+import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
 // comment, so no row can open a section or add an option.
 
-export interface PbxTerminal {
-  id: string
-  extension: string
-  name: string
+/** the endpoint's options, which the row may leave to Asterisk's defaults and the files write out */
+type EndpointOption = 'transport' | 'context' | 'disallow' | 'allow' | 'direct_media' | 'rtp_symmetric' | 'force_rport' | 'rewrite_contact' | 'language' | 'realm'
+
+/** a terminal as written: its row (its forwardings as they are), the defaults filled in, its digests */
+export interface PbxTerminal extends Omit<TerminalWithCredentials, 'organization_id' | 'md5_cred' | 'password_digest' | EndpointOption> {
   transport: string
   context: string
   disallow: string
@@ -18,21 +20,9 @@ export interface PbxTerminal {
   force_rport: boolean
   rewrite_contact: boolean
   language: string
-  mailboxes: string | null
+  realm: string
   /** `<algorithm>:<hex digest of username:realm:password>`, MD5 first (Asterisk's password_digest) */
   passwordDigests: string[]
-  realm: string
-  outgoing_cli: string | null
-  allow_long_distance: boolean
-  cf_unconditional_enabled: boolean
-  cf_unconditional_dest: string | null
-  cf_unavailable_enabled: boolean
-  cf_unavailable_dest: string | null
-  cf_noanswer_enabled: boolean
-  cf_noanswer_dest: string | null
-  cf_noanswer_timeout: number
-  cf_busy_enabled: boolean
-  cf_busy_dest: string | null
 }
 
 export interface PbxOrganization {
