@@ -4,6 +4,8 @@ import { join } from 'node:path'
 export interface WrittenSet { files: string[], backupPath: string | null }
 
 const WRITE_BATCH = 1 << 20
+/** buffers to one writev: well below the system's IOV_MAX (1,024 on Linux) */
+const WRITE_BUFFERS = 512
 
 /** writes the pieces in order, about a megabyte at a time: a file of 100 MB is never held whole */
 async function writeDurably (path: string, content: Iterable<string>): Promise<void> {
@@ -21,7 +23,7 @@ async function writeDurably (path: string, content: Iterable<string>): Promise<v
       const bytes = Buffer.from(piece, 'utf8')
       batch.push(bytes)
       size += bytes.length
-      if (size >= WRITE_BATCH) await flush()
+      if (size >= WRITE_BATCH || batch.length >= WRITE_BUFFERS) await flush()
     }
     if (size > 0) await flush()
     await handle.sync()
@@ -91,10 +93,10 @@ async function pruneBackups (dir: string, keep: number): Promise<void> {
 const exists = async (path: string) => stat(path).then(() => true, () => false)
 
 /**
- * Writes a set of configuration files (each as the pieces it is made of) into `dir`: every file goes to a temporary name first, the
- * previous files are kept in `backups/<timestamp>/` (atomically), then each temporary file is
- * renamed over its target (atomic per file) and the directory is synced. The previous files are kept
- * by hard links, not copied: a set of 100 MB costs a backup nothing. When any write fails, the
+ * Writes a set of configuration files (each as the pieces it is made of) into `dir`: every file goes
+ * to a temporary name first, the previous files are kept in `backups/<timestamp>/` (atomically, by
+ * hard links: a set of 100 MB costs a backup nothing), then each temporary file is renamed over its
+ * target (atomic per file) and the directory is synced. When any write fails, the
  * temporary files are removed and the previous files stay as they were. Leftovers of a crashed
  * generation are removed first; only the newest `keepBackups` backups are kept.
  */
