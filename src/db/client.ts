@@ -91,6 +91,13 @@ export interface Database {
    * stop. `onState` hears when notifications start and stop arriving: what was missed in between is lost.
    */
   listen: (channel: string, listener: Listener, onState?: (listening: boolean) => void) => Promise<() => Promise<void>>
+  /**
+   * Leadership among the service's instances for the work only one of them may do (`key`: its
+   * advisory lock). PostgreSQL: a dedicated connection holds a session advisory lock, the others
+   * try every few seconds and one takes over when the holder's connection ends; the embedded
+   * database's one process always leads. `onState` hears each change; answers the stop.
+   */
+  lead: (key: number, onState: (leading: boolean) => void) => Promise<() => Promise<void>>
   /** applies the migrations of `folder` (PostgreSQL: under an advisory lock, for concurrent starts) */
   migrate: (folder: string) => Promise<void>
   /** the embedded database's files as an image (a migrated template for tests); PostgreSQL has none */
@@ -189,6 +196,10 @@ function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): 
       onState?.(true)
       return async () => { if (!client.closed) await unlisten() }
     },
+    lead: async (_key, onState) => {
+      onState(true)
+      return async () => {}
+    },
     migrate: async (folder) => { await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }) },
     image: () => client.dumpDataDir('none'),
     ping: async () => { await client.query('select 1') },
@@ -228,6 +239,7 @@ function createPostgres (connectionString: string, max: number): Database {
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query<T & pg.QueryResultRow>(text, params)).rows,
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
     listen: (channel, listener, onState) => listenPostgres(config, channel, listener, onState),
+    lead: (key, onState) => leadPostgres(config, key, onState),
     migrate: async (folder) => {
       const client = await pool.connect()
       try {
@@ -279,4 +291,59 @@ async function listenPostgres (config: pg.ClientConfig, channel: string, listene
   }
   await connect(0)
   return async () => { closed = true; clearTimeout(retry); await client?.end().catch(() => {}) }
+}
+
+/** how often an instance that does not lead tries the lock, and the leader checks its connection */
+export const LEADERSHIP_CHECK_MS = 3000
+
+/**
+ * A dedicated connection that holds the session advisory lock `key` while this instance leads. It
+ * tries the lock every LEADERSHIP_CHECK_MS; the leader checks its connection as often, so a leader
+ * cut off from the database stops leading about when the server lets the lock go. A lost connection
+ * is reconnected with backoff.
+ */
+async function leadPostgres (config: pg.ClientConfig, key: number, onState: (leading: boolean) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined
+  let closed = false
+  let timer: NodeJS.Timeout | undefined
+  let leading = false
+  const setLeading = (now: boolean) => { if (leading !== now) { leading = now; onState(now) } }
+  const connect = async (attempt: number): Promise<void> => {
+    const c = new pg.Client({ ...config, query_timeout: LEADERSHIP_CHECK_MS })
+    let gaveUp = false
+    const reconnect = () => {
+      if (gaveUp || closed) return
+      gaveUp = true
+      setLeading(false)
+      clearTimeout(timer)
+      if (client === c) client = undefined
+      c.end().catch(() => {})
+      timer = setTimeout(() => { void connect(attempt + 1) }, backoffDelay(attempt, { baseMs: 100, maxMs: 10_000 }))
+    }
+    const check = async () => {
+      try {
+        if (leading) await c.query('select 1')
+        else setLeading((await c.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key])).rows[0]!.locked)
+        attempt = 0
+        if (!closed) timer = setTimeout(() => { void check() }, LEADERSHIP_CHECK_MS)
+      } catch {
+        reconnect()
+      }
+    }
+    c.on('error', reconnect)
+    try {
+      await c.connect()
+      client = c
+      await check()
+    } catch {
+      reconnect()
+    }
+  }
+  await connect(0)
+  return async () => {
+    closed = true
+    clearTimeout(timer)
+    setLeading(false)
+    await client?.end().catch(() => {}) // the lock goes with the session
+  }
 }

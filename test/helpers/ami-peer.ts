@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { readRecording, recordedAnswer, withValues } from './ami-recording.js'
+import { readRecording, recordedAnswer, recordedEvents, withValues } from './ami-recording.js'
 
 // A fake Asterisk 22 on 127.0.0.1 speaking AMI byte for byte as the transcripts in
 // shared/data/asterisk-ami show it (banner, CRLF lines, blank-line terminators, Output lines,
@@ -30,14 +30,18 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
   const secret = options.secret ?? 'ami-secret'
   const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
   const sockets = new Set<Socket>()
+  /** the connections that logged in asking for events, and the classes they asked for */
+  const streams = new Map<Socket, string>()
 
   const respond = (socket: Socket, a: Record<string, string>): void => {
     const id = a.ActionID ?? ''
     const write = (text: string) => socket.write(text)
     switch (a.Action) {
       case 'Login':
-        if (a.Username === username && a.Secret === secret) write(message(['Response: Success', `ActionID: ${id}`, 'Message: Authentication accepted']))
-        else write(message(['Response: Error', `ActionID: ${id}`, 'Message: Authentication failed']))
+        if (a.Username === username && a.Secret === secret) {
+          write(message(['Response: Success', `ActionID: ${id}`, 'Message: Authentication accepted']))
+          if (a.Events && a.Events !== 'off') streams.set(socket, a.Events)
+        } else write(message(['Response: Error', `ActionID: ${id}`, 'Message: Authentication failed']))
         return
       case 'CoreStatus':
         write(message(['Response: Success', `ActionID: ${id}`, `CoreStartupDate: ${state.startup.split(' ')[0]}`, `CoreStartupTime: ${state.startup.split(' ')[1]}`, 'CoreReloadDate: 2026-11-21', 'CoreReloadTime: 23:08:02', 'CoreCurrentCalls: 2', 'CoreProcessedCalls: 17']))
@@ -112,7 +116,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
   const server = createServer((socket) => {
     state.connections++
     sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+    socket.on('close', () => { sockets.delete(socket); streams.delete(socket) })
     socket.on('error', () => {})
     socket.write(`Asterisk Call Manager/11.0.0${CRLF}`)
     let buffer = ''
@@ -135,6 +139,22 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     username,
     secret,
     state,
+    /** connections streaming events now */
+    streaming: () => streams.size,
+    /**
+     * Sends the calls of a recording (its `Events: call,agent` session) to every connection streaming
+     * events, as Asterisk sent them: every field, in order; `from`/`to` pick a part (by index).
+     */
+    replay: (recording: string, { from = 0, to = Infinity }: { from?: number, to?: number } = {}) => {
+      const events = recordedEvents(recording, 1).slice(from, to)
+      for (const socket of streams.keys()) for (const e of events) socket.write(message(Object.entries(e.message).map(([k, v]) => `${k}: ${v}`)))
+      return events.length
+    },
+    /** drops the connections streaming events, as a restarting Asterisk or a network cut would */
+    dropStreams: () => {
+      for (const socket of streams.keys()) socket.destroy()
+      streams.clear()
+    },
     close: async () => { for (const s of sockets) s.destroy(); server.close(); await once(server, 'close').catch(() => {}) },
   }
 }

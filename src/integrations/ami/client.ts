@@ -9,6 +9,16 @@ export interface AmiOptions {
   secret: string
   /** every action, and connecting with login, must finish within this */
   timeoutMs: number
+  /** the event classes this connection receives (Login's `Events`): `off` unless it streams them */
+  events?: string
+}
+
+/** what a connection that streams events hears: each event as it arrives, and the connection's state */
+export interface AmiEventHandlers {
+  event: (message: AmiMessage, at: Date) => void
+  /** logged in: events flow from now on (what happened while disconnected was not seen) */
+  connected?: () => void
+  lost?: (reason: string) => void
 }
 
 export interface AmiListResult { response: AmiMessage, events: AmiMessage[] }
@@ -42,6 +52,8 @@ export function createAmiClient (options: AmiOptions) {
   let retryAt = 0
   let lastError = ''
   const pending = new Map<string, Pending>()
+  let streaming: Pick<AmiEventHandlers, 'event' | 'lost'> | undefined
+  let stopStreaming: (() => void) | undefined
 
   function failAll (err: Error): void {
     for (const [id, p] of pending) { clearTimeout(p.timer); p.reject(err); pending.delete(id) }
@@ -54,12 +66,16 @@ export function createAmiClient (options: AmiOptions) {
     buffer = ''
     bannerSeen = false
     failAll(new AmiError(reason))
+    streaming?.lost?.(reason)
   }
 
   function onMessage (m: AmiMessage): void {
     const id = field(m, 'ActionID')
     const p = id === undefined ? undefined : pending.get(id)
-    if (!p) return // an event nobody asked for
+    if (!p) {
+      if (id === undefined && field(m, 'Event') !== undefined) streaming?.event(m, new Date())
+      return // otherwise an answer nobody waits for any more
+    }
     if (p.response === undefined && field(m, 'Response') !== undefined) {
       p.response = m
       const listing = field(m, 'EventList') === 'start'
@@ -116,7 +132,7 @@ export function createAmiClient (options: AmiOptions) {
       s.on('error', (err) => { clearTimeout(timer); reject(new AmiError(err.message)); if (socket === s) drop(`AMI connection error: ${err.message}`) })
       s.on('close', () => { clearTimeout(timer); reject(new AmiError('AMI closed the connection')); if (socket === s) drop('AMI closed the connection') })
       s.on('connect', () => {
-        send({ Action: 'Login', Username: options.username, Secret: options.secret, Events: 'off' }, false).then(({ response }) => {
+        send({ Action: 'Login', Username: options.username, Secret: options.secret, Events: options.events ?? 'off' }, false).then(({ response }) => {
           clearTimeout(timer)
           if (field(response, 'Response') !== 'Success') throw new AmiError(`AMI login refused: ${field(response, 'Message') ?? 'no reason given'}`)
           resolve()
@@ -150,7 +166,46 @@ export function createAmiClient (options: AmiOptions) {
       await ensureConnected()
       return send(fields, true)
     },
+    /**
+     * Keeps the connection open and hands every event to `handlers` until the answered stop: after a
+     * loss it reconnects with the same backoff as actions (1 s, 2 s ... 30 s).
+     */
+    stream (handlers: AmiEventHandlers): () => void {
+      let stopped = false
+      let connected = false
+      let timer: NodeJS.Timeout | undefined
+      const attempt = () => {
+        if (stopped) return
+        ensureConnected().then(() => {
+          if (stopped) return
+          connected = true
+          handlers.connected?.()
+        }, retry)
+      }
+      /** the next attempt when the backoff allows (a loss and a failed attempt may both ask: one timer) */
+      const retry = () => {
+        if (stopped) return
+        clearTimeout(timer)
+        timer = setTimeout(attempt, Math.max(retryAt - Date.now(), 100))
+      }
+      streaming = {
+        event: handlers.event,
+        lost: (reason) => {
+          if (connected) handlers.lost?.(reason)
+          connected = false
+          retry()
+        },
+      }
+      attempt()
+      stopStreaming = () => {
+        stopped = true
+        clearTimeout(timer)
+        streaming = undefined
+      }
+      return stopStreaming
+    },
     close (): void {
+      stopStreaming?.()
       if (socket && ready) socket.write(encodeAction({ Action: 'Logoff', ActionID: 'appeals-logoff' }))
       retryAt = 0
       drop('AMI client closed')
