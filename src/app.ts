@@ -29,6 +29,7 @@ import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
 import * as classifiers from './modules/classifiers/index.js'
 import * as agentsModule from './modules/agents/index.js'
+import * as lineCalls from './modules/line-calls/index.js'
 import * as callRouting from './modules/call-routing/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
@@ -110,7 +111,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
 
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -173,6 +174,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
   })
   const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port })
+  // Asterisk's call and agent events on a connection of their own, read by one instance at a time
+  const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: 'call,agent' })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
   // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
   const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms })
@@ -193,6 +196,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     pbx,
     callEvents,
     agents,
+    lineCalls.createLineCallsModule({ database, log, events }),
     llm,
     createGroupsModule({ db }),
     calendar,

@@ -58,3 +58,7 @@ export const organizationActiveFact = (id: number) => sql<boolean | null>`(selec
 /** whether an active organization runs this module (`call_center`: its staff are the centre's), as a column of the caller's query */
 export const organizationRunsFact = (id: number, module: string) =>
   sql<boolean>`exists (select 1 from ${organizations} o where o.id = ${id} and o.is_active and ${module} = any(o.modules))`
+
+/** the organization with this prefix (the PBX names its contexts and queues by it) */
+export const organizationIdByPrefix = async (db: AppDb, prefix: string) =>
+  (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.prefix, prefix)))[0]?.id

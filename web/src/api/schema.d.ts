@@ -1909,6 +1909,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The line's calls, newest first, as Asterisk's events told them (calls in progress too) */
+        get: operations["listLineCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line-calls/{linkedid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One call by its Linkedid */
+        get: operations["getLineCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/llm/models": {
         parameters: {
             query?: never;
@@ -3435,6 +3469,56 @@ export interface components {
             }[];
             /** @enum {string} */
             pbx: "connected" | "not_configured" | "unreachable";
+        };
+        LineCallView: {
+            /** @description the call's id everywhere: the call events' call_id */
+            linkedid: string;
+            organization_id: number | null;
+            caller_number: string | null;
+            /** @description the inbound line dialled */
+            line: string | null;
+            menu_choice: string | null;
+            /** @description chosen in the language menu (kk, ru) */
+            language: string | null;
+            queue: string | null;
+            /** Format: date-time */
+            joined_at: string | null;
+            /** @description its place in the queue when it joined */
+            position: number | null;
+            attempts: {
+                /** @description the queue member rung: PJSIP/<terminal> */
+                interface: string;
+                member_name: string;
+                /** Format: date-time */
+                rung_at: string;
+                /**
+                 * @description no_answer: it rang out (the queue's timeout); not_answered: the caller left while it rang
+                 * @enum {string}
+                 */
+                result: "ringing" | "no_answer" | "answered" | "not_answered";
+                ring_seconds: number | null;
+            }[];
+            answered_by: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** @description Asterisk's HoldTime: from joining the queue to the answer, or to leaving it */
+            hold_seconds: number | null;
+            talk_seconds: number | null;
+            /** @description who ended an answered call: caller, agent or transfer */
+            ended_by: string | null;
+            /**
+             * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), ended (never queued)
+             * @enum {string}
+             */
+            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended";
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+        };
+        LineCallPage: {
+            items: components["schemas"]["LineCallView"][];
+            total: number;
         };
         ConfigPreview: {
             config_type: string;
@@ -9227,6 +9311,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentView"][];
+                };
+            };
+        };
+    };
+    listLineCalls: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineCallPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getLineCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asterisk's Linkedid: the caller channel's Uniqueid */
+                linkedid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineCallView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

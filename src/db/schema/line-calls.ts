@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, jsonb, pgTable, real, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
+import { organizations } from './organizations.js'
+
+export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended'] as const
+
+/** an agent rung for a call, as Asterisk's events told it */
+export interface LineCallAttempt {
+  interface: string
+  member_name: string
+  rung_at: string
+  result: 'ringing' | 'no_answer' | 'answered' | 'not_answered'
+  ring_seconds: number | null
+}
+
+/**
+ * A citizen's call as Asterisk's own events tell it (DESIGN 9), one row per call keyed by its
+ * Linkedid; written as the call goes (joined, answered, ended), so a call in progress is there too.
+ */
+export const lineCalls = pgTable('line_calls', {
+  linkedid: varchar('linkedid', { length: 64 }).primaryKey(),
+  /** the organization whose line or queue it reached; null when neither named one the service knows */
+  organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+  caller_number: varchar('caller_number', { length: 80 }),
+  line: varchar('line', { length: 32 }),
+  menu_choice: varchar('menu_choice', { length: 4 }),
+  language: varchar('language', { length: 8 }),
+  queue: varchar('queue', { length: 80 }),
+  joined_at: timestamp('joined_at', { withTimezone: true }),
+  position: integer('position'),
+  attempts: jsonb('attempts').$type<LineCallAttempt[]>().notNull().default(sql`'[]'::jsonb`),
+  answered_by: varchar('answered_by', { length: 80 }),
+  answered_at: timestamp('answered_at', { withTimezone: true }),
+  hold_seconds: real('hold_seconds'),
+  talk_seconds: real('talk_seconds'),
+  ended_by: varchar('ended_by', { length: 16 }),
+  outcome: varchar('outcome', { length: 10, enum: lineCallOutcomes }).notNull(),
+  started_at: timestamp('started_at', { withTimezone: true }).notNull(),
+  ended_at: timestamp('ended_at', { withTimezone: true }),
+}, (t) => [
+  oneOf('line_calls_outcome_check', t.outcome, lineCallOutcomes),
+  index('line_calls_started_idx').on(t.started_at),
+  index('line_calls_organization_started_idx').on(t.organization_id, t.started_at),
+])

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database } from '../../db/client.js'
+import type { AmiClient } from '../../integrations/ami/client.js'
+import type { Running } from '../../lib/module.js'
+import type { LineCallService } from './service.js'
+
+// Any constant: the same for every instance of the service.
+const CONSUMER_LOCK = 7_351_034
+
+/**
+ * Exactly one instance reads Asterisk's events (DESIGN 9): the one that holds the consumer's
+ * advisory lock streams them from its own AMI connection into the line's calls; another takes over
+ * when it stops or loses its database connection.
+ */
+export function createEventConsumer ({ lead, events, service, log }: {
+  lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'settled'>, log: FastifyBaseLogger
+}): Running {
+  let stopLeading: (() => Promise<void>) | undefined
+  let stopStream: (() => void) | undefined
+  const follow = (leading: boolean) => {
+    stopStream?.()
+    stopStream = undefined
+    if (!leading) { log.info('another instance reads Asterisk\'s events'); return }
+    log.info('this instance reads Asterisk\'s events')
+    stopStream = events.stream({
+      event: service.event,
+      connected: () => log.info('AMI events: connected'),
+      lost: (reason) => log.warn({ reason }, 'AMI events: connection lost; reconnecting'),
+    })
+  }
+  return {
+    start: async () => { stopLeading = await lead(CONSUMER_LOCK, follow) },
+    stop: async () => {
+      await stopLeading?.()
+      stopStream?.()
+      events.close()
+      await service.settled()
+    },
+  }
+}

@@ -1,0 +1,2 @@
+export { createLineCallsModule } from './module.js'
+export { schemas } from './schemas.js'

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { bearer, ref } from '../../lib/openapi.js'
+import { LineCallPage, LineCallParams, LineCallQuery, LineCallView } from './schemas.js'
+import type { LineCallService } from './service.js'
+
+const tags = ['line-calls']
+const security = bearer
+
+/** The line's calls from Asterisk's events (beyond the interface): admins see all, managers their organization's. */
+const routes: FastifyPluginAsyncTypebox<{ service: LineCallService }> = async (app, { service }) => {
+  app.addHook('onRequest', app.requireUser)
+  app.get('', {
+    schema: { tags, security, operationId: 'listLineCalls', summary: 'The line\'s calls, newest first, as Asterisk\'s events told them (calls in progress too)', querystring: LineCallQuery, response: { 200: ref(LineCallPage) } },
+  }, async (req) => service.list(req.principal!, req.query))
+  app.get('/:linkedid', {
+    schema: { tags, security, operationId: 'getLineCall', summary: 'One call by its Linkedid', params: LineCallParams, response: { 200: ref(LineCallView) } },
+  }, async (req) => service.get(req.principal!, req.params.linkedid))
+}
+
+export default routes

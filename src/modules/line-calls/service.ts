@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import { scopeOf } from '../../lib/access.js'
+import type { Principal } from '../../lib/auth.js'
+import { ForbiddenError, NotFoundError } from '../../lib/errors.js'
+import type { LineCallRepo } from './repo.js'
+import type { LineCallQuery } from './schemas.js'
+import { createCallTracker, type LineCall } from './tracker.js'
+
+type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
+const iso = (d: Date | null) => d?.toISOString() ?? null
+/** a row as the API answers it: times as ISO 8601 */
+const view = (c: LineCallRow) => ({ ...c, joined_at: iso(c.joined_at), answered_at: iso(c.answered_at), started_at: c.started_at.toISOString(), ended_at: iso(c.ended_at) })
+
+/** the organization's prefix in the names the PBX's files give queues (`org<prefix>-...`) */
+const QUEUE_PREFIX = /^org([0-9]+)-/
+
+/** The line's calls: kept from Asterisk's events as they come, shown to the supervisors. */
+export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log: FastifyBaseLogger }) {
+  const tracker = createCallTracker()
+  /** saves in the order the events came: a call's later state never lands under an earlier one */
+  let saving: Promise<void> = Promise.resolve()
+
+  async function save (call: LineCall): Promise<void> {
+    const prefix = call.organization_prefix ?? QUEUE_PREFIX.exec(call.queue ?? '')?.[1]
+    await repo.save(call, (prefix === undefined ? undefined : await repo.organizationOf(prefix)) ?? null)
+  }
+
+  const supervisorScope = (actor: Principal) => {
+    if (actor.role === 'operator') throw new ForbiddenError('Only supervisors see the line\'s calls')
+    return scopeOf(actor)
+  }
+
+  return {
+    /** an AMI event as it arrived */
+    event (message: AmiMessage, at: Date): void {
+      const call = tracker.apply(message, at)
+      if (!call) return
+      const snapshot = structuredClone(call)
+      saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
+    },
+    /** resolves once every event heard so far is saved (tests, and a stop) */
+    settled: () => saving,
+
+    async list (actor: Principal, q: LineCallQuery) {
+      const scope = supervisorScope(actor)
+      const { items, total } = await repo.list({ organizationId: scope.organizationId, outcome: q.outcome, limit: q.limit, offset: q.skip })
+      return { items: items.map(view), total }
+    },
+
+    async get (actor: Principal, linkedid: string) {
+      const scope = supervisorScope(actor)
+      const call = await repo.get(linkedid)
+      if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
+      return view(call)
+    },
+  }
+}
+
+export type LineCallService = ReturnType<typeof createLineCallService>

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { createDb, type Database } from '../../src/db/client.js'
+import { startAmiPeer } from '../helpers/ami-peer.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+
+type Headers = Record<string, string>
+type Peer = Awaited<ReturnType<typeof startAmiPeer>>
+const amiEnv = (peer: Peer) => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' })
+
+describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against the AMI peer replaying the real recordings', () => {
+  let peer: Peer
+  let database: Database
+  let t: TestApp
+  let admin: Headers
+  let manager: Headers
+  let otherManager: Headers
+  let operator: Headers
+  let orgId: number
+  const get = (url: string, headers: Headers = admin) => t.app.inject({ url, headers })
+  const calls = async (query = '', headers: Headers = admin) => (await get(`/api/line-calls${query}`, headers)).json() as { items: Record<string, unknown>[], total: number }
+
+  before(async () => {
+    peer = await startAmiPeer()
+    database = await createTestDatabase()
+    t = await buildTestApp({ database, env: amiEnv(peer) })
+    await t.app.ready()
+    const db = database.db
+    const org = await makeOrganization(db, { prefix: '101' })
+    orgId = org.id
+    const other = await makeOrganization(db, { prefix: '102' })
+    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
+    manager = await login(t.app, await makeUser(db, { role: 'manager', organization_id: org.id }))
+    otherManager = await login(t.app, await makeUser(db, { role: 'manager', organization_id: other.id }))
+    operator = await login(t.app, await makeUser(db, { role: 'operator', organization_id: org.id }))
+    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  })
+  after(async () => {
+    await t.app.close()
+    await database.close()
+    await peer.close()
+  })
+
+  it('streams on a connection of its own (Events: call,agent); actions keep a connection with events off', () => {
+    const logins = peer.state.received.filter((a) => a.Action === 'Login').map((a) => a.Events)
+    assert.ok(logins.includes('call,agent'), JSON.stringify(logins))
+  })
+
+  it('an answered call: kept with its queue, its organization, the agent rung and who answered after how long', async () => {
+    peer.replay('queue-answered.txt')
+    const page = await eventually(async () => { const p = await calls(); return p.items[0]?.ended_at ? p : undefined }, 10_000, 'the call ended')
+    assert.equal(page.total, 1)
+    const call = page.items[0]!
+    assert.equal(call.linkedid, '1795557215.0')
+    assert.equal(call.organization_id, orgId)
+    assert.equal(call.queue, 'org101-queue')
+    assert.equal(call.caller_number, '+77010000001')
+    assert.equal(call.outcome, 'answered')
+    assert.equal(call.answered_by, 'PJSIP/101001')
+    assert.equal(call.hold_seconds, 3)
+    assert.equal(call.talk_seconds, 3)
+    assert.equal(call.ended_by, 'caller')
+    assert.deepEqual((call.attempts as { interface: string, result: string, ring_seconds: number }[]).map((a) => [a.interface, a.result, a.ring_seconds]), [['PJSIP/101001', 'answered', 2]])
+    const one = await get('/api/line-calls/1795557215.0', manager)
+    assert.equal(one.statusCode, 200)
+    assert.deepEqual(one.json(), call)
+  })
+
+  it('after the connection drops the service reconnects, and the next calls are kept: two abandoned', async () => {
+    const logins = peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length
+    peer.dropStreams()
+    assert.equal(peer.streaming(), 0)
+    await eventually(async () => peer.streaming() === 1, 15_000, 'the stream reconnected')
+    assert.equal(peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length, logins + 1)
+    peer.replay('queue-abandoned.txt')
+    const abandoned = await eventually(async () => { const p = await calls('?outcome=abandoned'); return p.total === 2 && p.items.every((c) => c.ended_at) ? p : undefined }, 10_000, 'two abandoned calls')
+    assert.deepEqual(abandoned.items.map((c) => [c.linkedid, c.hold_seconds]).sort(), [['1795557234.0', 4], ['1795557241.2', 5]], JSON.stringify(abandoned.items))
+  })
+
+  it('a Queue() timeout is timed_out, not abandoned', async () => {
+    peer.replay('queue-empty.txt')
+    const page = await eventually(async () => { const p = await calls('?outcome=timed_out'); return p.total === 1 && p.items[0]!.ended_at ? p : undefined }, 10_000, 'the timed-out call')
+    assert.equal(page.items[0]!.hold_seconds, 60)
+  })
+
+  it('a manager sees its organization\'s calls only; an operator none; paging is bounded', async () => {
+    assert.equal((await calls('', manager)).total, 4)
+    assert.deepEqual(await calls('', otherManager), { items: [], total: 0 })
+    assert.equal((await get('/api/line-calls/1795557215.0', otherManager)).statusCode, 404)
+    const refused = await get('/api/line-calls', operator)
+    assert.equal(refused.statusCode, 403)
+    const paged = await calls('?limit=1&skip=1')
+    assert.equal(paged.items.length, 1)
+    assert.equal(paged.total, 4)
+  })
+
+  it('bad input is a 422 naming the field; an unknown call 404; no token 401', async () => {
+    for (const [query, loc] of [['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?outcome=lost', 'outcome'], ['?skip=-1', 'skip']] as const) {
+      const res = await get(`/api/line-calls${query}`)
+      assert.equal(res.statusCode, 422, query)
+      assert.deepEqual(res.json().detail[0].loc, ['query', loc])
+    }
+    const bad = await get('/api/line-calls/not-an-id')
+    assert.equal(bad.statusCode, 422)
+    assert.deepEqual(bad.json().detail[0].loc, ['path', 'linkedid'])
+    assert.equal((await get('/api/line-calls/1.2')).statusCode, 404)
+    assert.equal((await t.app.inject({ url: '/api/line-calls' })).statusCode, 401)
+  })
+})
+
+describe('one consumer of Asterisk\'s events across instances (PostgreSQL: an advisory lock)', { skip: process.env.TEST_DATABASE_URL ? undefined : 'the embedded database has one process: it always reads the events' }, () => {
+  it('two instances: one streams; when it stops, the other takes over within 10 s', async () => {
+    const peer = await startAmiPeer()
+    const { url, drop } = await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL!)
+    const databases: Database[] = [await createDb({ databaseUrl: url }), await createDb({ databaseUrl: url })]
+    const apps: TestApp[] = []
+    const streamLogins = () => peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length
+    try {
+      // the first instance starts alone and leads; the second starts beside it
+      apps.push(await buildTestApp({ database: databases[0]!, env: amiEnv(peer) }))
+      await apps[0]!.app.ready()
+      await eventually(async () => peer.streaming() === 1, 10_000, 'the first instance streaming')
+      apps.push(await buildTestApp({ database: databases[1]!, env: amiEnv(peer) }))
+      await apps[1]!.app.ready()
+      await new Promise((resolve) => setTimeout(resolve, 4000)) // past a lock check of the second: still one stream
+      assert.equal(peer.streaming(), 1)
+      assert.equal(streamLogins(), 1)
+      await apps[0]!.app.close()
+      await eventually(async () => peer.streaming() === 1 && streamLogins() === 2, 10_000, 'the second instance streaming')
+    } finally {
+      for (const a of apps) await a.app.close()
+      for (const d of databases) await d.close()
+      await drop()
+      await peer.close()
+    }
+  })
+})
