@@ -7,16 +7,12 @@ import type { LineCall } from './tracker.js'
 export interface LineCallFilter { organizationId?: number, outcome?: LineCall['outcome'], limit: number, offset: number }
 
 export function createLineCallRepo (db: AppDb) {
-  const prefixes = new Map<string, number | undefined>()
   return {
-    /** the organization of a prefix, looked up once: the PBX's prefixes do not change under a running call */
-    async organizationOf (prefix: string): Promise<number | undefined> {
-      if (!prefixes.has(prefix)) prefixes.set(prefix, await organizationIdByPrefix(db, prefix))
-      return prefixes.get(prefix)
-    },
+    /** the organization of a prefix now (a prefix may be changed, or freed and taken by another) */
+    organizationOf: (prefix: string) => organizationIdByPrefix(db, prefix),
     /** the call as it stands now: inserted at its first event, then updated */
     async save (call: LineCall, organizationId: number | null): Promise<void> {
-      const { linkedid, ...rest } = call
+      const { linkedid, organization_prefix: _prefix, ...rest } = call
       const row = { ...rest, organization_id: organizationId, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })) }
       await db.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row })
     },
