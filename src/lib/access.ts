@@ -21,6 +21,12 @@ export function scopeOf (p: Principal): Scope {
 /** a row owned by an organization and, maybe, an employee */
 export interface Owned { organization_id: number | null, employee_id?: number | null }
 
+/** a supervisor's scope (an admin: everything; a manager: its organization); operators are refused, naming `what` */
+export function supervisorScope (p: Principal, what: string): Scope {
+  if (p.role === 'operator') throw new ForbiddenError(`Only supervisors see ${what}`)
+  return scopeOf(p)
+}
+
 /** whether the row lies inside the principal's scope */
 export function canSee (p: Principal, row: Owned): boolean {
   const scope = scopeOf(p)

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { QueueControl, QueueMemberState } from '../../integrations/ami/queue-control.js'
+import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
-import { ConflictError, ForbiddenError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
 import type { AgentRepo } from './repo.js'
 import type { AgentChoice, AgentStateValue, AgentView } from './schemas.js'
 
@@ -98,9 +99,8 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
 
     /** the operators of the supervisor's scope (an admin: every one; a manager: their organization's) */
     async list (actor: Principal): Promise<AgentView[]> {
-      if (actor.role === 'operator') throw new ForbiddenError('Only supervisors see the operators\' states')
-      const scope = actor.role === 'admin' ? {} : { organizationId: actor.organization_id ?? -1 }
-      const terminals = groupBy(await repo.terminalsOf(scope), (t) => t.employee_id!)
+      const { organizationId } = supervisorScope(actor, 'the operators\' states')
+      const terminals = groupBy(await repo.terminalsOf({ organizationId }), (t) => t.employee_id!)
       const [choices, found] = await Promise.all([repo.choices([...terminals.keys()]), members()])
       return [...terminals].sort(([a], [b]) => a - b).map(([userId, own]) => view(userId, own.map((t) => t.id), choices.get(userId), found))
     },

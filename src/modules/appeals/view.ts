@@ -1,10 +1,10 @@
+import { isoOrNull } from '../../lib/clock.js'
 import { allowedActions, type Actor } from './lifecycle.js'
 import type { AppealRow } from './repo.js'
 import type { AnswerCheck, AppealResponse } from './schemas.js'
 
 /** an appeal as the caller sees it: its fields and the actions the caller may take on it now */
 export function appealView (row: AppealRow, actor: Actor): AppealResponse {
-  const iso = (d: Date | null) => d?.toISOString() ?? null
   return {
     id: row.id,
     number: row.number,
@@ -31,16 +31,16 @@ export function appealView (row: AppealRow, actor: Actor): AppealResponse {
     operator_id: row.operator_id,
     work_due_at: row.work_due_at.toISOString(),
     close_due_at: row.close_due_at.toISOString(),
-    extended_until: iso(row.extended_until),
+    extended_until: isoOrNull(row.extended_until),
     extension_reason: row.extension_reason,
     is_overdue: row.work_overdue_at !== null || row.close_overdue_at !== null,
-    work_overdue_at: iso(row.work_overdue_at),
-    close_overdue_at: iso(row.close_overdue_at),
-    taken_at: iso(row.taken_at),
+    work_overdue_at: isoOrNull(row.work_overdue_at),
+    close_overdue_at: isoOrNull(row.close_overdue_at),
+    taken_at: isoOrNull(row.taken_at),
     answer: row.answer_text === null || row.answered_at === null
       ? null
       : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: (row.answer_check as AnswerCheck | null) ?? null, answered_at: row.answered_at.toISOString() },
-    closed_at: iso(row.closed_at),
+    closed_at: isoOrNull(row.closed_at),
     rejection_kind: row.rejection_kind,
     is_repeat: row.is_repeat,
     allowed_actions: allowedActions(actor, row),

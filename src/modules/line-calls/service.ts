@@ -1,19 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
-import { scopeOf } from '../../lib/access.js'
+import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
-import { ForbiddenError, NotFoundError } from '../../lib/errors.js'
+import { isoOrNull } from '../../lib/clock.js'
+import { NotFoundError } from '../../lib/errors.js'
 import type { LineCallRepo } from './repo.js'
 import type { LineCallQuery } from './schemas.js'
 import { createCallTracker, type LineCall } from './tracker.js'
 
 type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
-const iso = (d: Date | null) => d?.toISOString() ?? null
 /** a row as the API answers it: times as ISO 8601 */
-const view = (c: LineCallRow) => ({ ...c, joined_at: iso(c.joined_at), answered_at: iso(c.answered_at), started_at: c.started_at.toISOString(), ended_at: iso(c.ended_at) })
+const view = (c: LineCallRow) => ({ ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at) })
 
 /** the organization's prefix in the names the PBX's files give queues (`org<prefix>-...`) */
 const QUEUE_PREFIX = /^org([0-9]+)-/
+const WHAT = 'the line\'s calls'
 
 /** The line's calls: kept from Asterisk's events as they come, shown to the supervisors. */
 export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log: FastifyBaseLogger }) {
@@ -21,14 +22,22 @@ export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log:
   /** saves in the order the events came: a call's later state never lands under an earlier one */
   let saving: Promise<void> = Promise.resolve()
 
-  async function save (call: LineCall): Promise<void> {
+  /** the organization of each call in progress, once found: a call's events are saved one by one, its organization looked up once */
+  const organizations = new Map<string, number>()
+
+  async function organizationOf (call: LineCall): Promise<number | null> {
+    const known = organizations.get(call.linkedid)
+    if (known !== undefined) return known
     const prefix = call.organization_prefix ?? QUEUE_PREFIX.exec(call.queue ?? '')?.[1]
-    await repo.save(call, (prefix === undefined ? undefined : await repo.organizationOf(prefix)) ?? null)
+    const found = prefix === undefined ? undefined : await repo.organizationOf(prefix)
+    if (found !== undefined) organizations.set(call.linkedid, found)
+    return found ?? null
   }
 
-  const supervisorScope = (actor: Principal) => {
-    if (actor.role === 'operator') throw new ForbiddenError('Only supervisors see the line\'s calls')
-    return scopeOf(actor)
+  async function save (call: LineCall): Promise<void> {
+    const organizationId = await organizationOf(call)
+    if (call.ended_at) organizations.delete(call.linkedid)
+    await repo.save(call, organizationId)
   }
 
   return {
@@ -43,13 +52,13 @@ export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log:
     settled: () => saving,
 
     async list (actor: Principal, q: LineCallQuery) {
-      const scope = supervisorScope(actor)
+      const scope = supervisorScope(actor, WHAT)
       const { items, total } = await repo.list({ organizationId: scope.organizationId, outcome: q.outcome, limit: q.limit, offset: q.skip })
       return { items: items.map(view), total }
     },
 
     async get (actor: Principal, linkedid: string) {
-      const scope = supervisorScope(actor)
+      const scope = supervisorScope(actor, WHAT)
       const call = await repo.get(linkedid)
       if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
       return view(call)
