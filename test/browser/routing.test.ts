@@ -48,7 +48,8 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     const upload = (name: string, buffer: Buffer) => page.getByRole('button', { name: 'Загрузить: Выбор языка: Русский' }).locator('xpath=ancestor::span[contains(@class, "ant-upload")][1]').locator('input[type=file]')
       .setInputFiles({ name, mimeType: 'audio/wav', buffer })
     await upload('stereo.wav', makeWav(8000, tone(8000), { channels: 2 }))
-    await page.getByText('Файл не подходит: нужен WAV, 16 бит PCM, моно, 8000 или 16000 Гц').waitFor()
+    // in the console's language, with what the file is: no English from the service
+    await page.getByText('Файл не подходит: нужен WAV, 16 бит PCM, моно, 8000 или 16000 Гц. В этом файле: PCM 16 бит, каналов: 2, 8000 Гц', { exact: true }).waitFor()
     await screenshot(page, '60-routing-prompt-refused')
     await upload('privet.wav', makeWav(8000, tone(8000)))
     const audio = page.getByLabel('Выбор языка: Русский', { exact: true })

@@ -6,7 +6,7 @@ import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
 const PASSWORD = 'Abcdefghij0123456789'
 type Headers = Record<string, string>
-interface Problem { loc: (string | number)[], msg: string, type: string }
+interface Problem { loc: (string | number)[], msg: string, type: string, ctx?: Record<string, unknown> }
 
 /** a second of a 440 Hz tone, 16-bit mono */
 const tone = (rate: number, seconds = 1) => Int16Array.from({ length: rate * seconds }, (_, i) => Math.round(8000 * Math.sin(2 * Math.PI * 440 * i / rate)))
@@ -153,21 +153,25 @@ describe('call routing (/api/organizations/{tenant_id}/queues, lines, menus, sch
 
     it('422 says what the file is and what is accepted: stereo, 44.1 kHz, 8-bit, not PCM, not a WAV, empty; nothing is kept', async () => {
       const id = (await call('POST', url('prompts'), { name: 'Плохие файлы' })).json().id
-      const cases: [Buffer, RegExp][] = [
-        [makeWav(8000, tone(8000), { channels: 2 }), /2 channels/],
-        [makeWav(44_100, tone(44_100)), /44100 Hz/],
-        [makeWav(8000, tone(8000), { bits: 8 }), /8-bit PCM/],
-        [makeWav(8000, tone(8000), { tag: 6 }), /audio format 6 \(not PCM\)/],
-        [Buffer.from('ID3\x03 this is an mp3'), /Not a WAV file/],
-        [makeWav(8000, new Int16Array(0)), /holds no sound/],
+      // the type and what was found, for the console to say it in Russian or Kazakh
+      const found = (f: Partial<{ pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number }>) => ({ found: { pcm: true, audio_format: 1, bits: 16, channels: 1, sample_rate: 8000, ...f } })
+      const cases: [Buffer, RegExp, string, object | undefined][] = [
+        [makeWav(8000, tone(8000), { channels: 2 }), /2 channels/, 'wav_format', found({ channels: 2 })],
+        [makeWav(44_100, tone(44_100)), /44100 Hz/, 'wav_format', found({ sample_rate: 44_100 })],
+        [makeWav(8000, tone(8000), { bits: 8 }), /8-bit PCM/, 'wav_format', found({ bits: 8 })],
+        [makeWav(8000, tone(8000), { tag: 6 }), /audio format 6 \(not PCM\)/, 'wav_format', found({ pcm: false, audio_format: 6 })],
+        [Buffer.from('ID3\x03 this is an mp3'), /Not a WAV file/, 'wav_not_wav', undefined],
+        [makeWav(8000, new Int16Array(0)), /holds no sound/, 'wav_no_sound', undefined],
       ]
-      for (const [file, message] of cases) {
+      for (const [file, message, type, ctx] of cases) {
         const res = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...admin, 'content-type': 'audio/wav' }, payload: file })
         assert.equal(res.statusCode, 422, res.body)
         const [p] = detail(res)
         assert.deepEqual(p!.loc, ['body'])
         assert.match(p!.msg, message)
         assert.match(p!.msg, /16-bit PCM, mono, at 8000 or 16000 Hz/)
+        assert.equal(p!.type, type)
+        assert.deepEqual(p!.ctx, ctx)
       }
       assert.equal((await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/en`), headers: { ...admin, 'content-type': 'audio/wav' }, payload: makeWav(8000, tone(8000)) })).statusCode, 422)
       assert.equal((await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...admin, 'content-type': 'image/png' }, payload: Buffer.from('x') })).statusCode, 415)

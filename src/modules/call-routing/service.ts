@@ -334,7 +334,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
         try {
           info = readWav(wav)
         } catch (err) {
-          if (err instanceof WavError) throw RequestValidationError.field(['body'], err.message, undefined)
+          if (err instanceof WavError) throw new RequestValidationError([{ type: err.problem, loc: ['body'], msg: err.message, ...(err.found ? { ctx: { found: err.found } } : {}) }])
           throw err
         }
         await repo.saveRecording({ prompt_id: id, language, sample_rate: info.sampleRate, duration_ms: info.durationMs, size_bytes: wav.length, wav })

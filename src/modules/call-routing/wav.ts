@@ -7,7 +7,14 @@ export const SAMPLE_RATES = [8000, 16_000] as const
 
 export interface WavInfo { sampleRate: typeof SAMPLE_RATES[number], durationMs: number }
 
-export class WavError extends Error {}
+/** why a file is refused, for a client to say in its own language (the 422's `type`) */
+export type WavProblem = 'wav_not_wav' | 'wav_no_format' | 'wav_format' | 'wav_no_sound'
+/** what the file's format chunk says (the 422's `ctx.found` for `wav_format`) */
+export interface WavFound { pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number }
+
+export class WavError extends Error {
+  constructor (readonly problem: WavProblem, message: string, readonly found?: WavFound) { super(message) }
+}
 
 const PCM = 1
 const EXTENSIBLE = 0xfffe
@@ -17,7 +24,7 @@ const PCM_SUBTYPE = 0x0001
 /** the format of a WAV file, or a WavError saying what the file is and what is accepted */
 export function readWav (file: Buffer): WavInfo {
   if (file.length < 12 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') {
-    throw new WavError(`Not a WAV file: ${ACCEPTED_WAV} is accepted`)
+    throw new WavError('wav_not_wav', `Not a WAV file: ${ACCEPTED_WAV} is accepted`)
   }
   let format: { tag: number, channels: number, rate: number, bits: number } | undefined
   let dataBytes: number | undefined
@@ -37,12 +44,13 @@ export function readWav (file: Buffer): WavInfo {
     }
     at = body + size + (size % 2)
   }
-  if (!format) throw new WavError(`The WAV file has no format chunk: ${ACCEPTED_WAV} is accepted`)
+  if (!format) throw new WavError('wav_no_format', `The WAV file has no format chunk: ${ACCEPTED_WAV} is accepted`)
   const found = `${format.tag === PCM ? `${format.bits}-bit PCM` : `audio format ${format.tag} (not PCM)`}, ${format.channels === 1 ? 'mono' : `${format.channels} channels`}, ${format.rate} Hz`
   if (format.tag !== PCM || format.bits !== 16 || format.channels !== 1 || !(SAMPLE_RATES as readonly number[]).includes(format.rate)) {
-    throw new WavError(`The file is ${found}: ${ACCEPTED_WAV} is accepted`)
+    throw new WavError('wav_format', `The file is ${found}: ${ACCEPTED_WAV} is accepted`,
+      { pcm: format.tag === PCM, audio_format: format.tag, bits: format.bits, channels: format.channels, sample_rate: format.rate })
   }
-  if (dataBytes === undefined || dataBytes < 2) throw new WavError(`The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
+  if (dataBytes === undefined || dataBytes < 2) throw new WavError('wav_no_sound', `The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
   return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(Math.floor(dataBytes / 2) / format.rate * 1000) }
 }
 

@@ -28,7 +28,7 @@ const auth: Middleware = {
 api.use(auth)
 
 /** A FastAPI-shaped error: 422 lists the fields, the others say one thing */
-export interface FieldProblem { type: string, loc: (string | number)[], msg: string }
+export interface FieldProblem { type: string, loc: (string | number)[], msg: string, ctx?: Record<string, unknown> }
 export interface ApiProblem { status: number, detail: string | FieldProblem[] | undefined, retryAfter?: number }
 
 /** the error of an openapi-fetch answer as one value the pages can show */

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Form, Input, Space, Table, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import type { ApiProblem } from '../../../api/client'
 import { keys } from '../../../api/keys'
 import { promptsQuery, recordingQuery, removePrompt, removeRecording, savePrompt, uploadRecording, type Language, type Prompt } from '../../../api/routing'
@@ -11,6 +12,21 @@ import { useFormat } from '../../../i18n/format'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 
 const LANGUAGES: Language[] = ['ru', 'kk']
+
+/** a recording the service refused (its 422 `type` wav_*), in words: what the file is, and what is accepted */
+function refusedFile (t: TFunction, problem: ApiProblem): string | undefined {
+  const refusal = Array.isArray(problem.detail) ? problem.detail.find((p) => p.type.startsWith('wav_')) : undefined
+  if (problem.status !== 422 || !refusal) return undefined
+  const found = refusal.ctx?.found as { pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number } | undefined
+  const what = found
+    ? t('routing.prompts.found', {
+      format: found.pcm ? t('routing.prompts.pcm', { bits: found.bits }) : t('routing.prompts.notPcm', { code: found.audio_format }),
+      channels: found.channels === 1 ? t('routing.prompts.mono') : t('routing.prompts.channels', { count: found.channels }),
+      rate: found.sample_rate,
+    })
+    : t(`routing.prompts.${refusal.type === 'wav_no_sound' ? 'noSound' : 'notWav'}`)
+  return `${t('routing.prompts.badFile')}. ${what}`
+}
 
 /** recorded prompts: a recording in Russian and in Kazakh each, uploaded and played back here */
 export function PromptsTab ({ tenant }: { tenant: number }) {
@@ -51,7 +67,7 @@ function Recording ({ tenant, prompt, language }: { tenant: number, prompt: Prom
     mutationFn: (file: File) => uploadRecording(tenant, prompt.id, language, file),
     onSuccess: () => { void message.success(t('routing.prompts.uploaded')); void refresh() },
     // a refused file is said in the console's language, with what the service found in it
-    onError: (problem: ApiProblem) => { void message.error(problem.status === 422 ? `${t('routing.prompts.badFile')} (${problemText(t, problem)})` : problemText(t, problem), 6) },
+    onError: (problem: ApiProblem) => { void message.error(refusedFile(t, problem) ?? problemText(t, problem), 6) },
   })
   const drop = useAction(keys.admin.routing.all, () => removeRecording(tenant, prompt.id, language))
   const label = `${prompt.name}: ${t(`routing.languages.${language}`)}`
