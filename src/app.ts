@@ -196,7 +196,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     pbx,
     callEvents,
     agents,
-    lineCalls.createLineCallsModule({ database, log, events }),
+    lineCalls.createLineCallsModule({ database, log, events, screenPop: callEvents.port.answeredOnLine }),
     llm,
     createGroupsModule({ db }),
     calendar,

@@ -13,7 +13,8 @@ export const OneOf = <T extends string>(values: readonly T[], options: Record<st
 export const Nullable = <T extends TSchema>(schema: T) => {
   const type = (schema as { type?: string }).type
   if (type === undefined) throw new Error('Nullable() needs a schema with a single type')
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+  const values = (schema as { enum?: unknown[] }).enum
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) })
 }
 
 /** PostgreSQL's `integer` (int4): every id, count and number column of the service holds this range */

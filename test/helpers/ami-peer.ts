@@ -143,11 +143,12 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     streaming: () => streams.size,
     /**
      * Sends the calls of a recording (its `Events: call,agent` session) to every connection streaming
-     * events, as Asterisk sent them: every field, in order; `from`/`to` pick a part (by index).
+     * events, as Asterisk sent them: every field, in order; `from`/`to` pick a part (by index),
+     * `rewrite` changes fields (another call's ids, another member) keeping their order.
      */
-    replay: (recording: string, { from = 0, to = Infinity }: { from?: number, to?: number } = {}) => {
-      const events = recordedEvents(recording, 1).slice(from, to)
-      for (const socket of streams.keys()) for (const e of events) socket.write(message(Object.entries(e.message).map(([k, v]) => `${k}: ${v}`)))
+    replay: (recording: string, { from = 0, to = Infinity, rewrite }: { from?: number, to?: number, rewrite?: (m: Record<string, string>) => Record<string, string | undefined> } = {}) => {
+      const events = recordedEvents(recording, 1).slice(from, to).map((e) => rewrite ? { ...e, message: rewrite(e.message) } : e)
+      for (const socket of streams.keys()) for (const e of events) socket.write(message(Object.entries(e.message).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`)))
       return events.length
     },
     /** drops the connections streaming events, as a restarting Asterisk or a network cut would */

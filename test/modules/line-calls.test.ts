@@ -35,6 +35,8 @@ describe('calls from Asterisk\'s events', () => {
     assert.equal(call.hold_seconds, 3)
     assert.equal(call.talk_seconds, 3)
     assert.equal(call.ended_by, 'caller')
+    // the lab's dialplan set CHANNEL(language)=ru before Queue(); the channel began as Asterisk's `en`
+    assert.equal(call.language, 'ru')
     // joined at +3.460 s, answered at +6.026 s, the caller's channel gone at +9.337 s
     assert.equal(seconds(call.joined_at, call.answered_at), 2.566)
     assert.equal(seconds(call.answered_at, call.ended_at), 3.311)

@@ -1,15 +1,23 @@
 import { boolean, customType, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 import { persons } from './references.js'
 import { users } from './users.js'
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
-/** One call: opened by `answered` or by its first transcription chunk; `is_final` closes it. */
+export const callSources = ['posted', 'line'] as const
+
+/**
+ * One call: opened by `answered` (posted, or Asterisk's AgentConnect on the line) or by its first
+ * transcription chunk; `is_final` closes it.
+ */
 export const calls = pgTable('calls', {
   id: serial('id').primaryKey(),
-  /** the speech service's id of the call; null until its first chunk arrives */
+  /** the telephony's id of the call: Asterisk's Linkedid for a call of the line, else the speech service's; null until known */
   call_id: varchar('call_id', { length: 128 }),
+  /** who told of the answer: `posted` to /answered (or a first chunk), `line` from Asterisk's events */
+  source: varchar('source', { length: 8, enum: callSources }).notNull().default('posted'),
   operator_num: varchar('operator_num', { length: 32 }).notNull(),
   /** the SIP terminal, when operator_num is one (no foreign key: history outlives terminals) */
   terminal_id: varchar('terminal_id', { length: 40 }),
@@ -24,6 +32,7 @@ export const calls = pgTable('calls', {
   closed_at: timestamp('closed_at', { withTimezone: true }),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
+  oneOf('calls_source_check', t.source, callSources),
   uniqueIndex('calls_call_id_unique').on(t.call_id),
   index('calls_operator_idx').on(t.operator_num, t.created_at),
   index('calls_organization_idx').on(t.organization_id, t.created_at),

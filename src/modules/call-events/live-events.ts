@@ -3,7 +3,7 @@
 // its SQL (the transcription intake builds its events in the statement) send against them, and they
 // reach the console's types through openapi.json (`npm run console:api`).
 import { Type, type Static } from 'typebox'
-import { appealActions, appealStatuses } from '../../db/schema/index.js'
+import { appealActions, appealLanguages, appealStatuses } from '../../db/schema/index.js'
 import { Nullable, OneOf } from '../../lib/common-schemas.js'
 import { CallSummary } from './schemas.js'
 
@@ -16,6 +16,7 @@ export const CallAnsweredLiveEvent = Type.Object({
   call: CallSummary,
   person: Nullable(Type.Object({ id: Type.Integer(), full_name: Type.String(), iin_masked: Nullable(Type.String()) })),
   previous_calls: Type.Integer({ description: 'earlier calls from the same number' }),
+  language: Nullable(OneOf(appealLanguages, { description: 'the language the caller chose in the line\'s menu (answers from Asterisk\'s events); null for a posted answer' })),
 }, { $id: 'CallAnsweredLiveEvent', additionalProperties: false })
 
 export const CallChunkLiveEvent = Type.Object({

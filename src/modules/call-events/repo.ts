@@ -9,6 +9,10 @@ import { personByPhone } from '../references/queries.js'
 import { MAX_CHUNK_IN_EVENT } from './live.js'
 
 export type CallRow = typeof calls.$inferSelect
+export type CallSource = CallRow['source']
+
+// Any constant: the same for every instance of the service.
+const ANSWER_LOCK = 7_351_035
 /** a chunk of a batch, `ord` its place in the batch, `fingerprint` its SHA-256 in hex */
 export interface BatchChunk { ord: number, call_id: string, channel: string, chunk_text: string, full_text: string, is_final: boolean, fingerprint: string }
 /** what came of it: no `call_row_id` while its call is not named; `seq` when stored; else a duplicate, or refused when `closed_before` */
@@ -117,6 +121,24 @@ export function createCallRepo<D extends AppDb> (db: D) {
     lockUnnamedFor: inTransactionOnly(db, async (tx, operatorNum: string, since: Date) => (await tx.select().from(calls)
       .where(and(eq(calls.operator_num, operatorNum), isNull(calls.call_id), eq(calls.is_final, false), gte(calls.created_at, since)))
       .orderBy(desc(calls.created_at), desc(calls.id)).limit(1).for('update'))[0]),
+    /** the operator's answers are decided one at a time across instances: the posted one and the line's are one call */
+    lockOperatorAnswers: inTransactionOnly(db, async (tx, operatorNum: string) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ANSWER_LOCK}, hashtext(${operatorNum}))`)
+    }),
+    /**
+     * The same answer told the other way: a call of the operator from the same number, answered
+     * within `windowMs` of `at`, told by the other source (the line's not yet matched by a post keeps
+     * matching, a post's only until the line has named it).
+     */
+    twinAnswer: inTransactionOnly(db, async (tx, t: { operatorNum: string, phone: string | null, at: Date, windowMs: number, toldBy: CallSource }) => {
+      const other: CallSource = t.toldBy === 'line' ? 'posted' : 'line'
+      return (await tx.select().from(calls).where(and(
+        eq(calls.operator_num, t.operatorNum), eq(calls.source, other), eq(calls.is_final, false),
+        t.phone === null ? isNull(calls.caller_phone) : eq(calls.caller_phone, t.phone),
+        other === 'posted' ? isNull(calls.call_id) : undefined,
+        gte(calls.answered_at, new Date(t.at.getTime() - t.windowMs)), lte(calls.answered_at, new Date(t.at.getTime() + t.windowMs)),
+      )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${t.at.toISOString()}::timestamptz))`, desc(calls.id)).limit(1).for('update'))[0]
+    }),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
     /** a batch of chunks in one statement (see appendStatement), its text built once per handle */
     appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) =>

@@ -1,4 +1,5 @@
 import type { Transactional } from '../../db/client.js'
+import type { appealLanguages } from '../../db/schema/index.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { canSee, scopeOf } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
@@ -8,19 +9,29 @@ import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskIin, maskPhone } from '../../lib/pii.js'
 import { createTranscriptIntake, LINK_WINDOW_MS } from './intake.js'
 import type { LiveEvent, LiveEvents } from './live.js'
-import type { CallRepo, CallRow, CallTxRepo } from './repo.js'
+import type { CallRepo, CallRow, CallSource, CallTxRepo } from './repo.js'
 import type { CallAnsweredEvent, CallListQuery, CallSummary } from './schemas.js'
 
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
 
-export function toCallSummary (c: Omit<CallRow, 'transcript'>): CallSummary {
+export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source'>): CallSummary {
   return {
     id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
     employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: isoOrNull(c.answered_at),
     is_final: c.is_final, closed_at: isoOrNull(c.closed_at), created_at: c.created_at.toISOString(),
   }
 }
+
+/** the language a call of the line was taken in (the language menu's choice) */
+type CallLanguage = typeof appealLanguages[number]
+
+/** a posted answer and the line's of the same operator and caller this close together are one call */
+export const TWIN_WINDOW_MS = 60_000
+
+/** an answer as the line's events tell it */
+export interface LineAnswer { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }
+type Answer = Omit<LineAnswer, 'call_id' | 'language'> & { call_id?: string, language?: CallLanguage | null, source: CallSource }
 
 /** a console not seen for this long is offline (its instance died without saying goodbye) */
 export const PRESENCE_TTL_MS = 45_000
@@ -51,21 +62,49 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
   }
   const intake = createTranscriptIntake({ repo, transaction, clock, liveChannel: live.channel, linkTerminal })
 
+  /**
+   * The call answered, stored before the answer, and the desk's screen pop. An answer the other
+   * source told already (within TWIN_WINDOW_MS) is that call: it is answered again without a second
+   * row or pop, the line's Linkedid naming a posted call.
+   */
+  async function answer (a: Answer) {
+    const [link, person, previous] = await Promise.all([
+      linkTerminal(a.operator_num),
+      a.caller_phone === null ? undefined : repo.personByPhone(a.caller_phone),
+      a.caller_phone === null ? 0 : repo.callsFrom(a.caller_phone),
+    ])
+    const { call, fresh } = await transaction(async (tx) => {
+      await tx.lockOperatorAnswers(a.operator_num)
+      const named = a.call_id === undefined ? undefined : await tx.findByCallId(a.call_id)
+      if (named) return { call: named, fresh: false }
+      const twin = await tx.twinAnswer({ operatorNum: a.operator_num, phone: a.caller_phone, at: a.answered_at, windowMs: TWIN_WINDOW_MS, toldBy: a.source })
+      if (twin && a.call_id !== undefined) await tx.nameCall(twin.id, a.call_id)
+      if (twin) return { call: { ...twin, call_id: twin.call_id ?? a.call_id ?? null }, fresh: false }
+      const values = { operator_num: a.operator_num, caller_phone: a.caller_phone, answered_at: a.answered_at, person_id: person?.id ?? null, source: a.source, call_id: a.call_id, ...link }
+      return { call: await tx.insertCall(values), fresh: true }
+    })
+    const result = {
+      message: 'Call answered',
+      call: toCallSummary(call),
+      person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null,
+      previous_calls: fresh ? previous : Math.max(0, previous - 1),
+    }
+    if (fresh) await push({ type: 'call.answered', organization_id: call.organization_id, employee_id: call.employee_id, call: result.call, person: result.person, previous_calls: previous, language: a.language ?? null })
+    return result
+  }
+
   return {
     /** stored before the answer; the screen pop names the caller when the phone is known */
-    async answered (event: CallAnsweredEvent) {
-      const phone = callerPhone(event.caller_phone)
-      const [link, person, previous] = await Promise.all([linkTerminal(event.operator_num), repo.personByPhone(phone), repo.callsFrom(phone)])
-      const call = await repo.insertCall({ operator_num: event.operator_num, caller_phone: phone, answered_at: new Date(event.call_datetime), person_id: person?.id ?? null, ...link })
-      const result = {
-        message: 'Call answered',
-        call: toCallSummary(call),
-        person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null,
-        previous_calls: previous,
-      }
-      await push({ type: 'call.answered', organization_id: call.organization_id, employee_id: call.employee_id, call: result.call, person: result.person, previous_calls: previous })
-      return result
-    },
+    answered: (event: CallAnsweredEvent) =>
+      answer({ operator_num: event.operator_num, caller_phone: callerPhone(event.caller_phone), answered_at: new Date(event.call_datetime), source: 'posted' }),
+
+    /**
+     * An agent answered on the line (Asterisk's AgentConnect): the same screen pop as a posted answer,
+     * the call named by its Linkedid and the language of the call preselected. A call also posted is
+     * one call, whichever came first.
+     */
+    answeredOnLine: (event: LineAnswer) =>
+      answer({ ...event, caller_phone: event.caller_phone === null ? null : callerPhone(event.caller_phone), source: 'line' }),
 
     /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409); written by group commit */
     transcription: intake.submit,

@@ -5,11 +5,11 @@ import type { ServiceModule } from '../../lib/module.js'
 import { createEventConsumer } from './consumer.js'
 import { createLineCallRepo } from './repo.js'
 import routes from './routes.js'
-import { createLineCallService } from './service.js'
+import { createLineCallService, type ScreenPop } from './service.js'
 
 /** the line's calls from Asterisk's own events (DESIGN 9); without AMI the routes answer what was kept */
-export function createLineCallsModule (deps: { database: Database, log: FastifyBaseLogger, events?: Pick<AmiClient, 'stream' | 'close'> }): ServiceModule {
-  const service = createLineCallService({ repo: createLineCallRepo(deps.database.db), log: deps.log })
+export function createLineCallsModule (deps: { database: Database, log: FastifyBaseLogger, events?: Pick<AmiClient, 'stream' | 'close'>, screenPop?: ScreenPop }): ServiceModule {
+  const service = createLineCallService({ repo: createLineCallRepo(deps.database.db), log: deps.log, screenPop: deps.screenPop })
   return {
     port: undefined,
     running: deps.events ? [createEventConsumer({ lead: deps.database.lead, events: deps.events, service, log: deps.log })] : [],

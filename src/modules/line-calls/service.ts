@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull } from '../../lib/clock.js'
 import { NotFoundError } from '../../lib/errors.js'
 import type { LineCallRepo } from './repo.js'
 import type { LineCallQuery } from './schemas.js'
-import { createCallTracker, type LineCall } from './tracker.js'
+import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
 
 type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
 /** a row as the API answers it: times as ISO 8601 */
@@ -16,8 +16,17 @@ const view = (c: LineCallRow) => ({ ...c, joined_at: isoOrNull(c.joined_at), ans
 const QUEUE_PREFIX = /^org([0-9]+)-/
 const WHAT = 'the line\'s calls'
 
-/** The line's calls: kept from Asterisk's events as they come, shown to the supervisors. */
-export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log: FastifyBaseLogger }) {
+/** the desk's screen pop of an answer on the line (the call events' answeredOnLine) */
+export type ScreenPop = (answer: { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }) => Promise<unknown>
+
+/** the SIP terminal of a queue member's interface: the generated queues name members `PJSIP/<terminal>` */
+const TERMINAL_INTERFACE = /^PJSIP\/([0-9]{1,32})$/
+
+/**
+ * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
+ * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
+ */
+export function createLineCallService ({ repo, log, screenPop }: { repo: LineCallRepo, log: FastifyBaseLogger, screenPop?: ScreenPop }) {
   const tracker = createCallTracker()
   /** saves in the order the events came: a call's later state never lands under an earlier one */
   let saving: Promise<void> = Promise.resolve()
@@ -40,11 +49,19 @@ export function createLineCallService ({ repo, log }: { repo: LineCallRepo, log:
     await repo.save(call, organizationId)
   }
 
+  function pop (call: LineCall, at: Date): void {
+    const terminal = TERMINAL_INTERFACE.exec(call.answered_by ?? '')?.[1]
+    if (!screenPop || terminal === undefined) return
+    screenPop({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
+      .catch((err: unknown) => { log.warn({ err, linkedid: call.linkedid }, 'the screen pop of a call answered on the line failed') })
+  }
+
   return {
     /** an AMI event as it arrived */
     event (message: AmiMessage, at: Date): void {
       const call = tracker.apply(message, at)
       if (!call) return
+      if (field(message, 'Event') === 'AgentConnect') pop(call, at)
       const snapshot = structuredClone(call)
       saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
     },

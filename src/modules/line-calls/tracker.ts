@@ -6,6 +6,7 @@
 // - a `Queue()` timeout arrives as `QueueCallerAbandon` too: only a caller whose own hang-up
 //   (`HangupRequest`) came first abandoned; the others timed out and went on in the dialplan;
 // - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`.
+import { appealLanguages } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
 export type CallOutcome = 'waiting' | 'answered' | 'abandoned' | 'timed_out' | 'ended'
@@ -27,7 +28,8 @@ export interface LineCall {
   line: string | null
   organization_prefix: string | null
   menu_choice: string | null
-  language: string | null
+  /** the language menu's choice, else the caller channel's language when it is one of the centre's */
+  language: CallLanguage | null
   queue: string | null
   joined_at: Date | null
   position: number | null
@@ -49,6 +51,9 @@ const integer = (m: AmiMessage, key: string): number | null => {
   return Number.isFinite(value) && field(m, key) !== undefined ? value : null
 }
 const known = (value: string | undefined) => (value === undefined || value === '' || value === '<unknown>' ? null : value)
+/** the centre's languages (an appeal's); a channel's own `Language` is Asterisk's default (`en`) until the dialplan sets it */
+export type CallLanguage = typeof appealLanguages[number]
+const callLanguage = (value: string | undefined): CallLanguage | null => appealLanguages.find((l) => l === value) ?? null
 
 /**
  * Folds events into calls. `apply` answers the call an event changed (undefined when it concerned
@@ -85,12 +90,13 @@ export function createCallTracker () {
       call.line = field(m, 'Line') ?? call.line
       call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix
       call.menu_choice = field(m, 'Choice') ?? call.menu_choice
-      call.language = field(m, 'Language') ?? call.language
+      call.language = callLanguage(field(m, 'Language')) ?? call.language
     },
     QueueCallerJoin: (call, m, at) => {
       call.queue = field(m, 'Queue') ?? null
       call.joined_at = at
       call.position = integer(m, 'Position')
+      call.language ??= callLanguage(field(m, 'Language'))
       call.outcome = 'waiting'
     },
     AgentCalled: (call, m, at) => {
@@ -109,6 +115,7 @@ export function createCallTracker () {
       call.answered_by = field(m, 'Interface') ?? null
       call.answered_at = at
       call.hold_seconds = integer(m, 'HoldTime')
+      call.language ??= callLanguage(field(m, 'Language'))
       call.outcome = 'answered'
     },
     AgentComplete: (call, m) => {

@@ -3690,6 +3690,11 @@ export interface components {
             } | null;
             /** @description earlier calls from the same number */
             previous_calls: number;
+            /**
+             * @description the language the caller chose in the line's menu (answers from Asterisk's events); null for a posted answer
+             * @enum {string|null}
+             */
+            language: "kk" | "ru" | null;
         };
         CallChunkLiveEvent: {
             /** @description call.final: the call's last chunk */
@@ -3755,6 +3760,11 @@ export interface components {
             } | null;
             /** @description earlier calls from the same number */
             previous_calls: number;
+            /**
+             * @description the language the caller chose in the line's menu (answers from Asterisk's events); null for a posted answer
+             * @enum {string|null}
+             */
+            language: "kk" | "ru" | null;
         } | {
             /** @description call.final: the call's last chunk */
             type: "call.transcription" | "call.final";

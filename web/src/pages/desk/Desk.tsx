@@ -37,7 +37,8 @@ export function Desk () {
   useLiveEvents((event: LiveEvent) => {
     if (event.type === 'call.answered') {
       setCall(answeredCall(event))
-      setSuggestion({})
+      // a call of the line was taken in the language the caller chose in its menu
+      setSuggestion(event.language ? { language: event.language } : {})
     } else if (event.type === 'call.transcription' || event.type === 'call.final') {
       setCall((current) => {
         if (current && current.id === event.call_row_id) return withChunk(current, event)

@@ -1,0 +1,2 @@
+ALTER TABLE "calls" ADD COLUMN "source" varchar(8) DEFAULT 'posted' NOT NULL;--> statement-breakpoint
+ALTER TABLE "calls" ADD CONSTRAINT "calls_source_check" CHECK ("calls"."source" in ('posted', 'line'));

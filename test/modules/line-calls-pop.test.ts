@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Database } from '../../src/db/client.js'
+import { startAmiPeer } from '../helpers/ami-peer.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { assertLiveEvents, openSse } from '../helpers/sse.js'
+
+type Headers = Record<string, string>
+type Peer = Awaited<ReturnType<typeof startAmiPeer>>
+type Console = Awaited<ReturnType<typeof openSse>>
+const PASSWORD = 'Abcdefghij0123456789'
+const CALLER = '+77010000001'
+
+// The desk's screen pop from Asterisk's own AgentConnect (DESIGN 9), against the AMI peer replaying the
+// real recordings: no other component posts anything.
+describe('the screen pop from the line: an agent\'s answer in Asterisk pops the caller on that operator\'s desk', () => {
+  let peer: Peer
+  let database: Database
+  let t: TestApp
+  let url: string
+  let admin: Headers
+  let first: Headers
+  let second: Headers
+  const answeredOn = (c: Console) => c.events.filter((e) => e.event === 'call.answered')
+  const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/call-events/${path}`, payload })
+
+  before(async () => {
+    peer = await startAmiPeer()
+    database = await createTestDatabase()
+    t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const db = database.db
+    const org = await makeOrganization(db, { prefix: '101' })
+    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
+    const operators = [await makeUser(db, { role: 'operator', organization_id: org.id }), await makeUser(db, { role: 'operator', organization_id: org.id })]
+    ;[first, second] = [await login(t.app, operators[0]!), await login(t.app, operators[1]!)]
+    // the lab's agents: terminals 101001 and 101002, members PJSIP/101001 and PJSIP/101002
+    for (const [extension, employee] of [['001', operators[0]!.id], ['002', operators[1]!.id]] as const) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Оператор', extension, password: PASSWORD, employee_id: employee } })
+      assert.equal(res.statusCode, 201, res.body)
+    }
+    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  })
+  after(async () => {
+    await t.app.close()
+    await database.close()
+    await peer.close()
+  })
+
+  it('the answering operator\'s desk gets call.answered: the caller, its history, the call\'s Linkedid as call_id, the language preselected', async () => {
+    const desks = [await openSse(`${url}/api/call-events/stream`, first), await openSse(`${url}/api/call-events/stream`, second)]
+    try {
+      peer.replay('queue-answered.txt')
+      const [pop] = await eventually(async () => answeredOn(desks[0]!).length > 0 && answeredOn(desks[0]!), 10_000, 'the pop on 101001\'s desk')
+      const call = pop!.data.call as Record<string, unknown>
+      assert.deepEqual([call.call_id, call.operator_num, call.terminal_id, call.caller_phone], ['1795557215.0', '101001', '101001', CALLER])
+      assert.equal(pop!.data.language, 'ru')
+      assert.equal(pop!.data.previous_calls, 0)
+      assertLiveEvents(desks[0]!.events)
+      // the call ends in the recording; the other operator was never rung
+      await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })).json().ended_at !== null, 10_000, 'the call ended')
+      assert.deepEqual(answeredOn(desks[1]!), [])
+      assert.equal(answeredOn(desks[0]!).length, 1)
+
+      // a speech-to-text component that posts with the Linkedid attaches its chunks to this very call
+      const chunk = await post('transcription', { call_id: '1795557215.0', operator_num: '101001', channel: 'caller', chunk_text: 'Сәлеметсіз бе', full_text: 'Сәлеметсіз бе' })
+      assert.equal(chunk.statusCode, 200, chunk.body)
+      assert.equal(chunk.json().call_row_id, call.id)
+
+      // the same answer posted too (a deployment's old glue) is the same call: no second row, no second pop
+      const posted = await post('answered', { operator_num: '101001', caller_phone: '87010000001', call_datetime: new Date().toISOString() })
+      assert.equal(posted.statusCode, 200)
+      assert.equal(posted.json().call.id, call.id)
+      assert.equal(posted.json().call.call_id, '1795557215.0')
+      const rows = (await t.app.inject({ url: `/api/call-events/calls?phone=${encodeURIComponent(CALLER)}`, headers: admin })).json() as unknown[]
+      assert.equal(rows.length, 1)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(answeredOn(desks[0]!).length, 1)
+    } finally {
+      await Promise.all(desks.map((d) => d.close()))
+    }
+  })
+
+  it('posted first, then the line\'s answer: still one call, named by the Linkedid, popped once', async () => {
+    const desk = await openSse(`${url}/api/call-events/stream`, second)
+    try {
+      const posted = await post('answered', { operator_num: '101002', caller_phone: CALLER, call_datetime: new Date().toISOString() })
+      assert.equal(posted.statusCode, 200)
+      assert.equal(posted.json().call.call_id, null)
+      assert.equal(posted.json().previous_calls, 1, 'the earlier call from the same number')
+      await eventually(async () => answeredOn(desk).length === 1, 10_000, 'the posted pop')
+      // 101001 lets it ring out, 101002 answers
+      peer.replay('queue-ringnoanswer.txt')
+      const linkedid = await eventually(async () => {
+        const calls = (await t.app.inject({ url: '/api/line-calls?outcome=answered', headers: admin })).json().items as { linkedid: string, answered_by: string }[]
+        return calls.find((c) => c.answered_by === 'PJSIP/101002')?.linkedid
+      }, 10_000, 'the line\'s answer kept')
+      const named = await eventually(async () => {
+        const res = await t.app.inject({ url: `/api/call-events/calls/${linkedid}`, headers: admin })
+        return res.statusCode === 200 ? res.json() as { id: number } : undefined
+      }, 10_000, 'the posted call named by the Linkedid')
+      assert.equal(named.id, posted.json().call.id)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(answeredOn(desk).length, 1, 'one pop')
+    } finally {
+      await desk.close()
+    }
+  })
+
+  it('an answer by a member the service has no terminal for pops no operator\'s desk, only the centre staff\'s consoles', async () => {
+    const desk = await openSse(`${url}/api/call-events/stream`, admin)
+    try {
+      // the answered recording's member renamed to one the service does not know
+      peer.replay('queue-answered.txt', { rewrite: (m) => ({ ...m, Interface: m.Interface === 'PJSIP/101001' ? 'PJSIP/555555' : m.Interface, Uniqueid: m.Uniqueid?.replace('1795557215', '1795559999'), Linkedid: m.Linkedid?.replace('1795557215', '1795559999') }) })
+      await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1795559999.0', headers: admin })).statusCode === 200, 10_000, 'the call kept')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const pops = answeredOn(desk).filter((e) => (e.data.call as { call_id: string }).call_id === '1795559999.0')
+      assert.equal(pops.length, 1, 'an unknown terminal is still an operator number: the pop goes to the centre\'s staff')
+      assert.equal((pops[0]!.data.call as { terminal_id: string | null }).terminal_id, null)
+    } finally {
+      await desk.close()
+    }
+  })
+})
