@@ -196,7 +196,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     pbx,
     callEvents,
     agents,
-    lineCalls.createLineCallsModule({ database, log, events, screenPop: callEvents.port.answeredOnLine }),
+    lineCalls.createLineCallsModule({ database, log, clock, timeZone: config.appeals.timeZone, events, screenPop: callEvents.port.answeredOnLine }),
     llm,
     createGroupsModule({ db }),
     calendar,

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createDb, type Database } from '../../src/db/client.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
+import { recordedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { centreDayOf } from '../helpers/clock.js'
 import { eventually } from '../helpers/http-target.js'
 
 type Headers = Record<string, string>
@@ -108,6 +110,64 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     assert.deepEqual(bad.json().detail[0].loc, ['path', 'linkedid'])
     assert.equal((await get('/api/line-calls/1.2')).statusCode, 404)
     assert.equal((await t.app.inject({ url: '/api/line-calls' })).statusCode, 401)
+  })
+
+  it('the queue figures, worked out by hand from the recorded calls (Asterisk\'s definitions)', async () => {
+    peer.replay('queue-ringnoanswer.txt')
+    peer.replay('queue-pause.txt')
+    await eventually(async () => (await calls()).items.filter((c) => c.ended_at).length === 7, 10_000, 'the seven recorded calls ended')
+    // the calls joined just now: a period around today holds them whatever the hour
+    const day = (offset: number) => centreDayOf(Date.now() + offset * 86_400_000)
+    const res = await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}`, manager)
+    assert.equal(res.statusCode, 200, res.body)
+    const kpis = res.json()
+    // holds: answered 3, 22, 7 (talk 3, 4, 3); abandoned 4, 5, 3; timed out 60. The default queue: servicelevel 20, wrapuptime 5
+    const expected = {
+      offered: 7, answered: 3, abandoned: 1, short_abandoned: 2, timed_out: 1, answered_within_service_level: 2,
+      service_level: 66.7, // 2 of 3 answered within 20 s (ServicelevelPerf)
+      service_level_with_abandoned: 71.4, // (2 answered + 3 abandoned within 20 s) / (3 + 4) (ServicelevelPerf2)
+      average_speed_of_answer: 10.7, // (3 + 22 + 7) / 3
+      average_talk: 3.3, // (3 + 4 + 3) / 3
+      average_handling: 8.3, // (3 + 4 + 3 + 3 × 5) / 3
+      longest_hold: 60,
+    }
+    assert.deepEqual(kpis.totals, expected)
+    assert.deepEqual(kpis.queues, [{ queue: 'org101-queue', ...expected, waiting_now: 0, longest_wait_now: null }])
+    assert.equal(kpis.days.length, 3)
+    assert.equal(kpis.intervals.length, 3 * 48)
+    assert.equal(kpis.intervals.reduce((n: number, i: { offered: number }) => n + i.offered, 0), 7)
+    assert.equal(kpis.days.reduce((n: number, d: { answered: number }) => n + d.answered, 0), 3)
+    assert.deepEqual(kpis.operators.map((o: Record<string, unknown>) => [o.interface, o.calls, o.talk_seconds, o.wrapup_seconds, o.handling_seconds, o.average_handling]), [
+      ['PJSIP/101001', 2, 6, 10, 16, 8],
+      ['PJSIP/101002', 1, 4, 5, 9, 9],
+    ])
+    assert.equal((await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}&short_abandon_seconds=0`)).json().totals.abandoned, 3, 'no abandon is short under 0 s')
+    // another organization's manager: nothing of it
+    assert.equal((await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}`, otherManager)).json().totals.offered, 0)
+
+    // a caller waiting now: the first events of a call, up to its joining the queue, under another id
+    const joined = recordedEvents('queue-answered.txt', 1).findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
+    const join = peer.replay('queue-answered.txt', { to: joined, rewrite: (m) => ({ ...m, Uniqueid: m.Uniqueid?.replace('1795557215', '1795558888'), Linkedid: m.Linkedid?.replace('1795557215', '1795558888') }) })
+    assert.ok(join > 0)
+    const waiting = await eventually(async () => {
+      const q = (await get('/api/line-calls/kpis', manager)).json().queues[0]
+      return q?.waiting_now === 1 ? q : undefined
+    }, 10_000, 'a caller waiting')
+    assert.ok(waiting.longest_wait_now >= 0 && waiting.longest_wait_now < 600, String(waiting.longest_wait_now))
+  })
+
+  it('the figures\' bad input is a 422 naming the field; an operator is refused', async () => {
+    const today = centreDayOf()
+    for (const [query, loc] of [
+      [`date_from=${today}&date_to=2020-01-01`, 'date_from'], ['date_from=2026-01-01&date_to=2026-03-01', 'date_from'], ['date_to=2026-13-01', 'date_to'],
+      ['queue=support', 'queue'], ['short_abandon_seconds=-1', 'short_abandon_seconds'], ['short_abandon_seconds=121', 'short_abandon_seconds'],
+    ] as const) {
+      const res = await get(`/api/line-calls/kpis?${query}`)
+      assert.equal(res.statusCode, 422, query)
+      assert.deepEqual(res.json().detail[0].loc, ['query', loc], query)
+    }
+    assert.equal((await get('/api/line-calls/kpis', operator)).statusCode, 403)
+    assert.equal((await t.app.inject({ url: '/api/line-calls/kpis' })).statusCode, 401)
   })
 })
 

@@ -35,6 +35,9 @@ export const lineCalls = pgTable('line_calls', {
   hold_seconds: real('hold_seconds'),
   talk_seconds: real('talk_seconds'),
   ended_by: varchar('ended_by', { length: 16 }),
+  /** the queue's service level threshold (`servicelevel`) and wrap-up (`wrapuptime`) when the call was in it: seconds */
+  service_level_seconds: integer('service_level_seconds'),
+  wrapup_seconds: integer('wrapup_seconds'),
   outcome: varchar('outcome', { length: 10, enum: lineCallOutcomes }).notNull(),
   started_at: timestamp('started_at', { withTimezone: true }).notNull(),
   ended_at: timestamp('ended_at', { withTimezone: true }),
@@ -42,4 +45,9 @@ export const lineCalls = pgTable('line_calls', {
   oneOf('line_calls_outcome_check', t.outcome, lineCallOutcomes),
   index('line_calls_started_idx').on(t.started_at),
   index('line_calls_organization_started_idx').on(t.organization_id, t.started_at),
+  // the queue figures are of the calls that joined a queue in the period
+  index('line_calls_joined_idx').on(t.joined_at),
+  index('line_calls_organization_joined_idx').on(t.organization_id, t.joined_at),
+  // the operators' figures are of the calls answered in the period
+  index('line_calls_answered_idx').on(t.answered_at),
 ])

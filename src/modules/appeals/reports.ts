@@ -2,8 +2,7 @@
 // filtered list in batches for a file.
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { RequestValidationError } from '../../lib/errors.js'
-import { dayNumberOf, isoDay, localDate, startOfLocalDay, type WorkingCalendar } from '../calendar/index.js'
+import { dayNumberOf, isoDay, localPeriod, type WorkingCalendar } from '../calendar/index.js'
 import { filterFor } from './filters.js'
 import type { Actor } from './lifecycle.js'
 import type { AppealFilter, AppealRepo, StatsRow } from './repo.js'
@@ -35,15 +34,8 @@ export function createAppealReports ({ repo, calendar, clock, actorOf }: AppealR
   return {
     async stats (principal: Principal, q: AppealStatsQuery): Promise<AppealStats> {
       const { timeZone } = await calendar()
-      const today = localDate(timeZone, clock())
-      const to = q.date_to ?? today
-      const from = q.date_from ?? isoDay(dayNumberOf(to) - 29)
-      const days = dayNumberOf(to) - dayNumberOf(from) + 1
-      if (days < 1) throw RequestValidationError.field(['query', 'date_from'], 'Must not be after date_to', q.date_from)
-      if (days > MAX_STATS_DAYS) throw RequestValidationError.field(['query', 'date_from'], `The period may be at most ${MAX_STATS_DAYS} days`, q.date_from)
+      const { from, to, days, start, end } = localPeriod(timeZone, clock(), q, { defaultDays: 30, maxDays: MAX_STATS_DAYS })
       const filter = filterFor(await actorOf(principal), q)
-      const start = startOfLocalDay(timeZone, from)
-      const end = startOfLocalDay(timeZone, isoDay(dayNumberOf(to) + 1))
       const [[totals], region, executor, classification, daily] = await Promise.all([
         repo.stats(filter, start, end, 'total', 1),
         repo.stats(filter, start, end, 'region', q.limit),

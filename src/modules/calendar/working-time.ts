@@ -3,6 +3,7 @@
 // Pure functions: the calendar's exceptions come in as a map, so the service reads them once.
 
 import type { CalendarDayKind } from '../../db/schema/index.js'
+import { RequestValidationError } from '../../lib/errors.js'
 
 export type DayKind = CalendarDayKind
 
@@ -106,3 +107,19 @@ export const localDate = (timeZone: string, instant: Date) => isoDay(local(timeZ
 
 /** the instant a local day (`YYYY-MM-DD`) begins in the zone */
 export const startOfLocalDay = (timeZone: string, iso: string) => new Date(instantOf(timeZone, dayNumberOf(iso), 0))
+
+/** a period of whole days in the centre's zone: its first and last day, their count, and the instants it runs between */
+export interface LocalPeriod { from: string, to: string, days: number, start: Date, end: Date }
+
+/**
+ * The period a report asks for: `to` defaults to today, `from` to `defaultDays` days ending at
+ * `to`; `from` after `to`, or more than `maxDays` days, is the query's `date_from` error (422).
+ */
+export function localPeriod (timeZone: string, now: Date, q: { date_from?: string, date_to?: string }, { defaultDays, maxDays }: { defaultDays: number, maxDays: number }): LocalPeriod {
+  const to = q.date_to ?? localDate(timeZone, now)
+  const from = q.date_from ?? isoDay(dayNumberOf(to) - defaultDays + 1)
+  const days = dayNumberOf(to) - dayNumberOf(from) + 1
+  if (days < 1) throw RequestValidationError.field(['query', 'date_from'], 'Must not be after date_to', q.date_from)
+  if (days > maxDays) throw RequestValidationError.field(['query', 'date_from'], `The period may be at most ${maxDays} days`, q.date_from)
+  return { from, to, days, start: startOfLocalDay(timeZone, from), end: startOfLocalDay(timeZone, isoDay(dayNumberOf(to) + 1)) }
+}

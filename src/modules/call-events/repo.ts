@@ -136,7 +136,7 @@ export function createCallRepo<D extends AppDb> (db: D) {
         eq(calls.operator_num, t.operatorNum), eq(calls.source, other), eq(calls.is_final, false),
         t.phone === null ? isNull(calls.caller_phone) : eq(calls.caller_phone, t.phone),
         other === 'posted' ? isNull(calls.call_id) : undefined,
-        gte(calls.answered_at, new Date(t.at.getTime() - t.windowMs)), lte(calls.answered_at, new Date(t.at.getTime() + t.windowMs)),
+        gte(calls.answered_at, new Date(t.at.getTime() - t.windowMs)), lte(calls.answered_at, new Date(t.at.getTime() + t.windowMs))
       )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${t.at.toISOString()}::timestamptz))`, desc(calls.id)).limit(1).for('update'))[0]
     }),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },

@@ -2,6 +2,12 @@
 // and ids only, never of free text. The API answers them, the PBX's files are written with them.
 
 export const queueName = (prefix: string, q: { id: number, is_default: boolean }) => q.is_default ? `org${prefix}-queue` : `org${prefix}-q${q.id}`
+/** a queue's name read back: its organization's prefix and its id, or the organization's own queue */
+export function parseQueueName (name: string): { prefix: string, queue: number | 'default' } | undefined {
+  const m = /^org([0-9]+)-(?:queue|q([0-9]{1,9}))$/.exec(name)
+  if (!m) return undefined
+  return { prefix: m[1]!, queue: m[2] === undefined ? 'default' : Number(m[2]) }
+}
 export const menuName = (prefix: string, id: number) => `org${prefix}-menu${id}`
 export const scheduleName = (prefix: string, id: number) => `org${prefix}-sched${id}`
 /** as the dialplan plays it: the channel's language picks `<sounds>/<lang>/appeals/org<prefix>/<id>.wav` */

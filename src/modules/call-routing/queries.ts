@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
+import { organizationIdOfPrefix } from '../organizations/queries.js'
+import { parseQueueName } from './asterisk-names.js'
 import { groupBy } from '../../lib/collections.js'
 
 /* What other modules may ask of the call routing's tables (their owner is this module). */
@@ -8,6 +10,15 @@ import { groupBy } from '../../lib/collections.js'
 /** every organization has its own queue (`org<prefix>-queue`, dialled as 0 inside it, every terminal a member) from its creation */
 export async function createDefaultQueue (db: AppDb, organizationId: number): Promise<void> {
   await db.insert(queues).values({ organization_id: organizationId, name: 'Очередь организации', is_default: true, all_terminals: true, ring_timeout: 20 })
+}
+
+/** the organization and the timing of a queue Asterisk names (`org<prefix>-queue`, `org<prefix>-q<id>`); undefined when the service has no such queue */
+export async function queueByAsteriskName (db: AppDb, name: string): Promise<{ organization_id: number, service_level: number, wrapup_time: number } | undefined> {
+  const parsed = parseQueueName(name)
+  if (!parsed) return undefined
+  const which = parsed.queue === 'default' ? eq(queues.is_default, true) : eq(queues.id, parsed.queue)
+  return (await db.select({ organization_id: queues.organization_id, service_level: queues.service_level, wrapup_time: queues.wrapup_time })
+    .from(queues).where(and(eq(queues.organization_id, organizationIdOfPrefix(parsed.prefix)), which)).limit(1))[0]
 }
 
 /** the organization's queues, correlated to the caller's row (Shape B's queues_count) */

@@ -36,6 +36,8 @@ export const LineCallView = Type.Object({
   hold_seconds: Nullable(Type.Number({ description: 'Asterisk\'s HoldTime: from joining the queue to the answer, or to leaving it' })),
   talk_seconds: Nullable(Type.Number()),
   ended_by: Nullable(Type.String({ description: 'who ended an answered call: caller, agent or transfer' })),
+  service_level_seconds: Nullable(Type.Integer({ description: 'the queue\'s servicelevel when the call was in it (null: a queue the service does not know; 20 is used)' })),
+  wrapup_seconds: Nullable(Type.Integer({ description: 'the queue\'s wrapuptime: the agent\'s wrap-up after the call' })),
   outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), ended (never queued)' }),
   started_at: Timestamp(),
   ended_at: Nullable(Timestamp()),
@@ -43,4 +45,59 @@ export const LineCallView = Type.Object({
 
 export const LineCallPage = Type.Object({ items: Type.Array(Type.Ref('LineCallView')), total: Type.Integer() }, { $id: 'LineCallPage' })
 
-export const schemas = [LineCallView, LineCallPage]
+const LocalDay = (description: string) => Type.String({ format: 'date', description })
+
+export const LineKpiQuery = Type.Object({
+  date_from: Type.Optional(LocalDay('first day, in the centre\'s zone; default: date_to')),
+  date_to: Type.Optional(LocalDay('last day (included); default: today')),
+  queue: Type.Optional(Type.String({ pattern: '^org[0-9]+-(queue|q[0-9]+)$', maxLength: 40, description: 'one queue by its Asterisk name' })),
+  short_abandon_seconds: Type.Integer({ minimum: 0, maximum: 120, default: 5, description: 'an abandon after less wait than this counts apart, as short_abandoned' }),
+}, { additionalProperties: false })
+export type LineKpiQuery = Static<typeof LineKpiQuery>
+
+const Seconds = (description: string) => Nullable(Type.Number({ description: `${description}; seconds, null when there is no call to average` }))
+const Percent = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent to 0.1, null when there is no call to count` }))
+
+const QueueFigures = {
+  offered: Type.Integer({ description: 'calls that joined the queue' }),
+  answered: Type.Integer(),
+  abandoned: Type.Integer({ description: 'callers who hung up while waiting, after short_abandon_seconds or more' }),
+  short_abandoned: Type.Integer({ description: 'callers who hung up within short_abandon_seconds' }),
+  timed_out: Type.Integer({ description: 'callers who waited out Queue()\'s time limit' }),
+  answered_within_service_level: Type.Integer({ description: 'answered with a hold no longer than the queue\'s servicelevel' }),
+  service_level: Percent('Asterisk\'s ServicelevelPerf: answered_within_service_level / answered'),
+  service_level_with_abandoned: Percent('Asterisk\'s ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out)'),
+  average_speed_of_answer: Seconds('the average hold of the answered calls'),
+  average_talk: Seconds('the average talk of the answered calls that ended'),
+  average_handling: Seconds('the average talk + wrap-up of the answered calls that ended'),
+  longest_hold: Nullable(Type.Number({ description: 'the longest hold of the period\'s calls, seconds' })),
+}
+
+export const LineKpis = Type.Object({
+  date_from: Type.String({ format: 'date' }),
+  date_to: Type.String({ format: 'date' }),
+  time_zone: Type.String(),
+  short_abandon_seconds: Type.Integer(),
+  totals: Type.Object(QueueFigures),
+  queues: Type.Array(Type.Object({
+    queue: Type.String(),
+    ...QueueFigures,
+    waiting_now: Type.Integer({ description: 'callers in the queue now' }),
+    longest_wait_now: Nullable(Type.Number({ description: 'how long the longest-waiting caller has waited now, seconds' })),
+  })),
+  intervals: Type.Array(Type.Object({ start: Timestamp(), ...QueueFigures }), { description: 'every 30 minutes of the period, from its first local midnight' }),
+  days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), ...QueueFigures })),
+  operators: Type.Array(Type.Object({
+    interface: Type.String({ description: 'the queue member: PJSIP/<terminal>' }),
+    terminal_id: Nullable(Type.String()),
+    name: Nullable(Type.String({ description: 'the terminal\'s employee, else the terminal\'s name' })),
+    calls: Type.Integer({ description: 'calls answered in the period' }),
+    talk_seconds: Type.Number(),
+    wrapup_seconds: Type.Number(),
+    handling_seconds: Type.Number({ description: 'talk + wrap-up' }),
+    average_handling: Seconds('handling_seconds / the calls that ended'),
+  })),
+}, { $id: 'LineKpis' })
+export type LineKpis = Static<typeof LineKpis>
+
+export const schemas = [LineCallView, LineCallPage, LineKpis]

@@ -2,10 +2,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
-import { isoOrNull } from '../../lib/clock.js'
+import { isoOrNull, type Clock } from '../../lib/clock.js'
+import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
-import type { LineCallRepo } from './repo.js'
-import type { LineCallQuery } from './schemas.js'
+import type { CallContext, LineCallRepo } from './repo.js'
+import { kpiBreakdowns, MAX_KPI_DAYS } from './figures.js'
+import type { LineCallQuery, LineKpiQuery, LineKpis } from './schemas.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
 
 type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
@@ -26,27 +28,31 @@ const TERMINAL_INTERFACE = /^PJSIP\/([0-9]{1,32})$/
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, screenPop }: { repo: LineCallRepo, log: FastifyBaseLogger, screenPop?: ScreenPop }) {
+export function createLineCallService ({ repo, log, screenPop, clock, timeZone }: {
+  repo: LineCallRepo, log: FastifyBaseLogger, screenPop?: ScreenPop, clock: Clock, timeZone: string
+}) {
   const tracker = createCallTracker()
   /** saves in the order the events came: a call's later state never lands under an earlier one */
   let saving: Promise<void> = Promise.resolve()
 
-  /** the organization of each call in progress, once found: a call's events are saved one by one, its organization looked up once */
-  const organizations = new Map<string, number>()
+  /** what is known of each call in progress, once found (a call's events are saved one by one); found again when it moves to another queue */
+  const contexts = new Map<string, { queue: string | null, context: CallContext }>()
 
-  async function organizationOf (call: LineCall): Promise<number | null> {
-    const known = organizations.get(call.linkedid)
-    if (known !== undefined) return known
+  async function contextOf (call: LineCall): Promise<CallContext> {
+    const known = contexts.get(call.linkedid)
+    if (known && known.queue === call.queue) return known.context
+    const queue = call.queue === null ? undefined : await repo.queueOf(call.queue)
     const prefix = call.organization_prefix ?? QUEUE_PREFIX.exec(call.queue ?? '')?.[1]
-    const found = prefix === undefined ? undefined : await repo.organizationOf(prefix)
-    if (found !== undefined) organizations.set(call.linkedid, found)
-    return found ?? null
+    const organizationId = queue?.organization_id ?? (prefix === undefined ? undefined : await repo.organizationOf(prefix)) ?? null
+    const context = { organization_id: organizationId, service_level_seconds: queue?.service_level ?? null, wrapup_seconds: queue?.wrapup_time ?? null }
+    if (organizationId !== null) contexts.set(call.linkedid, { queue: call.queue, context })
+    return context
   }
 
   async function save (call: LineCall): Promise<void> {
-    const organizationId = await organizationOf(call)
-    if (call.ended_at) organizations.delete(call.linkedid)
-    await repo.save(call, organizationId)
+    const context = await contextOf(call)
+    if (call.ended_at) contexts.delete(call.linkedid)
+    await repo.save(call, context)
   }
 
   function pop (call: LineCall, at: Date): void {
@@ -72,6 +78,20 @@ export function createLineCallService ({ repo, log, screenPop }: { repo: LineCal
       const scope = supervisorScope(actor, WHAT)
       const { items, total } = await repo.list({ organizationId: scope.organizationId, outcome: q.outcome, limit: q.limit, offset: q.skip })
       return { items: items.map(view), total }
+    },
+
+    /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
+    async kpis (actor: Principal, q: LineKpiQuery): Promise<LineKpis> {
+      const { organizationId } = supervisorScope(actor, WHAT)
+      const now = clock()
+      const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
+      const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
+      const [groups, waiting, operators] = await Promise.all([repo.queueFigures(scope), repo.waitingNow(scope, now), repo.operatorFigures(scope)])
+      return {
+        date_from: period.from, date_to: period.to, time_zone: timeZone, short_abandon_seconds: q.short_abandon_seconds,
+        ...kpiBreakdowns(period, groups, waiting, now),
+        operators: await repo.namedOperators(operators),
+      }
     },
 
     async get (actor: Principal, linkedid: string) {

@@ -59,6 +59,9 @@ export const organizationActiveFact = (id: number) => sql<boolean | null>`(selec
 export const organizationRunsFact = (id: number, module: string) =>
   sql<boolean>`exists (select 1 from ${organizations} o where o.id = ${id} and o.is_active and ${module} = any(o.modules))`
 
+/** the id of the organization with this prefix, as a value of the caller's query */
+export const organizationIdOfPrefix = (prefix: string) => sql<number | null>`(select o.id from ${organizations} o where o.prefix = ${prefix})`
+
 /** the organization with this prefix (the PBX names its contexts and queues by it) */
 export const organizationIdByPrefix = async (db: AppDb, prefix: string) =>
   (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.prefix, prefix)))[0]?.id

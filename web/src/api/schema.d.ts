@@ -1926,6 +1926,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls/kpis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The queues' figures of a period (default: today): per queue, 30-minute interval, day and operator, after Asterisk's definitions */
+        get: operations["lineKpis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line-calls/{linkedid}": {
         parameters: {
             query?: never;
@@ -3506,6 +3523,10 @@ export interface components {
             talk_seconds: number | null;
             /** @description who ended an answered call: caller, agent or transfer */
             ended_by: string | null;
+            /** @description the queue's servicelevel when the call was in it (null: a queue the service does not know; 20 is used) */
+            service_level_seconds: number | null;
+            /** @description the queue's wrapuptime: the agent's wrap-up after the call */
+            wrapup_seconds: number | null;
             /**
              * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), ended (never queued)
              * @enum {string}
@@ -3519,6 +3540,139 @@ export interface components {
         LineCallPage: {
             items: components["schemas"]["LineCallView"][];
             total: number;
+        };
+        LineKpis: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            time_zone: string;
+            short_abandon_seconds: number;
+            totals: {
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+            };
+            queues: {
+                queue: string;
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+                /** @description callers in the queue now */
+                waiting_now: number;
+                /** @description how long the longest-waiting caller has waited now, seconds */
+                longest_wait_now: number | null;
+            }[];
+            /** @description every 30 minutes of the period, from its first local midnight */
+            intervals: {
+                /** Format: date-time */
+                start: string;
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+            }[];
+            days: {
+                /** Format: date */
+                day: string;
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+            }[];
+            operators: {
+                /** @description the queue member: PJSIP/<terminal> */
+                interface: string;
+                terminal_id: string | null;
+                /** @description the terminal's employee, else the terminal's name */
+                name: string | null;
+                /** @description calls answered in the period */
+                calls: number;
+                talk_seconds: number;
+                wrapup_seconds: number;
+                /** @description talk + wrap-up */
+                handling_seconds: number;
+                /** @description handling_seconds / the calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+            }[];
         };
         ConfigPreview: {
             config_type: string;
@@ -9345,6 +9499,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LineCallPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    lineKpis: {
+        parameters: {
+            query?: {
+                /** @description first day, in the centre's zone; default: date_to */
+                date_from?: string;
+                /** @description last day (included); default: today */
+                date_to?: string;
+                /** @description one queue by its Asterisk name */
+                queue?: string;
+                /** @description an abandon after less wait than this counts apart, as short_abandoned */
+                short_abandon_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineKpis"];
                 };
             };
             /** @description Validation Error */

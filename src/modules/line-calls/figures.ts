@@ -1,0 +1,80 @@
+// The queue figures from their sums (kpis.ts): each a formula of the README's "Queue figures".
+import type { LocalPeriod } from '../calendar/index.js'
+import type { KpiGroupRow, KpiSums, OperatorRow } from './kpis.js'
+import type { LineKpis } from './schemas.js'
+
+/** the longest period asked at once: its intervals are 48 a day */
+export const MAX_KPI_DAYS = 31
+const INTERVAL_MS = 30 * 60_000
+const DAY_MS = 24 * 3600_000
+
+const tenth = (x: number) => Math.round(x * 10) / 10
+/** a share in percent to 0.1, as Asterisk writes its ServicelevelPerf */
+const percent = (part: number, whole: number) => whole === 0 ? null : tenth(100 * part / whole)
+const average = (sum: number | null, n: number) => n === 0 || sum === null ? null : tenth(sum / n)
+
+export function figuresOf (s: KpiSums) {
+  const leftWaiting = s.abandoned + s.short_abandoned + s.timed_out
+  return {
+    offered: s.offered,
+    answered: s.answered,
+    abandoned: s.abandoned,
+    short_abandoned: s.short_abandoned,
+    timed_out: s.timed_out,
+    answered_within_service_level: s.answered_in_sl,
+    service_level: percent(s.answered_in_sl, s.answered),
+    service_level_with_abandoned: percent(s.answered_in_sl + s.abandoned_in_sl, s.answered + leftWaiting),
+    average_speed_of_answer: average(s.hold_sum, s.answered),
+    average_talk: average(s.talk_sum, s.completed),
+    average_handling: average(s.handling_sum, s.completed),
+    longest_hold: s.longest_hold,
+  }
+}
+
+export const NO_CALLS: KpiSums = {
+  offered: 0, answered: 0, abandoned: 0, short_abandoned: 0, timed_out: 0, answered_in_sl: 0, abandoned_in_sl: 0, completed: 0,
+  hold_sum: null, talk_sum: null, handling_sum: null, longest_hold: null,
+}
+
+/** the grouping sets' rows as the answer's breakdowns: every interval and day of the period, empty ones too */
+export function kpiBreakdowns (period: LocalPeriod, rows: KpiGroupRow[], waiting: { queue: string, waiting: number, longest_since: Date }[], now: Date): Pick<LineKpis, 'totals' | 'queues' | 'intervals' | 'days'> {
+  const totals = rows.find((r) => r.queue === null && r.slot === null && r.day === null) ?? NO_CALLS
+  const byQueue = new Map(rows.filter((r) => r.queue !== null).map((r) => [r.queue!, r]))
+  const bySlot = new Map(rows.filter((r) => r.slot !== null).map((r) => [new Date(r.slot!).getTime(), r]))
+  const byDay = new Map(rows.filter((r) => r.day !== null).map((r) => [r.day!, r]))
+  const waitingIn = new Map(waiting.map((w) => [w.queue, w]))
+  const queues = [...new Set([...byQueue.keys(), ...waitingIn.keys()])].sort()
+  const slots = Math.round((period.end.getTime() - period.start.getTime()) / INTERVAL_MS)
+  return {
+    totals: figuresOf(totals),
+    queues: queues.map((queue) => {
+      const w = waitingIn.get(queue)
+      return { queue, ...figuresOf(byQueue.get(queue) ?? NO_CALLS), waiting_now: w?.waiting ?? 0, longest_wait_now: w ? Math.max(0, tenth((now.getTime() - new Date(w.longest_since).getTime()) / 1000)) : null }
+    }),
+    intervals: Array.from({ length: slots }, (_, i) => {
+      const start = period.start.getTime() + i * INTERVAL_MS
+      return { start: new Date(start).toISOString(), ...figuresOf(bySlot.get(start) ?? NO_CALLS) }
+    }),
+    days: Array.from({ length: period.days }, (_, i) => {
+      const day = new Date(Date.parse(`${period.from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10)
+      return { day, ...figuresOf(byDay.get(day) ?? NO_CALLS) }
+    }),
+  }
+}
+
+/** an operator's figures: the member's calls with their talk and wrap-up */
+export function operatorOf (r: OperatorRow, names: Map<string, string | null>) {
+  const terminal = /^PJSIP\/(.+)$/.exec(r.interface)?.[1] ?? null
+  const talk = r.talk_sum ?? 0
+  const wrapup = r.wrapup_sum ?? 0
+  return {
+    interface: r.interface,
+    terminal_id: terminal,
+    name: terminal === null ? null : names.get(terminal) ?? null,
+    calls: r.calls,
+    talk_seconds: talk,
+    wrapup_seconds: wrapup,
+    handling_seconds: talk + wrapup,
+    average_handling: average(r.talk_sum === null ? null : talk + wrapup, r.completed),
+  }
+}
