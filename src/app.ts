@@ -166,7 +166,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db),
     presence: { opened: (userId) => agents.port.consoleOpened(userId), closed: (userId, othersOpen) => agents.port.consoleClosed(userId, othersOpen) },
   })
-  const agents = createAgentsModule({ db, clock, log, control, queues: deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined), openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs })
+  const queueControl = deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined)
+  const agents = createAgentsModule({ db, clock, log, control, queues: queueControl, openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs })
   const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log })
   // a calendar edit rewrites the dialplan's schedules (with AMI), in the background of the edit's answer
   const calendar = createCalendarModule({
@@ -196,7 +197,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     pbx,
     callEvents,
     agents,
-    lineCalls.createLineCallsModule({ database, log, clock, timeZone: config.appeals.timeZone, events, screenPop: callEvents.port.answeredOnLine }),
+    lineCalls.createLineCallsModule({
+      database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, screenPop: callEvents.port.answeredOnLine, publish: callEvents.port.publish,
+    }),
     llm,
     createGroupsModule({ db }),
     calendar,

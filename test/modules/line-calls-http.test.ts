@@ -8,6 +8,7 @@ import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/da
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { centreDayOf } from '../helpers/clock.js'
 import { eventually } from '../helpers/http-target.js'
+import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
 type Headers = Record<string, string>
 type Peer = Awaited<ReturnType<typeof startAmiPeer>>
@@ -37,7 +38,13 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     admin = await login(t.app, await makeUser(db, { role: 'admin' }))
     manager = await login(t.app, await makeUser(db, { role: 'manager', organization_id: org.id }))
     otherManager = await login(t.app, await makeUser(db, { role: 'manager', organization_id: other.id }))
-    operator = await login(t.app, await makeUser(db, { role: 'operator', organization_id: org.id }))
+    const operatorUser = await makeUser(db, { role: 'operator', organization_id: org.id })
+    operator = await login(t.app, operatorUser)
+    // the lab's agents are the organization's terminals 101001 (the operator's) and 101002
+    for (const [extension, employee] of [['001', operatorUser.id], ['002', null]] as const) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', employee_id: employee } })
+      assert.equal(res.statusCode, 201, res.body)
+    }
     await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
   })
   after(async () => {
@@ -154,6 +161,39 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       return q?.waiting_now === 1 ? q : undefined
     }, 10_000, 'a caller waiting')
     assert.ok(waiting.longest_wait_now >= 0 && waiting.longest_wait_now < 600, String(waiting.longest_wait_now))
+  })
+
+  it('the board: today\'s figures, who waits, the agents\' states; after a reconnection the states are Asterisk\'s QueueStatus; line.changed tells the boards', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const stream = await openSse(`${base}/api/call-events/stream`, manager)
+    try {
+      type Board = { agents: { interface: string, terminal_id: string, name: string, state: string, reason: string | null, since: string }[], waiting: { linkedid: string }[], queues: { queue: string, waiting_now: number, offered: number }[] }
+      const board = async (headers: Headers = manager) => (await get('/api/line-calls/board', headers)).json() as Board
+      // after the recorded calls both agents are ready again, 101001 once its 5 s of wrap-up are over
+      const now = await eventually(async () => { const b = await board(); return b.agents.length === 2 && b.agents.every((a) => a.state === 'ready') ? b : undefined }, 15_000, 'both agents ready')
+      assert.deepEqual(now.agents.map((a) => [a.interface, a.terminal_id, a.name]), [['PJSIP/101001', '101001', 'Иванов Иван'], ['PJSIP/101002', '101002', 'Пульт 002']])
+      // the caller of the test before still waits
+      assert.deepEqual(now.waiting.map((w) => w.linkedid), ['1795558888.0'])
+      assert.deepEqual(now.queues.map((q) => [q.queue, q.waiting_now, q.offered]), [['org101-queue', 1, 8]])
+
+      // Asterisk has 101001 on a lunch break and 101002 unregistered, told while the service was not listening
+      peer.state.members = [
+        { queue: 'org101-queue', name: 'Agent 101001', interface: 'PJSIP/101001', paused: true, reason: 'lunch', lastPause: 0 },
+        { queue: 'org101-queue', name: 'Agent 101002', interface: 'PJSIP/101002', paused: true, reason: 'offline', lastPause: 0 },
+      ]
+      peer.dropStreams()
+      const after = await eventually(async () => { const b = await board(); return b.agents[0]?.state === 'break' ? b : undefined }, 15_000, 'the states taken from QueueStatus')
+      assert.deepEqual(after.agents.map((a) => [a.state, a.reason]), [['break', 'lunch'], ['offline', 'offline']])
+      await eventually(async () => stream.events.some((e) => e.event === 'line.changed' && e.data.organization_id === orgId), 10_000, 'line.changed on the manager\'s stream')
+      assertLiveEvents(stream.events)
+
+      const other = await board(otherManager)
+      assert.deepEqual([other.agents, other.waiting, other.queues], [[], [], []])
+      assert.equal((await get('/api/line-calls/board', operator)).statusCode, 403)
+      assert.equal((await t.app.inject({ url: '/api/line-calls/board' })).statusCode, 401)
+    } finally {
+      await stream.close()
+    }
   })
 
   it('the figures\' bad input is a 422 naming the field; an operator is refused', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { createAgentTracker } from '../../src/modules/line-calls/agent-states.js'
 import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
 
@@ -86,5 +87,44 @@ describe('calls from Asterisk\'s events', () => {
     assert.equal(tracker.apply({ Event: 'UserEvent', UserEvent: 'SomethingElse', ...ids, Line: '000' }, at)!.line, '109')
     assert.equal(tracker.apply({ Event: 'Hangup', Uniqueid: '1795557400.1', Linkedid: '1795557400.0' }, at)!.ended_at, null, 'an agent leg\'s hang-up does not end the call')
     assert.equal(tracker.inProgress().length, 1)
+  })
+})
+
+describe('the agents\' states from Asterisk\'s events', () => {
+  /** each change of a recording: [event, member, state, reason, seconds since the session began] */
+  function changes (recording: string, wrapupSeconds: number) {
+    const tracker = createAgentTracker()
+    const seen: [string, string, string, string | null, number][] = []
+    for (const { at, message } of recordedEvents(recording, 1)) {
+      const s = tracker.apply(message, new Date(at * 1000), wrapupSeconds)
+      if (s) seen.push([message.Event!, s.interface, s.state, s.reason, s.since.getTime() / 1000])
+    }
+    return { seen, tracker }
+  }
+
+  it('paused with reasons is a break; unpaused, rung, talking; after the call the queue\'s wrap-up, then ready when it ends', () => {
+    const { seen, tracker } = changes('queue-pause.txt', 5)
+    assert.deepEqual(seen, [
+      ['QueueMemberStatus', 'PJSIP/101001', 'ready', null, 1.271],
+      ['QueueMemberStatus', 'PJSIP/101002', 'ready', null, 1.313],
+      ['QueueMemberPause', 'PJSIP/101001', 'break', 'break', 3.871],
+      ['QueueMemberPause', 'PJSIP/101002', 'break', 'lunch', 3.877],
+      ['QueueMemberPause', 'PJSIP/101001', 'ready', null, 14.19],
+      ['AgentCalled', 'PJSIP/101001', 'ringing', null, 14.403],
+      ['QueueMemberStatus', 'PJSIP/101001', 'on_call', null, 16.709],
+      // Asterisk's own status turns free at once (Status 1): the wrap-up is wrapuptime from AgentComplete
+      ['AgentComplete', 'PJSIP/101001', 'wrap_up', null, 20.02],
+      ['QueueMemberPause', 'PJSIP/101002', 'ready', null, 21.11],
+    ])
+    assert.deepEqual(tracker.tick(new Date(24_000)), [], 'not over before its end')
+    assert.deepEqual(tracker.tick(new Date(30_000)).map((s) => [s.interface, s.state, s.since.getTime() / 1000]), [['PJSIP/101001', 'ready', 25.02]])
+  })
+
+  it('an agent rung while the caller hangs up is ready again without AgentRingNoAnswer; paused as offline is offline', () => {
+    const { seen, tracker } = changes('queue-abandoned.txt', 5)
+    assert.deepEqual(seen.slice(2, 4).map((s) => s.slice(0, 4)), [['AgentCalled', 'PJSIP/101001', 'ringing', null], ['QueueMemberStatus', 'PJSIP/101001', 'ready', null]])
+    const facts = [{ queue: 'org101-queue', interface: 'PJSIP/101001', status: 1, inCall: false, paused: true, reason: 'offline' }, { queue: 'org101-queue', interface: 'PJSIP/101002', status: 5, inCall: false, paused: false, reason: '' }]
+    assert.deepEqual(tracker.reconcile(facts, new Date(60_000)).map((s) => [s.interface, s.state, s.reason]), [['PJSIP/101001', 'offline', 'offline'], ['PJSIP/101002', 'offline', null]])
+    assert.deepEqual(tracker.reconcile(facts, new Date(61_000)), [], 'nothing changed: nothing to write')
   })
 })

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, jsonb, pgTable, real, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { index, integer, jsonb, pgTable, real, serial, timestamp, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
@@ -50,4 +50,32 @@ export const lineCalls = pgTable('line_calls', {
   index('line_calls_organization_joined_idx').on(t.organization_id, t.joined_at),
   // the operators' figures are of the calls answered in the period
   index('line_calls_answered_idx').on(t.answered_at),
+])
+
+export const memberStateNames = ['ready', 'ringing', 'on_call', 'wrap_up', 'break', 'offline'] as const
+
+/** Each queue member's state now, as Asterisk's events tell it (one row a member, any instance reads it). */
+export const memberStates = pgTable('member_states', {
+  /** the queue member: `PJSIP/<terminal>` */
+  interface: varchar('interface', { length: 80 }).primaryKey(),
+  member_name: varchar('member_name', { length: 80 }).notNull(),
+  state: varchar('state', { length: 8, enum: memberStateNames }).notNull(),
+  reason: varchar('reason', { length: 80 }),
+  since: timestamp('since', { withTimezone: true }).notNull(),
+  wrapup_until: timestamp('wrapup_until', { withTimezone: true }),
+}, (t) => [oneOf('member_states_state_check', t.state, memberStateNames)])
+
+/** Each member's states one after another, for the time spent in each (pause time by reason, occupancy). */
+export const memberStatePeriods = pgTable('member_state_periods', {
+  id: serial('id').primaryKey(),
+  interface: varchar('interface', { length: 80 }).notNull(),
+  state: varchar('state', { length: 8, enum: memberStateNames }).notNull(),
+  reason: varchar('reason', { length: 80 }),
+  started_at: timestamp('started_at', { withTimezone: true }).notNull(),
+  /** null while it lasts */
+  ended_at: timestamp('ended_at', { withTimezone: true }),
+}, (t) => [
+  oneOf('member_state_periods_state_check', t.state, memberStateNames),
+  index('member_state_periods_interface_idx').on(t.interface, t.started_at),
+  index('member_state_periods_started_idx').on(t.started_at),
 ])

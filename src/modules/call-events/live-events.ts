@@ -37,6 +37,11 @@ export const OperatorPresenceLiveEvent = Type.Object({
   user_id: Type.Integer(),
 }, { $id: 'OperatorPresenceLiveEvent', additionalProperties: false })
 
+export const LineLiveEvent = Type.Object({
+  type: Type.Literal('line.changed', { description: 'a call of the organization\'s line or one of its agents changed: the boards read the line again; at most one per organization every half second' }),
+  ...owner,
+}, { $id: 'LineLiveEvent', additionalProperties: false })
+
 const appealLiveTypes = [...appealActions, 'answer_checked' as const].map((a) => `appeal.${a}` as const)
 
 export const AppealLiveEvent = Type.Object({
@@ -49,7 +54,7 @@ export const AppealLiveEvent = Type.Object({
   status: OneOf(appealStatuses),
 }, { $id: 'AppealLiveEvent', additionalProperties: false })
 
-export const LiveEventMessage = Type.Union([CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent], { $id: 'LiveEventMessage' })
+export const LiveEventMessage = Type.Union([CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent], { $id: 'LiveEventMessage' })
 export type LiveEventMessage = Static<typeof LiveEventMessage>
 
-export const liveEventSchemas = [CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LiveEventMessage]
+export const liveEventSchemas = [CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent, LiveEventMessage]

@@ -13,7 +13,7 @@ const CONSUMER_LOCK = 7_351_034
  * when it stops or loses its database connection.
  */
 export function createEventConsumer ({ lead, events, service, log }: {
-  lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'settled'>, log: FastifyBaseLogger
+  lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'connected' | 'settled' | 'stop'>, log: FastifyBaseLogger
 }): Running {
   let stopLeading: (() => Promise<void>) | undefined
   let stopStream: (() => void) | undefined
@@ -24,7 +24,7 @@ export function createEventConsumer ({ lead, events, service, log }: {
     log.info('this instance reads Asterisk\'s events')
     stopStream = events.stream({
       event: service.event,
-      connected: () => log.info('AMI events: connected'),
+      connected: () => { log.info('AMI events: connected'); void service.connected() },
       lost: (reason) => log.warn({ reason }, 'AMI events: connection lost; reconnecting'),
     })
   }
@@ -34,6 +34,7 @@ export function createEventConsumer ({ lead, events, service, log }: {
       await stopLeading?.()
       stopStream?.()
       events.close()
+      service.stop()
       await service.settled()
     },
   }

@@ -11,7 +11,7 @@ import { terminalDirectory } from '../endpoints/queries.js'
 /** Asterisk's `servicelevel` when the call's queue was not known to the service */
 export const DEFAULT_SERVICE_LEVEL_SECONDS = 20
 /** a caller waiting longer than this is not "waiting now": the hang-up was missed (reconciled after a reconnect) */
-const WAITING_AT_MOST_MS = 12 * 3600_000
+export const WAITING_AT_MOST_MS = 12 * 3600_000
 
 export interface KpiScope { organizationId?: number, queue?: string, start: Date, end: Date, timeZone: string, shortAbandonSeconds: number }
 

@@ -1,11 +1,18 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { lineCalls } from '../../db/schema/index.js'
+import { memberStatePeriods, memberStates, lineCalls } from '../../db/schema/index.js'
+import { isoOrNull } from '../../lib/clock.js'
+import { employeeNames } from '../employees/queries.js'
+import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { operatorOf } from './figures.js'
 import { operatorFigures, queueFigures, terminalNames, waitingNow, type KpiScope, type OperatorRow } from './kpis.js'
+import type { AgentState } from './agent-states.js'
 import type { LineCall } from './tracker.js'
+
+/** the board lists this many waiting callers at most (the count is whole) */
+const MAX_WAITING_SHOWN = 200
 
 /** what the service knows of a call's organization and queue */
 export interface CallContext { organization_id: number | null, service_level_seconds: number | null, wrapup_seconds: number | null }
@@ -39,6 +46,42 @@ export function createLineCallRepo (db: AppDb) {
       const names = new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
       return rows.map((r) => operatorOf(r, names))
     },
+    /** a member's new state: kept as its state now, the period before it closed and its own opened, in one statement */
+    async saveAgentState (a: AgentState): Promise<void> {
+      const since = a.since.toISOString()
+      await db.execute(sql`
+        with kept as (
+          insert into ${memberStates} (interface, member_name, state, reason, since, wrapup_until)
+          values (${a.interface}, ${a.member_name}, ${a.state}, ${a.reason}, ${since}::timestamptz, ${isoOrNull(a.wrapup_until)}::timestamptz)
+          on conflict (interface) do update set member_name = excluded.member_name, state = excluded.state, reason = excluded.reason,
+            since = excluded.since, wrapup_until = excluded.wrapup_until
+        ), closed as (
+          update ${memberStatePeriods} set ended_at = ${since}::timestamptz where interface = ${a.interface} and ended_at is null
+        )
+        insert into ${memberStatePeriods} (interface, state, reason, started_at) values (${a.interface}, ${a.state}, ${a.reason}, ${since}::timestamptz)`)
+    },
+    /** the organization of a terminal (a member `PJSIP/<terminal>`) */
+    terminalOrganization: async (terminalId: string) => (await terminalOwner(db, terminalId))?.organization_id ?? null,
+    /** the members' states now, with their terminal's organization and who works at it; of one organization's terminals, or all */
+    agentStatesNow (organizationId?: number) {
+      const terminal = terminalDirectory(db)
+      const employee = employeeNames(db)
+      return db.select({
+        interface: memberStates.interface, member_name: memberStates.member_name, state: memberStates.state, reason: memberStates.reason, since: memberStates.since,
+        wrapup_until: memberStates.wrapup_until, terminal_id: terminal.id, organization_id: terminal.organization_id, terminal_name: terminal.name,
+        last_name: employee.last_name, first_name: employee.first_name,
+      }).from(memberStates)
+        .leftJoin(terminal, sql`${memberStates.interface} = 'PJSIP/' || ${terminal.id}`)
+        .leftJoin(employee, eq(employee.id, terminal.employee_id))
+        .where(organizationId === undefined ? undefined : eq(terminal.organization_id, organizationId))
+        .orderBy(asc(memberStates.interface))
+    },
+    /** the callers in a queue now, longest waiting first (a "waiting" call older than `since` is a missed hang-up) */
+    waitingCallers: (organizationId: number | undefined, since: Date) => db.select({
+      linkedid: lineCalls.linkedid, queue: lineCalls.queue, caller_number: lineCalls.caller_number, joined_at: lineCalls.joined_at, position: lineCalls.position,
+      language: lineCalls.language, organization_id: lineCalls.organization_id,
+    }).from(lineCalls).where(and(eq(lineCalls.outcome, 'waiting'), gt(lineCalls.joined_at, since), organizationId === undefined ? undefined : eq(lineCalls.organization_id, organizationId)))
+      .orderBy(asc(lineCalls.joined_at)).limit(MAX_WAITING_SHOWN),
     get: async (linkedid: string) => (await db.select().from(lineCalls).where(eq(lineCalls.linkedid, linkedid)))[0],
   }
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { lineCallOutcomes } from '../../db/schema/index.js'
+import { lineCallOutcomes, memberStateNames } from '../../db/schema/index.js'
 import { Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
@@ -45,13 +45,15 @@ export const LineCallView = Type.Object({
 
 export const LineCallPage = Type.Object({ items: Type.Array(Type.Ref('LineCallView')), total: Type.Integer() }, { $id: 'LineCallPage' })
 
+export const DEFAULT_SHORT_ABANDON_SECONDS = 5
+
 const LocalDay = (description: string) => Type.String({ format: 'date', description })
 
 export const LineKpiQuery = Type.Object({
   date_from: Type.Optional(LocalDay('first day, in the centre\'s zone; default: date_to')),
   date_to: Type.Optional(LocalDay('last day (included); default: today')),
   queue: Type.Optional(Type.String({ pattern: '^org[0-9]+-(queue|q[0-9]+)$', maxLength: 40, description: 'one queue by its Asterisk name' })),
-  short_abandon_seconds: Type.Integer({ minimum: 0, maximum: 120, default: 5, description: 'an abandon after less wait than this counts apart, as short_abandoned' }),
+  short_abandon_seconds: Type.Integer({ minimum: 0, maximum: 120, default: DEFAULT_SHORT_ABANDON_SECONDS, description: 'an abandon after less wait than this counts apart, as short_abandoned' }),
 }, { additionalProperties: false })
 export type LineKpiQuery = Static<typeof LineKpiQuery>
 
@@ -100,4 +102,28 @@ export const LineKpis = Type.Object({
 }, { $id: 'LineKpis' })
 export type LineKpis = Static<typeof LineKpis>
 
-export const schemas = [LineCallView, LineCallPage, LineKpis]
+export const LineBoard = Type.Object({
+  day: Type.String({ format: 'date', description: 'today in the centre\'s zone: the figures are today\'s' }),
+  time_zone: Type.String(),
+  totals: Type.Object(QueueFigures),
+  queues: LineKpis.properties.queues,
+  waiting: Type.Array(Type.Object({
+    linkedid: Type.String(),
+    queue: Nullable(Type.String()),
+    caller_number: Nullable(Type.String()),
+    joined_at: Timestamp(),
+    position: Nullable(Type.Integer()),
+    language: Nullable(Type.String()),
+  }), { description: 'callers in a queue now, longest waiting first (200 at most; queues[].waiting_now counts them all)' }),
+  agents: Type.Array(Type.Object({
+    interface: Type.String({ description: 'the queue member: PJSIP/<terminal>' }),
+    terminal_id: Nullable(Type.String()),
+    name: Type.String({ description: 'the terminal\'s employee, else the terminal\'s name, else Asterisk\'s member name' }),
+    state: OneOf(memberStateNames, { description: 'ready, ringing, on_call, wrap_up (the queue\'s wrapuptime after a call), break (paused with a reason), offline (paused as offline, unregistered, or in no queue)' }),
+    reason: Nullable(Type.String({ description: 'a break\'s reason' })),
+    since: Timestamp(),
+  })),
+}, { $id: 'LineBoard' })
+export type LineBoard = Static<typeof LineBoard>
+
+export const schemas = [LineCallView, LineCallPage, LineKpis, LineBoard]

@@ -7,8 +7,12 @@ import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
 import type { CallContext, LineCallRepo } from './repo.js'
 import { kpiBreakdowns, MAX_KPI_DAYS } from './figures.js'
-import type { LineCallQuery, LineKpiQuery, LineKpis } from './schemas.js'
+import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
+import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
+import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
+import { createMemberStates } from './members.js'
+import type { QueueControl } from '../../integrations/ami/queue-control.js'
 
 type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
 /** a row as the API answers it: times as ISO 8601 */
@@ -28,10 +32,22 @@ const TERMINAL_INTERFACE = /^PJSIP\/([0-9]{1,32})$/
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, screenPop, clock, timeZone }: {
+export function createLineCallService ({ repo, log, screenPop, clock, timeZone, queues, publish }: {
   repo: LineCallRepo, log: FastifyBaseLogger, screenPop?: ScreenPop, clock: Clock, timeZone: string
+  /** Asterisk's queue members now (QueueStatus), read after each connection */
+  queues?: Pick<QueueControl, 'members'>
+  /** the consoles' live stream: the boards are told that the line changed */
+  publish?: (event: LineLiveEvent) => Promise<void>
 }) {
   const tracker = createCallTracker()
+  const announce = createLineAnnouncer({ publish, log })
+  const members = createMemberStates({
+    repo, log, clock, queues,
+    changed: (state) => {
+      const terminal = TERMINAL_INTERFACE.exec(state.interface)?.[1]
+      void (terminal === undefined ? Promise.resolve(null) : repo.terminalOrganization(terminal)).then(announce, () => announce(null))
+    },
+  })
   /** saves in the order the events came: a call's later state never lands under an earlier one */
   let saving: Promise<void> = Promise.resolve()
 
@@ -53,7 +69,12 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone }
     const context = await contextOf(call)
     if (call.ended_at) contexts.delete(call.linkedid)
     await repo.save(call, context)
+    announce(context.organization_id)
   }
+
+  /** the wrap-up that follows the call an AgentComplete ends: its queue's wrapuptime */
+  const wrapupOf = (message: AmiMessage) =>
+    field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
   function pop (call: LineCall, at: Date): void {
     const terminal = TERMINAL_INTERFACE.exec(call.answered_by ?? '')?.[1]
@@ -62,17 +83,37 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone }
       .catch((err: unknown) => { log.warn({ err, linkedid: call.linkedid }, 'the screen pop of a call answered on the line failed') })
   }
 
+  /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
+  async function kpis (actor: Principal, q: LineKpiQuery): Promise<LineKpis> {
+    const { organizationId } = supervisorScope(actor, WHAT)
+    const now = clock()
+    const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
+    const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
+    const [groups, waiting, operators] = await Promise.all([repo.queueFigures(scope), repo.waitingNow(scope, now), repo.operatorFigures(scope)])
+    return {
+      date_from: period.from, date_to: period.to, time_zone: timeZone, short_abandon_seconds: q.short_abandon_seconds,
+      ...kpiBreakdowns(period, groups, waiting, now),
+      operators: await repo.namedOperators(operators),
+    }
+  }
+
   return {
     /** an AMI event as it arrived */
     event (message: AmiMessage, at: Date): void {
+      members.apply(message, at, wrapupOf(message))
       const call = tracker.apply(message, at)
       if (!call) return
       if (field(message, 'Event') === 'AgentConnect') pop(call, at)
       const snapshot = structuredClone(call)
       saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
     },
+    /** a connection to Asterisk opened: what it may have missed is read from its status */
+    async connected (): Promise<void> {
+      await members.reconcile().catch((err: unknown) => { log.warn({ err }, 'the queue members\' states could not be read from Asterisk') })
+    },
     /** resolves once every event heard so far is saved (tests, and a stop) */
-    settled: () => saving,
+    settled: async () => { await saving; await members.settled() },
+    stop: () => { members.stop(); announce.stop() },
 
     async list (actor: Principal, q: LineCallQuery) {
       const scope = supervisorScope(actor, WHAT)
@@ -80,17 +121,29 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone }
       return { items: items.map(view), total }
     },
 
-    /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
-    async kpis (actor: Principal, q: LineKpiQuery): Promise<LineKpis> {
+    kpis,
+
+    /** the live board: today's figures per queue, who waits now and the agents' states */
+    async board (actor: Principal): Promise<LineBoard> {
       const { organizationId } = supervisorScope(actor, WHAT)
       const now = clock()
-      const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
-      const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
-      const [groups, waiting, operators] = await Promise.all([repo.queueFigures(scope), repo.waitingNow(scope, now), repo.operatorFigures(scope)])
+      const [today, waiting, agents] = await Promise.all([
+        kpis(actor, { short_abandon_seconds: DEFAULT_SHORT_ABANDON_SECONDS }),
+        repo.waitingCallers(organizationId, new Date(now.getTime() - WAITING_AT_MOST_MS)),
+        repo.agentStatesNow(organizationId),
+      ])
       return {
-        date_from: period.from, date_to: period.to, time_zone: timeZone, short_abandon_seconds: q.short_abandon_seconds,
-        ...kpiBreakdowns(period, groups, waiting, now),
-        operators: await repo.namedOperators(operators),
+        day: today.date_to, time_zone: timeZone, totals: today.totals, queues: today.queues,
+        waiting: waiting.map((w) => ({ ...w, joined_at: w.joined_at!.toISOString() })),
+        agents: agents.map((a) => {
+          // another instance reads the events: a wrap-up over is ready from its end, whoever writes it
+          const over = a.state === 'wrap_up' && a.wrapup_until !== null && a.wrapup_until <= now
+          return {
+            interface: a.interface, terminal_id: a.terminal_id, reason: a.reason,
+            name: [a.last_name, a.first_name].filter(Boolean).join(' ') || a.terminal_name || a.member_name,
+            state: over ? 'ready' : a.state, since: (over ? a.wrapup_until! : a.since).toISOString(),
+          }
+        }),
       }
     },
 

@@ -1943,6 +1943,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live board: today's figures per queue, the callers waiting now and the agents' states (the console reads it again on each line.changed) */
+        get: operations["lineBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line-calls/{linkedid}": {
         parameters: {
             query?: never;
@@ -3674,6 +3691,95 @@ export interface components {
                 average_handling: number | null;
             }[];
         };
+        LineBoard: {
+            /**
+             * Format: date
+             * @description today in the centre's zone: the figures are today's
+             */
+            day: string;
+            time_zone: string;
+            totals: {
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+            };
+            queues: {
+                queue: string;
+                /** @description calls that joined the queue */
+                offered: number;
+                answered: number;
+                /** @description callers who hung up while waiting, after short_abandon_seconds or more */
+                abandoned: number;
+                /** @description callers who hung up within short_abandon_seconds */
+                short_abandoned: number;
+                /** @description callers who waited out Queue()'s time limit */
+                timed_out: number;
+                /** @description answered with a hold no longer than the queue's servicelevel */
+                answered_within_service_level: number;
+                /** @description Asterisk's ServicelevelPerf: answered_within_service_level / answered; percent to 0.1, null when there is no call to count */
+                service_level: number | null;
+                /** @description Asterisk's ServicelevelPerf2: (answered or abandoned or timed out within the servicelevel) / (answered + abandoned + short_abandoned + timed_out); percent to 0.1, null when there is no call to count */
+                service_level_with_abandoned: number | null;
+                /** @description the average hold of the answered calls; seconds, null when there is no call to average */
+                average_speed_of_answer: number | null;
+                /** @description the average talk of the answered calls that ended; seconds, null when there is no call to average */
+                average_talk: number | null;
+                /** @description the average talk + wrap-up of the answered calls that ended; seconds, null when there is no call to average */
+                average_handling: number | null;
+                /** @description the longest hold of the period's calls, seconds */
+                longest_hold: number | null;
+                /** @description callers in the queue now */
+                waiting_now: number;
+                /** @description how long the longest-waiting caller has waited now, seconds */
+                longest_wait_now: number | null;
+            }[];
+            /** @description callers in a queue now, longest waiting first (200 at most; queues[].waiting_now counts them all) */
+            waiting: {
+                linkedid: string;
+                queue: string | null;
+                caller_number: string | null;
+                /** Format: date-time */
+                joined_at: string;
+                position: number | null;
+                language: string | null;
+            }[];
+            agents: {
+                /** @description the queue member: PJSIP/<terminal> */
+                interface: string;
+                terminal_id: string | null;
+                /** @description the terminal's employee, else the terminal's name, else Asterisk's member name */
+                name: string;
+                /**
+                 * @description ready, ringing, on_call, wrap_up (the queue's wrapuptime after a call), break (paused with a reason), offline (paused as offline, unregistered, or in no queue)
+                 * @enum {string}
+                 */
+                state: "ready" | "ringing" | "on_call" | "wrap_up" | "break" | "offline";
+                /** @description a break's reason */
+                reason: string | null;
+                /** Format: date-time */
+                since: string;
+            }[];
+        };
         ConfigPreview: {
             config_type: string;
             content: string;
@@ -3885,6 +3991,15 @@ export interface components {
             /** @enum {string} */
             status: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
         };
+        LineLiveEvent: {
+            /**
+             * @description a call of the organization's line or one of its agents changed: the boards read the line again; at most one per organization every half second
+             * @enum {string}
+             */
+            type: "line.changed";
+            organization_id: number | null;
+            employee_id: number | null;
+        };
         LiveEventMessage: {
             /** @enum {string} */
             type: "call.answered";
@@ -3951,6 +4066,14 @@ export interface components {
             number: string;
             /** @enum {string} */
             status: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected";
+        } | {
+            /**
+             * @description a call of the organization's line or one of its agents changed: the boards read the line again; at most one per organization every half second
+             * @enum {string}
+             */
+            type: "line.changed";
+            organization_id: number | null;
+            employee_id: number | null;
         };
         ChatMessage: {
             role: "system" | "user" | "assistant";
@@ -9546,6 +9669,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    lineBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineBoard"];
                 };
             };
         };

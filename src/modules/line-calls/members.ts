@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { QueueControl } from '../../integrations/ami/queue-control.js'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import type { Clock } from '../../lib/clock.js'
+import { createAgentTracker, type AgentState } from './agent-states.js'
+import type { LineCallRepo } from './repo.js'
+
+/**
+ * The queue members' states, live (DESIGN 9: Asterisk is the truth): folded from the events on the
+ * instance that reads them, each change written (state now, and the period it opens) in the order
+ * the events came; a wrap-up ends by its own timer; after each (re)connection the states are taken
+ * again from QueueStatus, since events sent while the connection was down are lost.
+ */
+export function createMemberStates ({ repo, log, clock, queues, changed }: {
+  repo: Pick<LineCallRepo, 'saveAgentState'>
+  log: FastifyBaseLogger
+  clock: Clock
+  queues?: Pick<QueueControl, 'members'>
+  /** told of every change once it is written */
+  changed: (state: AgentState) => void
+}) {
+  const tracker = createAgentTracker()
+  let saving: Promise<void> = Promise.resolve()
+  const wrapups = new Set<NodeJS.Timeout>()
+
+  function write (state: AgentState): void {
+    const snapshot = { ...state }
+    saving = saving.then(async () => { await repo.saveAgentState(snapshot); changed(snapshot) })
+      .catch((err: unknown) => { log.warn({ err, member: snapshot.interface }, 'a queue member\'s state could not be saved') })
+    if (state.state === 'wrap_up' && state.wrapup_until) endWrapupAt(state.wrapup_until)
+  }
+
+  function endWrapupAt (until: Date): void {
+    const timer = setTimeout(() => {
+      wrapups.delete(timer)
+      for (const s of tracker.tick(clock())) write(s)
+    }, Math.max(0, until.getTime() - clock().getTime()) + 10)
+    timer.unref()
+    wrapups.add(timer)
+  }
+
+  return {
+    apply (message: AmiMessage, at: Date, wrapupSeconds: number): void {
+      const state = tracker.apply(message, at, wrapupSeconds)
+      if (state) write(state)
+    },
+    /** the members as QueueStatus gives them now */
+    async reconcile (): Promise<void> {
+      if (!queues) return
+      const members = await queues.members()
+      for (const s of tracker.reconcile(members, clock())) write(s)
+    },
+    settled: () => saving,
+    stop (): void {
+      for (const t of wrapups) clearTimeout(t)
+      wrapups.clear()
+    },
+  }
+}
+
+export type MemberStates = ReturnType<typeof createMemberStates>
