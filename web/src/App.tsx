@@ -16,6 +16,7 @@ const Desk = named(() => import('./pages/desk/Desk'), 'Desk')
 const AppealsList = named(() => import('./pages/appeals/AppealsList'), 'AppealsList')
 const AppealPage = named(() => import('./pages/appeals/AppealPage'), 'AppealPage')
 const Board = named(() => import('./pages/board/Board'), 'Board')
+const Hall = named(() => import('./pages/board/LineBoard'), 'Hall')
 const Employees = named(() => import('./pages/admin/Employees'), 'Employees')
 const Terminals = named(() => import('./pages/admin/Terminals'), 'Terminals')
 const Pbx = named(() => import('./pages/admin/Pbx'), 'Pbx')
@@ -46,6 +47,7 @@ export function App () {
         <Route path='/appeals' element={<AppealsList />} />
         <Route path='/appeals/:id' element={<AppealPage />} />
         <Route path='/board' element={<Board />} />
+        <Route path='/board/hall' element={<Hall />} />
         <Route path='/admin/employees' element={<Employees />} />
         <Route path='/admin/terminals' element={<Terminals />} />
         <Route path='/admin/routing' element={<Routing />} />

@@ -36,6 +36,7 @@ export const keys = {
   board: {
     operators: ['board', 'operators'],
     calls: ['board', 'calls'],
+    line: ['board', 'line'],
     llmUsage: (from: string, to: string) => ['board', 'llm-usage', from, to],
   },
   admin: {

@@ -94,6 +94,13 @@ export const kk: Texts = {
     legalBasis: 'Заңға сілтемелер бар', rightToAppeal: 'Шағымдану құқығы түсіндірілген', otherLanguage: 'Жауап тілі өтініш тілімен сәйкес емес',
     answered: 'Жауап берілді', notAnswered: 'Жауапсыз', missing: 'Не жетіспейді',
   },
+  line: {
+    title: 'Желі: кезектер мен операторлар', hall: 'Зал экраны', hallTitle: 'Бүгінгі желі', waiting: 'Жауап күтуде: {{count}}', nobodyWaits: 'Ешкім күтіп тұрған жоқ',
+    caller: 'Қоңырау шалушы', hidden: 'Нөмір жасырын', queue: 'Кезек', wait: 'Күтуде', agents: 'Операторлар', noAgents: 'Кезектерде оператор жоқ',
+    states: { ready: 'Дайын', ringing: 'Қоңырау соғуда', on_call: 'Сөйлесуде', wrap_up: 'Өңдеуде', break: 'Үзілісте', offline: 'Желіде емес' } as Record<string, string>,
+    offered: 'Түскені', answered: 'Жауап берілгені', abandoned: 'Тастап кеткені', serviceLevel: 'Қызмет деңгейі', asa: 'Жауапты орташа күту', aht: 'Орташа өңдеу',
+    waitingNow: 'Қазір күтуде', longestWait: 'Ең ұзақ күтуде', noCalls: 'Бүгін қоңырау болған жоқ', ready: 'Дайын', onCall: 'Қоңырауда', onBreak: 'Өңдеу мен үзіліс',
+  },
   board: {
     title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',
     states: { idle: 'Бос', on_call: 'Сөйлесуде' }, noOperators: 'Желіде оператор жоқ',

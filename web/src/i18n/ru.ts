@@ -92,6 +92,13 @@ export const ru = {
     legalBasis: 'Есть ссылки на закон', rightToAppeal: 'Разъяснено право на обжалование', otherLanguage: 'Язык ответа не совпадает с языком обращения',
     answered: 'Отвечено', notAnswered: 'Без ответа', missing: 'Чего не хватает',
   },
+  line: {
+    title: 'Линия: очереди и операторы', hall: 'Экран для зала', hallTitle: 'Линия сегодня', waiting: 'Ждут ответа: {{count}}', nobodyWaits: 'Никто не ждёт',
+    caller: 'Звонящий', hidden: 'Номер скрыт', queue: 'Очередь', wait: 'Ждёт', agents: 'Операторы', noAgents: 'Операторов в очередях нет',
+    states: { ready: 'Готов', ringing: 'Звонит', on_call: 'Разговор', wrap_up: 'Обработка', break: 'Перерыв', offline: 'Не в сети' } as Record<string, string>,
+    offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',
+    waitingNow: 'Ждут сейчас', longestWait: 'Дольше всех ждёт', noCalls: 'Сегодня звонков не было', ready: 'Готовы', onCall: 'На звонке', onBreak: 'Обработка и перерыв',
+  },
   board: {
     title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',
     states: { idle: 'Свободен', on_call: 'Разговор' } as Record<string, string>, noOperators: 'Нет операторов в сети',

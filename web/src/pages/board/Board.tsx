@@ -15,6 +15,7 @@ import { useLocalName, type NamedList } from '../../references/references'
 import { useSession } from '../../session/session'
 import { isAdmin } from '../../shell/access'
 import { ByDayChart, GroupsChart } from './charts'
+import { LineBoard } from './LineBoard'
 import { LiveCalls } from './LiveCalls'
 import { LlmUsage } from './LlmUsage'
 
@@ -77,6 +78,7 @@ export function Board () {
         </Col>
         <Col xs={24} xl={12}><LiveCalls /></Col>
       </Row>
+      <LineBoard />
       <Card
         size='small' title={t('board.statistics')}
         extra={<DatePicker.RangePicker value={period} allowClear={false} onChange={(v) => { if (v?.[0] && v[1]) setPeriod([v[0], v[1]]) }} aria-label={t('appeals.period')} />}

@@ -1,0 +1,125 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, Card, Col, Empty, Row, Space, Statistic, Table, Tag, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import type { Schemas } from '../../api/client'
+import { keys } from '../../api/keys'
+import { lineBoardQuery } from '../../api/line'
+import { useLiveEvents } from '../../live/live'
+import { useNow } from '../../live/use-now'
+
+type Board = Schemas['LineBoard']
+type Agent = Board['agents'][number]
+type QueueRow = Board['queues'][number]
+
+const STATE_COLORS: Record<Agent['state'], string> = { ready: 'green', ringing: 'gold', on_call: 'red', wrap_up: 'blue', break: 'orange', offline: 'default' }
+const STATE_ORDER: Agent['state'][] = ['ready', 'ringing', 'on_call', 'wrap_up', 'break', 'offline']
+
+/** seconds as m:ss (h:mm:ss past an hour) */
+export function clock (seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss
+}
+
+/** the line's board, read again on each line.changed (and every 30 s): its queues, who waits, the agents */
+export function useLineBoard () {
+  const queries = useQueryClient()
+  useLiveEvents((event) => { if (event.type === 'line.changed') void queries.invalidateQueries({ queryKey: keys.board.line }) })
+  return useQuery({ ...lineBoardQuery, refetchInterval: 30_000 })
+}
+
+const percent = (v: number | null) => (v === null ? '—' : `${v}%`)
+
+/** the supervisor's queue panel: callers waiting with their wait ticking, agents by state, today's figures per queue */
+export function LineBoard () {
+  const { t } = useTranslation()
+  const board = useLineBoard()
+  const now = useNow(1000)
+  const data = board.data
+  const waited = (joinedAt: string) => clock((now - Date.parse(joinedAt)) / 1000)
+  return (
+    <Card size='small' title={t('line.title')} data-testid='line-board' extra={<Link to='/board/hall' data-testid='hall-link'>{t('line.hall')}</Link>}>
+      {board.isError && <Alert type='error' message={t('common.networkError')} />}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={8}>
+          <Typography.Title level={2} style={{ fontSize: 16 }}>{t('line.waiting', { count: data?.waiting.length ?? 0 })}</Typography.Title>
+          {data && data.waiting.length === 0
+            ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('line.nobodyWaits')} />
+            : (
+              <Table<Board['waiting'][number]>
+                size='small' rowKey='linkedid' pagination={false} loading={board.isLoading} dataSource={data?.waiting} data-testid='line-waiting'
+                columns={[
+                  { title: t('line.caller'), dataIndex: 'caller_number', render: (v: string | null) => v ?? t('line.hidden') },
+                  { title: t('line.queue'), dataIndex: 'queue' },
+                  { title: t('line.wait'), dataIndex: 'joined_at', render: (v: string) => <b data-testid='wait'>{waited(v)}</b> },
+                ]}
+              />)}
+        </Col>
+        <Col xs={24} xl={16}>
+          <Typography.Title level={2} style={{ fontSize: 16 }}>{t('line.agents')}</Typography.Title>
+          <Space wrap data-testid='line-agents'>
+            {(data?.agents ?? []).slice().sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state)).map((a) => (
+              <Tag key={a.interface} color={STATE_COLORS[a.state]} style={{ padding: '4px 8px', fontSize: 13 }} data-testid={`agent-${a.terminal_id ?? a.interface}`}>
+                {a.name}: {t(`line.states.${a.state}`)}{a.reason && a.state === 'break' ? ` (${a.reason})` : ''} · {waited(a.since)}
+              </Tag>
+            ))}
+            {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t('line.noAgents')}</Typography.Text>}
+          </Space>
+        </Col>
+      </Row>
+      <Table<QueueRow>
+        style={{ marginTop: 16 }} size='small' rowKey='queue' pagination={false} dataSource={data?.queues} data-testid='line-queues'
+        locale={{ emptyText: t('line.noCalls') }}
+        columns={[
+          { title: t('line.queue'), dataIndex: 'queue' },
+          { title: t('line.offered'), dataIndex: 'offered' },
+          { title: t('line.answered'), dataIndex: 'answered' },
+          { title: t('line.abandoned'), dataIndex: 'abandoned', render: (v: number, q) => <>{v}{q.short_abandoned > 0 && <Typography.Text type='secondary'> +{q.short_abandoned}</Typography.Text>}</> },
+          { title: t('line.serviceLevel'), dataIndex: 'service_level', render: percent },
+          { title: t('line.asa'), dataIndex: 'average_speed_of_answer', render: (v: number | null) => (v === null ? '—' : clock(v)) },
+          { title: t('line.aht'), dataIndex: 'average_handling', render: (v: number | null) => (v === null ? '—' : clock(v)) },
+          { title: t('line.waitingNow'), dataIndex: 'waiting_now' },
+          { title: t('line.longestWait'), dataIndex: 'longest_wait_now', render: (v: number | null) => (v === null ? '—' : clock(v)) },
+        ]}
+      />
+    </Card>
+  )
+}
+
+type HallFigure = 'waitingNow' | 'longestWait' | 'serviceLevel' | 'answered' | 'abandoned' | 'ready' | 'onCall' | 'onBreak'
+
+/** the hall's screen: the day's figures of the whole line in large type, readable across the room */
+export function Hall () {
+  const { t } = useTranslation()
+  const board = useLineBoard()
+  const now = useNow(1000)
+  const data = board.data
+  const longest = data?.waiting[0] ? clock((now - Date.parse(data.waiting[0].joined_at)) / 1000) : '0:00'
+  const byState = (state: Agent['state']) => data?.agents.filter((a) => a.state === state).length ?? 0
+  const big = { fontSize: 72, fontWeight: 700 }
+  const figures: [HallFigure, string | number, string?][] = [
+    ['waitingNow', data?.waiting.length ?? 0, (data?.waiting.length ?? 0) > 0 ? '#cf1322' : undefined],
+    ['longestWait', longest],
+    ['serviceLevel', percent(data?.totals.service_level ?? null)],
+    ['answered', data?.totals.answered ?? 0],
+    ['abandoned', (data?.totals.abandoned ?? 0) + (data?.totals.short_abandoned ?? 0)],
+    ['ready', byState('ready')],
+    ['onCall', byState('on_call') + byState('ringing')],
+    ['onBreak', byState('break') + byState('wrap_up')],
+  ]
+  return (
+    <div data-testid='hall' style={{ background: '#001529', minHeight: '100vh', padding: 32, margin: -24 }}>
+      <Typography.Title level={1} style={{ color: '#fff', fontSize: 36 }}>{t('line.hallTitle')}</Typography.Title>
+      <Row gutter={[24, 24]}>
+        {figures.map(([key, value, color]) => (
+          <Col xs={12} lg={6} key={key}>
+            <Card style={{ background: '#0b2540', borderColor: '#1f3f60' }}>
+              <Statistic title={<span style={{ color: '#c8d6e5', fontSize: 22 }}>{t(`line.${key}`)}</span>} value={value} valueStyle={{ ...big, color: color ?? '#fff' }} data-testid={`hall-${key}`} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </div>
+  )
+}
