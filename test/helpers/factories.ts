@@ -41,3 +41,9 @@ export async function login (app: FastifyInstance, user: { email: string, passwo
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`)
   return { authorization: `Bearer ${res.json().access_token}` }
 }
+
+/** Creates an organization's SIP terminal through HTTP (its id: the prefix and the extension), named `Пульт <extension>`. */
+export async function makeTerminal (app: FastifyInstance, headers: Record<string, string>, organizationId: number, extension: string, employeeId: number | null = null): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: `/api/organizations/${organizationId}/endpoints/`, headers, payload: { name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', employee_id: employeeId } })
+  if (res.statusCode !== 201) throw new Error(`terminal ${extension}: ${res.statusCode} ${res.body}`)
+}

@@ -5,7 +5,7 @@ import { startAmiPeer } from '../helpers/ami-peer.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/database.js'
-import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 import { centreDayOf } from '../helpers/clock.js'
 import { eventually } from '../helpers/http-target.js'
 import { assertLiveEvents, openSse } from '../helpers/sse.js'
@@ -41,10 +41,8 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     const operatorUser = await makeUser(db, { role: 'operator', organization_id: org.id })
     operator = await login(t.app, operatorUser)
     // the lab's agents are the organization's terminals 101001 (the operator's) and 101002
-    for (const [extension, employee] of [['001', operatorUser.id], ['002', null]] as const) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', employee_id: employee } })
-      assert.equal(res.statusCode, 201, res.body)
-    }
+    await makeTerminal(t.app, admin, org.id, '001', operatorUser.id)
+    await makeTerminal(t.app, admin, org.id, '002')
     await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
   })
   after(async () => {

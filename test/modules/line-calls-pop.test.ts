@@ -4,14 +4,13 @@ import type { Database } from '../../src/db/client.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
-import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
 type Headers = Record<string, string>
 type Peer = Awaited<ReturnType<typeof startAmiPeer>>
 type Console = Awaited<ReturnType<typeof openSse>>
-const PASSWORD = 'Abcdefghij0123456789'
 const CALLER = '+77010000001'
 
 // The desk's screen pop from Asterisk's own AgentConnect (DESIGN 9), against the AMI peer replaying the
@@ -38,10 +37,7 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
     const operators = [await makeUser(db, { role: 'operator', organization_id: org.id }), await makeUser(db, { role: 'operator', organization_id: org.id })]
     ;[first, second] = [await login(t.app, operators[0]!), await login(t.app, operators[1]!)]
     // the lab's agents: terminals 101001 and 101002, members PJSIP/101001 and PJSIP/101002
-    for (const [extension, employee] of [['001', operators[0]!.id], ['002', operators[1]!.id]] as const) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Оператор', extension, password: PASSWORD, employee_id: employee } })
-      assert.equal(res.statusCode, 201, res.body)
-    }
+    for (const [extension, employee] of [['001', operators[0]!.id], ['002', operators[1]!.id]] as const) await makeTerminal(t.app, admin, org.id, extension, employee)
     await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
   })
   after(async () => {
