@@ -25,6 +25,8 @@ export const Id = (options: { description?: string } = {}) => Type.Integer({ min
 export const Offset = () => Type.Integer({ minimum: 0, maximum: INT4_MAX, default: 0 })
 
 export const Timestamp = () => Type.String({ format: 'date-time' })
+/** a calendar day, `YYYY-MM-DD` (the centre's days in reports) */
+export const LocalDay = (description: string) => Type.String({ format: 'date', description })
 
 export const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'MessageResponse', additionalProperties: true })
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Id, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
+import { Id, LocalDay, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
 import { appealActions, appealLanguages, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
 import { ref } from '../../lib/openapi.js'
 
@@ -153,7 +153,6 @@ export const AppealExportQuery = Type.Object({
   lang: OneOf(appealLanguages, { default: 'ru', description: 'the language of the column names and statuses' }),
 })
 
-const LocalDay = (description: string) => Type.String({ format: 'date', description })
 export const AppealStatsQuery = Type.Object({
   ...filterFields,
   date_from: Type.Optional(LocalDay('first day of the period, in the centre\'s zone; default: 29 days before date_to')),

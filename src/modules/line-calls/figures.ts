@@ -2,6 +2,7 @@
 import type { LocalPeriod } from '../calendar/index.js'
 import type { KpiGroupRow, KpiSums, OperatorRow } from './kpis.js'
 import type { LineKpis } from './schemas.js'
+import { terminalOfMember } from './tracker.js'
 
 /** the longest period asked at once: its intervals are 48 a day */
 export const MAX_KPI_DAYS = 31
@@ -64,7 +65,7 @@ export function kpiBreakdowns (period: LocalPeriod, rows: KpiGroupRow[], waiting
 
 /** an operator's figures: the member's calls with their talk and wrap-up */
 export function operatorOf (r: OperatorRow, names: Map<string, string | null>) {
-  const terminal = /^PJSIP\/(.+)$/.exec(r.interface)?.[1] ?? null
+  const terminal = terminalOfMember(r.interface) ?? null
   const talk = r.talk_sum ?? 0
   const wrapup = r.wrapup_sum ?? 0
   return {

@@ -9,7 +9,7 @@ import { organizationIdByPrefix } from '../organizations/queries.js'
 import { operatorOf } from './figures.js'
 import { operatorFigures, queueFigures, terminalNames, waitingNow, type KpiScope, type OperatorRow } from './kpis.js'
 import type { AgentState } from './agent-states.js'
-import type { LineCall } from './tracker.js'
+import { terminalOfMember, type LineCall } from './tracker.js'
 
 /** the board lists this many waiting callers at most (the count is whole) */
 const MAX_WAITING_SHOWN = 200
@@ -42,7 +42,7 @@ export function createLineCallRepo (db: AppDb) {
     operatorFigures: (scope: KpiScope) => operatorFigures(db, scope),
     /** the operators' figures with who each terminal is: its employee's name, else the terminal's */
     async namedOperators (rows: OperatorRow[]) {
-      const found = await terminalNames(db, rows.map((r) => /^PJSIP\/(.+)$/.exec(r.interface)?.[1]).filter((id) => id !== undefined))
+      const found = await terminalNames(db, rows.map((r) => terminalOfMember(r.interface)).filter((id) => id !== undefined))
       const names = new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
       return rows.map((r) => operatorOf(r, names))
     },

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { lineCallOutcomes, memberStateNames } from '../../db/schema/index.js'
-import { Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
+import { LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
 
@@ -46,8 +46,6 @@ export const LineCallView = Type.Object({
 export const LineCallPage = Type.Object({ items: Type.Array(Type.Ref('LineCallView')), total: Type.Integer() }, { $id: 'LineCallPage' })
 
 export const DEFAULT_SHORT_ABANDON_SECONDS = 5
-
-const LocalDay = (description: string) => Type.String({ format: 'date', description })
 
 export const LineKpiQuery = Type.Object({
   date_from: Type.Optional(LocalDay('first day, in the centre\'s zone; default: date_to')),

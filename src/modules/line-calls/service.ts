@@ -9,7 +9,7 @@ import type { CallContext, LineCallRepo } from './repo.js'
 import { kpiBreakdowns, MAX_KPI_DAYS } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
-import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
+import { createCallTracker, terminalOfMember, type CallLanguage, type LineCall } from './tracker.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { createMemberStates } from './members.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
@@ -24,9 +24,6 @@ const WHAT = 'the line\'s calls'
 
 /** the desk's screen pop of an answer on the line (the call events' answeredOnLine) */
 export type ScreenPop = (answer: { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }) => Promise<unknown>
-
-/** the SIP terminal of a queue member's interface: the generated queues name members `PJSIP/<terminal>` */
-const TERMINAL_INTERFACE = /^PJSIP\/([0-9]{1,32})$/
 
 /**
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
@@ -44,7 +41,7 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone, 
   const members = createMemberStates({
     repo, log, clock, queues,
     changed: (state) => {
-      const terminal = TERMINAL_INTERFACE.exec(state.interface)?.[1]
+      const terminal = terminalOfMember(state.interface)
       void (terminal === undefined ? Promise.resolve(null) : repo.terminalOrganization(terminal)).then(announce, () => announce(null))
     },
   })
@@ -77,7 +74,7 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone, 
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
   function pop (call: LineCall, at: Date): void {
-    const terminal = TERMINAL_INTERFACE.exec(call.answered_by ?? '')?.[1]
+    const terminal = terminalOfMember(call.answered_by)
     if (!screenPop || terminal === undefined) return
     screenPop({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
       .catch((err: unknown) => { log.warn({ err, linkedid: call.linkedid }, 'the screen pop of a call answered on the line failed') })

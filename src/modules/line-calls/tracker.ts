@@ -55,6 +55,9 @@ const known = (value: string | undefined) => (value === undefined || value === '
 export type CallLanguage = typeof appealLanguages[number]
 const callLanguage = (value: string | undefined): CallLanguage | null => appealLanguages.find((l) => l === value) ?? null
 
+/** the SIP terminal of a queue member's interface (the generated queues name members `PJSIP/<terminal>`); undefined for any other */
+export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
+
 /**
  * Folds events into calls. `apply` answers the call an event changed (undefined when it concerned
  * none); a call leaves `inProgress` with the caller's hang-up, its record complete.
