@@ -96,7 +96,7 @@ export const ru = {
     title: 'Линия: очереди и операторы', hall: 'Экран для зала', hallTitle: 'Линия сегодня', waiting: 'Ждут ответа: {{count}}', nobodyWaits: 'Никто не ждёт',
     caller: 'Звонящий', hidden: 'Номер скрыт', queue: 'Очередь', wait: 'Ждёт', agents: 'Операторы', noAgents: 'Операторов в очередях нет',
     states: { ready: 'Готов', ringing: 'Звонит', on_call: 'Разговор', wrap_up: 'Обработка', break: 'Перерыв', offline: 'Не в сети' } as Record<string, string>,
-    offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',
+    offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', shortAbandoned: 'Положили трубку в первые 5 с: в брошенные не входят', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',
     waitingNow: 'Ждут сейчас', longestWait: 'Дольше всех ждёт', noCalls: 'Сегодня звонков не было', ready: 'Готовы', onCall: 'На звонке', onBreak: 'Обработка и перерыв',
   },
   board: {

@@ -38,6 +38,8 @@ export function LineBoard () {
   const now = useNow(1000)
   const data = board.data
   const waited = (joinedAt: string) => clock((now - Date.parse(joinedAt)) / 1000)
+  // the longest wait as the service saw it, ticking on since it was read
+  const longestNow = (seconds: number) => clock(seconds + (now - board.dataUpdatedAt) / 1000)
   return (
     <Card size='small' title={t('line.title')} data-testid='line-board' extra={<Link to='/board/hall' data-testid='hall-link'>{t('line.hall')}</Link>}>
       {board.isError && <Alert type='error' message={t('common.networkError')} />}
@@ -75,12 +77,12 @@ export function LineBoard () {
           { title: t('line.queue'), dataIndex: 'queue' },
           { title: t('line.offered'), dataIndex: 'offered' },
           { title: t('line.answered'), dataIndex: 'answered' },
-          { title: t('line.abandoned'), dataIndex: 'abandoned', render: (v: number, q) => <>{v}{q.short_abandoned > 0 && <Typography.Text type='secondary'> +{q.short_abandoned}</Typography.Text>}</> },
+          { title: t('line.abandoned'), dataIndex: 'abandoned', render: (v: number, q) => <>{v}{q.short_abandoned > 0 && <Typography.Text type='secondary' title={t('line.shortAbandoned')}> +{q.short_abandoned}</Typography.Text>}</> },
           { title: t('line.serviceLevel'), dataIndex: 'service_level', render: percent },
           { title: t('line.asa'), dataIndex: 'average_speed_of_answer', render: (v: number | null) => (v === null ? '—' : clock(v)) },
           { title: t('line.aht'), dataIndex: 'average_handling', render: (v: number | null) => (v === null ? '—' : clock(v)) },
           { title: t('line.waitingNow'), dataIndex: 'waiting_now' },
-          { title: t('line.longestWait'), dataIndex: 'longest_wait_now', render: (v: number | null) => (v === null ? '—' : clock(v)) },
+          { title: t('line.longestWait'), dataIndex: 'longest_wait_now', render: (v: number | null) => (v === null ? '—' : longestNow(v)) },
         ]}
       />
     </Card>

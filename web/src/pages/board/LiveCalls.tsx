@@ -33,7 +33,7 @@ export function LiveCalls () {
   return (
     <Card size='small' title={t('board.calls')} loading={calls.isLoading} data-testid='live-calls'>
       {open.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('board.noCalls')} />}
-      <List
+      {open.length > 0 && <List
         size='small' dataSource={open}
         renderItem={(c) => (
           <List.Item>
@@ -45,7 +45,7 @@ export function LiveCalls () {
             </div>
           </List.Item>
         )}
-      />
+                          />}
     </Card>
   )
 }
