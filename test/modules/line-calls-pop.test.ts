@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Database } from '../../src/db/client.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
+import { recordedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
@@ -24,6 +25,9 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
   let first: Headers
   let second: Headers
   const answeredOn = (c: Console) => c.events.filter((e) => e.event === 'call.answered')
+  /** an operator's line on the board of who is online */
+  const stateOf = async (terminal: string) => ((await t.app.inject({ url: '/api/call-events/online-operators', headers: admin })).json() as { operator_num: string, state: string }[])
+    .find((o) => o.operator_num === terminal)
   const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/call-events/${path}`, payload })
 
   before(async () => {
@@ -49,15 +53,19 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
   it('the answering operator\'s desk gets call.answered: the caller, its history, the call\'s Linkedid as call_id, the language preselected', async () => {
     const desks = [await openSse(`${url}/api/call-events/stream`, first), await openSse(`${url}/api/call-events/stream`, second)]
     try {
-      peer.replay('queue-answered.txt')
+      const connected = recordedEvents('queue-answered.txt', 1).findIndex((e) => e.message.Event === 'AgentConnect') + 1
+      peer.replay('queue-answered.txt', { to: connected })
       const [pop] = await eventually(async () => answeredOn(desks[0]!).length > 0 && answeredOn(desks[0]!), 10_000, 'the pop on 101001\'s desk')
       const call = pop!.data.call as Record<string, unknown>
       assert.deepEqual([call.call_id, call.operator_num, call.terminal_id, call.caller_phone], ['1795557215.0', '101001', '101001', CALLER])
       assert.equal(pop!.data.language, 'ru')
       assert.equal(pop!.data.previous_calls, 0)
       assertLiveEvents(desks[0]!.events)
-      // the call ends in the recording; the other operator was never rung
+      assert.equal((await stateOf('101001'))?.state, 'on_call')
+      // the caller hangs up: the operator is free at once, though no transcript closed the call; the other operator was never rung
+      peer.replay('queue-answered.txt', { from: connected })
       await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })).json().ended_at !== null, 10_000, 'the call ended')
+      await eventually(async () => (await stateOf('101001'))?.state === 'idle', 10_000, 'the operator free after the hang-up')
       assert.deepEqual(answeredOn(desks[1]!), [])
       assert.equal(answeredOn(desks[0]!).length, 1)
 

@@ -30,6 +30,8 @@ export const calls = pgTable('calls', {
   transcript: text('transcript').notNull().default(''),
   is_final: boolean('is_final').notNull().default(false),
   closed_at: timestamp('closed_at', { withTimezone: true }),
+  /** the caller's hang-up on the line (Asterisk's Hangup): the operator is free, the transcript may still close later */
+  hung_up_at: timestamp('hung_up_at', { withTimezone: true }),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   oneOf('calls_source_check', t.source, callSources),

@@ -3,7 +3,7 @@ import { index, integer, jsonb, pgTable, real, serial, timestamp, varchar } from
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
-export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended'] as const
+export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended', 'unobserved'] as const
 
 /** an agent rung for a call, as Asterisk's events told it */
 export interface LineCallAttempt {

@@ -13,7 +13,7 @@ import routes from './routes.js'
 import { createCallEventService, type CallEventService, type PresenceListener } from './service.js'
 
 /** other modules publish their live events through the consoles' stream of this one, and ask who has a console open */
-export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'> & Pick<CallEventService, 'openConsoles' | 'answeredOnLine'>
+export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'> & Pick<CallEventService, 'openConsoles' | 'answeredOnLine' | 'hungUpOnLine'>
 
 /** calls and their transcripts from the telephony, and the live stream every console follows */
 export function createCallEventsModule (deps: {
@@ -28,7 +28,7 @@ export function createCallEventsModule (deps: {
   const service = createCallEventService({ repo, transaction: transactional(database.db, createCallRepo), clock, live, log, control: deps.control, presence: deps.presence })
   const retention = createRetentionJob({ repo, clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
   return {
-    port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine },
+    port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine, hungUpOnLine: service.hungUpOnLine },
     running: [notifier, retention],
     async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service }) },
   }

@@ -140,6 +140,8 @@ export function createCallRepo<D extends AppDb> (db: D) {
       )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${t.at.toISOString()}::timestamptz))`, desc(calls.id)).limit(1).for('update'))[0]
     }),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
+    /** the caller hung up on the line (the first hang-up told counts) */
+    hangUp: async (callId: string, at: Date) => { await db.update(calls).set({ hung_up_at: at }).where(and(eq(calls.call_id, callId), isNull(calls.hung_up_at))) },
     /** a batch of chunks in one statement (see appendStatement), its text built once per handle */
     appendBatch: (chunks: BatchChunk[], receivedAt: Date, liveChannel: string) =>
       (append ??= appendStatement(db))({ chunks: JSON.stringify(chunks), received_at: receivedAt.toISOString(), channel: liveChannel }),
@@ -190,12 +192,12 @@ export function createCallRepo<D extends AppDb> (db: D) {
         )))
         .orderBy(asc(terminal.id))
     },
-    /** the open call of each operator number, if any (answered, not final, recent) */
+    /** the open call of each operator number, if any (answered, not final, not hung up on the line, recent) */
     openCalls: (operatorNums: string[], since: Date) => operatorNums.length === 0
       ? Promise.resolve([])
       : db.selectDistinctOn([calls.operator_num], {
         operator_num: calls.operator_num, caller_phone: calls.caller_phone, answered_at: calls.answered_at, created_at: calls.created_at,
-      }).from(calls).where(and(inArray(calls.operator_num, operatorNums), eq(calls.is_final, false), gt(calls.created_at, since)))
+      }).from(calls).where(and(inArray(calls.operator_num, operatorNums), eq(calls.is_final, false), isNull(calls.hung_up_at), gt(calls.created_at, since)))
         .orderBy(calls.operator_num, desc(calls.created_at)),
 
     /** retention: calls older than the cutoff go, their chunks with them */

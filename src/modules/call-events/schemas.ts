@@ -57,7 +57,7 @@ export const CallIdParams = Type.Object({ call_id: Type.String({ pattern: '^[A-Z
 export const OnlineOperator = Type.Object({
   operator_num: Type.String(), name: Type.String(), employee_id: Nullable(Type.Integer()), organization_id: Type.Integer(),
   organization_name: Type.String(), console_connected: Type.Boolean(), registered: Type.Boolean(),
-  state: Type.String({ description: 'idle, or on_call from answered until is_final' }), caller_phone: Nullable(Type.String()),
+  state: Type.String({ description: 'idle, or on_call from answered until is_final (a call of the line: until the caller hangs up)' }), caller_phone: Nullable(Type.String()),
   since: Nullable(Type.String({ format: 'date-time' })),
 }, { $id: 'OnlineOperator' })
 

@@ -15,7 +15,7 @@ import type { CallAnsweredEvent, CallListQuery, CallSummary } from './schemas.js
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
 
-export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source'>): CallSummary {
+export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source' | 'hung_up_at'>): CallSummary {
   return {
     id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
     employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: isoOrNull(c.answered_at),
@@ -105,6 +105,9 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
      */
     answeredOnLine: (event: LineAnswer) =>
       answer({ ...event, caller_phone: event.caller_phone === null ? null : callerPhone(event.caller_phone), source: 'line' }),
+
+    /** the caller of a call of the line hung up: its operator is free again (the transcript may still close after) */
+    hungUpOnLine: (callId: string, at: Date) => repo.hangUp(callId, at),
 
     /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409); written by group commit */
     transcription: intake.submit,

@@ -8,11 +8,11 @@ import type { LineLiveEvent } from './announcer.js'
 import { createEventConsumer } from './consumer.js'
 import { createLineCallRepo } from './repo.js'
 import routes from './routes.js'
-import { createLineCallService, type ScreenPop } from './service.js'
+import { createLineCallService, type Desk } from './service.js'
 
 /** the line's calls from Asterisk's own events (DESIGN 9); without AMI the routes answer what was kept */
 export function createLineCallsModule (deps: {
-  database: Database, log: FastifyBaseLogger, clock: Clock, timeZone: string, events?: Pick<AmiClient, 'stream' | 'close'>, screenPop?: ScreenPop
+  database: Database, log: FastifyBaseLogger, clock: Clock, timeZone: string, events?: Pick<AmiClient, 'stream' | 'close'>, desk?: Desk
   queues?: Pick<QueueControl, 'members'>
   publish?: (event: LineLiveEvent) => Promise<void>
 }): ServiceModule {

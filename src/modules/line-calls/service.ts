@@ -22,15 +22,18 @@ const view = (c: LineCallRow) => ({ ...c, joined_at: isoOrNull(c.joined_at), ans
 const QUEUE_PREFIX = /^org([0-9]+)-/
 const WHAT = 'the line\'s calls'
 
-/** the desk's screen pop of an answer on the line (the call events' answeredOnLine) */
-export type ScreenPop = (answer: { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }) => Promise<unknown>
+/** the operators' desks (the call events): an answer on the line pops the caller, the caller's hang-up frees the operator */
+export interface Desk {
+  answeredOnLine: (answer: { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }) => Promise<unknown>
+  hungUpOnLine: (callId: string, at: Date) => Promise<void>
+}
 
 /**
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, screenPop, clock, timeZone, queues, publish }: {
-  repo: LineCallRepo, log: FastifyBaseLogger, screenPop?: ScreenPop, clock: Clock, timeZone: string
+export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish }: {
+  repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
   /** Asterisk's queue members now (QueueStatus), read after each connection */
   queues?: Pick<QueueControl, 'members'>
   /** the consoles' live stream: the boards are told that the line changed */
@@ -73,11 +76,22 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone, 
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
-  function pop (call: LineCall, at: Date): void {
+  /** the desk's answers under way, by call: a hang-up is told once its answer is written */
+  const answering = new Map<string, Promise<unknown>>()
+
+  /** the desk hears of an agent's answer at once, ahead of the saves queued before it, and then of the caller's hang-up */
+  function tellDesk (call: LineCall, event: string | undefined, at: Date): void {
     const terminal = terminalOfMember(call.answered_by)
-    if (!screenPop || terminal === undefined) return
-    screenPop({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
-      .catch((err: unknown) => { log.warn({ err, linkedid: call.linkedid }, 'the screen pop of a call answered on the line failed') })
+    if (!desk || terminal === undefined) return
+    const failed = (what: string) => (err: unknown) => { log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`) }
+    if (event === 'AgentConnect') {
+      answering.set(call.linkedid, desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
+        .catch(failed('screen pop')))
+    } else if (call.ended_at) {
+      const answered = answering.get(call.linkedid) ?? Promise.resolve()
+      answering.delete(call.linkedid)
+      void answered.then(() => desk.hungUpOnLine(call.linkedid, at)).catch(failed('hang-up'))
+    }
   }
 
   /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
@@ -100,9 +114,9 @@ export function createLineCallService ({ repo, log, screenPop, clock, timeZone, 
       members.apply(message, at, wrapupOf(message))
       const call = tracker.apply(message, at)
       if (!call) return
-      if (field(message, 'Event') === 'AgentConnect') pop(call, at)
       const snapshot = structuredClone(call)
       saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
+      tellDesk(snapshot, field(message, 'Event'), at)
     },
     /** a connection to Asterisk opened: what it may have missed is read from its status */
     async connected (): Promise<void> {

@@ -6,10 +6,11 @@
 // - a `Queue()` timeout arrives as `QueueCallerAbandon` too: only a caller whose own hang-up
 //   (`HangupRequest`) came first abandoned; the others timed out and went on in the dialplan;
 // - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`.
-import { appealLanguages } from '../../db/schema/index.js'
+import { appealLanguages, type lineCallOutcomes } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
-export type CallOutcome = 'waiting' | 'answered' | 'abandoned' | 'timed_out' | 'ended'
+/** `unobserved`: the call left its queue while the events were not heard (a gap in the connection) */
+export type CallOutcome = typeof lineCallOutcomes[number]
 
 /** an agent rung for the call: its queue member's interface (`PJSIP/<terminal>`) and name */
 export interface AgentAttempt {

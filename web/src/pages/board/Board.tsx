@@ -37,7 +37,7 @@ export function Board () {
 
   const operators = useQuery({ ...onlineOperatorsQuery, refetchInterval: 30_000 })
   useLiveEvents((event) => {
-    if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final') void queries.invalidateQueries({ queryKey: keys.board.operators })
+    if (event.type.startsWith('operator.') || event.type === 'call.answered' || event.type === 'call.final' || event.type === 'line.changed') void queries.invalidateQueries({ queryKey: keys.board.operators })
   })
   // today follows the clock: a board left open past midnight moves to the new day
   const todayInCentre = centreDayOf(useNow(60_000))
