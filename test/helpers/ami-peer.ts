@@ -9,12 +9,15 @@ import { readRecording, recordedAnswer, recordedEvents, withValues } from './ami
 
 export interface PeerContact { endpoint: string, uri: string, userAgent: string, status: string, roundtripUsec: string }
 /** a queue member as Asterisk knows it: the peer answers QueueStatus and QueuePause with them */
-export interface PeerMember { queue: string, name: string, interface: string, paused: boolean, reason: string, lastPause: number }
+export interface PeerMember { queue: string, name: string, interface: string, paused: boolean, reason: string, lastPause: number, inCall?: boolean }
+/** a caller waiting in a queue: the peer's QueueStatus lists them (QueueEntry), in order */
+export interface PeerCaller { queue: string, uniqueid: string, callerNumber: string, wait: number }
 
 // the real Asterisk's answers to QueueStatus and QueuePause (queue-pause.txt), its values replaced by the peer's
 const queuePause = readRecording('queue-pause.txt')
 const recorded = {
   status: recordedAnswer(queuePause, { Action: 'QueueStatus', ActionID: 'probe-1' }),
+  entry: recordedAnswer(queuePause, { Action: 'QueueStatus', ActionID: 'probe-6' }).find((m) => m[0] === 'Event: QueueEntry')!,
   paused: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/101001', Paused: 'true' })[0]!,
   unpaused: recordedAnswer(queuePause, { Action: 'QueuePause', Paused: 'false' })[0]!,
   notFound: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/999999' })[0]!,
@@ -28,7 +31,7 @@ const message = (lines: string[]) => `${lines.join(CRLF)}${CRLF}${CRLF}`
 export async function startAmiPeer (options: { username?: string, secret?: string } = {}) {
   const username = options.username ?? 'appeals'
   const secret = options.secret ?? 'ami-secret'
-  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
+  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, string>()
@@ -84,15 +87,23 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
       case 'QueueStatus': {
         const [response, params, member, complete] = [recorded.status[0]!, recorded.status[1]!, recorded.status[2]!, recorded.status.at(-1)!]
         const members = state.members.filter((m) => (!a.Queue || m.queue === a.Queue) && (!a.Member || m.interface === a.Member || m.name === a.Member))
-        const queues = [...new Set(members.map((m) => m.queue))]
+        // a Member filter lists no callers
+        const callers = a.Member ? [] : state.callers.filter((c) => !a.Queue || c.queue === a.Queue)
+        const queues = [...new Set([...members.map((m) => m.queue), ...callers.map((c) => c.queue)])]
         write(withValues(response, { ActionID: id }))
-        for (const queue of queues) write(withValues(params, { Queue: queue, ActionID: id }))
+        for (const queue of queues) write(withValues(params, { Queue: queue, Calls: String(callers.filter((c) => c.queue === queue).length), ActionID: id }))
         for (const m of members) {
           write(withValues(member, {
-            Queue: m.queue, Name: m.name, Location: m.interface, StateInterface: m.interface, LastPause: String(m.lastPause), Paused: m.paused ? '1' : '0', PausedReason: m.reason, ActionID: id,
+            Queue: m.queue, Name: m.name, Location: m.interface, StateInterface: m.interface, LastPause: String(m.lastPause), Paused: m.paused ? '1' : '0', PausedReason: m.reason,
+            InCall: m.inCall ? '1' : '0', ...(m.inCall ? { Status: '2' } : {}), ActionID: id,
           }))
         }
-        write(withValues(complete, { ActionID: id, ListItems: String(queues.length + members.length) }))
+        for (const queue of queues) {
+          callers.filter((c) => c.queue === queue).forEach((c, i) => {
+            write(withValues(recorded.entry, { Queue: c.queue, Position: String(i + 1), Channel: `PJSIP/citizen-${c.uniqueid}`, Uniqueid: c.uniqueid, CallerIDNum: c.callerNumber, Wait: String(c.wait), ActionID: id }))
+          })
+        }
+        write(withValues(complete, { ActionID: id, ListItems: String(queues.length + members.length + callers.length) }))
         return
       }
       case 'QueuePause': {

@@ -194,6 +194,49 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     }
   })
 
+  it('a gap in the events: after the reconnection the calls in progress are Asterisk\'s QueueStatus; none lost, none counted twice', async () => {
+    const ids = (id: string) => (m: Record<string, string>) => ({ ...m, Uniqueid: m.Uniqueid?.replace('1795557215', id), Linkedid: m.Linkedid?.replace('1795557215', id) })
+    const recording = recordedEvents('queue-answered.txt', 1)
+    const joined = recording.findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
+    const connected = recording.findIndex((e) => e.message.Event === 'AgentConnect') + 1
+    const call = async (linkedid: string) => (await get(`/api/line-calls/${linkedid}`)).json() as Record<string, unknown>
+    // A waits in the queue; B is answered and talking; then the connection drops
+    peer.replay('queue-answered.txt', { to: joined, rewrite: ids('1795551001') })
+    peer.replay('queue-answered.txt', { to: connected, rewrite: ids('1795551002') })
+    await eventually(async () => (await call('1795551002.0')).outcome === 'answered' && (await call('1795551001.0')).outcome === 'waiting', 10_000, 'A waiting, B answered')
+    const before = (await calls()).total
+    // while the service hears nothing: A still waits, B's caller hangs up, C joins the queue; the waiting caller of an earlier test left unseen
+    peer.state.members = [{ queue: 'org101-queue', name: 'Agent 101001', interface: 'PJSIP/101001', paused: false, reason: '', lastPause: 0 }]
+    peer.state.callers = [{ queue: 'org101-queue', uniqueid: '1795551001.0', callerNumber: '+77010000001', wait: 9 }, { queue: 'org101-queue', uniqueid: '1795551003.0', callerNumber: 'unknown', wait: 6 }]
+    const statusAsked = Date.now()
+    peer.dropStreams()
+    const taken = await eventually(async () => { const c = await get('/api/line-calls/1795551003.0'); return c.statusCode === 200 ? c.json() : undefined }, 15_000, 'C taken from QueueStatus')
+    assert.deepEqual([taken.outcome, taken.queue, taken.position, taken.caller_number, taken.organization_id], ['waiting', 'org101-queue', 2, null, orgId])
+    const waited = statusAsked - Date.parse(taken.joined_at)
+    assert.ok(waited >= 5_000 && waited < 60_000, `C joined 6 s before the status: ${waited} ms`)
+    await eventually(async () => (await call('1795551002.0')).ended_at !== null, 10_000, 'B ended')
+    const b = await call('1795551002.0')
+    assert.deepEqual([b.outcome, b.talk_seconds], ['answered', null], 'B\'s end was not heard: answered, its talk unknown')
+    const earlier = await call('1795558888.0')
+    assert.equal(earlier.outcome, 'unobserved')
+    assert.notEqual(earlier.ended_at, null)
+    assert.equal((await call('1795551001.0')).outcome, 'waiting')
+    // the events go on: A and C are answered and end as Asterisk tells it, each one call
+    peer.replay('queue-answered.txt', { from: joined, rewrite: ids('1795551001') })
+    peer.replay('queue-answered.txt', { from: joined, rewrite: ids('1795551003') })
+    for (const id of ['1795551001.0', '1795551003.0']) {
+      await eventually(async () => (await call(id)).ended_at !== null, 10_000, `${id} ended`)
+      const c = await call(id)
+      assert.deepEqual([c.outcome, c.answered_by, c.talk_seconds], ['answered', 'PJSIP/101001', 3], id)
+    }
+    assert.equal((await calls()).total, before + 1, 'one more call (C), none twice')
+    const day = (offset: number) => centreDayOf(Date.now() + offset * 86_400_000)
+    const totals = (await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}`)).json().totals
+    assert.equal(totals.offered, before + 1)
+    // the one left unseen is offered, and counted neither answered nor abandoned
+    assert.equal(totals.answered + totals.abandoned + totals.short_abandoned + totals.timed_out, totals.offered - 1)
+  })
+
   it('the figures\' bad input is a 422 naming the field; an operator is refused', async () => {
     const today = centreDayOf()
     for (const [query, loc] of [

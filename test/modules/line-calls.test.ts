@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { createAgentTracker } from '../../src/modules/line-calls/agent-states.js'
+import { callsAfterGap } from '../../src/modules/line-calls/gap.js'
 import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
 
@@ -87,6 +88,42 @@ describe('calls from Asterisk\'s events', () => {
     assert.equal(tracker.apply({ Event: 'UserEvent', UserEvent: 'SomethingElse', ...ids, Line: '000' }, at)!.line, '109')
     assert.equal(tracker.apply({ Event: 'Hangup', Uniqueid: '1795557400.1', Linkedid: '1795557400.0' }, at)!.ended_at, null, 'an agent leg\'s hang-up does not end the call')
     assert.equal(tracker.inProgress().length, 1)
+  })
+})
+
+describe('the calls in progress after a gap in the events, against Asterisk\'s QueueStatus', () => {
+  const at = new Date('2026-11-26T10:00:00Z')
+  const member = (iface: string, inCall: boolean) => ({ queue: 'org101-queue', interface: iface, paused: false, reason: '', status: inCall ? 2 : 1, inCall })
+  const caller = (uniqueid: string, wait: number) => ({ queue: 'org101-queue', uniqueid, position: 1, callerNumber: '+77010000009', waitSeconds: wait })
+
+  it('a call answered before the gap whose agent is in a call still goes on; whose agent is free ended unseen; a new caller joined Wait seconds ago', () => {
+    const answered = replay('queue-pause.txt').ended.find((c) => c.outcome === 'answered')!
+    const talking = { ...answered, talk_seconds: null, ended_by: null, ended_at: null }
+    const still = callsAfterGap([talking], { callers: [caller('1795559000.1', 12)], members: [member(answered.answered_by!, true)] }, at)
+    assert.deepEqual(still.ongoing.map((c) => [c.linkedid, c.outcome, c.joined_at?.toISOString()]), [
+      [answered.linkedid, 'answered', answered.joined_at!.toISOString()],
+      ['1795559000.1', 'waiting', '2026-11-26T09:59:48.000Z'],
+    ])
+    assert.deepEqual(still.ended, [])
+    const over = callsAfterGap([talking], { callers: [], members: [member(answered.answered_by!, false)] }, at)
+    assert.deepEqual(over.ended.map((c) => [c.outcome, c.ended_at?.toISOString(), c.talk_seconds]), [['answered', at.toISOString(), null]])
+  })
+
+  it('a waiting call in no queue any more left it unseen (unobserved), its ringing agent not answered; a tracker does not take up a call whose hang-up it heard', () => {
+    const tracker = createCallTracker()
+    const events = recordedEvents('queue-abandoned.txt', 1)
+    const ringing = events.findIndex((e) => e.message.Event === 'AgentCalled') + 1
+    let waiting: LineCall | undefined
+    for (const { message } of events.slice(0, ringing)) waiting = tracker.apply(message, at) ?? waiting
+    const { ended } = callsAfterGap([structuredClone(waiting!)], { callers: [], members: [] }, at)
+    assert.deepEqual(ended.map((c) => [c.outcome, c.attempts.map((a) => a.result)]), [['unobserved', ['not_answered']]])
+    // the rest of the recording heard: the caller's hang-up; the call is not taken up again, nor closed as unseen
+    for (const { message } of events.slice(ringing)) tracker.apply(message, at)
+    assert.equal(tracker.adopt(structuredClone(waiting!)), false)
+    assert.equal(tracker.close(waiting!.linkedid), false)
+    const unknown = createCallTracker()
+    assert.equal(unknown.adopt(structuredClone(waiting!)), true)
+    assert.equal(unknown.adopt(structuredClone(waiting!)), false, 'known already')
   })
 })
 

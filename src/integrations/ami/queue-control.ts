@@ -14,17 +14,55 @@ export interface QueueMemberState {
   inCall: boolean
 }
 
+/** a caller waiting in a queue as Asterisk reports it (QueueStatus' QueueEntry) */
+export interface QueueCallerState {
+  queue: string
+  /** the caller's channel's Uniqueid: a citizen's call begins with it, so it is the call's Linkedid (QueueEntry carries no Linkedid) */
+  uniqueid: string
+  position: number
+  /** as Asterisk writes it: `unknown` when none */
+  callerNumber: string
+  /** seconds waited so far */
+  waitSeconds: number
+}
+
 /** What the service asks of Asterisk's queues: pausing a member everywhere, and every member's state. */
 export interface QueueControl {
   /** pauses (with a reason) or unpauses an interface in every queue it is a member of; false when it is a member of none */
   pause: (iface: string, paused: boolean, reason?: string) => Promise<boolean>
   /** every member, or (`iface`) the memberships of one interface only */
   members: (iface?: string) => Promise<QueueMemberState[]>
+  /** every member and every caller waiting, in one QueueStatus */
+  status: () => Promise<{ members: QueueMemberState[], callers: QueueCallerState[] }>
 }
 
 const flag = (m: AmiMessage, key: string) => field(m, key) === '1'
 
+const memberOf = (e: AmiMessage): QueueMemberState => ({
+  queue: field(e, 'Queue') ?? '',
+  interface: field(e, 'Location') ?? '',
+  paused: flag(e, 'Paused'),
+  reason: field(e, 'PausedReason') ?? '',
+  status: Number(field(e, 'Status') ?? 0),
+  inCall: flag(e, 'InCall'),
+})
+
+const callerOf = (e: AmiMessage): QueueCallerState => ({
+  queue: field(e, 'Queue') ?? '',
+  uniqueid: field(e, 'Uniqueid') ?? '',
+  position: Number(field(e, 'Position') ?? 0),
+  callerNumber: field(e, 'CallerIDNum') ?? '',
+  waitSeconds: Number(field(e, 'Wait') ?? 0),
+})
+
 export function amiQueueControl (ami: AmiClient): QueueControl {
+  async function queueStatus (iface?: string): Promise<AmiMessage[]> {
+    // QueueStatus' Member filter: one operator's desk asks for its own terminals, not every member of every queue
+    const { response, events } = await ami.list({ Action: 'QueueStatus', ...(iface ? { Member: iface } : {}) })
+    if (field(response, 'Response') !== 'Success') throw new AmiError(`QueueStatus: ${field(response, 'Message') ?? 'refused'}`)
+    return events
+  }
+  const of = (events: AmiMessage[], event: string) => events.filter((e) => field(e, 'Event') === event)
   return {
     async pause (iface, paused, reason) {
       const response = await ami.action({ Action: 'QueuePause', Interface: iface, Paused: paused ? 'true' : 'false', ...(paused && reason ? { Reason: reason } : {}) })
@@ -32,18 +70,10 @@ export function amiQueueControl (ami: AmiClient): QueueControl {
       if (field(response, 'Message') === 'Interface not found') return false
       throw new AmiError(`QueuePause ${iface}: ${field(response, 'Message') ?? 'refused'}`)
     },
-    async members (iface) {
-      // QueueStatus' Member filter: one operator's desk asks for its own terminals, not every member of every queue
-      const { response, events } = await ami.list({ Action: 'QueueStatus', ...(iface ? { Member: iface } : {}) })
-      if (field(response, 'Response') !== 'Success') throw new AmiError(`QueueStatus: ${field(response, 'Message') ?? 'refused'}`)
-      return events.filter((e) => field(e, 'Event') === 'QueueMember').map((e) => ({
-        queue: field(e, 'Queue') ?? '',
-        interface: field(e, 'Location') ?? '',
-        paused: flag(e, 'Paused'),
-        reason: field(e, 'PausedReason') ?? '',
-        status: Number(field(e, 'Status') ?? 0),
-        inCall: flag(e, 'InCall'),
-      }))
+    members: async (iface) => of(await queueStatus(iface), 'QueueMember').map(memberOf),
+    async status () {
+      const events = await queueStatus()
+      return { members: of(events, 'QueueMember').map(memberOf), callers: of(events, 'QueueEntry').map(callerOf) }
     },
   }
 }

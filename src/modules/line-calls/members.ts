@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { QueueControl } from '../../integrations/ami/queue-control.js'
+import type { QueueMemberState } from '../../integrations/ami/queue-control.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { Clock } from '../../lib/clock.js'
 import { createAgentTracker, type AgentState } from './agent-states.js'
@@ -11,11 +11,10 @@ import type { LineCallRepo } from './repo.js'
  * the events came; a wrap-up ends by its own timer; after each (re)connection the states are taken
  * again from QueueStatus, since events sent while the connection was down are lost.
  */
-export function createMemberStates ({ repo, log, clock, queues, changed }: {
+export function createMemberStates ({ repo, log, clock, changed }: {
   repo: Pick<LineCallRepo, 'saveAgentState'>
   log: FastifyBaseLogger
   clock: Clock
-  queues?: Pick<QueueControl, 'members'>
   /** told of every change once it is written */
   changed: (state: AgentState) => void
 }) {
@@ -45,9 +44,7 @@ export function createMemberStates ({ repo, log, clock, queues, changed }: {
       if (state) write(state)
     },
     /** the members as QueueStatus gives them now */
-    async reconcile (): Promise<void> {
-      if (!queues) return
-      const members = await queues.members()
+    reconcile (members: QueueMemberState[]): void {
       for (const s of tracker.reconcile(members, clock())) write(s)
     },
     settled: () => saving,

@@ -13,7 +13,7 @@ import { createLineCallService, type Desk } from './service.js'
 /** the line's calls from Asterisk's own events (DESIGN 9); without AMI the routes answer what was kept */
 export function createLineCallsModule (deps: {
   database: Database, log: FastifyBaseLogger, clock: Clock, timeZone: string, events?: Pick<AmiClient, 'stream' | 'close'>, desk?: Desk
-  queues?: Pick<QueueControl, 'members'>
+  queues?: Pick<QueueControl, 'status'>
   publish?: (event: LineLiveEvent) => Promise<void>
 }): ServiceModule {
   const { database, events, ...rest } = deps

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { memberStatePeriods, memberStates, lineCalls } from '../../db/schema/index.js'
 import { isoOrNull } from '../../lib/clock.js'
@@ -13,6 +13,8 @@ import { terminalOfMember, type LineCall } from './tracker.js'
 
 /** the board lists this many waiting callers at most (the count is whole) */
 const MAX_WAITING_SHOWN = 200
+/** a PBX's calls in progress at once, at the most (a gap's reconciliation reads no more) */
+const MAX_IN_PROGRESS = 5000
 
 /** what the service knows of a call's organization and queue */
 export interface CallContext { organization_id: number | null, service_level_seconds: number | null, wrapup_seconds: number | null }
@@ -82,6 +84,16 @@ export function createLineCallRepo (db: AppDb) {
       language: lineCalls.language, organization_id: lineCalls.organization_id,
     }).from(lineCalls).where(and(eq(lineCalls.outcome, 'waiting'), gt(lineCalls.joined_at, since), organizationId === undefined ? undefined : eq(lineCalls.organization_id, organizationId)))
       .orderBy(asc(lineCalls.joined_at)).limit(MAX_WAITING_SHOWN),
+    /** the calls waiting or talking as kept, that joined between `since` and `before` (a status read at `before` knows them) */
+    async inProgress (since: Date, before: Date): Promise<LineCall[]> {
+      const rows = await db.select().from(lineCalls).where(and(
+        isNull(lineCalls.ended_at), inArray(lineCalls.outcome, ['waiting', 'answered']),
+        gt(lineCalls.joined_at, since), lt(lineCalls.joined_at, before)
+      )).limit(MAX_IN_PROGRESS)
+      return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, attempts, ...call }) => ({
+        ...call, organization_prefix: null, language: call.language as LineCall['language'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
+      }))
+    },
     get: async (linkedid: string) => (await db.select().from(lineCalls).where(eq(lineCalls.linkedid, linkedid)))[0],
   }
 }

@@ -12,6 +12,7 @@ import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, terminalOfMember, type CallLanguage, type LineCall } from './tracker.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { createMemberStates } from './members.js'
+import { callsAfterGap } from './gap.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 
 type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
@@ -34,15 +35,15 @@ export interface Desk {
  */
 export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish }: {
   repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
-  /** Asterisk's queue members now (QueueStatus), read after each connection */
-  queues?: Pick<QueueControl, 'members'>
+  /** Asterisk's queues now (QueueStatus), read after each connection */
+  queues?: Pick<QueueControl, 'status'>
   /** the consoles' live stream: the boards are told that the line changed */
   publish?: (event: LineLiveEvent) => Promise<void>
 }) {
   const tracker = createCallTracker()
   const announce = createLineAnnouncer({ publish, log })
   const members = createMemberStates({
-    repo, log, clock, queues,
+    repo, log, clock,
     changed: (state) => {
       const terminal = terminalOfMember(state.interface)
       void (terminal === undefined ? Promise.resolve(null) : repo.terminalOrganization(terminal)).then(announce, () => announce(null))
@@ -72,6 +73,13 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     announce(context.organization_id)
   }
 
+  /** the call as it stands now, saved after those before it; the copy saved */
+  function keep (call: LineCall): LineCall {
+    const snapshot = structuredClone(call)
+    saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
+    return snapshot
+  }
+
   /** the wrap-up that follows the call an AgentComplete ends: its queue's wrapuptime */
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
@@ -94,6 +102,18 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     }
   }
 
+  /** Asterisk's status after a (re)connection: the agents' states as it has them, the calls in progress checked (gap.ts) */
+  async function afterGap (): Promise<void> {
+    if (!queues) return
+    const at = clock()
+    const status = await queues.status()
+    members.reconcile(status.members)
+    await saving
+    const { ongoing, ended } = callsAfterGap(await repo.inProgress(new Date(at.getTime() - WAITING_AT_MOST_MS), at), status, at)
+    for (const call of ongoing) if (tracker.adopt(call)) keep(call)
+    for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), 'Hangup', at)
+  }
+
   /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
   async function kpis (actor: Principal, q: LineKpiQuery): Promise<LineKpis> {
     const { organizationId } = supervisorScope(actor, WHAT)
@@ -114,14 +134,10 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       members.apply(message, at, wrapupOf(message))
       const call = tracker.apply(message, at)
       if (!call) return
-      const snapshot = structuredClone(call)
-      saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
-      tellDesk(snapshot, field(message, 'Event'), at)
+      tellDesk(keep(call), field(message, 'Event'), at)
     },
     /** a connection to Asterisk opened: what it may have missed is read from its status */
-    async connected (): Promise<void> {
-      await members.reconcile().catch((err: unknown) => { log.warn({ err }, 'the queue members\' states could not be read from Asterisk') })
-    },
+    connected: () => afterGap().catch((err: unknown) => { log.warn({ err }, 'the line\'s calls and agents could not be checked against Asterisk\'s status') }),
     /** resolves once every event heard so far is saved (tests, and a stop) */
     settled: async () => { await saving; await members.settled() },
     stop: () => { members.stop(); announce.stop() },

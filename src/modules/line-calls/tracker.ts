@@ -59,6 +59,9 @@ const callLanguage = (value: string | undefined): CallLanguage | null => appealL
 /** the SIP terminal of a queue member's interface (the generated queues name members `PJSIP/<terminal>`); undefined for any other */
 export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
 
+/** how many ended calls' ids are remembered (far more than end while a status is read) */
+const RECENTLY_ENDED_KEPT = 1000
+
 /**
  * Folds events into calls. `apply` answers the call an event changed (undefined when it concerned
  * none); a call leaves `inProgress` with the caller's hang-up, its record complete.
@@ -67,6 +70,12 @@ export function createCallTracker () {
   const calls = new Map<string, LineCall>()
   /** callers whose own hang-up request came while they waited in a queue */
   const hungUp = new Set<string>()
+  /** the calls whose caller hung up lately, known or not: a call read back from Asterisk's status as it ends is not taken up again */
+  const ended = new Set<string>()
+  const endedLately = (linkedid: string) => {
+    ended.add(linkedid)
+    if (ended.size > RECENTLY_ENDED_KEPT) ended.delete(ended.values().next().value!)
+  }
   /** the event is about the caller's own channel, not an agent's leg */
   const callerLeg = (m: AmiMessage) => field(m, 'Uniqueid') === field(m, 'Linkedid')
 
@@ -134,6 +143,7 @@ export function createCallTracker () {
     },
     Hangup: (call, m, at) => {
       if (!callerLeg(m)) return
+      endedLately(call.linkedid)
       if (call.outcome === 'waiting') call.outcome = 'abandoned'
       for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
       call.ended_at = at
@@ -148,12 +158,27 @@ export function createCallTracker () {
       const handler = handlers[event]
       if (!handler) return undefined
       const call = callOf(m, at, event)
-      if (!call) return undefined
+      if (!call) {
+        if (event === 'Hangup' && callerLeg(m)) endedLately(field(m, 'Linkedid')!)
+        return undefined
+      }
       handler(call, m, at)
       return call
     },
     /** the calls not yet ended */
     inProgress: () => [...calls.values()],
+    /** a call in progress learnt otherwise (Asterisk's status after a gap, or the record another instance kept): its next events go on from it; false when it was known already, or has ended meanwhile */
+    adopt (call: LineCall): boolean {
+      if (ended.has(call.linkedid) || calls.has(call.linkedid)) return false
+      calls.set(call.linkedid, call)
+      return true
+    },
+    /** a call whose end a gap hid is over; false when its end was heard after all */
+    close (linkedid: string): boolean {
+      calls.delete(linkedid)
+      hungUp.delete(linkedid)
+      return !ended.has(linkedid)
+    },
   }
 }
 
