@@ -38,7 +38,7 @@ export const LineCallView = Type.Object({
   ended_by: Nullable(Type.String({ description: 'who ended an answered call: caller, agent or transfer' })),
   service_level_seconds: Nullable(Type.Integer({ description: 'the queue\'s servicelevel when the call was in it (null: a queue the service does not know; 20 is used)' })),
   wrapup_seconds: Nullable(Type.Integer({ description: 'the queue\'s wrapuptime: the agent\'s wrap-up after the call' })),
-  outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), ended (never queued)' }),
+  outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), ended (never queued), unobserved (it left its queue while the service heard no events: its end is unknown)' }),
   started_at: Timestamp(),
   ended_at: Nullable(Timestamp()),
 }, { $id: 'LineCallView' })

@@ -3545,10 +3545,10 @@ export interface components {
             /** @description the queue's wrapuptime: the agent's wrap-up after the call */
             wrapup_seconds: number | null;
             /**
-             * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), ended (never queued)
+             * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), ended (never queued), unobserved (it left its queue while the service heard no events: its end is unknown)
              * @enum {string}
              */
-            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended";
+            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -3813,7 +3813,7 @@ export interface components {
             organization_name: string;
             console_connected: boolean;
             registered: boolean;
-            /** @description idle, or on_call from answered until is_final */
+            /** @description idle, or on_call from answered until is_final (a call of the line: until the caller hangs up) */
             state: string;
             caller_phone: string | null;
             /** Format: date-time */
@@ -9607,7 +9607,7 @@ export interface operations {
             query?: {
                 skip?: number;
                 limit?: number;
-                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended";
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
             };
             header?: never;
             path?: never;
