@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createDb, type Database } from '../../src/db/client.js'
+import { memberStatePeriods } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -210,9 +211,9 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     peer.state.callers = [{ queue: 'org101-queue', uniqueid: '1795551001.0', callerNumber: '+77010000001', wait: 9 }, { queue: 'org101-queue', uniqueid: '1795551003.0', callerNumber: 'unknown', wait: 6 }]
     const statusAsked = Date.now()
     peer.dropStreams()
-    const taken = await eventually(async () => { const c = await get('/api/line-calls/1795551003.0'); return c.statusCode === 200 ? c.json() : undefined }, 15_000, 'C taken from QueueStatus')
+    const taken = await eventually(async () => { const c = await get('/api/line-calls/1795551003.0'); return c.statusCode === 200 ? c.json() as Record<string, string | number | null> : undefined }, 15_000, 'C taken from QueueStatus')
     assert.deepEqual([taken.outcome, taken.queue, taken.position, taken.caller_number, taken.organization_id], ['waiting', 'org101-queue', 2, null, orgId])
-    const waited = statusAsked - Date.parse(taken.joined_at)
+    const waited = statusAsked - Date.parse(String(taken.joined_at))
     assert.ok(waited >= 5_000 && waited < 60_000, `C joined 6 s before the status: ${waited} ms`)
     await eventually(async () => (await call('1795551002.0')).ended_at !== null, 10_000, 'B ended')
     const b = await call('1795551002.0')
@@ -235,6 +236,39 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     assert.equal(totals.offered, before + 1)
     // the one left unseen is offered, and counted neither answered nor abandoned
     assert.equal(totals.answered + totals.abandoned + totals.short_abandoned + totals.timed_out, totals.offered - 1)
+  })
+
+  it('the operators\' time by state, pauses by reason and occupancy, worked out by hand from a day of state periods', async () => {
+    // a day three days ago, in the centre's zone (+05:00): 101001's states as the events would have kept them
+    const day = centreDayOf(Date.now() - 3 * 86_400_000)
+    const before = centreDayOf(Date.parse(`${day}T12:00:00+05:00`) - 86_400_000)
+    const at = (time: string, date = day) => new Date(`${date}T${time}+05:00`)
+    const periods: [string, string, string | null, Date, Date | null][] = [
+      ['PJSIP/101001', 'break', 'coffee', at('23:50:00', before), at('00:10:00')], // 600 s of it in the day
+      ['PJSIP/101001', 'offline', 'offline', at('00:10:00'), at('08:00:00')], // 28 200
+      ['PJSIP/101001', 'ready', null, at('08:00:00'), at('09:30:00')], // 5 400
+      ['PJSIP/101001', 'ringing', null, at('09:30:00'), at('09:30:10')], // 10
+      ['PJSIP/101001', 'on_call', null, at('09:30:10'), at('09:35:10')], // 300
+      ['PJSIP/101001', 'wrap_up', null, at('09:35:10'), at('09:35:40')], // 30
+      ['PJSIP/101001', 'break', 'lunch', at('09:35:40'), at('10:35:40')], // 3 600
+      ['PJSIP/101001', 'break', null, at('10:35:40'), at('10:40:40')], // 300, no reason given
+      ['PJSIP/101001', 'offline', 'offline', at('10:40:40'), null], // still lasting: up to the day's end, 47 960
+      ['PJSIP/102001', 'ready', null, at('09:00:00'), at('10:00:00')], // a terminal of no organization of the manager's
+    ]
+    await database.db.insert(memberStatePeriods).values(periods.map(([iface, state, reason, started_at, ended_at]) => ({ interface: iface, state, reason, started_at, ended_at } as typeof memberStatePeriods.$inferInsert)))
+    const res = await get(`/api/line-calls/kpis?date_from=${day}&date_to=${day}`, manager)
+    assert.equal(res.statusCode, 200, res.body)
+    const operators = res.json().operators as Record<string, unknown>[]
+    assert.deepEqual(operators.map((o) => o.interface), ['PJSIP/101001'])
+    assert.deepEqual(operators[0], {
+      interface: 'PJSIP/101001', terminal_id: '101001', name: 'Иванов Иван', calls: 0, talk_seconds: 0, wrapup_seconds: 0, handling_seconds: 0, average_handling: null,
+      state_seconds: { ready: 5400, ringing: 10, on_call: 300, wrap_up: 30, break: 4500, offline: 76_160 }, // 86 400 in all
+      pauses: [{ reason: 'lunch', seconds: 3600 }, { reason: 'coffee', seconds: 600 }, { reason: '', seconds: 300 }],
+      pause_seconds: 4500,
+      occupancy: 5.7, // 100 × (300 + 30) / (5 400 + 10 + 300 + 30) = 5.749
+    })
+    const all = (await get(`/api/line-calls/kpis?date_from=${day}&date_to=${day}`)).json().operators as Record<string, unknown>[]
+    assert.deepEqual(all.map((o) => [o.interface, o.name, o.occupancy]), [['PJSIP/101001', 'Иванов Иван', 5.7], ['PJSIP/102001', null, 0]])
   })
 
   it('the figures\' bad input is a 422 naming the field; an operator is refused', async () => {

@@ -1,6 +1,6 @@
 // The queue figures from their sums (kpis.ts): each a formula of the README's "Queue figures".
 import type { LocalPeriod } from '../calendar/index.js'
-import type { KpiGroupRow, KpiSums, OperatorRow } from './kpis.js'
+import type { KpiGroupRow, KpiSums, OperatorRow, StateTimeRow } from './kpis.js'
 import type { LineKpis } from './schemas.js'
 import { terminalOfMember } from './tracker.js'
 
@@ -63,19 +63,48 @@ export function kpiBreakdowns (period: LocalPeriod, rows: KpiGroupRow[], waiting
   }
 }
 
-/** an operator's figures: the member's calls with their talk and wrap-up */
-export function operatorOf (r: OperatorRow, names: Map<string, string | null>) {
-  const terminal = terminalOfMember(r.interface) ?? null
-  const talk = r.talk_sum ?? 0
-  const wrapup = r.wrapup_sum ?? 0
-  return {
-    interface: r.interface,
-    terminal_id: terminal,
-    name: terminal === null ? null : names.get(terminal) ?? null,
-    calls: r.calls,
-    talk_seconds: talk,
-    wrapup_seconds: wrapup,
-    handling_seconds: talk + wrapup,
-    average_handling: average(r.talk_sum === null ? null : talk + wrapup, r.completed),
+const NO_STATE_TIME = { ready: 0, ringing: 0, on_call: 0, wrap_up: 0, break: 0, offline: 0 }
+
+/** a member's time in each state, and on break by reason */
+function timesOf (rows: StateTimeRow[]) {
+  const state_seconds = { ...NO_STATE_TIME }
+  const pauses = new Map<string, number>()
+  for (const r of rows) {
+    state_seconds[r.state] += r.seconds
+    if (r.state === 'break') pauses.set(r.reason ?? '', (pauses.get(r.reason ?? '') ?? 0) + r.seconds)
   }
+  const busy = state_seconds.on_call + state_seconds.wrap_up
+  return {
+    state_seconds: Object.fromEntries(Object.entries(state_seconds).map(([k, v]) => [k, tenth(v)])) as typeof state_seconds,
+    pauses: [...pauses].map(([reason, seconds]) => ({ reason, seconds: tenth(seconds) })).sort((a, b) => b.seconds - a.seconds || a.reason.localeCompare(b.reason)),
+    pause_seconds: tenth(state_seconds.break),
+    occupancy: percent(busy, busy + state_seconds.ready + state_seconds.ringing),
+  }
+}
+
+/**
+ * The operators' figures: each member who answered a call in the period or spent time in a state
+ * in it, with its calls (talk and wrap-up), its time by state, its pauses by reason and occupancy.
+ */
+export function operatorsOf (calls: OperatorRow[], times: StateTimeRow[], names: Map<string, string | null>): LineKpis['operators'] {
+  const callsOf = new Map(calls.map((r) => [r.interface, r]))
+  const timesByMember = new Map<string, StateTimeRow[]>()
+  for (const r of times) timesByMember.set(r.interface, [...timesByMember.get(r.interface) ?? [], r])
+  return [...new Set([...callsOf.keys(), ...timesByMember.keys()])].sort().map((iface) => {
+    const r = callsOf.get(iface) ?? { interface: iface, calls: 0, completed: 0, talk_sum: null, wrapup_sum: null }
+    const terminal = terminalOfMember(iface) ?? null
+    const talk = r.talk_sum ?? 0
+    const wrapup = r.wrapup_sum ?? 0
+    return {
+      interface: iface,
+      terminal_id: terminal,
+      name: terminal === null ? null : names.get(terminal) ?? null,
+      calls: r.calls,
+      talk_seconds: talk,
+      wrapup_seconds: wrapup,
+      handling_seconds: talk + wrapup,
+      average_handling: average(r.talk_sum === null ? null : talk + wrapup, r.completed),
+      ...timesOf(timesByMember.get(iface) ?? []),
+    }
+  })
 }

@@ -4,7 +4,7 @@
 // `ServicelevelPerf2` (answered or abandoned within it / answered and abandoned).
 import { eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
-import { lineCalls } from '../../db/schema/index.js'
+import { lineCalls, memberStatePeriods, sipTerminals, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory } from '../endpoints/queries.js'
 
@@ -92,6 +92,26 @@ export const operatorFigures = (db: AppDb, s: KpiScope) => selectRows<OperatorRo
   where c.outcome = 'answered' and c.answered_by is not null and ${inScope(s, sql`c.answered_at`)}
   group by c.answered_by
   order by c.answered_by`)
+
+export type StateTimeRow = { interface: string, state: typeof memberStateNames[number], reason: string | null, seconds: number }
+
+/**
+ * per queue member, the time spent in each state (and each pause's reason) within the period: the
+ * periods overlapping it, clipped to it and to `now` (a state lasting now counts up to now); of the
+ * organization's terminals when scoped (states are a member's in every queue: a queue filter keeps all)
+ */
+export const stateTimes = (db: AppDb, s: KpiScope, now: Date) => {
+  const end = new Date(Math.min(s.end.getTime(), now.getTime())).toISOString()
+  return selectRows<StateTimeRow>(db, sql`
+    select p.interface, p.state, case when p.state = 'break' then coalesce(p.reason, '') end as reason,
+      sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz)))::float8 as seconds
+    from ${memberStatePeriods} p
+    ${s.organizationId === undefined ? sql`` : sql`join ${sipTerminals} t on p.interface = 'PJSIP/' || t.id and t.organization_id = ${s.organizationId}`}
+    where p.started_at < ${end}::timestamptz and (p.ended_at is null or p.ended_at > ${s.start.toISOString()}::timestamptz)
+    group by 1, 2, 3
+    having sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz))) > 0
+    order by 1, 2, 3`)
+}
 
 /** the terminals' names and their employees' (the operators' figures name who answered) */
 export function terminalNames (db: AppDb, terminalIds: string[]) {

@@ -6,8 +6,7 @@ import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
-import { operatorOf } from './figures.js'
-import { operatorFigures, queueFigures, terminalNames, waitingNow, type KpiScope, type OperatorRow } from './kpis.js'
+import { operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { AgentState } from './agent-states.js'
 import { terminalOfMember, type LineCall } from './tracker.js'
 
@@ -42,11 +41,12 @@ export function createLineCallRepo (db: AppDb) {
     queueFigures: (scope: KpiScope) => queueFigures(db, scope),
     waitingNow: (scope: KpiScope, now: Date) => waitingNow(db, scope, now),
     operatorFigures: (scope: KpiScope) => operatorFigures(db, scope),
-    /** the operators' figures with who each terminal is: its employee's name, else the terminal's */
-    async namedOperators (rows: OperatorRow[]) {
-      const found = await terminalNames(db, rows.map((r) => terminalOfMember(r.interface)).filter((id) => id !== undefined))
-      const names = new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
-      return rows.map((r) => operatorOf(r, names))
+    stateTimes: (scope: KpiScope, now: Date) => stateTimes(db, scope, now),
+    /** who works at each member's terminal: its employee's name, else the terminal's (by terminal id) */
+    async memberNames (interfaces: string[]): Promise<Map<string, string | null>> {
+      if (interfaces.length === 0) return new Map()
+      const found = await terminalNames(db, interfaces.map(terminalOfMember).filter((id) => id !== undefined))
+      return new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
     },
     /** a member's new state: kept as its state now, the period before it closed and its own opened, in one statement */
     async saveAgentState (a: AgentState): Promise<void> {

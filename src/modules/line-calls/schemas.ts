@@ -96,6 +96,12 @@ export const LineKpis = Type.Object({
     wrapup_seconds: Type.Number(),
     handling_seconds: Type.Number({ description: 'talk + wrap-up' }),
     average_handling: Seconds('handling_seconds / the calls that ended'),
+    state_seconds: Type.Object({
+      ready: Type.Number(), ringing: Type.Number(), on_call: Type.Number(), wrap_up: Type.Number(), break: Type.Number(), offline: Type.Number(),
+    }, { description: 'the time the member spent in each state within the period (up to now), seconds' }),
+    pauses: Type.Array(Type.Object({ reason: Type.String({ description: 'the pause\'s reason; empty when none was given' }), seconds: Type.Number() }), { description: 'time on break by reason, longest first' }),
+    pause_seconds: Type.Number({ description: 'time on break in all' }),
+    occupancy: Percent('100 × (on_call + wrap_up) / (ready + ringing + on_call + wrap_up): the share of the time available to the queue spent on calls'),
   })),
 }, { $id: 'LineKpis' })
 export type LineKpis = Static<typeof LineKpis>

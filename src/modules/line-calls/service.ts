@@ -6,7 +6,7 @@ import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
 import type { CallContext, LineCallRepo } from './repo.js'
-import { kpiBreakdowns, MAX_KPI_DAYS } from './figures.js'
+import { kpiBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, terminalOfMember, type CallLanguage, type LineCall } from './tracker.js'
@@ -115,16 +115,20 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   }
 
   /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
-  async function kpis (actor: Principal, q: LineKpiQuery): Promise<LineKpis> {
+  async function kpis (actor: Principal, q: LineKpiQuery, { operators: withOperators = true } = {}): Promise<LineKpis> {
     const { organizationId } = supervisorScope(actor, WHAT)
     const now = clock()
     const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
     const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
-    const [groups, waiting, operators] = await Promise.all([repo.queueFigures(scope), repo.waitingNow(scope, now), repo.operatorFigures(scope)])
+    const [groups, waiting, operators, times] = await Promise.all([
+      repo.queueFigures(scope), repo.waitingNow(scope, now),
+      withOperators ? repo.operatorFigures(scope) : [], withOperators ? repo.stateTimes(scope, now) : [],
+    ])
+    const names = await repo.memberNames([...new Set([...operators, ...times].map((r) => r.interface))])
     return {
       date_from: period.from, date_to: period.to, time_zone: timeZone, short_abandon_seconds: q.short_abandon_seconds,
       ...kpiBreakdowns(period, groups, waiting, now),
-      operators: await repo.namedOperators(operators),
+      operators: operatorsOf(operators, times, names),
     }
   }
 
@@ -155,7 +159,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       const { organizationId } = supervisorScope(actor, WHAT)
       const now = clock()
       const [today, waiting, agents] = await Promise.all([
-        kpis(actor, { short_abandon_seconds: DEFAULT_SHORT_ABANDON_SECONDS }),
+        kpis(actor, { short_abandon_seconds: DEFAULT_SHORT_ABANDON_SECONDS }, { operators: false }),
         repo.waitingCallers(organizationId, new Date(now.getTime() - WAITING_AT_MOST_MS)),
         repo.agentStatesNow(organizationId),
       ])
