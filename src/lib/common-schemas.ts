@@ -28,6 +28,12 @@ export const Timestamp = () => Type.String({ format: 'date-time' })
 /** a calendar day, `YYYY-MM-DD` (the centre's days in reports) */
 export const LocalDay = (description: string) => Type.String({ format: 'date', description })
 
+/** an export's query: the file's format and the language of its headings and words */
+export const ExportFields = (singleSheet = 'one sheet') => ({
+  format: OneOf(['csv', 'xlsx'] as const, { default: 'xlsx', description: `csv: UTF-8 with a byte order mark, comma-separated; xlsx: ${singleSheet}` }),
+  lang: OneOf(['ru', 'kk'] as const, { default: 'ru', description: 'the language of the column names and the words in cells' }),
+})
+
 export const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'MessageResponse', additionalProperties: true })
 
 export const ErrorResponse = Type.Object({ detail: Type.Unknown(), code: Type.Optional(Type.String()) }, { $id: 'ErrorResponse' })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import ExcelJS from 'exceljs'
 import { createDb, type Database } from '../../src/db/client.js'
 import { memberStatePeriods } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
@@ -269,6 +270,67 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     })
     const all = (await get(`/api/line-calls/kpis?date_from=${day}&date_to=${day}`)).json().operators as Record<string, unknown>[]
     assert.deepEqual(all.map((o) => [o.interface, o.name, o.occupancy]), [['PJSIP/101001', 'Иванов Иван', 5.7], ['PJSIP/102001', null, 0]])
+  })
+
+  it('reports as files: the calls of a period, and the figures by day, queue, interval and operator, in CSV and XLSX, Russian and Kazakh', async () => {
+    const day = (offset: number) => centreDayOf(Date.now() + offset * 86_400_000)
+    const period = `date_from=${day(-1)}&date_to=${day(1)}`
+    const csvLines = (body: string) => body.replace(/^\uFEFF/, '').trimEnd().split('\r\n')
+    // the calls: every call of the manager's organization, newest first, one line each
+    const listed = await calls('?limit=1000', manager)
+    const res = await get(`/api/line-calls/export?${period}&format=csv`, manager)
+    assert.equal(res.statusCode, 200, res.body)
+    assert.match(String(res.headers['content-type']), /^text\/csv/)
+    assert.match(String(res.headers['content-disposition']), new RegExp(`attachment; filename="line-calls-${day(-1)}_${day(1)}\\.csv"`))
+    assert.equal(res.headers['x-export-rows'], String(listed.total))
+    assert.equal(res.headers['x-export-truncated'], 'false')
+    const lines = csvLines(res.body)
+    assert.ok(res.body.startsWith('\uFEFFНачало,Номер звонящего,Линия,Язык,Очередь,В очереди с,Итог,'), lines[0])
+    assert.equal(lines.length, listed.total + 1)
+    assert.deepEqual(lines.slice(1).map((l) => l.split(',').at(-1)), listed.items.map((c) => c.linkedid))
+    const first = lines.find((l) => l.endsWith(',1795557215.0'))!.split(',')
+    assert.deepEqual([first[1], first[4], first[6], first[7], first[8], first[9], first[10]], ['+77010000001', 'org101-queue', 'Отвечен', '3', 'PJSIP/101001', '3', 'Звонящий'])
+    assert.ok(lines.some((l) => l.includes(',Исход неизвестен (разрыв связи с АТС),')), 'the call a gap hid')
+    const abandoned = await get(`/api/line-calls/export?${period}&format=csv&outcome=abandoned&lang=kk`, manager)
+    assert.deepEqual(csvLines(abandoned.body).slice(1).map((l) => l.split(',')[6]), ['Тастап кетті', 'Тастап кетті', 'Тастап кетті'])
+    assert.equal(csvLines((await get(`/api/line-calls/export?${period}&format=csv`, otherManager)).body).length, 1, 'another organization: the heading only')
+    const book = new ExcelJS.Workbook()
+    const xlsx = await get(`/api/line-calls/export?${period}&lang=kk`, manager)
+    assert.match(String(xlsx.headers['content-type']), /spreadsheetml/)
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer)
+    const sheet = book.worksheets[0]!
+    assert.equal(sheet.name, 'Қоңыраулар')
+    assert.equal(sheet.getRow(1).getCell(7).value, 'Нәтижесі')
+    assert.equal(sheet.rowCount, listed.total + 1)
+
+    // the figures: the same numbers as /kpis, a row per breakdown's member
+    const kpis = (await get(`/api/line-calls/kpis?${period}`, manager)).json()
+    const byDay = csvLines((await get(`/api/line-calls/kpis/export?${period}&by=day&format=csv`, manager)).body)
+    assert.equal(byDay[0], 'День,Поступило,Отвечено,Брошено,Брошено быстро,Истекло ожидание,Отвечено в пределах SL,"Уровень обслуживания, %","Уровень обслуживания с брошенными, %","Ср. ожидание ответа, с","Ср. разговор, с","Ср. обработка, с","Макс. ожидание, с"')
+    assert.deepEqual(byDay.slice(1).map((l) => l.split(',').slice(0, 3)), kpis.days.map((d: { day: string, offered: number, answered: number }) => [d.day, String(d.offered), String(d.answered)]))
+    const byQueue = csvLines((await get(`/api/line-calls/kpis/export?${period}&by=queue&format=csv&lang=kk`, manager)).body)
+    assert.ok(byQueue[0]!.startsWith('Кезек,Түскені,'))
+    assert.deepEqual(byQueue.slice(1).map((l) => l.split(',').slice(0, 2)), [['org101-queue', String(kpis.queues[0].offered)]])
+    const intervals = await get(`/api/line-calls/kpis/export?${period}&by=interval&format=csv`, manager)
+    assert.equal(intervals.headers['x-export-rows'], String(3 * 48))
+    assert.equal(csvLines(intervals.body)[1]!.split(',')[0], `${day(-1)} 00:00`, 'intervals in the centre\'s clock')
+    const operators = await get(`/api/line-calls/kpis/export?${period}&by=operator`, manager)
+    await book.xlsx.load(operators.rawPayload as unknown as ArrayBuffer)
+    const sheet2 = book.worksheets.at(-1)!
+    assert.equal(sheet2.name, 'По операторам')
+    assert.deepEqual([sheet2.getRow(2).getCell(1).value, sheet2.getRow(2).getCell(3).value], [kpis.operators[0].name, kpis.operators[0].calls])
+    assert.equal(sheet2.getRow(1).getCell(12).value, 'Занятость, %')
+
+    // refused and bad input
+    for (const [url, loc] of [['/api/line-calls/export?format=pdf', 'format'], ['/api/line-calls/export?lang=en', 'lang'], ['/api/line-calls/export?date_from=2026-01-01&date_to=2026-03-01', 'date_from'],
+      ['/api/line-calls/export?outcome=lost', 'outcome'], ['/api/line-calls/kpis/export?by=week', 'by'], ['/api/line-calls/kpis/export?queue=x', 'queue']] as const) {
+      const bad = await get(url)
+      assert.equal(bad.statusCode, 422, url)
+      assert.deepEqual(bad.json().detail[0].loc, ['query', loc], url)
+    }
+    assert.equal((await get('/api/line-calls/export', operator)).statusCode, 403)
+    assert.equal((await get('/api/line-calls/kpis/export', operator)).statusCode, 403)
+    assert.equal((await t.app.inject({ url: '/api/line-calls/export' })).statusCode, 401)
   })
 
   it('the figures\' bad input is a 422 naming the field; an operator is refused', async () => {

@@ -2,6 +2,7 @@
 // filtered list in batches for a file.
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
+import { keysetBatches } from '../../lib/table-export.js'
 import { dayNumberOf, isoDay, localPeriod, type WorkingCalendar } from '../calendar/index.js'
 import { filterFor } from './filters.js'
 import type { Actor } from './lifecycle.js'
@@ -62,18 +63,8 @@ export function createAppealReports ({ repo, calendar, clock, actorOf }: AppealR
     async exportBatches (principal: Principal, q: AppealFilterQuery, max: number, batch: number) {
       const filter = filterFor(await actorOf(principal), q)
       const total = await repo.countUpTo(filter, max + 1)
-      async function * batches () {
-        let after: AppealFilter['after']
-        for (let sent = 0; sent < max;) {
-          const rows = await repo.exportRows({ ...filter, after, limit: Math.min(batch, max - sent) })
-          if (rows.length === 0) return
-          yield rows
-          sent += rows.length
-          const last = rows[rows.length - 1]!
-          after = { receivedAt: last.received_at, id: last.id }
-        }
-      }
-      return { truncated: total > max, rows: Math.min(total, max), batches: batches() }
+      const batches = keysetBatches((after: AppealFilter['after'], limit) => repo.exportRows({ ...filter, after, limit }), (last) => ({ receivedAt: last.received_at, id: last.id }), max, batch)
+      return { truncated: total > max, rows: Math.min(total, max), batches }
     },
   }
 }

@@ -5,7 +5,8 @@ import {
   AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript,
 } from './schemas.js'
 import { localDate } from '../calendar/index.js'
-import { exportFile, exportStream } from './export.js'
+import { exportStream, sendExport } from '../../lib/table-export.js'
+import { appealsTable } from './export.js'
 
 const EXPORT_BATCH = 1000
 import type { AppealAssistant } from './assistant.js'
@@ -38,13 +39,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   }, async (req, reply) => {
     const { format, lang, ...filters } = req.query
     const found = await service.exportBatches(req.principal!, filters, exportMaxRows, EXPORT_BATCH)
-    const file = exportFile(format)
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="appeals-${localDate(timeZone, new Date())}.${file.extension}"`)
-      .header('x-export-rows', String(found.rows))
-      .header('x-export-truncated', String(found.truncated))
-      .send(exportStream(found.batches, format, lang, timeZone))
+    return sendExport(reply, {
+      name: `appeals-${localDate(timeZone, new Date())}`, format, rows: found.rows, truncated: found.truncated,
+      body: exportStream(found.batches, appealsTable, format, lang, timeZone),
+    })
   })
 
   app.get('/stats', {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Id, LocalDay, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
+import { ExportFields, Id, LocalDay, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
 import { appealActions, appealLanguages, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
 import { ref } from '../../lib/openapi.js'
 
@@ -149,8 +149,7 @@ export const AppealListQuery = Type.Object({
 
 export const AppealExportQuery = Type.Object({
   ...filterFields,
-  format: OneOf(['csv', 'xlsx'] as const, { default: 'xlsx', description: 'csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet' }),
-  lang: OneOf(appealLanguages, { default: 'ru', description: 'the language of the column names and statuses' }),
+  ...ExportFields(),
 })
 
 export const AppealStatsQuery = Type.Object({

@@ -21,6 +21,6 @@ export function createLineCallsModule (deps: {
   return {
     port: undefined,
     running: events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log })] : [],
-    async register (app) { await app.register(routes, { prefix: '/api/line-calls', service }) },
+    async register (app) { await app.register(routes, { prefix: '/api/line-calls', service, timeZone: deps.timeZone }) },
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { memberStatePeriods, memberStates, lineCalls } from '../../db/schema/index.js'
 import { isoOrNull } from '../../lib/clock.js'
@@ -19,6 +19,18 @@ const MAX_IN_PROGRESS = 5000
 export interface CallContext { organization_id: number | null, service_level_seconds: number | null, wrapup_seconds: number | null }
 
 export interface LineCallFilter { organizationId?: number, outcome?: LineCall['outcome'], limit: number, offset: number }
+export type LineCallRow = typeof lineCalls.$inferSelect
+/** the calls that began in a period (an export's) */
+export interface PeriodFilter { organizationId?: number, queue?: string, outcome?: LineCall['outcome'], start: Date, end: Date }
+/** the last call of an export's batch: the next reads on from it (newest first) */
+export interface CallKey { startedAt: Date, linkedid: string }
+
+const inPeriod = (f: PeriodFilter) => and(
+  gte(lineCalls.started_at, f.start), lt(lineCalls.started_at, f.end),
+  f.organizationId === undefined ? undefined : eq(lineCalls.organization_id, f.organizationId),
+  f.queue === undefined ? undefined : eq(lineCalls.queue, f.queue),
+  f.outcome === undefined ? undefined : eq(lineCalls.outcome, f.outcome)
+)
 
 export function createLineCallRepo (db: AppDb) {
   return {
@@ -38,6 +50,13 @@ export function createLineCallRepo (db: AppDb) {
       const total = (await db.select({ n: count() }).from(lineCalls).where(where))[0]!.n
       return { items, total }
     },
+    /** how many calls of the period, counted up to `upTo` at most */
+    countUpTo: async (f: PeriodFilter, upTo: number) =>
+      (await db.select({ n: count() }).from(db.select({ one: sql`1` }).from(lineCalls).where(inPeriod(f)).limit(upTo).as('c')))[0]!.n,
+    /** the calls of the period newest first, after `after` */
+    exportRows: (f: PeriodFilter, after: CallKey | undefined, limit: number) => db.select().from(lineCalls)
+      .where(and(inPeriod(f), after === undefined ? undefined : sql`(${lineCalls.started_at}, ${lineCalls.linkedid}) < (${after.startedAt.toISOString()}::timestamptz, ${after.linkedid})`))
+      .orderBy(desc(lineCalls.started_at), desc(lineCalls.linkedid)).limit(limit),
     queueFigures: (scope: KpiScope) => queueFigures(db, scope),
     waitingNow: (scope: KpiScope, now: Date) => waitingNow(db, scope, now),
     operatorFigures: (scope: KpiScope) => operatorFigures(db, scope),

@@ -1,13 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
-import { LineBoard, LineCallPage, LineCallParams, LineCallQuery, LineCallView, LineKpiQuery, LineKpis } from './schemas.js'
+import { exportStream, sendExport } from '../../lib/table-export.js'
+import { callsTable, kpiFiles } from './export.js'
+import { LineBoard, LineCallExportQuery, LineCallPage, LineCallParams, LineCallQuery, LineCallView, LineKpiExportQuery, LineKpiQuery, LineKpis } from './schemas.js'
 import type { LineCallService } from './service.js'
 
 const tags = ['line-calls']
+/** an export of calls holds at most this many (a month of a busy line streams in bounded memory) */
+const EXPORT_MAX_ROWS = 200_000
+const EXPORT_BATCH = 2000
 const security = bearer
 
 /** The line's calls from Asterisk's events (beyond the interface): admins see all, managers their organization's. */
-const routes: FastifyPluginAsyncTypebox<{ service: LineCallService }> = async (app, { service }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: string }> = async (app, { service, timeZone }) => {
   app.addHook('onRequest', app.requireUser)
   app.get('', {
     schema: { tags, security, operationId: 'listLineCalls', summary: 'The line\'s calls, newest first, as Asterisk\'s events told them (calls in progress too)', querystring: LineCallQuery, response: { 200: ref(LineCallPage) } },
@@ -15,6 +20,24 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService }> = async (a
   app.get('/kpis', {
     schema: { tags, security, operationId: 'lineKpis', summary: 'The queues\' figures of a period (default: today): per queue, 30-minute interval, day and operator, after Asterisk\'s definitions', querystring: LineKpiQuery, response: { 200: ref(LineKpis) } },
   }, async (req) => service.kpis(req.principal!, req.query))
+  app.get('/kpis/export', {
+    schema: { tags, security, operationId: 'exportLineKpis', summary: 'The queues\' figures of a period as a CSV or XLSX file: a row per day, queue, 30-minute interval or operator (`by`)', querystring: LineKpiExportQuery },
+  }, async (req, reply) => {
+    const { by, format, lang, ...query } = req.query
+    const kpis = await service.kpis(req.principal!, query)
+    const file = kpiFiles[by](kpis)
+    return sendExport(reply, { name: `line-${by}-${kpis.date_from}_${kpis.date_to}`, format, rows: file.rows, truncated: false, body: file.stream(format, lang, kpis.time_zone) })
+  })
+  app.get('/export', {
+    schema: { tags, security, operationId: 'exportLineCalls', summary: `The calls that began in a period (default: today; at most 31 days) as a CSV or XLSX file, newest first, at most ${EXPORT_MAX_ROWS} rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the period held more`, querystring: LineCallExportQuery },
+  }, async (req, reply) => {
+    const { format, lang, ...query } = req.query
+    const found = await service.exportCalls(req.principal!, query, EXPORT_MAX_ROWS, EXPORT_BATCH)
+    return sendExport(reply, {
+      name: `line-calls-${found.period.from}_${found.period.to}`, format, rows: found.rows, truncated: found.truncated,
+      body: exportStream(found.batches, callsTable, format, lang, timeZone),
+    })
+  })
   app.get('/board', {
     schema: { tags, security, operationId: 'lineBoard', summary: 'The live board: today\'s figures per queue, the callers waiting now and the agents\' states (the console reads it again on each line.changed)', response: { 200: ref(LineBoard) } },
   }, async (req) => service.board(req.principal!))

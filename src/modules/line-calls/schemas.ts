@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { lineCallOutcomes, memberStateNames } from '../../db/schema/index.js'
-import { LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
+import { ExportFields, LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
 
@@ -54,6 +54,23 @@ export const LineKpiQuery = Type.Object({
   short_abandon_seconds: Type.Integer({ minimum: 0, maximum: 120, default: DEFAULT_SHORT_ABANDON_SECONDS, description: 'an abandon after less wait than this counts apart, as short_abandoned' }),
 }, { additionalProperties: false })
 export type LineKpiQuery = Static<typeof LineKpiQuery>
+
+export const kpiBreakdownNames = ['day', 'queue', 'interval', 'operator'] as const
+export const LineKpiExportQuery = Type.Object({
+  ...LineKpiQuery.properties,
+  by: OneOf(kpiBreakdownNames, { default: 'day', description: 'the breakdown the file holds: a row per day, queue, 30-minute interval, or operator' }),
+  ...ExportFields(),
+}, { additionalProperties: false })
+export type LineKpiExportQuery = Static<typeof LineKpiExportQuery>
+
+export const LineCallExportQuery = Type.Object({
+  date_from: LineKpiQuery.properties.date_from,
+  date_to: LineKpiQuery.properties.date_to,
+  queue: LineKpiQuery.properties.queue,
+  outcome: Type.Optional(OneOf(lineCallOutcomes)),
+  ...ExportFields(),
+}, { additionalProperties: false })
+export type LineCallExportQuery = Static<typeof LineCallExportQuery>
 
 const Seconds = (description: string) => Nullable(Type.Number({ description: `${description}; seconds, null when there is no call to average` }))
 const Percent = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent to 0.1, null when there is no call to count` }))

@@ -5,9 +5,10 @@ import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
-import type { CallContext, LineCallRepo } from './repo.js'
+import { keysetBatches } from '../../lib/table-export.js'
+import type { CallContext, CallKey, LineCallRepo, LineCallRow } from './repo.js'
 import { kpiBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
-import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
+import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, terminalOfMember, type CallLanguage, type LineCall } from './tracker.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
@@ -15,7 +16,6 @@ import { createMemberStates } from './members.js'
 import { callsAfterGap } from './gap.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 
-type LineCallRow = NonNullable<Awaited<ReturnType<LineCallRepo['get']>>>
 /** a row as the API answers it: times as ISO 8601 */
 const view = (c: LineCallRow) => ({ ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at) })
 
@@ -153,6 +153,16 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     },
 
     kpis,
+
+    /** the calls that began in a period, for an export: batches newest first, at most `max` calls */
+    async exportCalls (actor: Principal, q: Omit<LineCallExportQuery, 'format' | 'lang'>, max: number, batch: number) {
+      const { organizationId } = supervisorScope(actor, WHAT)
+      const period = localPeriod(timeZone, clock(), q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
+      const filter = { organizationId, queue: q.queue, outcome: q.outcome, start: period.start, end: period.end }
+      const total = await repo.countUpTo(filter, max + 1)
+      const batches = keysetBatches((after: CallKey | undefined, limit) => repo.exportRows(filter, after, limit), (last) => ({ startedAt: last.started_at, linkedid: last.linkedid }), max, batch)
+      return { period, rows: Math.min(total, max), truncated: total > max, batches }
+    },
 
     /** the live board: today's figures per queue, who waits now and the agents' states */
     async board (actor: Principal): Promise<LineBoard> {

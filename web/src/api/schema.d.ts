@@ -1943,6 +1943,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls/kpis/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The queues' figures of a period as a CSV or XLSX file: a row per day, queue, 30-minute interval or operator (`by`) */
+        get: operations["exportLineKpis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line-calls/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calls that began in a period (default: today; at most 31 days) as a CSV or XLSX file, newest first, at most 200000 rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the period held more */
+        get: operations["exportLineCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line-calls/board": {
         parameters: {
             query?: never;
@@ -3689,6 +3723,25 @@ export interface components {
                 handling_seconds: number;
                 /** @description handling_seconds / the calls that ended; seconds, null when there is no call to average */
                 average_handling: number | null;
+                /** @description the time the member spent in each state within the period (up to now), seconds */
+                state_seconds: {
+                    ready: number;
+                    ringing: number;
+                    on_call: number;
+                    wrap_up: number;
+                    break: number;
+                    offline: number;
+                };
+                /** @description time on break by reason, longest first */
+                pauses: {
+                    /** @description the pause's reason; empty when none was given */
+                    reason: string;
+                    seconds: number;
+                }[];
+                /** @description time on break in all */
+                pause_seconds: number;
+                /** @description 100 × (on_call + wrap_up) / (ready + ringing + on_call + wrap_up): the share of the time available to the queue spent on calls; percent to 0.1, null when there is no call to count */
+                occupancy: number | null;
             }[];
         };
         LineBoard: {
@@ -9673,6 +9726,73 @@ export interface operations {
             };
         };
     };
+    exportLineKpis: {
+        parameters: {
+            query?: {
+                /** @description first day, in the centre's zone; default: date_to */
+                date_from?: string;
+                /** @description last day (included); default: today */
+                date_to?: string;
+                /** @description one queue by its Asterisk name */
+                queue?: string;
+                /** @description an abandon after less wait than this counts apart, as short_abandoned */
+                short_abandon_seconds?: number;
+                /** @description the breakdown the file holds: a row per day, queue, 30-minute interval, or operator */
+                by?: "day" | "queue" | "interval" | "operator";
+                /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
+                format?: "csv" | "xlsx";
+                /** @description the language of the column names and the words in cells */
+                lang?: "ru" | "kk";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    exportLineCalls: {
+        parameters: {
+            query?: {
+                /** @description first day, in the centre's zone; default: date_to */
+                date_from?: string;
+                /** @description last day (included); default: today */
+                date_to?: string;
+                /** @description one queue by its Asterisk name */
+                queue?: string;
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
+                /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
+                format?: "csv" | "xlsx";
+                /** @description the language of the column names and the words in cells */
+                lang?: "ru" | "kk";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     lineBoard: {
         parameters: {
             query?: never;
@@ -10425,8 +10545,8 @@ export interface operations {
                 q?: string;
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
                 format?: "csv" | "xlsx";
-                /** @description the language of the column names and statuses */
-                lang?: "kk" | "ru";
+                /** @description the language of the column names and the words in cells */
+                lang?: "ru" | "kk";
             };
             header?: never;
             path?: never;
