@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import ExcelJS from 'exceljs'
 import type { Browser } from 'playwright-core'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
@@ -65,12 +66,24 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     assert.ok(await panel.getByText('Тастап кеткені').isVisible())
     await screenshot(page, 'line-04-kk')
 
+    // today's figures by operator as a file, headed in Kazakh
+    const reports = page.getByTestId('line-reports')
+    await reports.getByTestId('line-report-kind').click()
+    await page.getByTitle('Операторлар бойынша').click()
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), reports.getByTestId('line-report-download').click()])
+    assert.match(file.suggestedFilename(), /^line-operator-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile((await file.path())!)
+    assert.equal(book.worksheets[0]!.name, 'Операторлар бойынша')
+    assert.equal(book.worksheets[0]!.getRow(2).getCell(2).value, '101001')
+    await screenshot(page, 'line-05-reports-kk')
+
     // the hall's screen, large figures
     await panel.getByTestId('hall-link').click()
     await page.getByTestId('hall').waitFor()
     assert.equal(await page.getByTestId('hall-answered').locator('.ant-statistic-content-value').textContent(), '1')
     assert.equal(await page.getByTestId('hall-abandoned').locator('.ant-statistic-content-value').textContent(), '2')
-    await screenshot(page, 'line-05-hall-kk')
+    await screenshot(page, 'line-06-hall-kk')
     await page.close()
   })
 })

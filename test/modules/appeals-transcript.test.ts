@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { appealFixture, type AppealFixture } from '../helpers/appeals.js'
+import { lineCalls } from '../../src/db/schema/index.js'
 
 // The appeal page shows the call it came from: its readers (the executor's staff among them, who may
 // not read the centre's calls) get the transcript through the appeal.
@@ -48,6 +49,29 @@ describe('GET /api/appeals/{id}/transcript', () => {
       assert.equal(body.is_final, true)
       assert.equal(body.transcript, 'Нет отопления. Записала')
       assert.deepEqual(body.chunks.map((c: { seq: number, channel: string, chunk_text: string }) => [c.seq, c.channel, c.chunk_text]), [[1, 'caller', 'Нет отопления'], [2, 'operator', 'Записала']])
+      assert.equal(body.line_call, null, 'a call not seen on the line')
+    }
+  })
+
+  it('an appeal registered on a call of the line opens the call\'s record: queue, wait, who answered, talk', async () => {
+    // the line kept the call (Asterisk's events: line-calls tests); its speech-to-text posts with the Linkedid
+    await t.database.db.insert(lineCalls).values({
+      linkedid: '1795557215.0', organization_id: f.centre.id, caller_number: '+77011234500', queue: 'org101-queue', joined_at: new Date('2026-03-02T05:00:00Z'), position: 1,
+      answered_by: 'PJSIP/101001', answered_at: new Date('2026-03-02T05:00:03Z'), hold_seconds: 3, talk_seconds: 42, ended_by: 'caller', outcome: 'answered',
+      started_at: new Date('2026-03-02T04:59:50Z'), ended_at: new Date('2026-03-02T05:00:45Z'),
+    })
+    const chunk = await t.app.inject({ method: 'POST', url: '/api/call-events/transcription', payload: { call_id: '1795557215.0', operator_num: '101001', channel: 'caller', chunk_text: 'Алло', full_text: 'Алло' } })
+    assert.equal(chunk.statusCode, 200, chunk.body)
+    const registered = await t.app.inject({
+      method: 'POST', url: '/api/appeals', headers: f.people.operator,
+      payload: { citizen: { full_name: 'Абаев Марат', phone: '+77011234500' }, source_id: f.ids.source, language: 'kk', text: 'Су жоқ', subcategory_id: f.ids.water, response_method_id: f.ids.methods.call, executor_organization_id: f.executor.id, call_row_id: chunk.json().call_row_id },
+    })
+    assert.equal(registered.statusCode, 201, registered.body)
+    for (const who of [f.people.operator, f.people.executorManager]) {
+      const body = (await get(registered.json().id, who)).json()
+      assert.equal(body.call_id, '1795557215.0')
+      const c = body.line_call
+      assert.deepEqual([c.linkedid, c.queue, c.hold_seconds, c.answered_by, c.talk_seconds, c.outcome, c.answered_at], ['1795557215.0', 'org101-queue', 3, 'PJSIP/101001', 42, 'answered', '2026-03-02T05:00:03.000Z'])
     }
   })
 

@@ -66,6 +66,8 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
       peer.replay('queue-answered.txt', { from: connected })
       await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })).json().ended_at !== null, 10_000, 'the call ended')
       await eventually(async () => (await stateOf('101001'))?.state === 'idle', 10_000, 'the operator free after the hang-up')
+      const [ended] = (await t.app.inject({ url: `/api/call-events/calls?phone=${encodeURIComponent(CALLER)}`, headers: admin })).json() as { hung_up_at: string | null, is_final: boolean }[]
+      assert.deepEqual([typeof ended!.hung_up_at, ended!.is_final], ['string', false], 'hung up, its transcript still open')
       assert.deepEqual(answeredOn(desks[1]!), [])
       assert.equal(answeredOn(desks[0]!).length, 1)
 

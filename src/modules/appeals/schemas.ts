@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { ExportFields, Id, LocalDay, Name, Nullable, OneOf, Text, Timestamp } from '../../lib/common-schemas.js'
 import { appealActions, appealLanguages, appealStatuses, rejectionKinds } from '../../db/schema/index.js'
 import { ref } from '../../lib/openapi.js'
+import { LineCallView } from '../line-calls/schemas.js'
 
 export const Language = () => OneOf(appealLanguages, { description: 'kk: Kazakh, ru: Russian' })
 const Reason = () => Type.String({ minLength: 1, maxLength: 1000, 'x-trim': true })
@@ -112,6 +113,7 @@ export const AppealTranscript = Type.Object({
   is_final: Type.Boolean({ description: 'the final chunk has arrived' }),
   transcript: Type.String(),
   chunks: Type.Array(Type.Object({ seq: Type.Integer(), channel: Type.String(), chunk_text: Type.String(), is_final: Type.Boolean(), received_at: Type.String({ format: 'date-time' }) })),
+  line_call: Type.Union([ref(LineCallView), Type.Null()], { description: 'the call\'s record as Asterisk\'s events kept it (queue, wait, who answered, talk); null for a call not seen on the line' }),
 }, { $id: 'AppealTranscript' })
 
 export const AppealPage = Type.Object({

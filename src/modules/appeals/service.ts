@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor, filterFor } from './filters.js'
 import { judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices, registrationNotices } from './notices.js'
 import { createAppealReports } from './reports.js'
+import { lineCallView } from '../line-calls/queries.js'
 import { appealView as view } from './view.js'
 import { CENTRE_MODULE, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationNotices, type RegistrationValues } from './repo.js'
 import type {
@@ -284,9 +285,11 @@ export function createAppealService (deps: AppealServiceDeps) {
       const found = row.call_row_id === null ? undefined : await repo.callTranscript(row.call_row_id)
       if (!found) throw new NotFoundError('Call of the appeal')
       const { call, chunks } = found
+      const lineCall = call.call_id === null ? undefined : await repo.lineCall(call.call_id)
       return {
         call_row_id: call.id, call_id: call.call_id, caller_phone: call.caller_phone, answered_at: call.answered_at?.toISOString() ?? null,
         is_final: call.is_final, transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })),
+        line_call: lineCall ? lineCallView(lineCall) : null,
       }
     },
 

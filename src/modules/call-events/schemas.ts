@@ -27,6 +27,7 @@ export const CallSummary = Type.Object({
   organization_id: Nullable(Type.Integer()), employee_id: Nullable(Type.Integer()), caller_phone: Nullable(Type.String()),
   person_id: Nullable(Type.Integer()), answered_at: Nullable(Type.String({ format: 'date-time' })), is_final: Type.Boolean(),
   closed_at: Nullable(Type.String({ format: 'date-time' })), created_at: Type.String({ format: 'date-time' }),
+  hung_up_at: Nullable(Type.String({ format: 'date-time', description: 'a call of the line: the caller\'s hang-up (Asterisk\'s Hangup); the transcript may close after' })),
 }, { $id: 'CallSummary' })
 
 export const CallAnsweredResult = Type.Object({

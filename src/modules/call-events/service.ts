@@ -15,11 +15,11 @@ import type { CallAnsweredEvent, CallListQuery, CallSummary } from './schemas.js
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
 
-export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source' | 'hung_up_at'>): CallSummary {
+export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source'>): CallSummary {
   return {
     id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
     employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: isoOrNull(c.answered_at),
-    is_final: c.is_final, closed_at: isoOrNull(c.closed_at), created_at: c.created_at.toISOString(),
+    is_final: c.is_final, closed_at: isoOrNull(c.closed_at), created_at: c.created_at.toISOString(), hung_up_at: isoOrNull(c.hung_up_at),
   }
 }
 

@@ -6,6 +6,7 @@ import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
+import { lineCallRecord, type LineCallRow } from './queries.js'
 import { operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { AgentState } from './agent-states.js'
 import { terminalOfMember, type LineCall } from './tracker.js'
@@ -19,7 +20,6 @@ const MAX_IN_PROGRESS = 5000
 export interface CallContext { organization_id: number | null, service_level_seconds: number | null, wrapup_seconds: number | null }
 
 export interface LineCallFilter { organizationId?: number, outcome?: LineCall['outcome'], limit: number, offset: number }
-export type LineCallRow = typeof lineCalls.$inferSelect
 /** the calls that began in a period (an export's) */
 export interface PeriodFilter { organizationId?: number, queue?: string, outcome?: LineCall['outcome'], start: Date, end: Date }
 /** the last call of an export's batch: the next reads on from it (newest first) */
@@ -113,8 +113,9 @@ export function createLineCallRepo (db: AppDb) {
         ...call, organization_prefix: null, language: call.language as LineCall['language'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
       }))
     },
-    get: async (linkedid: string) => (await db.select().from(lineCalls).where(eq(lineCalls.linkedid, linkedid)))[0],
+    get: (linkedid: string) => lineCallRecord(db, linkedid),
   }
 }
 
 export type LineCallRepo = ReturnType<typeof createLineCallRepo>
+export type { LineCallRow }

@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
-import { isoOrNull, type Clock } from '../../lib/clock.js'
+import type { Clock } from '../../lib/clock.js'
 import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
-import type { CallContext, CallKey, LineCallRepo, LineCallRow } from './repo.js'
+import type { CallContext, CallKey, LineCallRepo } from './repo.js'
+import { lineCallView } from './queries.js'
 import { kpiBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
@@ -15,9 +16,6 @@ import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { createMemberStates } from './members.js'
 import { callsAfterGap } from './gap.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
-
-/** a row as the API answers it: times as ISO 8601 */
-const view = (c: LineCallRow) => ({ ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at) })
 
 /** the organization's prefix in the names the PBX's files give queues (`org<prefix>-...`) */
 const QUEUE_PREFIX = /^org([0-9]+)-/
@@ -149,7 +147,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     async list (actor: Principal, q: LineCallQuery) {
       const scope = supervisorScope(actor, WHAT)
       const { items, total } = await repo.list({ organizationId: scope.organizationId, outcome: q.outcome, limit: q.limit, offset: q.skip })
-      return { items: items.map(view), total }
+      return { items: items.map(lineCallView), total }
     },
 
     kpis,
@@ -192,7 +190,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       const scope = supervisorScope(actor, WHAT)
       const call = await repo.get(linkedid)
       if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
-      return view(call)
+      return lineCallView(call)
     },
   }
 }

@@ -71,17 +71,20 @@ export const statsQuery = (from: string, to: string, level: NonNullable<paths['/
   queryFn: () => load(api.GET('/api/appeals/stats', { params: { query: { date_from: from, date_to: to, classification_level: level, limit: 20 } } })),
 })
 
-/** the export as a file the browser saves (the request carries the token, so no plain link) */
-export async function downloadExport (query: AppealQuery, format: 'xlsx' | 'csv', lang: 'kk' | 'ru'): Promise<{ rows: number, truncated: boolean }> {
-  const { data: blob, response } = await api.GET('/api/appeals/export', { params: { query: { ...query, format, lang } }, parseAs: 'blob' })
+/** an export's answer saved by the browser under the name the service gave it */
+export function saveExport ({ data: blob, response }: { data?: Blob, response: Response }, fallbackName: string): { rows: number, truncated: boolean } {
   if (!response.ok || !blob) throw new Error(String(response.status))
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `appeals.${format}`
   const link = document.createElement('a')
   link.href = URL.createObjectURL(blob)
-  link.download = name
+  link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName
   link.click()
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
   return { rows: Number(response.headers.get('x-export-rows') ?? 0), truncated: response.headers.get('x-export-truncated') === 'true' }
+}
+
+/** the export as a file the browser saves (the request carries the token, so no plain link) */
+export async function downloadExport (query: AppealQuery, format: 'xlsx' | 'csv', lang: 'kk' | 'ru'): Promise<{ rows: number, truncated: boolean }> {
+  return saveExport(await api.GET('/api/appeals/export', { params: { query: { ...query, format, lang } }, parseAs: 'blob' }), `appeals.${format}`)
 }
 
 /** the outbox of notices, newest first, 50 a page */

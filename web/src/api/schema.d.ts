@@ -3913,6 +3913,11 @@ export interface components {
             closed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+             */
+            hung_up_at: string | null;
         };
         CallAnsweredResult: {
             message: string;
@@ -3932,6 +3937,11 @@ export interface components {
                 closed_at: string | null;
                 /** Format: date-time */
                 created_at: string;
+                /**
+                 * Format: date-time
+                 * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+                 */
+                hung_up_at: string | null;
             };
             person: {
                 id: number;
@@ -3964,6 +3974,11 @@ export interface components {
             closed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+             */
+            hung_up_at: string | null;
             transcript: string;
             chunks: {
                 seq: number;
@@ -3995,6 +4010,11 @@ export interface components {
                 closed_at: string | null;
                 /** Format: date-time */
                 created_at: string;
+                /**
+                 * Format: date-time
+                 * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+                 */
+                hung_up_at: string | null;
             };
             person: {
                 id: number;
@@ -4074,6 +4094,11 @@ export interface components {
                 closed_at: string | null;
                 /** Format: date-time */
                 created_at: string;
+                /**
+                 * Format: date-time
+                 * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+                 */
+                hung_up_at: string | null;
             };
             person: {
                 id: number;
@@ -4352,6 +4377,8 @@ export interface components {
                 /** Format: date-time */
                 received_at: string;
             }[];
+            /** @description the call's record as Asterisk's events kept it (queue, wait, who answered, talk); null for a call not seen on the line */
+            line_call: components["schemas"]["LineCallView"] | null;
         };
         AppealStatsGroup: {
             id: number | null;

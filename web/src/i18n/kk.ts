@@ -100,6 +100,10 @@ export const kk: Texts = {
     states: { ready: 'Дайын', ringing: 'Қоңырау соғуда', on_call: 'Сөйлесуде', wrap_up: 'Өңдеуде', break: 'Үзілісте', offline: 'Желіде емес' } as Record<string, string>,
     offered: 'Түскені', answered: 'Жауап берілгені', abandoned: 'Тастап кеткені', shortAbandoned: 'Алғашқы 5 с ішінде тұтқаны қойғандар: тастап кеткендерге кірмейді', serviceLevel: 'Қызмет деңгейі', asa: 'Жауапты орташа күту', aht: 'Орташа өңдеу',
     waitingNow: 'Қазір күтуде', longestWait: 'Ең ұзақ күтуде', noCalls: 'Бүгін қоңырау болған жоқ', ready: 'Дайын', onCall: 'Қоңырауда', onBreak: 'Өңдеу мен үзіліс',
+    call: 'Желідегі қоңырау', joined: 'Кезекке тұрды', held: 'Жауап күтті', answeredBy: 'Жауап берді', talk: 'Сөйлесу', outcome: 'Нәтижесі', seconds: '{{count}} с',
+    outcomes: { waiting: 'Күтуде', answered: 'Жауап берілді', abandoned: 'Тастап кетті', timed_out: 'Күту уақыты бітті', ended: 'Кезексіз', unobserved: 'Нәтижесі белгісіз (АТС-пен байланыс үзілді)' } as Record<string, string>,
+    reports: 'Желі бойынша есептер', reportPeriod: 'Кезең', reportCalls: 'Қоңыраулар', reportBy: { day: 'Күндер бойынша', queue: 'Кезектер бойынша', interval: 'Жарты сағат бойынша', operator: 'Операторлар бойынша' } as Record<string, string>,
+    download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
   },
   board: {
     title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',

@@ -98,6 +98,10 @@ export const ru = {
     states: { ready: 'Готов', ringing: 'Звонит', on_call: 'Разговор', wrap_up: 'Обработка', break: 'Перерыв', offline: 'Не в сети' } as Record<string, string>,
     offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', shortAbandoned: 'Положили трубку в первые 5 с: в брошенные не входят', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',
     waitingNow: 'Ждут сейчас', longestWait: 'Дольше всех ждёт', noCalls: 'Сегодня звонков не было', ready: 'Готовы', onCall: 'На звонке', onBreak: 'Обработка и перерыв',
+    call: 'Звонок на линии', joined: 'Встал в очередь', held: 'Ждал ответа', answeredBy: 'Ответил', talk: 'Разговор', outcome: 'Итог', seconds: '{{count}} с',
+    outcomes: { waiting: 'Ожидает', answered: 'Отвечен', abandoned: 'Брошен', timed_out: 'Истекло время ожидания', ended: 'Без очереди', unobserved: 'Исход неизвестен (разрыв связи с АТС)' } as Record<string, string>,
+    reports: 'Отчёты по линии', reportPeriod: 'Период', reportCalls: 'Звонки', reportBy: { day: 'По дням', queue: 'По очередям', interval: 'По получасам', operator: 'По операторам' } as Record<string, string>,
+    download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
   },
   board: {
     title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',

@@ -113,6 +113,7 @@ export function AppealPage () {
                 }))} data-testid='appeal-history'
               />
             </Card>
+            {transcript.data?.line_call && <LineCallCard call={transcript.data.line_call} />}
             {a.call_row_id != null && (
               <Card size='small' title={t('desk.transcript')} loading={transcript.isLoading}>
                 {transcript.isError && <Alert type='error' message={t('common.networkError')} />}
@@ -125,5 +126,23 @@ export function AppealPage () {
         </Col>
       </Row>
     </Space>
+  )
+}
+
+/** the call the appeal was registered on, as the line kept it: when it queued, how long the caller waited, who answered, the talk */
+function LineCallCard ({ call }: { call: Schemas['LineCallView'] }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const seconds = (s: number | null) => (s === null ? '—' : t('line.seconds', { count: Math.round(s) }))
+  return (
+    <Card size='small' title={t('line.call')} data-testid='appeal-line-call'>
+      <Descriptions size='small' column={1}>
+        <Descriptions.Item label={t('line.joined')}>{call.joined_at ? format.dateTime(call.joined_at) : '—'}{call.queue && ` · ${call.queue}`}</Descriptions.Item>
+        <Descriptions.Item label={t('line.held')}>{seconds(call.hold_seconds)}</Descriptions.Item>
+        <Descriptions.Item label={t('line.answeredBy')}>{call.answered_by ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('line.talk')}>{seconds(call.talk_seconds)}</Descriptions.Item>
+        <Descriptions.Item label={t('line.outcome')}>{t(`line.outcomes.${call.outcome}`, { defaultValue: call.outcome })}</Descriptions.Item>
+      </Descriptions>
+    </Card>
   )
 }

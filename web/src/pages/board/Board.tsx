@@ -16,6 +16,7 @@ import { useSession } from '../../session/session'
 import { isAdmin } from '../../shell/access'
 import { ByDayChart, GroupsChart } from './charts'
 import { LineBoard } from './LineBoard'
+import { LineReports } from './LineReports'
 import { LiveCalls } from './LiveCalls'
 import { LlmUsage } from './LlmUsage'
 
@@ -79,6 +80,7 @@ export function Board () {
         <Col xs={24} xl={12}><LiveCalls /></Col>
       </Row>
       <LineBoard />
+      <LineReports />
       <Card
         size='small' title={t('board.statistics')}
         extra={<DatePicker.RangePicker value={period} allowClear={false} onChange={(v) => { if (v?.[0] && v[1]) setPeriod([v[0], v[1]]) }} aria-label={t('appeals.period')} />}

@@ -19,7 +19,8 @@ export function LiveCalls () {
   const [lines, setLines] = useState<Map<number, Line[]>>(new Map())
   const calls = useQuery({ ...latestCallsQuery, refetchInterval: 60_000 })
   useLiveEvents((event) => {
-    if (event.type === 'call.answered' || event.type === 'call.final') void calls.refetch()
+    // a call of the line ends with the caller's hang-up (line.changed), before its transcript closes
+    if (event.type === 'call.answered' || event.type === 'call.final' || event.type === 'line.changed') void calls.refetch()
     if (event.type !== 'call.transcription' && event.type !== 'call.final') return
     const id = event.call_row_id
     setLines((current) => {
@@ -29,7 +30,7 @@ export function LiveCalls () {
       return next
     })
   })
-  const open = (calls.data ?? []).filter((c) => !c.is_final && now - new Date(c.answered_at ?? c.created_at).getTime() < RECENT_MS)
+  const open = (calls.data ?? []).filter((c) => !c.is_final && c.hung_up_at === null && now - new Date(c.answered_at ?? c.created_at).getTime() < RECENT_MS)
   return (
     <Card size='small' title={t('board.calls')} loading={calls.isLoading} data-testid='live-calls'>
       {open.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('board.noCalls')} />}
