@@ -5,13 +5,14 @@ import { benchCallEvents } from './call-events.js'
 import { benchConsole } from './console.js'
 import { benchHotPaths } from './hot-paths.js'
 import { benchInvalidation } from './invalidation.js'
+import { benchLine } from './line.js'
 import { benchLlm } from './llm.js'
 import { benchOrganizations } from './organizations.js'
 import { benchPersons } from './persons.js'
 import { benchReferenceData } from './reference-data.js'
 import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation, line: benchLine }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue
