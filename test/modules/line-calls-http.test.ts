@@ -182,7 +182,8 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
         { queue: 'org101-queue', name: 'Agent 101002', interface: 'PJSIP/101002', paused: true, reason: 'offline', lastPause: 0 },
       ]
       peer.dropStreams()
-      const after = await eventually(async () => { const b = await board(); return b.agents[0]?.state === 'break' ? b : undefined }, 15_000, 'the states taken from QueueStatus')
+      // each member's state is written in turn: both are read once the second is
+      const after = await eventually(async () => { const b = await board(); return b.agents[0]?.state === 'break' && b.agents[1]?.state === 'offline' ? b : undefined }, 15_000, 'the states taken from QueueStatus')
       assert.deepEqual(after.agents.map((a) => [a.state, a.reason]), [['break', 'lunch'], ['offline', 'offline']])
       await eventually(async () => stream.events.some((e) => e.event === 'line.changed' && e.data.organization_id === orgId), 10_000, 'line.changed on the manager\'s stream')
       assertLiveEvents(stream.events)

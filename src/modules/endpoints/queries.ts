@@ -30,6 +30,10 @@ export const terminalDirectory = (db: AppDb) =>
   db.select({ id: sipTerminals.id, name: sipTerminals.name, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
     .from(sipTerminals).as('terminal')
 
+/** the ids of an organization's terminals, as a subquery */
+export const terminalIdsOf = (db: AppDb, organizationId: number) =>
+  db.select({ id: sipTerminals.id }).from(sipTerminals).where(eq(sipTerminals.organization_id, organizationId))
+
 /** a terminal as the PBX's files write it: its endpoint's options as stored (null: Asterisk's default) and its digests */
 export interface TerminalWithCredentials {
   id: string

@@ -4,9 +4,9 @@
 // `ServicelevelPerf2` (answered or abandoned within it / answered and abandoned).
 import { eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
-import { lineCalls, memberStatePeriods, sipTerminals, type memberStateNames } from '../../db/schema/index.js'
+import { lineCalls, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
-import { terminalDirectory } from '../endpoints/queries.js'
+import { terminalDirectory, terminalIdsOf } from '../endpoints/queries.js'
 
 /** Asterisk's `servicelevel` when the call's queue was not known to the service */
 export const DEFAULT_SERVICE_LEVEL_SECONDS = 20
@@ -106,8 +106,8 @@ export const stateTimes = (db: AppDb, s: KpiScope, now: Date) => {
     select p.interface, p.state, case when p.state = 'break' then coalesce(p.reason, '') end as reason,
       sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz)))::float8 as seconds
     from ${memberStatePeriods} p
-    ${s.organizationId === undefined ? sql`` : sql`join ${sipTerminals} t on p.interface = 'PJSIP/' || t.id and t.organization_id = ${s.organizationId}`}
-    where p.started_at < ${end}::timestamptz and (p.ended_at is null or p.ended_at > ${s.start.toISOString()}::timestamptz)
+    where ${s.organizationId === undefined ? sql`true` : sql`p.interface in (select 'PJSIP/' || t.id from (${terminalIdsOf(db, s.organizationId)}) t)`}
+      and p.started_at < ${end}::timestamptz and (p.ended_at is null or p.ended_at > ${s.start.toISOString()}::timestamptz)
     group by 1, 2, 3
     having sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz))) > 0
     order by 1, 2, 3`)
