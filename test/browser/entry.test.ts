@@ -95,6 +95,8 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.getByRole('heading', { name: 'Вход' }).waitFor()
     await screenshot(page, '04-sign-in')
     await page.getByRole('button', { name: 'Войти' }).click()
+    // the form's checks answer after the click: a loaded machine shows them later
+    await page.getByText('Заполните поле').nth(1).waitFor({ timeout: 15_000 })
     assert.equal(await page.getByText('Заполните поле').count(), 2, 'both fields are required')
     await page.getByLabel('Электронная почта').fill(email)
     await page.getByLabel('Пароль').fill('Wrong-passw0rd-1')
