@@ -1,7 +1,7 @@
 // The line's reports as files (lib/table-export writes them): the calls of a period, and the queue
 // figures of a period by day, queue, 30-minute interval or operator. The words are the console's.
 import { exportStream, inOneBatch, type ExportColumn, type ExportFormat, type ExportLanguage, type ExportTable } from '../../lib/table-export.js'
-import type { LineCallRow } from './repo.js'
+import type { LineCallRow } from './queries.js'
 import type { kpiBreakdownNames, LineKpis } from './schemas.js'
 import type { CallOutcome } from './tracker.js'
 
@@ -30,7 +30,7 @@ export const callsTable: ExportTable<LineCallRow> = {
     { ru: 'Язык', kk: 'Тілі', width: 6, value: (c) => c.language ?? '' },
     { ru: 'Очередь', kk: 'Кезек', width: 16, value: (c) => c.queue ?? '' },
     { ru: 'В очереди с', kk: 'Кезекке тұрды', width: 17, value: (c, at) => at(c.joined_at) },
-    { ru: 'Итог', kk: 'Нәтижесі', width: 22, value: (c, _at, lang) => outcomeWords[c.outcome as CallOutcome][lang] },
+    { ru: 'Итог', kk: 'Нәтижесі', width: 22, value: (c, _at, lang) => outcomeWords[c.outcome][lang] },
     { ru: 'Ожидание, с', kk: 'Күту, с', width: 10, value: (c) => c.hold_seconds },
     { ru: 'Ответил', kk: 'Жауап берді', width: 16, value: (c) => c.answered_by ?? '' },
     { ru: 'Разговор, с', kk: 'Сөйлесу, с', width: 10, value: (c) => c.talk_seconds },

@@ -101,15 +101,19 @@ export type StateTimeRow = { interface: string, state: typeof memberStateNames[n
  * organization's terminals when scoped (states are a member's in every queue: a queue filter keeps all)
  */
 export const stateTimes = (db: AppDb, s: KpiScope, now: Date) => {
-  const end = new Date(Math.min(s.end.getTime(), now.getTime())).toISOString()
+  const start = sql`${s.start.toISOString()}::timestamptz`
+  const end = sql`${new Date(Math.min(s.end.getTime(), now.getTime())).toISOString()}::timestamptz`
   return selectRows<StateTimeRow>(db, sql`
-    select p.interface, p.state, case when p.state = 'break' then coalesce(p.reason, '') end as reason,
-      sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz)))::float8 as seconds
-    from ${memberStatePeriods} p
-    where ${s.organizationId === undefined ? sql`true` : sql`p.interface in (select 'PJSIP/' || t.id from (${terminalIdsOf(db, s.organizationId)}) t)`}
-      and p.started_at < ${end}::timestamptz and (p.ended_at is null or p.ended_at > ${s.start.toISOString()}::timestamptz)
+    select x.interface, x.state, x.reason, sum(x.seconds)::float8 as seconds
+    from (
+      select p.interface, p.state, case when p.state = 'break' then coalesce(p.reason, '') end as reason,
+        extract(epoch from least(coalesce(p.ended_at, ${end}), ${end}) - greatest(p.started_at, ${start})) as seconds
+      from ${memberStatePeriods} p
+      where ${s.organizationId === undefined ? sql`true` : sql`p.interface in (select 'PJSIP/' || t.id from (${terminalIdsOf(db, s.organizationId)}) t)`}
+        and p.started_at < ${end} and (p.ended_at is null or p.ended_at > ${start})
+    ) x
+    where x.seconds > 0
     group by 1, 2, 3
-    having sum(extract(epoch from least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz) - greatest(p.started_at, ${s.start.toISOString()}::timestamptz))) > 0
     order by 1, 2, 3`)
 }
 

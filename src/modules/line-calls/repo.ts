@@ -6,7 +6,7 @@ import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
-import { lineCallRecord, type LineCallRow } from './queries.js'
+import { lineCallRecord } from './queries.js'
 import { operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { AgentState } from './agent-states.js'
 import { terminalOfMember, type LineCall } from './tracker.js'
@@ -118,4 +118,3 @@ export function createLineCallRepo (db: AppDb) {
 }
 
 export type LineCallRepo = ReturnType<typeof createLineCallRepo>
-export type { LineCallRow }

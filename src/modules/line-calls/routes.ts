@@ -24,7 +24,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     schema: { tags, security, operationId: 'exportLineKpis', summary: 'The queues\' figures of a period as a CSV or XLSX file: a row per day, queue, 30-minute interval or operator (`by`)', querystring: LineKpiExportQuery },
   }, async (req, reply) => {
     const { by, format, lang, ...query } = req.query
-    const kpis = await service.kpis(req.principal!, query)
+    const kpis = await service.kpis(req.principal!, query, { operators: by === 'operator' })
     const file = kpiFiles[by](kpis)
     return sendExport(reply, { name: `line-${by}-${kpis.date_from}_${kpis.date_to}`, format, rows: file.rows, truncated: false, body: file.stream(format, lang, kpis.time_zone) })
   })

@@ -82,21 +82,21 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
-  /** the desk's answers under way, by call: a hang-up is told once its answer is written */
+  /** the desk's answers still being written, by call: the caller's hang-up is told once its answer is */
   const answering = new Map<string, Promise<unknown>>()
 
-  /** the desk hears of an agent's answer at once, ahead of the saves queued before it, and then of the caller's hang-up */
-  function tellDesk (call: LineCall, event: string | undefined, at: Date): void {
+  /** the desk hears of an agent's answer at once (`answeredNow`), ahead of the saves queued before it, and of the end of a call it answered */
+  function tellDesk (call: LineCall, answeredNow: boolean, at: Date): void {
     const terminal = terminalOfMember(call.answered_by)
     if (!desk || terminal === undefined) return
     const failed = (what: string) => (err: unknown) => { log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`) }
-    if (event === 'AgentConnect') {
-      answering.set(call.linkedid, desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
-        .catch(failed('screen pop')))
+    if (answeredNow) {
+      const written: Promise<unknown> = desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
+        .catch(failed('screen pop'))
+        .finally(() => { if (answering.get(call.linkedid) === written) answering.delete(call.linkedid) })
+      answering.set(call.linkedid, written)
     } else if (call.ended_at) {
-      const answered = answering.get(call.linkedid) ?? Promise.resolve()
-      answering.delete(call.linkedid)
-      void answered.then(() => desk.hungUpOnLine(call.linkedid, at)).catch(failed('hang-up'))
+      void (answering.get(call.linkedid) ?? Promise.resolve()).then(() => desk.hungUpOnLine(call.linkedid, at)).catch(failed('hang-up'))
     }
   }
 
@@ -109,7 +109,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     await saving
     const { ongoing, ended } = callsAfterGap(await repo.inProgress(new Date(at.getTime() - WAITING_AT_MOST_MS), at), status, at)
     for (const call of ongoing) if (tracker.adopt(call)) keep(call)
-    for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), 'Hangup', at)
+    for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), false, at)
   }
 
   /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
@@ -136,7 +136,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       members.apply(message, at, wrapupOf(message))
       const call = tracker.apply(message, at)
       if (!call) return
-      tellDesk(keep(call), field(message, 'Event'), at)
+      tellDesk(keep(call), field(message, 'Event') === 'AgentConnect', at)
     },
     /** a connection to Asterisk opened: what it may have missed is read from its status */
     connected: () => afterGap().catch((err: unknown) => { log.warn({ err }, 'the line\'s calls and agents could not be checked against Asterisk\'s status') }),

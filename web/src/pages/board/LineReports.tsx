@@ -1,4 +1,4 @@
-import { Alert, Button, Card, DatePicker, Form, Select, Space } from 'antd'
+import { Alert, Button, Card, DatePicker, Form, Select } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -55,9 +55,7 @@ export function LineReports () {
           <Select value={format} onChange={setFormat} style={{ width: 90 }} options={[{ value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} aria-label='format' />
         </Form.Item>
         <Form.Item>
-          <Space>
-            <Button type='primary' htmlType='submit' loading={busy} data-testid='line-report-download'>{t('line.download')}</Button>
-          </Space>
+          <Button type='primary' htmlType='submit' loading={busy} data-testid='line-report-download'>{t('line.download')}</Button>
         </Form.Item>
       </Form>
       {failed && <Alert type='error' showIcon style={{ marginTop: 8 }} message={t('line.reportFailed')} />}
