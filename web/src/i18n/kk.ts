@@ -103,7 +103,7 @@ export const kk: Texts = {
     call: 'Желідегі қоңырау', joined: 'Кезекке тұрды', held: 'Жауап күтті', answeredBy: 'Жауап берді', talk: 'Сөйлесу', outcome: 'Нәтижесі', seconds: '{{count}} с',
     outcomes: { waiting: 'Күтуде', answered: 'Жауап берілді', abandoned: 'Тастап кетті', timed_out: 'Күту уақыты бітті', ended: 'Кезексіз', unobserved: 'Нәтижесі белгісіз (АТС-пен байланыс үзілді)' } as Record<string, string>,
     reports: 'Желі бойынша есептер', reportPeriod: 'Кезең', reportCalls: 'Қоңыраулар', reportBy: { day: 'Күндер бойынша', queue: 'Кезектер бойынша', interval: 'Жарты сағат бойынша', operator: 'Операторлар бойынша' } as Record<string, string>,
-    download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
+    format: 'Файл пішімі', download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
   },
   board: {
     title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',

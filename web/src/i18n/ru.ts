@@ -101,7 +101,7 @@ export const ru = {
     call: 'Звонок на линии', joined: 'Встал в очередь', held: 'Ждал ответа', answeredBy: 'Ответил', talk: 'Разговор', outcome: 'Итог', seconds: '{{count}} с',
     outcomes: { waiting: 'Ожидает', answered: 'Отвечен', abandoned: 'Брошен', timed_out: 'Истекло время ожидания', ended: 'Без очереди', unobserved: 'Исход неизвестен (разрыв связи с АТС)' } as Record<string, string>,
     reports: 'Отчёты по линии', reportPeriod: 'Период', reportCalls: 'Звонки', reportBy: { day: 'По дням', queue: 'По очередям', interval: 'По получасам', operator: 'По операторам' } as Record<string, string>,
-    download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
+    format: 'Формат файла', download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
   },
   board: {
     title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',

@@ -52,7 +52,7 @@ export function LineReports () {
           />
         </Form.Item>
         <Form.Item>
-          <Select value={format} onChange={setFormat} style={{ width: 90 }} options={[{ value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} aria-label='format' />
+          <Select value={format} onChange={setFormat} style={{ width: 90 }} options={[{ value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} aria-label={t('line.format')} />
         </Form.Item>
         <Form.Item>
           <Button type='primary' htmlType='submit' loading={busy} data-testid='line-report-download'>{t('line.download')}</Button>
