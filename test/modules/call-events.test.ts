@@ -50,6 +50,10 @@ describe('call events: intake and history', () => {
     assert.equal(again.previous_calls, 1)
     const unknown = (await answered({ operator_num: '555', caller_phone: '+1 202 555 0100', call_datetime: '2026-11-21T11:00:00Z' })).json()
     assert.deepEqual([unknown.person, unknown.call.terminal_id, unknown.call.caller_phone], [null, null, '+1 202 555 0100'])
+    // the last second JavaScript's dates hold: the window around it (for the line's twin of the answer) reaches past it
+    const edge = await answered({ operator_num: '555', caller_phone: '+77010000999', call_datetime: '9999-12-31T23:59:59Z' })
+    assert.equal(edge.statusCode, 200, edge.body)
+    assert.equal(edge.json().call.answered_at, '9999-12-31T23:59:59.000Z')
   })
 
   it('answered: 422 for every missing or malformed field', async () => {

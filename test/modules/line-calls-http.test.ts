@@ -80,12 +80,16 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
 
   it('after the connection drops the service reconnects, and the next calls are kept: two abandoned', async () => {
     const logins = peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length
+    const statuses = peer.state.received.filter((a) => a.Action === 'QueueStatus' && !a.Member).length
     peer.dropStreams()
     assert.equal(peer.streaming(), 0)
     await eventually(async () => peer.streaming() === 1, 15_000, 'the stream reconnected')
     assert.equal(peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length, logins + 1)
+    // the calls come after the reconnection's QueueStatus was asked, as on a real line (this peer's status knows no replayed caller)
+    await eventually(async () => peer.state.received.filter((a) => a.Action === 'QueueStatus' && !a.Member).length > statuses, 15_000, 'the status read after the reconnection')
     peer.replay('queue-abandoned.txt')
-    const abandoned = await eventually(async () => { const p = await calls('?outcome=abandoned'); return p.total === 2 && p.items.every((c) => c.ended_at) ? p : undefined }, 10_000, 'two abandoned calls')
+    // the page's items and its total are two reads: both are waited for
+    const abandoned = await eventually(async () => { const p = await calls('?outcome=abandoned'); return p.total === 2 && p.items.length === 2 && p.items.every((c) => c.ended_at) ? p : undefined }, 10_000, 'two abandoned calls')
     assert.deepEqual(abandoned.items.map((c) => [c.linkedid, c.hold_seconds]).sort(), [['1795557234.0', 4], ['1795557241.2', 5]], JSON.stringify(abandoned.items))
   })
 

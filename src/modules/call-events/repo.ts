@@ -132,12 +132,15 @@ export function createCallRepo<D extends AppDb> (db: D) {
      */
     twinAnswer: inTransactionOnly(db, async (tx, t: { operatorNum: string, phone: string | null, at: Date, windowMs: number, toldBy: CallSource }) => {
       const other: CallSource = t.toldBy === 'line' ? 'posted' : 'line'
+      const at = sql`${t.at.toISOString()}::timestamptz`
+      const window = sql`${t.windowMs} * interval '1 millisecond'`
       return (await tx.select().from(calls).where(and(
         eq(calls.operator_num, t.operatorNum), eq(calls.source, other), eq(calls.is_final, false),
         t.phone === null ? isNull(calls.caller_phone) : eq(calls.caller_phone, t.phone),
         other === 'posted' ? isNull(calls.call_id) : undefined,
-        gte(calls.answered_at, new Date(t.at.getTime() - t.windowMs)), lte(calls.answered_at, new Date(t.at.getTime() + t.windowMs))
-      )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${t.at.toISOString()}::timestamptz))`, desc(calls.id)).limit(1).for('update'))[0]
+        // the window in SQL: an answer told at the edge of JavaScript's dates (9999-12-31) has one past it
+        sql`${calls.answered_at} between ${at} - ${window} and ${at} + ${window}`
+      )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${at}))`, desc(calls.id)).limit(1).for('update'))[0]
     }),
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
     /** the caller hung up on the line (the first hang-up told counts) */
