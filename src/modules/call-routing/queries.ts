@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
-import { selectRows, type AppDb } from '../../db/client.js'
+import { selectTuples, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
 import { organizationIdOfPrefix } from '../organizations/queries.js'
 import { parseQueueName } from './asterisk-names.js'
@@ -42,8 +42,8 @@ export async function routingOf (db: AppDb, organizationIds: number[]): Promise<
   // one after another: in a generation they share the transaction's one connection
   const queueRows = await db.select().from(queues).where(inArray(queues.organization_id, organizationIds)).orderBy(asc(queues.id))
   // raw: a centre's members are tens of thousands of rows, and the query builder's mapping of each field cost more than reading it
-  const memberRows = await selectRows<{ queue_id: number, terminal_id: string, penalty: number }>(db,
-    sql`select queue_id, terminal_id, penalty from ${queueMembers} where organization_id in ${organizationIds} order by terminal_id`)
+  const memberRows = await selectTuples<[queue_id: number, terminal_id: string, penalty: number]>(db,
+    sql`select queue_id, terminal_id, penalty from ${queueMembers} where organization_id in ${organizationIds}`)
   const menuRows = await db.select().from(menus).where(inArray(menus.organization_id, organizationIds)).orderBy(asc(menus.id))
   const optionRows = await db.select().from(menuOptions).where(inArray(menuOptions.organization_id, organizationIds)).orderBy(asc(menuOptions.digit))
   const scheduleRows = await db.select().from(schedules).where(inArray(schedules.organization_id, organizationIds)).orderBy(asc(schedules.id))
@@ -53,10 +53,10 @@ export async function routingOf (db: AppDb, organizationIds: number[]): Promise<
   const recordingRows = await db.select({ organization_id: prompts.organization_id, prompt_id: promptRecordings.prompt_id, language: promptRecordings.language, sample_rate: promptRecordings.sample_rate, uploaded_at: promptRecordings.uploaded_at })
     .from(promptRecordings).innerJoin(prompts, eq(prompts.id, promptRecordings.prompt_id)).where(inArray(prompts.organization_id, organizationIds))
     .orderBy(asc(promptRecordings.prompt_id), asc(promptRecordings.language))
-  const members = groupBy(memberRows, (m) => m.queue_id)
+  const members = groupBy(memberRows, ([queueId]) => queueId)
   const options = groupBy(optionRows, (o) => o.menu_id)
   const hours = groupBy(hourRows, (h) => h.schedule_id)
-  for (const { created_at: _c, updated_at: _u, ...q } of queueRows) out.get(q.organization_id)!.queues.push({ ...q, members: (members.get(q.id) ?? []).map((m) => ({ terminal_id: m.terminal_id, penalty: m.penalty })) })
+  for (const { created_at: _c, updated_at: _u, ...q } of queueRows) out.get(q.organization_id)!.queues.push({ ...q, members: (members.get(q.id) ?? []).map(([, terminal_id, penalty]) => ({ terminal_id, penalty })) })
   for (const { created_at: _c, updated_at: _u, ...m } of menuRows) out.get(m.organization_id)!.menus.push({ ...m, options: options.get(m.id) ?? [] })
   for (const s of scheduleRows) out.get(s.organization_id)!.schedules.push({ ...s, hours: (hours.get(s.id) ?? []).map(({ weekday, opens, closes }) => ({ weekday, opens, closes })) })
   for (const l of lineRows) out.get(l.organization_id)!.lines.push(l)

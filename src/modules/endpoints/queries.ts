@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import { selectRows, type AppDb } from '../../db/client.js'
+import { selectTuples, type AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 
 /* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
@@ -66,19 +66,34 @@ export interface TerminalWithCredentials {
   cf_busy_dest: string | null
 }
 
+type TerminalTuple = [id: string, organization_id: number, extension: string, name: string, transport: string | null, context: string | null,
+  disallow: string | null, allow: string | null, direct_media: boolean | null, rtp_symmetric: boolean | null, force_rport: boolean | null,
+  rewrite_contact: boolean | null, language: string | null, mailboxes: string | null, md5_cred: string | null, password_digest: string | null,
+  realm: string | null, outgoing_cli: string | null, allow_long_distance: boolean, cf_unconditional_enabled: boolean, cf_unconditional_dest: string | null,
+  cf_unavailable_enabled: boolean, cf_unavailable_dest: string | null, cf_noanswer_enabled: boolean, cf_noanswer_dest: string | null,
+  cf_noanswer_timeout: number, cf_busy_enabled: boolean, cf_busy_dest: string | null]
+
 /**
  * The organizations' terminals with their endpoints and credentials (digests only), for the PBX's
- * files: by organization, then extension. A raw statement of only the columns written: it reads
- * 100,000 rows, and mapping each field through the query builder cost more than reading it.
+ * files, in no order (the files sort them). It reads 100,000 rows: one raw statement of only the
+ * columns written, read as tuples and made objects here by one literal, which costs a third of the
+ * driver's own objects keyed by column name.
  */
-export const terminalsWithCredentials = (db: AppDb, organizationIds: number[]): Promise<TerminalWithCredentials[]> => organizationIds.length === 0
-  ? Promise.resolve([])
-  : selectRows<TerminalWithCredentials>(db, sql`
+export async function terminalsWithCredentials (db: AppDb, organizationIds: number[]): Promise<TerminalWithCredentials[]> {
+  if (organizationIds.length === 0) return []
+  const rows = await selectTuples<TerminalTuple>(db, sql`
     select t.id, t.organization_id, t.extension, t.name, e.transport, e.context, e.disallow, e.allow,
-      e.direct_media = 'yes' as direct_media, e.rtp_symmetric = 'yes' as rtp_symmetric, e.force_rport = 'yes' as force_rport,
-      e.rewrite_contact = 'yes' as rewrite_contact, e.language, e.mailboxes, a.md5_cred, a.password_digest, a.realm,
+      e.direct_media = 'yes', e.rtp_symmetric = 'yes', e.force_rport = 'yes', e.rewrite_contact = 'yes', e.language, e.mailboxes,
+      a.md5_cred, a.password_digest, a.realm,
       t.outgoing_cli, t.allow_long_distance, t.cf_unconditional_enabled, t.cf_unconditional_dest, t.cf_unavailable_enabled, t.cf_unavailable_dest,
       t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest
     from ${sipTerminals} t join ${psEndpoints} e on e.id = t.id join ${psAuths} a on a.id = t.id
-    where t.organization_id in ${organizationIds}
-    order by t.organization_id, t.extension`)
+    where t.organization_id in ${organizationIds}`)
+  return rows.map(([id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
+    language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest]) => ({
+    id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
+    language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest,
+  }))
+}
