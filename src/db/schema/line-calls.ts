@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, jsonb, pgTable, real, serial, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
@@ -50,6 +50,55 @@ export const lineCalls = pgTable('line_calls', {
   index('line_calls_organization_joined_idx').on(t.organization_id, t.joined_at),
   // the operators' figures are of the calls answered in the period
   index('line_calls_answered_idx').on(t.answered_at),
+  // the callers waiting now, on every board's read
+  index('line_calls_waiting_idx').on(t.joined_at).where(sql`outcome = 'waiting'`),
+])
+
+/** the shortest bin that every time zone's half hours are made of (every zone's offset is a multiple of 15 minutes) */
+export const LINE_FIGURES_BIN_MINUTES = 15
+
+/**
+ * The queue figures' sums of the calls that joined a queue, by organization, queue and 15-minute bin
+ * of their joining, kept by triggers on line_calls as each call is written (migration 0035): the
+ * figures of a period add up its bins instead of reading its calls. The abandoned calls are apart,
+ * by their wait in whole seconds (120 for two minutes or more), so that any short-abandon threshold
+ * of 0 to 120 s can be counted; `abandon_hold` is null in the row of every other call.
+ */
+export const lineCallIntervals = pgTable('line_call_intervals', {
+  bin: timestamp('bin', { withTimezone: true }).notNull(),
+  organization_id: integer('organization_id'),
+  queue: varchar('queue', { length: 80 }),
+  abandon_hold: smallint('abandon_hold'),
+  offered: integer('offered').notNull().default(0),
+  answered: integer('answered').notNull().default(0),
+  abandoned: integer('abandoned').notNull().default(0),
+  timed_out: integer('timed_out').notNull().default(0),
+  answered_in_sl: integer('answered_in_sl').notNull().default(0),
+  abandoned_in_sl: integer('abandoned_in_sl').notNull().default(0),
+  completed: integer('completed').notNull().default(0),
+  hold_sum: doublePrecision('hold_sum').notNull().default(0),
+  talk_sum: doublePrecision('talk_sum').notNull().default(0),
+  handling_sum: doublePrecision('handling_sum').notNull().default(0),
+  /** the longest wait written into the bin (a call's wait is written once, when it leaves the queue) */
+  longest_hold: real('longest_hold'),
+}, (t) => [
+  unique('line_call_intervals_key').on(t.bin, t.organization_id, t.queue, t.abandon_hold).nullsNotDistinct(),
+  index('line_call_intervals_organization_idx').on(t.organization_id, t.bin),
+])
+
+/** The operators' sums of the calls they answered, by organization, queue, member and 15-minute bin of the answer (kept like line_call_intervals). */
+export const lineCallOperatorIntervals = pgTable('line_call_operator_intervals', {
+  bin: timestamp('bin', { withTimezone: true }).notNull(),
+  organization_id: integer('organization_id'),
+  queue: varchar('queue', { length: 80 }),
+  answered_by: varchar('answered_by', { length: 80 }).notNull(),
+  calls: integer('calls').notNull().default(0),
+  completed: integer('completed').notNull().default(0),
+  talk_sum: doublePrecision('talk_sum').notNull().default(0),
+  wrapup_sum: doublePrecision('wrapup_sum').notNull().default(0),
+}, (t) => [
+  unique('line_call_operator_intervals_key').on(t.bin, t.organization_id, t.queue, t.answered_by).nullsNotDistinct(),
+  index('line_call_operator_intervals_organization_idx').on(t.organization_id, t.bin),
 ])
 
 export const memberStateNames = ['ready', 'ringing', 'on_call', 'wrap_up', 'break', 'offline'] as const

@@ -2,14 +2,12 @@
 // be checked against QueueSummary/QueueParams: HoldTime from joining to the answer or the leaving, the
 // service level as `ServicelevelPerf` (answered within the queue's `servicelevel` / answered) and
 // `ServicelevelPerf2` (answered or abandoned within it / answered and abandoned).
-import { eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
-import { lineCalls, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
+import { lineCallIntervals, lineCallOperatorIntervals, lineCalls, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalIdsOf } from '../endpoints/queries.js'
 
-/** Asterisk's `servicelevel` when the call's queue was not known to the service */
-export const DEFAULT_SERVICE_LEVEL_SECONDS = 20
 /** a caller waiting longer than this is not "waiting now": the hang-up was missed (reconciled after a reconnect) */
 export const WAITING_AT_MOST_MS = 12 * 3600_000
 
@@ -31,27 +29,24 @@ export interface KpiSums {
   longest_hold: number | null
 }
 
-const sums = (short: number) => {
-  const sl = sql`coalesce(c.service_level_seconds, ${DEFAULT_SERVICE_LEVEL_SECONDS})`
-  const answered = sql`c.outcome = 'answered'`
-  const completed = sql`${answered} and c.talk_seconds is not null`
-  return sql`
-    count(*)::int as offered,
-    count(*) filter (where ${answered})::int as answered,
-    count(*) filter (where c.outcome = 'abandoned' and c.hold_seconds >= ${short})::int as abandoned,
-    count(*) filter (where c.outcome = 'abandoned' and c.hold_seconds < ${short})::int as short_abandoned,
-    count(*) filter (where c.outcome = 'timed_out')::int as timed_out,
-    count(*) filter (where ${answered} and c.hold_seconds <= ${sl})::int as answered_in_sl,
-    count(*) filter (where c.outcome in ('abandoned', 'timed_out') and c.hold_seconds <= ${sl})::int as abandoned_in_sl,
-    count(*) filter (where ${completed})::int as completed,
-    (sum(c.hold_seconds) filter (where ${answered}))::float8 as hold_sum,
-    (sum(c.talk_seconds) filter (where ${completed}))::float8 as talk_sum,
-    (sum(c.talk_seconds + coalesce(c.wrapup_seconds, 0)) filter (where ${completed}))::float8 as handling_sum,
-    max(c.hold_seconds)::float8 as longest_hold`
-}
+/** a period's sums from its bins (a row a bin, organization, queue and abandoned wait) */
+const sums = (short: number) => sql`
+    sum(c.offered)::int as offered,
+    sum(c.answered)::int as answered,
+    coalesce(sum(c.abandoned) filter (where c.abandon_hold >= ${short}), 0)::int as abandoned,
+    coalesce(sum(c.abandoned) filter (where c.abandon_hold < ${short}), 0)::int as short_abandoned,
+    sum(c.timed_out)::int as timed_out,
+    sum(c.answered_in_sl)::int as answered_in_sl,
+    sum(c.abandoned_in_sl)::int as abandoned_in_sl,
+    sum(c.completed)::int as completed,
+    sum(c.hold_sum)::float8 as hold_sum,
+    sum(c.talk_sum)::float8 as talk_sum,
+    sum(c.handling_sum)::float8 as handling_sum,
+    max(c.longest_hold)::float8 as longest_hold`
 
-const inScope = (s: KpiScope, column: SQL) => sql.join([
-  sql`${column} >= ${s.start.toISOString()}::timestamptz and ${column} < ${s.end.toISOString()}::timestamptz`,
+/** the bins of the period (its ends are local midnights: whole bins), of the organization and queue asked */
+const inScope = (s: KpiScope) => sql.join([
+  sql`c.bin >= ${s.start.toISOString()}::timestamptz and c.bin < ${s.end.toISOString()}::timestamptz`,
   ...(s.organizationId === undefined ? [] : [sql`c.organization_id = ${s.organizationId}`]),
   ...(s.queue === undefined ? [] : [sql`c.queue = ${s.queue}`]),
 ], sql` and `)
@@ -59,19 +54,22 @@ const inScope = (s: KpiScope, column: SQL) => sql.join([
 export type KpiGroupRow = KpiSums & { queue: string | null, slot: Date | null, day: string | null }
 
 /**
- * One pass over the calls that joined a queue in the period: per queue, per 30-minute interval of
- * the centre's day, per day, and in all (a grouping set each; `queue`, `slot` and `day` null where
- * a row is not of that grouping). The intervals are counted from the period's start, a local midnight.
+ * The calls that joined a queue in the period, from the sums the triggers keep by 15-minute bin
+ * (line_call_intervals): per queue, per 30-minute interval of the centre's day, per day, and in all
+ * (a grouping set each; `queue`, `slot` and `day` null where a row is not of that grouping). The
+ * intervals are counted from the period's start, a local midnight; a bin lies in one interval and
+ * one day whatever the zone, every zone's offset being a multiple of its 15 minutes.
  */
 export const queueFigures = (db: AppDb, s: KpiScope) => selectRows<KpiGroupRow>(db, sql`
   select c.queue, c.slot, c.day, ${sums(s.shortAbandonSeconds)}
   from (
-    select l.*, date_bin('30 minutes', l.joined_at, ${s.start.toISOString()}::timestamptz) as slot,
-      to_char(l.joined_at at time zone ${s.timeZone}, 'YYYY-MM-DD') as day
-    from ${lineCalls} l
+    select i.*, date_bin('30 minutes', i.bin, ${s.start.toISOString()}::timestamptz) as slot,
+      to_char(i.bin at time zone ${s.timeZone}, 'YYYY-MM-DD') as day
+    from ${lineCallIntervals} i
   ) c
-  where ${inScope(s, sql`c.joined_at`)}
-  group by grouping sets ((c.queue), (c.slot), (c.day), ())`)
+  where ${inScope(s)}
+  group by grouping sets ((c.queue), (c.slot), (c.day), ())
+  having sum(c.offered) > 0`)
 
 /** callers in a queue now, and since when the longest has waited, per queue */
 export const waitingNow = (db: AppDb, s: Pick<KpiScope, 'organizationId' | 'queue'>, now: Date) => selectRows<{ queue: string, waiting: number, longest_since: Date }>(db, sql`
@@ -84,13 +82,14 @@ export const waitingNow = (db: AppDb, s: Pick<KpiScope, 'organizationId' | 'queu
 
 export type OperatorRow = { interface: string, calls: number, completed: number, talk_sum: number | null, wrapup_sum: number | null }
 
-/** per queue member who answered: the calls answered in the period, their talk and wrap-up */
+/** per queue member who answered: the calls answered in the period, their talk and wrap-up (from the bins of line_call_operator_intervals) */
 export const operatorFigures = (db: AppDb, s: KpiScope) => selectRows<OperatorRow>(db, sql`
-  select c.answered_by as interface, count(*)::int as calls, count(c.talk_seconds)::int as completed,
-    (sum(c.talk_seconds))::float8 as talk_sum, (sum(coalesce(c.wrapup_seconds, 0)) filter (where c.talk_seconds is not null))::float8 as wrapup_sum
-  from ${lineCalls} c
-  where c.outcome = 'answered' and c.answered_by is not null and ${inScope(s, sql`c.answered_at`)}
+  select c.answered_by as interface, sum(c.calls)::int as calls, sum(c.completed)::int as completed,
+    case when sum(c.completed) > 0 then sum(c.talk_sum)::float8 end as talk_sum, case when sum(c.completed) > 0 then sum(c.wrapup_sum)::float8 end as wrapup_sum
+  from ${lineCallOperatorIntervals} c
+  where ${inScope(s)}
   group by c.answered_by
+  having sum(c.calls) > 0
   order by c.answered_by`)
 
 export type StateTimeRow = { interface: string, state: typeof memberStateNames[number], reason: string | null, seconds: number }
