@@ -11,10 +11,12 @@ import type { LineCallRepo } from './repo.js'
  * the events came; a wrap-up ends by its own timer; after each (re)connection the states are taken
  * again from QueueStatus, since events sent while the connection was down are lost.
  */
-export function createMemberStates ({ repo, log, clock, changed }: {
+export function createMemberStates ({ repo, log, clock, changed, before }: {
   repo: Pick<LineCallRepo, 'saveAgentState'>
   log: FastifyBaseLogger
   clock: Clock
+  /** waited for before each write (the screen pops go first) */
+  before?: () => Promise<void>
   /** told of every change once it is written */
   changed: (state: AgentState) => void
 }) {
@@ -24,7 +26,7 @@ export function createMemberStates ({ repo, log, clock, changed }: {
 
   function write (state: AgentState): void {
     const snapshot = { ...state }
-    saving = saving.then(async () => { await repo.saveAgentState(snapshot); changed(snapshot) })
+    saving = saving.then(async () => { await before?.(); await repo.saveAgentState(snapshot); changed(snapshot) })
       .catch((err: unknown) => { log.warn({ err, member: snapshot.interface }, 'a queue member\'s state could not be saved') })
     if (state.state === 'wrap_up' && state.wrapup_until) endWrapupAt(state.wrapup_until)
   }

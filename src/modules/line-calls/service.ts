@@ -40,8 +40,15 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
 }) {
   const tracker = createCallTracker()
   const announce = createLineAnnouncer({ publish, log })
+  /** the desk's answers still being written, by call: the caller's hang-up is told once its answer is */
+  const answering = new Map<string, Promise<unknown>>()
+  /**
+   * The saves of the line wait while a screen pop is being written: on a busy line (and on the
+   * embedded database's one connection) a pop would otherwise queue behind every save before it.
+   */
+  const popsWritten = async () => { if (answering.size > 0) await Promise.allSettled([...answering.values()]) }
   const members = createMemberStates({
-    repo, log, clock,
+    repo, log, clock, before: popsWritten,
     changed: (state) => {
       const terminal = terminalOfMember(state.interface)
       void (terminal === undefined ? Promise.resolve(null) : repo.terminalOrganization(terminal)).then(announce, () => announce(null))
@@ -71,19 +78,27 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     announce(context.organization_id)
   }
 
+  /** each call's latest state not yet saved: a call whose events come faster than its saves is written once for all of them */
+  const unsaved = new Map<string, LineCall>()
+
   /** the call as it stands now, saved after those before it; the copy saved */
   function keep (call: LineCall): LineCall {
     const snapshot = structuredClone(call)
-    saving = saving.then(() => save(snapshot)).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
+    const queued = unsaved.has(call.linkedid)
+    unsaved.set(call.linkedid, snapshot)
+    if (queued) return snapshot
+    saving = saving.then(async () => {
+      await popsWritten()
+      const latest = unsaved.get(snapshot.linkedid)!
+      unsaved.delete(snapshot.linkedid)
+      await save(latest)
+    }).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
     return snapshot
   }
 
   /** the wrap-up that follows the call an AgentComplete ends: its queue's wrapuptime */
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
-
-  /** the desk's answers still being written, by call: the caller's hang-up is told once its answer is */
-  const answering = new Map<string, Promise<unknown>>()
 
   /** the desk hears of an agent's answer at once (`answeredNow`), ahead of the saves queued before it, and of the end of a call it answered */
   function tellDesk (call: LineCall, answeredNow: boolean, at: Date): void {
