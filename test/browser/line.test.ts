@@ -83,7 +83,13 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await page.getByTestId('hall').waitFor()
     assert.equal(await page.getByTestId('hall-answered').locator('.ant-statistic-content-value').textContent(), '1')
     assert.equal(await page.getByTestId('hall-abandoned').locator('.ant-statistic-content-value').textContent(), '2')
+    // the hall's screen is the figures alone: no header, no menu
+    assert.equal(await page.getByTestId('current-user').count(), 0, 'the console\'s header on the hall\'s screen')
+    assert.equal(await page.locator('nav').count(), 0, 'the console\'s menu on the hall\'s screen')
+    assert.equal(await page.getByTestId('hall-back').textContent(), 'Тақтаға оралу')
     await screenshot(page, 'line-06-hall-kk')
+    await page.getByTestId('hall-back').click()
+    await page.getByTestId('line-board').waitFor()
     await page.close()
   })
 })

@@ -42,12 +42,14 @@ export function App () {
       <Route path='/invite' element={<Invite />} />
       <Route path='/forgot-password' element={<ForgotPassword />} />
       <Route path='/reset-password' element={<ResetPassword />} />
+      <Route element={<Shell bare />}>
+        <Route path='/board/hall' element={<Hall />} />
+      </Route>
       <Route element={<Shell />}>
         <Route path='/desk' element={<Desk />} />
         <Route path='/appeals' element={<AppealsList />} />
         <Route path='/appeals/:id' element={<AppealPage />} />
         <Route path='/board' element={<Board />} />
-        <Route path='/board/hall' element={<Hall />} />
         <Route path='/admin/employees' element={<Employees />} />
         <Route path='/admin/terminals' element={<Terminals />} />
         <Route path='/admin/routing' element={<Routing />} />

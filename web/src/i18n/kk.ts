@@ -95,7 +95,7 @@ export const kk: Texts = {
     answered: 'Жауап берілді', notAnswered: 'Жауапсыз', missing: 'Не жетіспейді',
   },
   line: {
-    title: 'Желі: кезектер мен операторлар', hall: 'Зал экраны', hallTitle: 'Бүгінгі желі', waiting: 'Жауап күтуде: {{count}}', nobodyWaits: 'Ешкім күтіп тұрған жоқ',
+    title: 'Желі: кезектер мен операторлар', fullScreen: 'Толық экран', backToBoard: 'Тақтаға оралу', hall: 'Зал экраны', hallTitle: 'Бүгінгі желі', waiting: 'Жауап күтуде: {{count}}', nobodyWaits: 'Ешкім күтіп тұрған жоқ',
     caller: 'Қоңырау шалушы', hidden: 'Нөмір жасырын', queue: 'Кезек', wait: 'Күтуде', agents: 'Операторлар', noAgents: 'Кезектерде оператор жоқ',
     states: { ready: 'Дайын', ringing: 'Қоңырау соғуда', on_call: 'Сөйлесуде', wrap_up: 'Өңдеуде', break: 'Үзілісте', offline: 'Желіде емес' } as Record<string, string>,
     offered: 'Түскені', answered: 'Жауап берілгені', abandoned: 'Тастап кеткені', shortAbandoned: 'Алғашқы 5 с ішінде тұтқаны қойғандар: тастап кеткендерге кірмейді', serviceLevel: 'Қызмет деңгейі', asa: 'Жауапты орташа күту', aht: 'Орташа өңдеу',

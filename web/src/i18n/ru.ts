@@ -93,7 +93,7 @@ export const ru = {
     answered: 'Отвечено', notAnswered: 'Без ответа', missing: 'Чего не хватает',
   },
   line: {
-    title: 'Линия: очереди и операторы', hall: 'Экран для зала', hallTitle: 'Линия сегодня', waiting: 'Ждут ответа: {{count}}', nobodyWaits: 'Никто не ждёт',
+    title: 'Линия: очереди и операторы', fullScreen: 'Во весь экран', backToBoard: 'К панели', hall: 'Экран для зала', hallTitle: 'Линия сегодня', waiting: 'Ждут ответа: {{count}}', nobodyWaits: 'Никто не ждёт',
     caller: 'Звонящий', hidden: 'Номер скрыт', queue: 'Очередь', wait: 'Ждёт', agents: 'Операторы', noAgents: 'Операторов в очередях нет',
     states: { ready: 'Готов', ringing: 'Звонит', on_call: 'Разговор', wrap_up: 'Обработка', break: 'Перерыв', offline: 'Не в сети' } as Record<string, string>,
     offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', shortAbandoned: 'Положили трубку в первые 5 с: в брошенные не входят', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',

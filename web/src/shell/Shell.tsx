@@ -9,14 +9,20 @@ import { useSession, type SessionUser } from '../session/session'
 import { LanguageSwitch } from './LanguageSwitch'
 import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk } from './access'
 
-/** the frame of a signed-in user's pages; without a session, sign-in first (and back here after) */
-export function Shell () {
+/**
+ * The frame of a signed-in user's pages; without a session, sign-in first (and back here after).
+ * `bare`: the page alone, with no header or menu (the hall's screen), still signed in and live.
+ */
+export function Shell ({ bare = false }: { bare?: boolean }) {
   const { t } = useTranslation()
   const session = useSession()
   const location = useLocation()
   const navigate = useNavigate()
   if (!session.user || !session.token) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
   if (session.mustChangePassword && location.pathname !== '/change-password') return <Navigate to='/change-password' replace />
+
+  const page = <Suspense fallback={<Spin size='large' style={{ display: 'block', margin: '80px auto' }} />}><Outlet /></Suspense>
+  if (bare) return <LiveProvider token={session.token}><main>{page}</main></LiveProvider>
 
   const selected = '/' + (location.pathname.split('/')[1] ?? '') + (location.pathname.startsWith('/admin/') ? '/' + location.pathname.split('/')[2] : '')
   return (
@@ -38,9 +44,7 @@ export function Shell () {
             </nav>
           </Layout.Sider>
           <Layout.Content style={{ padding: 20, minWidth: 0 }}>
-            <main>
-              <Suspense fallback={<Spin size='large' style={{ display: 'block', margin: '80px auto' }} />}><Outlet /></Suspense>
-            </main>
+            <main>{page}</main>
           </Layout.Content>
         </Layout>
       </Layout>

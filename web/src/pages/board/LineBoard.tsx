@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Card, Col, Empty, Row, Space, Statistic, Table, Tag, Typography } from 'antd'
+import { Alert, Button, Card, Col, Empty, Row, Space, Statistic, Table, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Schemas } from '../../api/client'
@@ -111,8 +111,12 @@ export function Hall () {
     ['onBreak', byState('break') + byState('wrap_up')],
   ]
   return (
-    <div data-testid='hall' style={{ background: '#001529', minHeight: '100vh', padding: 32, margin: -24 }}>
-      <Typography.Title level={1} style={{ color: '#fff', fontSize: 36 }}>{t('line.hallTitle')}</Typography.Title>
+    <div data-testid='hall' style={{ background: '#001529', minHeight: '100vh', padding: 32 }}>
+      <div style={{ display: 'flex', alignItems: 'baseline', gap: 24 }}>
+        <Typography.Title level={1} style={{ color: '#fff', fontSize: 36, flex: 1 }}>{t('line.hallTitle')}</Typography.Title>
+        {document.fullscreenEnabled && <Button ghost onClick={() => { void document.documentElement.requestFullscreen().catch(() => {}) }} data-testid='hall-fullscreen'>{t('line.fullScreen')}</Button>}
+        <Link to='/board' style={{ color: '#c8d6e5', fontSize: 16 }} data-testid='hall-back'>{t('line.backToBoard')}</Link>
+      </div>
       <Row gutter={[24, 24]}>
         {figures.map(([key, value, color]) => (
           <Col xs={12} lg={6} key={key}>
