@@ -89,8 +89,10 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- the retention's purge of old calls (personal data) keeps their figures: it sets appeals.keep_line_figures
 CREATE FUNCTION "count_line_calls"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'DELETE' AND current_setting('appeals.keep_line_figures', true) = 'on' THEN RETURN NULL; END IF;
   IF TG_OP <> 'INSERT' THEN PERFORM "count_line_call"(OLD, -1); END IF;
   IF TG_OP <> 'DELETE' THEN PERFORM "count_line_call"(NEW, 1); END IF;
   RETURN NULL;

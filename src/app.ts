@@ -198,7 +198,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     callEvents,
     agents,
     lineCalls.createLineCallsModule({
-      database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish,
+      database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls,
     }),
     llm,
     createGroupsModule({ db }),

@@ -81,7 +81,7 @@ export const EnvSchema = Type.Object({
   AMI_SECRET: Type.Optional(secret(1, { description: 'AMI secret (required with `AMI_HOST`)' })),
   AMI_TIMEOUT: duration({ default: '5s', description: 'AMI connection and action timeout' }),
   AGENT_RESTORE_INTERVAL: duration({ default: '30s', description: 'how often Asterisk\'s startup time is checked: after a restart the operators\' pauses are put back' }),
-  CALL_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36_500, description: 'calls and transcripts older than this are deleted' }),
+  CALL_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36_500, description: 'calls and transcripts, the line\'s calls and the agents\' state periods older than this are deleted (the queue figures\' sums stay)' }),
   CALL_PURGE_INTERVAL: duration({ default: '1h', description: 'how often the purge of old calls runs' }),
   TIME_ZONE: text({ default: 'Asia/Almaty', pattern: '^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$', problem: 'must be an IANA time zone such as Asia/Almaty', description: 'the centre\'s time zone: working hours and calendar days are counted in it' }),
   WORK_HOURS: text({ default: '09:00-18:00', pattern: '^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-4]):[0-5]\\d$', problem: 'must be HH:MM-HH:MM, such as 09:00-18:00', description: 'the working day of the centre, for deadlines in working hours' }),

@@ -6,10 +6,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
 import type { Database } from '../../src/db/client.js'
-import { lineCalls } from '../../src/db/schema/index.js'
+import { lineCalls, memberStatePeriods } from '../../src/db/schema/index.js'
 import { figuresOf } from '../../src/modules/line-calls/figures.js'
 import type { KpiSums } from '../../src/modules/line-calls/kpis.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
+import { eventually } from '../helpers/http-target.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
@@ -172,3 +174,29 @@ function sumsOf (calls: Call[], short: number): KpiSums {
     longest_hold: holds.length === 0 ? null : Math.max(...holds),
   }
 }
+
+describe('retention of the line\'s calls', () => {
+  it('calls and agents\' state periods older than CALL_RETENTION_DAYS are purged; the figures of their days stay', async () => {
+    const clock = manualClock(Date.parse('2026-11-21T12:00:00Z'))
+    const t = await buildTestApp({ env: { CALL_RETENTION_DAYS: '30', CALL_PURGE_INTERVAL: '50ms' }, deps: { clock } })
+    try {
+      const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+      const call = (linkedid: string, at: string): Call => ({
+        linkedid, queue: 'org101-queue', joined_at: new Date(at), started_at: new Date(at), ended_at: new Date(at), outcome: 'answered',
+        hold_seconds: 4, talk_seconds: 30, answered_by: 'PJSIP/101001', answered_at: new Date(at), caller_number: '+77010000001',
+      })
+      await t.database.db.insert(lineCalls).values([call('1700000000.1', '2026-10-01T06:00:00Z'), call('1700000000.2', '2026-11-20T06:00:00Z')])
+      await t.database.db.insert(memberStatePeriods).values([
+        { interface: 'PJSIP/101001', state: 'ready', started_at: new Date('2026-10-01T05:00:00Z'), ended_at: new Date('2026-10-01T06:00:00Z') },
+        { interface: 'PJSIP/101001', state: 'ready', started_at: new Date('2026-11-20T05:00:00Z'), ended_at: null },
+      ])
+      await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1700000000.1', headers: admin })).statusCode === 404, 5000, 'the purge')
+      assert.equal((await t.app.inject({ url: '/api/line-calls/1700000000.2', headers: admin })).statusCode, 200, 'a call within the period stays')
+      assert.deepEqual((await t.database.db.select().from(memberStatePeriods)).map((p) => p.started_at.toISOString()), ['2026-11-20T05:00:00.000Z'])
+      const old = (await t.app.inject({ url: '/api/line-calls/kpis?date_from=2026-10-01&date_to=2026-10-01', headers: admin })).json()
+      assert.equal(old.totals.offered, 1, 'the figures of a purged day stay')
+      assert.equal(old.totals.average_talk, 30)
+      assert.deepEqual(old.operators.map((o: { interface: string, calls: number }) => [o.interface, o.calls]), [['PJSIP/101001', 1]])
+    } finally { await t.close() }
+  })
+})

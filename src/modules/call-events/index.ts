@@ -4,5 +4,4 @@ import { schemas as callSchemas } from './schemas.js'
 import { liveEventSchemas } from './live-events.js'
 export const schemas = [...callSchemas, ...liveEventSchemas]
 export { default as routes } from './routes.js'
-export { createRetentionJob } from './retention.js'
 export { createLiveEvents } from './live.js'

@@ -8,7 +8,7 @@ import type { ServiceModule } from '../../lib/module.js'
 import type { Config } from '../../config.js'
 import { createLiveEvents, type LiveEvents } from './live.js'
 import { createCallRepo } from './repo.js'
-import { createRetentionJob } from './retention.js'
+import { createRetentionJob } from '../../lib/retention.js'
 import routes from './routes.js'
 import { createCallEventService, type CallEventService, type PresenceListener } from './service.js'
 
@@ -26,7 +26,7 @@ export function createCallEventsModule (deps: {
   const notifier = createNotifier(database, 'call_events')
   const live = createLiveEvents(notifier, { isCentreStaff: deps.isCentreStaff })
   const service = createCallEventService({ repo, transaction: transactional(database.db, createCallRepo), clock, live, log, control: deps.control, presence: deps.presence })
-  const retention = createRetentionJob({ repo, clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
+  const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old calls', clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
   return {
     port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine, hungUpOnLine: service.hungUpOnLine },
     running: [notifier, retention],

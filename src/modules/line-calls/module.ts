@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../db/client.js'
 import type { AmiClient } from '../../integrations/ami/client.js'
 import type { Clock } from '../../lib/clock.js'
+import type { Config } from '../../config.js'
+import { createRetentionJob } from '../../lib/retention.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { LineLiveEvent } from './announcer.js'
@@ -13,14 +15,18 @@ import { createLineCallService, type Desk } from './service.js'
 /** the line's calls from Asterisk's own events (DESIGN 9); without AMI the routes answer what was kept */
 export function createLineCallsModule (deps: {
   database: Database, log: FastifyBaseLogger, clock: Clock, timeZone: string, events?: Pick<AmiClient, 'stream' | 'close'>, desk?: Desk
+  /** CALL_RETENTION_DAYS and CALL_PURGE_INTERVAL: the line's calls go with the others */
+  calls: Config['calls']
   queues?: Pick<QueueControl, 'status'>
   publish?: (event: LineLiveEvent) => Promise<void>
 }): ServiceModule {
-  const { database, events, ...rest } = deps
-  const service = createLineCallService({ repo: createLineCallRepo(database.db), ...rest })
+  const { database, events, calls, ...rest } = deps
+  const repo = createLineCallRepo(database.db)
+  const service = createLineCallService({ repo, ...rest })
+  const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old line calls and agents\' states', clock: deps.clock, log: deps.log, retentionDays: calls.retentionDays, intervalMs: calls.purgeIntervalMs })
   return {
     port: undefined,
-    running: events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log })] : [],
+    running: [retention, ...events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log })] : []],
     async register (app) { await app.register(routes, { prefix: '/api/line-calls', service, timeZone: deps.timeZone }) },
   }
 }

@@ -38,6 +38,17 @@ export function createLineCallRepo (db: AppDb) {
     organizationOf: (prefix: string) => organizationIdByPrefix(db, prefix),
     /** the organization and timing of the queue Asterisk names so */
     queueOf: (name: string) => queueByAsteriskName(db, name),
+    /**
+     * Retention: the calls that began before the cutoff (their callers' numbers are personal data)
+     * and the agents' state periods that ended before it. The queue figures' sums stay: the
+     * triggers are told not to take the purged calls out of them.
+     */
+    purgeBefore: (cutoff: Date) => db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('appeals.keep_line_figures', 'on', true)`)
+      const purgedCalls = await tx.delete(lineCalls).where(lt(lineCalls.started_at, cutoff)).returning({ linkedid: lineCalls.linkedid })
+      const purgedPeriods = await tx.delete(memberStatePeriods).where(and(lt(memberStatePeriods.started_at, cutoff), lt(memberStatePeriods.ended_at, cutoff))).returning({ id: memberStatePeriods.id })
+      return purgedCalls.length + purgedPeriods.length
+    }),
     /** the call as it stands now: inserted at its first event, then updated */
     async save (call: LineCall, context: CallContext): Promise<void> {
       const { linkedid, organization_prefix: _prefix, ...rest } = call
