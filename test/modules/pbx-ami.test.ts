@@ -42,8 +42,9 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
     const res = await t.app.inject({ url: '/api/pbx/status' })
     assert.deepEqual(res.json(), { connected: true, message: 'Asterisk is answering', asterisk_version: '22.10.1', uptime_seconds: 3600, last_reload_seconds: 120, current_calls: 2 })
     // actions on a connection without events; Asterisk's call and agent events on one of their own
-    const logins = peer.state.received.filter((a) => a.Action === 'Login').map((a) => a.Events).sort()
-    assert.deepEqual(logins, ['call,agent', 'off'])
+    // (as sets: on a loaded machine an action past the 300 ms AMI_TIMEOUT drops its connection, and the next logs in again)
+    const logins = new Set(peer.state.received.filter((a) => a.Action === 'Login').map((a) => a.Events))
+    assert.deepEqual([...logins].sort(), ['call,agent', 'off'])
   })
 
   it('reload maps modules to Asterisk commands; output holds Asterisk\'s answer despite interleaved events', async () => {
