@@ -87,6 +87,25 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.context().close()
   })
 
+  it('a browser set to Kazakh opens the console in Kazakh, its title and lang too; the console has its icon', async () => {
+    const page = await newBrowserPage(browser, { width: 1280, height: 800 }, { locale: 'kk-KZ' })
+    await page.goto(`${service.url}/console/`)
+    await page.getByRole('heading', { name: 'Кіру' }).waitFor()
+    assert.equal(await page.title(), '109 консолі')
+    assert.equal(await page.locator('html').getAttribute('lang'), 'kk')
+    const icon = await page.locator('link[rel=icon]').getAttribute('href')
+    const res = await fetch(new URL(icon!, service.url))
+    assert.equal(res.status, 200)
+    assert.match(res.headers.get('content-type') ?? '', /svg/)
+    // a choice made in the console wins over the browser's
+    await page.getByText('Русский').click()
+    await page.getByRole('heading', { name: 'Вход' }).waitFor()
+    assert.equal(await page.title(), 'Консоль 109')
+    await page.reload()
+    await page.getByRole('heading', { name: 'Вход' }).waitFor()
+    await page.close()
+  })
+
   it('sign-in: wrong password said in words; the Kazakh switch changes every text and is remembered for the user; sign-out', async () => {
     const email = 'operator@akimat.kz'
     await activated(email, 'Operator-passw0rd-1')

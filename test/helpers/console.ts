@@ -116,8 +116,8 @@ export function centreNightOf (at: Date | string = new Date()): Date {
  * never waits on a frame a loaded machine has not drawn yet (entry.test keeps the animated console covered).
  * `clockAt` fixes the browser's clock (its timers keep running): the hour a test must hold at.
  */
-export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }, { motion = false, clockAt }: { motion?: boolean, clockAt?: Date } = {}): Promise<Page> {
-  const context = await browser.newContext({ locale: 'ru-RU', timezoneId: BROWSER_ZONE, viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
+export async function newPage (browser: Browser, viewport = { width: 1366, height: 850 }, { motion = false, clockAt, locale = 'ru-RU' }: { motion?: boolean, clockAt?: Date, locale?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({ locale, timezoneId: BROWSER_ZONE, viewport, acceptDownloads: true, reducedMotion: motion ? 'no-preference' : 'reduce' })
   if (clockAt) await context.clock.setFixedTime(clockAt)
   const page = await context.newPage()
   page.on('pageerror', (err) => { throw err })
