@@ -10,7 +10,7 @@ export const kk: Texts = {
   common: {
     save: 'Сақтау', loading: 'Жүктелуде…', retry: 'Қайталау', back: 'Артқа', required: 'Өрісті толтырыңыз', taken: 'Мұндай мән бұрыннан бар: «{{value}}»',
     networkError: 'Қызмет қолжетімсіз. Байланысты тексеріп, қайталаңыз.', unexpected: 'Сұрау орындалмады ({{status}}).',
-    saved: 'Сақталды', cancel: 'Болдырмау', yes: 'Иә', no: 'Жоқ',
+    wholeNumber: 'Бүтін сан енгізіңіз', between: 'Ең азы {{min}}, ең көбі {{max}}', saved: 'Сақталды', cancel: 'Болдырмау', yes: 'Иә', no: 'Жоқ',
     nameRu: 'Орысша атауы', nameKk: 'Қазақша атауы',
   },
   signIn: {

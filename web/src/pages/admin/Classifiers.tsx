@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
+import { Button, Card, Col, Empty, Form, Input, Popconfirm, Row, Select, Space, Switch, Tag, Tree, Typography } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CHILD, NAMES, classifierCalls, editableTreeQuery, type Level, type Node, type Values } from '../../api/classifiers'
@@ -7,6 +7,7 @@ import { keys } from '../../api/keys'
 import { saveKazakhNameIfChanged } from '../../api/references'
 import { useBothNamed } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
 const keyOf = (node: Node) => `${node.level}:${node.id}`
 interface TreeItem { key: string, title: React.ReactNode, children: TreeItem[] }
@@ -82,7 +83,6 @@ function NodeTitle ({ node, name }: { node: Node, name: string }) {
 function NodeFields ({ level }: { level: Level }) {
   const { t } = useTranslation()
   const required = { required: true, message: t('common.required') }
-  const hours = { min: 1, max: 100000, style: { width: '100%' }, addonAfter: t('classifiers.hours') }
   return (
     <>
       <Form.Item name='name' label={t('common.nameRu')} rules={[required, { max: 255 }]}><Input autoFocus /></Form.Item>
@@ -96,8 +96,8 @@ function NodeFields ({ level }: { level: Level }) {
               <Select options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(`classifiers.priorities.${p}`) }))} />
             </Form.Item>
           </Col>
-          <Col span={8}><Form.Item name='time_to_work' label={t('classifiers.timeToWork')}><InputNumber {...hours} /></Form.Item></Col>
-          <Col span={8}><Form.Item name='time_to_close' label={t('classifiers.timeToClose')}><InputNumber {...hours} /></Form.Item></Col>
+          <Col span={8}><WholeNumberItem name='time_to_work' label={t('classifiers.timeToWork')} min={1} max={100000} unit={t('classifiers.hours')} /></Col>
+          <Col span={8}><WholeNumberItem name='time_to_close' label={t('classifiers.timeToClose')} min={1} max={100000} unit={t('classifiers.hours')} /></Col>
         </Row>
       )}
       <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
