@@ -108,6 +108,8 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await dialog.getByLabel('Название на русском').waitFor() // the form is in place before Save is pressed
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.getByText('Заполните поле').waitFor()
+    await dialog.getByLabel('Название на русском').fill('а'.repeat(256))
+    await dialog.getByText('Название на русском: не больше 255 символов').waitFor()
     await dialog.getByLabel('Название на русском').fill('Газоснабжение')
     await dialog.getByLabel('Название на казахском').fill('Газбен жабдықтау')
     await dialog.getByLabel('Приоритет').click()

@@ -28,17 +28,22 @@ const watchReducedMotion = (changed: () => void) => {
   return () => reducedMotion.removeEventListener('change', changed)
 }
 
-/** Ant Design's texts, dayjs and the page's lang follow the console's language; its animations follow the system's motion setting */
+/** the form checks' own words where Ant Design's are wrong («Название должна быть меньше или равна 255 символов») or absent */
+/* eslint-disable no-template-curly-in-string -- Ant Design's own placeholders, filled in by its form */
+const validateMessages = {
+  ru: { string: { max: '${label}: не больше ${max} символов', min: '${label}: не меньше ${min} символов', len: '${label}: ровно ${len} символов' } },
+  kk: { string: { max: '${label}: ${max} таңбадан аспауы керек', min: '${label}: кемінде ${min} таңба', len: '${label}: дәл ${len} таңба' } },
+}
+/* eslint-enable no-template-curly-in-string */
+
+/** Ant Design's texts and dayjs follow the console's language (the page's title and lang: i18n); its animations follow the system's motion setting */
 function Localized () {
   const { i18n } = useTranslation()
   const still = useSyncExternalStore(watchReducedMotion, () => reducedMotion.matches)
   const kk = i18n.language === 'kk'
-  useEffect(() => {
-    dayjs.locale(kk ? 'kk' : 'ru')
-    document.documentElement.lang = kk ? 'kk' : 'ru'
-  }, [kk])
+  useEffect(() => { dayjs.locale(kk ? 'kk' : 'ru') }, [kk])
   return (
-    <ConfigProvider locale={kk ? kkKZ : ruRU} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6, motion: !still } }}>
+    <ConfigProvider locale={kk ? kkKZ : ruRU} form={{ validateMessages: validateMessages[kk ? 'kk' : 'ru'] }} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6, motion: !still } }}>
       <AntApp>
         <BrowserRouter basename='/console'>
           <SessionProvider><App /></SessionProvider>
