@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { asc, eq } from 'drizzle-orm'
-import { appealTypes, categories, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
+import { appealTypes, categories, notifications, responseMethods, sources, subcategories } from '../../src/db/schema/index.js'
 import { seedReferenceData } from '../../src/db/seed/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
@@ -51,6 +52,8 @@ describe('appeals across instances: the deadline job and live events', () => {
   })
 
   const jobOf = (t: TestApp) => t.app.appealDeadlines
+  const allMarkedSent = () => eventually(async () =>
+    (await first.database.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.status, 'pending'))).length === 0, 20_000, 'the mails received marked sent')
 
   it('each breach is marked once, with one history row, one live event and one mail, however many instances look', async () => {
     const appeals = await Promise.all(Array.from({ length: 30 }, async () =>
@@ -61,6 +64,9 @@ describe('appeals across instances: the deadline job and live events', () => {
     assert.match(assigned[0]!.text, /Принять в работу до/)
     assert.match(assigned[0]!.text, /Жұмысқа алу мерзімі/)
     assert.equal((await first.app.inject({ url: '/api/appeals?overdue=true', headers: operator })).json().items.length, 0)
+    // delivery is at least once: a mail received but not yet marked sent when the clock jumps past its
+    // worker's hold would be taken up again by the other instance (a loaded machine marks it later)
+    await allMarkedSent()
     clock.advance(61 * 60_000) // past the one working hour to take it into work
     const marked = await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce(), jobOf(first).runOnce(), jobOf(second).runOnce()])
     assert.equal(marked.reduce((a, b) => a + b, 0), 30, `${marked.join('+')}: each appeal once`)
@@ -70,12 +76,13 @@ describe('appeals across instances: the deadline job and live events', () => {
     const detail = (await first.app.inject({ url: `/api/appeals/${appeals[0]!.id}`, headers: operator })).json()
     assert.deepEqual(detail.history.filter((e: { action: string }) => e.action === 'overdue').map((e: { payload: { deadline: string } }) => e.payload.deadline), ['work'])
     const breaches = await Promise.all(appeals.map(() => smtp.next(managerEmail)))
-    assert.ok(breaches.every((m) => /^Просрочено обращение/.test(m.subject)))
+    assert.deepEqual(breaches.map((m) => m.subject).filter((s) => !/^Просрочено обращение/.test(s)), [], 'only the breaches\' mails')
     await Promise.all([first.app.notifications.runOnce(), second.app.notifications.runOnce()])
     await new Promise((resolve) => setTimeout(resolve, 300))
     assert.equal(smtp.received.filter((m) => m.to.includes(managerEmail)).length, 0, 'no second mail for the same breach')
 
     // the answer deadline (4 working hours) passes later; the first breach is not marked again
+    await allMarkedSent()
     clock.advance(3 * 60 * 60_000)
     const closing = await Promise.all([jobOf(first).runOnce(), jobOf(second).runOnce()])
     assert.equal(closing[0]! + closing[1]!, 30)
