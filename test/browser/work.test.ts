@@ -285,8 +285,8 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await dialog.getByLabel('Внутренний номер').fill('001')
     await dialog.getByLabel('Если занято: Номер переадресации').fill('+77272000109')
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
-    // the service refuses a taken extension: said in words, nothing created
-    await dialog.getByRole('alert').waitFor()
+    // the service refuses a taken extension: said in words on its field, nothing created
+    await dialog.locator('.ant-form-item-has-error').getByText('Такое значение уже есть: «001»').waitFor()
     assert.equal((await admin<unknown[]>('GET', `/api/organizations/${ids.centre}/endpoints/`)).length, 1)
     await dialog.getByLabel('Внутренний номер').fill('002')
     await dialog.getByRole('button', { name: 'Сохранить' }).click()

@@ -65,7 +65,9 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
 
   it('409 for an extension in use and beyond max_operators', async () => {
     await create({ name: 'A', extension: '010', password: PASSWORD })
-    assert.equal((await create({ name: 'B', extension: '010', password: PASSWORD })).statusCode, 409)
+    const taken = await create({ name: 'B', extension: '010', password: PASSWORD })
+    assert.equal(taken.statusCode, 409)
+    assert.equal(taken.json().detail, 'extension \'010\' already exists', 'said of the field sent')
     const small = await makeOrganization(t.database.db, { prefix: '303', max_operators: 1 })
     assert.equal((await create({ name: 'A', extension: '001', password: PASSWORD }, small.id)).statusCode, 201)
     const over = await create({ name: 'B', extension: '002', password: PASSWORD }, small.id)

@@ -100,6 +100,8 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
           throw new ConflictError(`The organization may have ${organization.max_operators} SIP terminals (max_operators)`, 'quota_exceeded')
         }
         const id = `${organization.prefix}${input.extension}`
+        // said of the field the user typed (the console puts it there), not of the terminal's id
+        if (await tx.find(tenantId, id)) throw new ConflictError(`extension '${input.extension}' already exists`, 'taken')
         const values = { ...endpointDefaults(organization.prefix), ...input }
         checkForwarding(values)
         const { endpoint, terminal: own } = split(values)
