@@ -1,11 +1,11 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, preparedStatement, type AppDb, type TxDb } from '../../db/client.js'
 import { callChunks, calls, consolePresence } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { organizationNames } from '../organizations/queries.js'
 import { telephonyEnabled } from '../platform/queries.js'
-import { personByPhone } from '../references/queries.js'
+import { personById, personByPhone } from '../references/queries.js'
 import { MAX_CHUNK_IN_EVENT } from './live.js'
 
 export type CallRow = typeof calls.$inferSelect
@@ -110,6 +110,14 @@ export function createCallRepo<D extends AppDb> (db: D) {
     terminal: (id: string) => terminalOwner(db, id),
     personByPhone: (phone: string) => personByPhone(db, phone),
     callsFrom: async (phone: string) => (await db.select({ n: count() }).from(calls).where(eq(calls.caller_phone, phone)))[0]!.n,
+    /** the calls from the number before this one (the screen pop's count, as it was at the answer) */
+    callsFromBefore: async (phone: string, call: { id: number, created_at: Date }) =>
+      (await db.select({ n: count() }).from(calls).where(and(eq(calls.caller_phone, phone), ne(calls.id, call.id), lte(calls.created_at, call.created_at))))[0]!.n,
+    /** the employee's latest call still open (its transcript not closed) that began after `since` */
+    openCallOf: async (employeeId: number, since: Date) =>
+      (await db.select().from(calls).where(and(eq(calls.employee_id, employeeId), eq(calls.is_final, false), gt(calls.created_at, since)))
+        .orderBy(desc(calls.created_at), desc(calls.id)).limit(1))[0],
+    personById: (id: number) => personById(db, id),
     insertCall: async (values: typeof calls.$inferInsert) => (await db.insert(calls).values(values).returning())[0]!,
     /** a call named by its first chunk; undefined when a concurrent first chunk named it already */
     insertNamedCall: async (values: typeof calls.$inferInsert & { call_id: string }) =>

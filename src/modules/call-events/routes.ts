@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 import { UnauthorizedError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
-  CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult,
+  CallAnsweredEvent, CallAnsweredResult, OnlineOperator, CallDetail, CallIdParams, CallListQuery, CallSummary, CallTranscriptionEvent, CallTranscriptionResult, CurrentCall,
 } from './schemas.js'
 import type { LiveBatch, LiveEncoding, LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
@@ -172,6 +172,18 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     onRequest: app.requireUser,
     schema: { tags, security: bearer, operationId: 'listCalls', summary: 'Call history: an admin sees all, a manager its organization\'s, an operator its own', querystring: CallListQuery, response: { 200: Type.Array(ref(CallSummary)) } },
   }, async (req) => service.list(req.principal!, req.query))
+
+  app.get('/current', {
+    onRequest: app.requireUser,
+    schema: {
+      tags, security: bearer, operationId: 'currentCall',
+      summary: 'The user\'s call going on (answered, transcript open, begun within 2 hours) with the caller as matched now and the earlier calls from the number; 204 when there is none (a reloaded desk finds its caller again)',
+      response: { 200: ref(CurrentCall), 204: Type.Null({ description: 'no call going on' }) },
+    },
+  }, async (req, reply) => {
+    const current = await service.current(req.principal!)
+    return current ?? reply.code(204).send(null)
+  })
 
   app.get('/calls/:call_id', {
     onRequest: app.requireUser,

@@ -44,6 +44,12 @@ export const CallDetail = Type.Object({
   chunks: Type.Array(Type.Object({ seq: Type.Integer(), channel: Type.String(), chunk_text: Type.String(), is_final: Type.Boolean(), received_at: Type.String({ format: 'date-time' }) })),
 }, { $id: 'CallDetail' })
 
+export const CurrentCall = Type.Object({
+  call: CallDetail,
+  person: Nullable(CallerPerson),
+  previous_calls: Type.Integer({ description: 'earlier calls from the same number' }),
+}, { $id: 'CurrentCall' })
+
 export const CallListQuery = Type.Object({
   operator_num: Type.Optional(Type.String({ pattern: '^[0-9]{1,32}$', maxLength: 32 })),
   organization_id: Type.Optional(Id()),
@@ -67,5 +73,5 @@ export type CallTranscriptionEvent = Static<typeof CallTranscriptionEvent>
 export type CallSummary = Static<typeof CallSummary>
 export type CallListQuery = Static<typeof CallListQuery>
 
-export const schemas = [OnlineOperator, CallAnsweredEvent, CallTranscriptionEvent, CallSummary, CallAnsweredResult, CallTranscriptionResult, CallDetail]
+export const schemas = [OnlineOperator, CallAnsweredEvent, CallTranscriptionEvent, CallSummary, CallAnsweredResult, CallTranscriptionResult, CallDetail, CurrentCall]
 // the live stream's events are added beside these (live-events.ts imports CallSummary from here)

@@ -33,6 +33,9 @@ export const TWIN_WINDOW_MS = 60_000
 export interface LineAnswer { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }
 type Answer = Omit<LineAnswer, 'call_id' | 'language'> & { call_id?: string, language?: CallLanguage | null, source: CallSource }
 
+/** a call begun longer ago than this is no longer the desk's current call, whatever its transcript */
+export const CURRENT_CALL_WINDOW_MS = 2 * 3600_000
+
 /** a console not seen for this long is offline (its instance died without saying goodbye) */
 export const PRESENCE_TTL_MS = 45_000
 
@@ -171,9 +174,29 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     async get (actor: Principal, callId: string) {
       const call = await repo.findByCallId(callId)
       if (!call || !canSee(actor, call)) throw new NotFoundError('Call')
-      const chunks = await repo.chunksOf(call.id)
-      return { ...toCallSummary(call), transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })) }
+      return detailOf(call)
     },
+
+    /**
+     * The user's call still going on (its transcript open, begun within CURRENT_CALL_WINDOW_MS), as
+     * the screen pop told it: a reloaded desk finds its caller again. The person is looked up again,
+     * so a citizen registered during the call is known now. Undefined: no call going on.
+     */
+    async current (actor: Principal) {
+      const call = await repo.openCallOf(actor.id, new Date(clock().getTime() - CURRENT_CALL_WINDOW_MS))
+      if (!call) return undefined
+      const [detail, person, previous] = await Promise.all([
+        detailOf(call),
+        call.person_id !== null ? repo.personById(call.person_id) : call.caller_phone === null ? undefined : repo.personByPhone(call.caller_phone),
+        call.caller_phone === null ? 0 : repo.callsFromBefore(call.caller_phone, call),
+      ])
+      return { call: detail, person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null, previous_calls: previous }
+    },
+  }
+
+  async function detailOf (call: CallRow) {
+    const chunks = await repo.chunksOf(call.id)
+    return { ...toCallSummary(call), transcript: call.transcript, chunks: chunks.map((c) => ({ ...c, received_at: c.received_at.toISOString() })) }
   }
 }
 

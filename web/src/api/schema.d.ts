@@ -1857,6 +1857,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/call-events/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's call going on (answered, transcript open, begun within 2 hours) with the caller as matched now and the earlier calls from the number; 204 when there is none (a reloaded desk finds its caller again) */
+        get: operations["currentCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/call-events/calls/{call_id}": {
         parameters: {
             query?: never;
@@ -3988,6 +4005,47 @@ export interface components {
                 /** Format: date-time */
                 received_at: string;
             }[];
+        };
+        CurrentCall: {
+            call: {
+                id: number;
+                call_id: string | null;
+                operator_num: string;
+                terminal_id: string | null;
+                organization_id: number | null;
+                employee_id: number | null;
+                caller_phone: string | null;
+                person_id: number | null;
+                /** Format: date-time */
+                answered_at: string | null;
+                is_final: boolean;
+                /** Format: date-time */
+                closed_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
+                 */
+                hung_up_at: string | null;
+                transcript: string;
+                chunks: {
+                    seq: number;
+                    channel: string;
+                    chunk_text: string;
+                    is_final: boolean;
+                    /** Format: date-time */
+                    received_at: string;
+                }[];
+            };
+            person: {
+                id: number;
+                full_name: string;
+                /** @description only the last 4 digits shown */
+                iin_masked: string | null;
+            } | null;
+            /** @description earlier calls from the same number */
+            previous_calls: number;
         };
         CallAnsweredLiveEvent: {
             /** @enum {string} */
@@ -9575,6 +9633,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+        };
+    };
+    currentCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentCall"];
+                };
+            };
+            /** @description no call going on */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
