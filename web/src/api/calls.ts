@@ -8,8 +8,6 @@ export const onlineOperatorsQuery = { queryKey: keys.board.operators, queryFn: (
 
 export const latestCallsQuery = { queryKey: keys.board.calls, queryFn: () => load(api.GET('/api/call-events/calls', { params: { query: { limit: 100 } } })) }
 
-/** the latest call the user may see (the operator's own: a reload in the middle of a call finds it) */
-export const latestCall = async () => (await load(api.GET('/api/call-events/calls', { params: { query: { limit: 1 } } })))[0]
+/** the user's call going on, with its caller as matched now; undefined when there is none (a 204) */
+export const currentCall = async () => (await load(api.GET('/api/call-events/current'))) ?? undefined
 
-/** a call with its transcript, by its telephony id */
-export const callDetail = (callId: string) => load(api.GET('/api/call-events/calls/{call_id}', { params: { path: { call_id: callId } } }))

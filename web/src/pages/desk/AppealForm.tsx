@@ -31,7 +31,7 @@ interface Values {
 const PHONE_SOURCE = /телефон|звон|109|call/i
 
 /** the appeal registered from the call: prefilled from it and from the LLM's suggestion */
-export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall | null, suggestion: Suggestion, onRegistered: () => void }) {
+export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall | null, suggestion: Suggestion, onRegistered: (appeal: Schemas['AppealResponse']) => void }) {
   const { t } = useTranslation()
   const [registered, setRegistered] = useState<Schemas['AppealResponse']>()
   const { form, busy, error, handleSubmit, clearError } = useFormSubmit({
@@ -42,10 +42,14 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
       call_row_id: call?.id,
     }),
     invalidates: [keys.appeals.all],
-    onDone: (appeal) => {
+    onDone: (appeal, sent) => {
       setRegistered(appeal)
       form.resetFields()
-      onRegistered()
+      // the call goes on: its caller stays (now the citizen just registered), and so does the source
+      if (call && appeal.call_row_id === call.id) {
+        form.setFieldsValue({ person_id: appeal.person_id ?? call.person?.id, citizen: { phone: call.phone ?? undefined }, source_id: sent.source_id })
+      }
+      onRegistered(appeal)
     },
   })
   const sources = useSources()

@@ -18,7 +18,8 @@ export function CallerCard ({ call }: { call: DeskCall }) {
   const now = useNow()
   const query = call.person ? { person_id: call.person.id } : call.phone ? { phone: call.phone } : undefined
   const previous = useQuery({ ...callerAppealsQuery(query ?? {}), enabled: query !== undefined })
-  const recent = previous.data?.items.filter((a) => now - new Date(a.received_at).getTime() < REPEAT_WINDOW_MS) ?? []
+  // an appeal registered from this very call is no repeat of it
+  const recent = previous.data?.items.filter((a) => a.call_row_id !== call.id && now - new Date(a.received_at).getTime() < REPEAT_WINDOW_MS) ?? []
   return (
     <Card size='small' title={t('desk.caller')} data-testid='caller'>
       <Descriptions column={1} size='small'>

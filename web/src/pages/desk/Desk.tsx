@@ -1,17 +1,15 @@
 import { Badge, Card, Col, Empty, Row, Space, Tag, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { callDetail, latestCall } from '../../api/calls'
+import { currentCall } from '../../api/calls'
+import type { Schemas } from '../../api/client'
 import { useLiveEvents, useLiveStatus, type LiveEvent } from '../../live/live'
 import { AgentSwitch } from './AgentSwitch'
 import { AppealForm } from './AppealForm'
 import { Assistant, type Suggestion } from './Assistant'
-import { answeredCall, recordedCall, withChunk, type DeskCall } from './call'
+import { answeredCall, currentDeskCall, refreshedCall, withChunk, type DeskCall } from './call'
 import { CallerCard } from './CallerCard'
 import { Transcript } from './Transcript'
-
-/** a call left open this long ago is not restored on a reload */
-const RESTORE_WITHIN_MS = 2 * 60 * 60_000
 
 /**
  * The operator's desk: an answered call pops the caller, the transcript streams in as it is spoken,
@@ -22,17 +20,26 @@ export function Desk () {
   const [call, setCall] = useState<DeskCall | null>(null)
   const [suggestion, setSuggestion] = useState<Suggestion>({})
 
-  // a reload in the middle of a call finds it again
+  // a reload in the middle of a call finds it again, with its caller
   useEffect(() => {
     let cancelled = false
-    void (async () => {
-      const last = await latestCall().catch(() => undefined)
-      if (!last || last.is_final || Date.now() - new Date(last.answered_at ?? last.created_at).getTime() > RESTORE_WITHIN_MS) return
-      const detail = last.call_id ? await callDetail(last.call_id).catch(() => undefined) : undefined
-      if (!cancelled) setCall((current) => current ?? recordedCall(detail ?? { ...last, transcript: '', chunks: [] }))
-    })()
+    currentCall().then((told) => {
+      if (!cancelled && told) setCall((current) => current ?? currentDeskCall(told))
+    }, () => {})
     return () => { cancelled = true }
   }, [])
+
+  /** an appeal registered from the call: its citizen is the caller now, as the service confirms */
+  const registered = (appeal: Schemas['AppealResponse']) => {
+    setSuggestion({})
+    if (appeal.person_id !== null) {
+      const person = { id: appeal.person_id, full_name: appeal.citizen_name, iin_masked: null }
+      setCall((current) => current && current.id === appeal.call_row_id && !current.person ? { ...current, person } : current)
+    }
+    currentCall().then((told) => {
+      if (told) setCall((current) => current && refreshedCall(current, currentDeskCall(told)))
+    }, () => {})
+  }
 
   useLiveEvents((event: LiveEvent) => {
     if (event.type === 'call.answered') {
@@ -67,7 +74,7 @@ export function Desk () {
           </Space>
         </Col>
         <Col xs={24} xl={14}>
-          <AppealForm call={call} suggestion={suggestion} onRegistered={() => setSuggestion({})} />
+          <AppealForm call={call} suggestion={suggestion} onRegistered={registered} />
         </Col>
       </Row>
     </Space>

@@ -23,11 +23,20 @@ export function answeredCall (event: Schemas['CallAnsweredLiveEvent']): DeskCall
   }
 }
 
-export function recordedCall (detail: Schemas['CallDetail']): DeskCall {
+/** the call going on as the service tells it (a reloaded desk, or the caller registered meanwhile) */
+export function currentDeskCall ({ call, person, previous_calls: previousCalls }: Schemas['CurrentCall']): DeskCall {
   return {
-    id: detail.id, callId: detail.call_id, phone: detail.caller_phone, person: null, previousCalls: 0, answeredAt: detail.answered_at,
-    chunks: detail.chunks.map((c) => ({ seq: c.seq, channel: c.channel, text: c.chunk_text })), final: detail.is_final,
+    id: call.id, callId: call.call_id, phone: call.caller_phone, person, previousCalls, answeredAt: call.answered_at,
+    chunks: call.chunks.map((c) => ({ seq: c.seq, channel: c.channel, text: c.chunk_text })), final: call.is_final,
   }
+}
+
+/** the same call told again by the service: its caller as matched now, the chunks either side knows */
+export function refreshedCall (call: DeskCall, told: DeskCall): DeskCall {
+  if (call.id !== told.id) return call
+  const known = new Set(told.chunks.map((c) => c.seq))
+  const chunks = [...told.chunks, ...call.chunks.filter((c) => !known.has(c.seq))].sort((a, b) => a.seq - b.seq)
+  return { ...call, person: told.person ?? call.person, callId: call.callId ?? told.callId, chunks, final: call.final || told.final }
 }
 
 /** a transcript chunk added in its place: chunks are numbered by the service; a repeat is ignored */
