@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { activatedEmployee, ADMIN, apiToken, launchChromium, newPage as newBrowserPage, noBrowser, screenshot, serviceApi, startServiceAsReadme } from '../helpers/console.js'
+import { activatedEmployee, ADMIN, apiToken, launchChromium, newPage as newBrowserPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 
 // The console's entry in a real Chromium against the service started with `npm start`:
@@ -104,6 +104,42 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.reload()
     await page.getByRole('heading', { name: 'Вход' }).waitFor()
     await page.close()
+  })
+
+  it('an outage: a page whose code cannot be fetched says so and opens itself when the network is back; a new build\'s missing chunk reloads the page once', async () => {
+    const page = await newPage()
+    await signIn(page, service.url, ADMIN, '/console/desk')
+    await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
+
+    await page.context().setOffline(true)
+    await page.getByRole('menuitem', { name: 'Обращения' }).click()
+    const failed = page.getByTestId('page-failed')
+    await failed.getByText('Страница не загрузилась').waitFor()
+    await failed.getByText('Страница откроется сама, как только связь вернётся').waitFor()
+    await page.getByTestId('live-lost').waitFor()
+    assert.ok(await page.getByRole('menuitem', { name: 'Рабочее место' }).isVisible(), 'the menu stays')
+    // asked to try again while still offline: said so, no browser error page
+    await failed.getByRole('button', { name: 'Повторить' }).click()
+    await failed.getByText('Сервис всё ещё недоступен').waitFor()
+    await screenshot(page, '04-outage-page-failed')
+
+    await page.context().setOffline(false)
+    await page.getByRole('heading', { name: 'Обращения', level: 1 }).waitFor({ timeout: 30_000 })
+    await page.getByTestId('live-lost').waitFor({ state: 'detached', timeout: 30_000 })
+
+    // a deployment replaced the build: the old chunk is gone (404); the page reloads and opens
+    let loads = 0
+    page.on('load', () => { loads++ })
+    let refused = 0
+    await page.route(/\/assets\/Board-[^/]*\.js$/, async (route) => {
+      if (refused++ === 0) await route.fulfill({ status: 404, body: 'gone' })
+      else await route.continue()
+    })
+    await page.getByRole('menuitem', { name: 'Мониторинг' }).click()
+    await page.getByRole('heading', { name: 'Мониторинг', level: 1 }).waitFor({ timeout: 30_000 })
+    assert.equal(refused >= 2, true, 'the chunk was fetched again')
+    assert.equal(loads, 1, 'one reload')
+    await page.context().close()
   })
 
   it('sign-in: wrong password said in words; the Kazakh switch changes every text and is remembered for the user; sign-out', async () => {

@@ -14,6 +14,7 @@ import { App } from './App'
 import './i18n'
 import './styles.css'
 import { SessionProvider } from './session/session'
+import { reloadOnNewBuild } from './shell/reload'
 
 // A refusal (4xx) is the same the next time: it is shown at once, not after three retries' seven seconds.
 // A request that did not reach the service, or a fault of the service, is tried twice more.
@@ -52,6 +53,8 @@ function Localized () {
     </ConfigProvider>
   )
 }
+
+reloadOnNewBuild()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -10,4 +10,3 @@ export const latestCallsQuery = { queryKey: keys.board.calls, queryFn: () => loa
 
 /** the user's call going on, with its caller as matched now; undefined when there is none (a 204) */
 export const currentCall = async () => (await load(api.GET('/api/call-events/current'))) ?? undefined
-

@@ -52,9 +52,28 @@ export function LiveProvider ({ token, children }: { token: string, children: Re
         timer = setTimeout(connect, Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++))
       }
     }
+    // the browser knows it is offline: the connection is as good as lost (its close would come only
+    // with the next heartbeat); back online, connect now rather than at the end of the backoff
+    const offline = () => {
+      if (!socket || socket.readyState === WebSocket.CLOSED) return
+      const lost = socket
+      lost.onclose = null
+      lost.onmessage = null
+      lost.close()
+      setStatus('closed')
+    }
+    const online = () => {
+      clearTimeout(timer)
+      attempt = 0
+      if (!socket || socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) connect()
+    }
+    window.addEventListener('offline', offline)
+    window.addEventListener('online', online)
     connect()
     return () => {
       stopped = true
+      window.removeEventListener('offline', offline)
+      window.removeEventListener('online', online)
       clearTimeout(timer)
       socket?.close()
     }

@@ -1,12 +1,13 @@
 import { DashboardOutlined, FileTextOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
+import { Alert, Button, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
 import { Suspense } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
-import { LiveProvider } from '../live/live'
+import { LiveProvider, useLiveStatus } from '../live/live'
 import { useSession, type SessionUser } from '../session/session'
 import { LanguageSwitch } from './LanguageSwitch'
+import { PageBoundary } from './PageBoundary'
 import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk } from './access'
 
 /**
@@ -21,7 +22,11 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   if (!session.user || !session.token) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
   if (session.mustChangePassword && location.pathname !== '/change-password') return <Navigate to='/change-password' replace />
 
-  const page = <Suspense fallback={<Spin size='large' style={{ display: 'block', margin: '80px auto' }} />}><Outlet /></Suspense>
+  const page = (
+    <PageBoundary key={location.pathname}>
+      <Suspense fallback={<Spin size='large' style={{ display: 'block', margin: '80px auto' }} />}><Outlet /></Suspense>
+    </PageBoundary>
+  )
   if (bare) return <LiveProvider token={session.token}><main>{page}</main></LiveProvider>
 
   const selected = '/' + (location.pathname.split('/')[1] ?? '') + (location.pathname.startsWith('/admin/') ? '/' + location.pathname.split('/')[2] : '')
@@ -44,6 +49,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
             </nav>
           </Layout.Sider>
           <Layout.Content style={{ padding: 20, minWidth: 0 }}>
+            <LiveLost />
             <main>{page}</main>
           </Layout.Content>
         </Layout>
@@ -61,4 +67,11 @@ function menuOf (user: SessionUser, t: TFunction): MenuProps['items'] {
     ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined />, label: t('nav.admin'), children: admin }] : []),
     { key: '/profile', icon: <UserOutlined />, label: t('nav.profile') },
   ]
+}
+
+/** the live connection's loss said on every page (events are missed meanwhile), gone when it is back */
+function LiveLost () {
+  const { t } = useTranslation()
+  if (useLiveStatus() !== 'closed') return null
+  return <Alert type='warning' showIcon role='alert' data-testid='live-lost' message={t('live.lost')} style={{ marginBottom: 16 }} />
 }

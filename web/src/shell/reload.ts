@@ -1,0 +1,42 @@
+// A console whose code cannot be fetched: offline, or a new deployment that removed the old chunks.
+
+/** the browsers' words for a dynamic import that failed (Chromium, Firefox, Safari) and Vite's for a preload */
+const CHUNK_FAILURE = /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i
+
+export const isChunkFailure = (error: unknown): boolean => error instanceof Error && CHUNK_FAILURE.test(error.message)
+
+/** whether the service answers (the console's own page), so that a reload does not end on the browser's error page */
+export async function serverAnswers (): Promise<boolean> {
+  try {
+    return (await fetch(import.meta.env.BASE_URL, { cache: 'no-store' })).ok
+  } catch {
+    return false
+  }
+}
+
+const RELOADED_FOR = 'console.reloadedFor'
+const RELOAD_AGAIN_AFTER_MS = 60_000
+
+/**
+ * The page loaded afresh, its code fetched again (the newest build's: a module that failed stays
+ * failed in the browser, a reload is the way to fetch it again), if the service answers. Unasked,
+ * once a minute for the same failure: a chunk really missing is the page's message, not a reload loop.
+ */
+export async function reloadPage (failure: unknown, { asked = false } = {}): Promise<boolean> {
+  const key = failure instanceof Error ? failure.message : String(failure)
+  const last = JSON.parse(sessionStorage.getItem(RELOADED_FOR) ?? 'null') as { key: string, at: number } | null
+  if (!asked && last?.key === key && Date.now() - last.at < RELOAD_AGAIN_AFTER_MS) return false
+  if (!(await serverAnswers())) return false
+  sessionStorage.setItem(RELOADED_FOR, JSON.stringify({ key, at: Date.now() }))
+  window.location.reload()
+  return true
+}
+
+/**
+ * A chunk that fails while the service answers is most likely of a build replaced since the page
+ * loaded (Vite tells of it by `vite:preloadError`): the page reloads on the new build. The error
+ * still reaches the page's boundary, which says so meanwhile (or, offline, until the service is back).
+ */
+export function reloadOnNewBuild (): void {
+  window.addEventListener('vite:preloadError', (event) => { void reloadPage((event as Event & { payload?: unknown }).payload) })
+}
