@@ -13,15 +13,22 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
   let browser: Browser
   let admin: Record<string, string>
   let organizationId: number
+  let executorId: number
 
   before(async () => {
     smtp = await startSmtpServer()
     service = await startServiceAsReadme({ SMTP_URL: smtp.url })
     browser = await launchChromium()
     admin = { authorization: `Bearer ${await apiToken(service.url, ADMIN)}`, 'content-type': 'application/json' }
-    const org = await fetch(`${service.url}/api/organizations/`, { method: 'POST', headers: admin, body: JSON.stringify({ org_name: 'Акимат города Алматы', org_prefix: '271', max_operators: 5 }) })
-    assert.equal(org.status, 201, await org.clone().text())
-    organizationId = ((await org.json()) as { id: number }).id
+    // the call centre, whose operators sit at the desk, and an executor (an akimat), whose staff answer
+    const [region] = await (await fetch(`${service.url}/api/regions/tree`, { headers: admin })).json() as { id: number }[]
+    const organization = async (body: object) => {
+      const res = await fetch(`${service.url}/api/organizations`, { method: 'POST', headers: admin, body: JSON.stringify({ region_id: region!.id, ...body }) })
+      assert.equal(res.status, 200, await res.clone().text())
+      return ((await res.json()) as { id: number }).id
+    }
+    organizationId = await organization({ name: 'Единый контакт-центр 109', prefix: '109', modules: ['call_center'] })
+    executorId = await organization({ name: 'Акимат города Алматы', prefix: '271' })
   })
   after(async () => {
     await browser?.close()
@@ -38,9 +45,9 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
   }
 
   /** an employee who accepted the invitation (through the API: the browser test of that is below) */
-  const activated = (email: string, password: string, role = 'operator') => activatedEmployee(
+  const activated = (email: string, password: string, role = 'operator', organization = organizationId) => activatedEmployee(
     service.url, serviceApi(service.url, admin.authorization!.slice('Bearer '.length)), smtp,
-    { email, last_name: 'Сейткали', first_name: 'Айгерим', organization_id: organizationId, role }, password
+    { email, last_name: 'Сейткали', first_name: 'Айгерим', organization_id: organization, role }, password
   )
 
   const activatedAgain = async (id: number) =>
@@ -76,7 +83,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     assert.equal(await page.getByTestId('current-user').textContent(), 'Сейткали Айгерим')
     await page.getByRole('menuitem', { name: 'Профиль' }).click()
     await page.getByRole('heading', { name: 'Профиль' }).waitFor()
-    await page.getByText('Акимат города Алматы').waitFor()
+    await page.getByText('Единый контакт-центр 109').waitFor()
     await screenshot(page, '03-profile')
     await page.reload()
     await page.getByRole('heading', { name: 'Профиль' }).waitFor()
@@ -139,6 +146,24 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.getByRole('heading', { name: 'Мониторинг', level: 1 }).waitFor({ timeout: 30_000 })
     assert.equal(refused >= 2, true, 'the chunk was fetched again')
     assert.equal(loads, 1, 'one reload')
+    await page.context().close()
+  })
+
+  it('an executor\'s operator lands on the appeals, has no desk in the menu, and the desk says in words where the work is (ru/kk)', async () => {
+    await activated('executor-operator@akimat.kz', 'Executor-passw0rd-1', 'operator', executorId)
+    const page = await newPage()
+    await signIn(page, service.url, { email: 'executor-operator@akimat.kz', password: 'Executor-passw0rd-1' })
+    await page.getByRole('heading', { name: 'Обращения', level: 1 }).waitFor()
+    assert.match(page.url(), /\/console\/appeals/)
+    assert.equal(await page.getByRole('menuitem', { name: 'Рабочее место' }).count(), 0, 'no desk in the menu')
+
+    await page.goto(`${service.url}/console/desk`)
+    await page.getByText('Рабочее место оператора — для сотрудников контакт-центра').waitFor()
+    await page.getByText('Қазақша').click()
+    await page.getByText('Оператордың жұмыс орны байланыс орталығының қызметкерлеріне арналған').waitFor()
+    await screenshot(page, '05-executor-at-the-desk-kk')
+    await page.getByRole('button', { name: 'Өтініштерге' }).click()
+    await page.getByRole('heading', { name: 'Өтініштер', level: 1 }).waitFor()
     await page.context().close()
   })
 

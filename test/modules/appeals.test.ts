@@ -74,6 +74,23 @@ describe('appeals register (/api/appeals)', () => {
     try { await work() } finally { clock.advance(before - when.getTime()) }
   }
 
+  describe('the workplace (GET /api/appeals/workplace)', () => {
+    it('the centre\'s staff and admins register; an executor\'s staff do not, and are told their organization; 401 without a token', async () => {
+      const of = async (headers: Record<string, string>) => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/appeals/workplace', headers })
+        assert.equal(res.statusCode, 200, res.body)
+        return res.json()
+      }
+      assert.deepEqual(await of(centreOperator), { centre_staff: true, registers: true, organization_id: centre.id })
+      assert.deepEqual(await of(admin), { centre_staff: true, registers: true, organization_id: null })
+      assert.deepEqual(await of(executorOperator), { centre_staff: false, registers: false, organization_id: executor.id })
+      assert.deepEqual(await of(executorManager), { centre_staff: false, registers: false, organization_id: executor.id })
+      const anonymous = await t.app.inject({ method: 'GET', url: '/api/appeals/workplace' })
+      assert.equal(anonymous.statusCode, 401)
+      assert.equal(anonymous.json().detail, 'Not authenticated')
+    })
+  })
+
   describe('registration', () => {
     it('201: a gapless number of the year, the classification path, deadlines in working hours, one history row', async () => {
       const res = await register(base())

@@ -1,3 +1,4 @@
+import { Spin } from 'antd'
 import { lazy } from 'react'
 import { Navigate, Route, Routes } from 'react-router'
 import { ChangePassword } from './pages/ChangePassword'
@@ -7,6 +8,7 @@ import { Profile } from './pages/Profile'
 import { ResetPassword } from './pages/ResetPassword'
 import { SignIn } from './pages/SignIn'
 import { useSession } from './session/session'
+import { useWorkplace } from './session/workplace'
 import { homeOf } from './shell/access'
 import { Shell } from './shell/Shell'
 
@@ -30,9 +32,13 @@ const Calendar = named(() => import('./pages/admin/Calendar'), 'Calendar')
 const Notifications = named(() => import('./pages/admin/Notifications'), 'Notifications')
 const Tenants = named(() => import('./pages/admin/Tenants'), 'Tenants')
 
+/** each lands on its work: the centre's operators at the desk, an executor's staff on their appeals */
 function Home () {
   const { user } = useSession()
-  return <Navigate to={user ? homeOf(user) : '/signin'} replace />
+  const workplace = useWorkplace()
+  if (!user) return <Navigate to='/signin' replace />
+  if (workplace.isPending) return <Spin size='large' style={{ display: 'block', margin: '80px auto' }} />
+  return <Navigate to={homeOf(user, workplace.data)} replace />
 }
 
 export function App () {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
-  AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript,
+  AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript, AppealWorkplace,
 } from './schemas.js'
 import { localDate } from '../calendar/index.js'
 import { exportStream, sendExport } from '../../lib/table-export.js'
@@ -44,6 +44,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
       body: exportStream(found.batches, appealsTable, format, lang, timeZone),
     })
   })
+
+  app.get('/workplace', {
+    schema: { tags, operationId: 'appealWorkplace', summary: 'What the register is to the user: the centre\'s staff register and see all; an executor\'s staff see their organization\'s (the console lands each on its work)', security: bearer, response: { 200: ref(AppealWorkplace) } },
+  }, async (req) => service.workplace(req.principal!))
 
   app.get('/stats', {
     schema: { tags, operationId: 'appealStatistics', summary: 'Statistics of a period: received, answered on time, closed, overdue, median time to close; by day, region, executor, classification', security: bearer, querystring: AppealStatsQuery, response: { 200: ref(AppealStats) } },

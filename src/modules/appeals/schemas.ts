@@ -143,6 +143,12 @@ const filterFields = {
   q: Type.Optional(Type.String({ maxLength: 200, description: 'a registration number, or words of the text (Russian stems and exact words)' })),
 }
 
+export const AppealWorkplace = Type.Object({
+  centre_staff: Type.Boolean({ description: 'staff of a call-centre organization (or an admin): sees every appeal' }),
+  registers: Type.Boolean({ description: 'may register appeals (POST /api/appeals): the centre\'s staff' }),
+  organization_id: Nullable(Type.Integer({ description: 'an executor\'s appeals are those assigned to this organization' })),
+}, { $id: 'AppealWorkplace' })
+
 export const AppealListQuery = Type.Object({
   ...filterFields,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -241,4 +247,4 @@ export type AppealReject = Static<typeof AppealReject>
 export type AnswerCheck = Static<typeof AnswerCheck>
 export type AppealSuggestBody = Static<typeof AppealSuggestBody>
 
-export const schemas = [AppealTranscript, AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]
+export const schemas = [AppealWorkplace, AppealTranscript, AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

@@ -277,6 +277,12 @@ export function createAppealService (deps: AppealServiceDeps) {
   return {
     register,
     visibleRow,
+
+    /** what the register is to this user: the centre's (registers, sees all) or an executor's (its organization's appeals) */
+    async workplace (principal: Principal) {
+      const centre = await isCentreStaff(principal)
+      return { centre_staff: centre, registers: centre, organization_id: principal.organization_id }
+    },
     ...createAppealReports({ repo, calendar: deps.calendar, clock, actorOf }),
 
     /** the transcript of the call the appeal was registered from, to whoever may see the appeal */

@@ -101,3 +101,10 @@ export const calendarQuery = (year: number) => ({
 })
 export const saveCalendarDay = ({ day, ...body }: { day: string } & Schemas['CalendarDayUpdate']) => load(api.PUT('/api/appeals/calendar/{day}', { params: { path: { day } }, body }))
 export const restoreCalendarDay = (day: string) => load(api.DELETE('/api/appeals/calendar/{day}', { params: { path: { day } } }))
+
+/** what the register is to the user: the centre's staff register, an executor's staff answer */
+export const workplaceQuery = (userId: number) => ({
+  queryKey: keys.workplace(userId),
+  queryFn: () => load(api.GET('/api/appeals/workplace')),
+  staleTime: Infinity,
+})

@@ -8,6 +8,8 @@ type AppealQuery = NonNullable<paths['/api/appeals']['get']['parameters']['query
 
 export const keys = {
   profile: ['profile'],
+  /** what the register is to the signed-in user (centre or executor), per user: another may sign in in the same tab */
+  workplace: (userId: number) => ['workplace', userId],
   invite: (token: string) => ['invite', token],
   references: {
     all: ['references'],

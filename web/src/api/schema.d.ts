@@ -2322,6 +2322,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appeals/workplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the register is to the user: the centre's staff register and see all; an executor's staff see their organization's (the console lands each on its work) */
+        get: operations["appealWorkplace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/appeals/stats": {
         parameters: {
             query?: never;
@@ -4415,6 +4432,14 @@ export interface components {
             kind: "holiday" | "working";
             name: string;
             name_kk?: string | null;
+        };
+        AppealWorkplace: {
+            /** @description staff of a call-centre organization (or an admin): sees every appeal */
+            centre_staff: boolean;
+            /** @description may register appeals (POST /api/appeals): the centre's staff */
+            registers: boolean;
+            /** @description an executor's appeals are those assigned to this organization */
+            organization_id: number | null;
         };
         AppealTranscript: {
             /** @description the call's `id` (call events) */
@@ -10673,6 +10698,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    appealWorkplace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealWorkplace"];
                 };
             };
         };

@@ -6,9 +6,10 @@ import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
 import { LiveProvider, useLiveStatus } from '../live/live'
 import { useSession, type SessionUser } from '../session/session'
+import { useWorkplace } from '../session/workplace'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PageBoundary } from './PageBoundary'
-import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk } from './access'
+import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, type Workplace } from './access'
 
 /**
  * The frame of a signed-in user's pages; without a session, sign-in first (and back here after).
@@ -19,6 +20,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   const session = useSession()
   const location = useLocation()
   const navigate = useNavigate()
+  const workplace = useWorkplace()
   if (!session.user || !session.token) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
   if (session.mustChangePassword && location.pathname !== '/change-password') return <Navigate to='/change-password' replace />
 
@@ -45,7 +47,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
         <Layout>
           <Layout.Sider width={230} theme='light' breakpoint='lg' collapsedWidth={0}>
             <nav aria-label={t('app.title')}>
-              <Menu mode='inline' selectedKeys={[selected]} defaultOpenKeys={['admin']} items={menuOf(session.user, t)} onClick={({ key }) => navigate(key)} />
+              <Menu mode='inline' selectedKeys={[selected]} defaultOpenKeys={['admin']} items={menuOf(session.user, workplace.data, t)} onClick={({ key }) => navigate(key)} />
             </nav>
           </Layout.Sider>
           <Layout.Content style={{ padding: 20, minWidth: 0 }}>
@@ -58,10 +60,10 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   )
 }
 
-function menuOf (user: SessionUser, t: TFunction): MenuProps['items'] {
+function menuOf (user: SessionUser, workplace: Workplace | undefined, t: TFunction): MenuProps['items'] {
   const admin = ADMIN_PAGES.filter((page) => canSeeAdminPage(user, page)).map((page) => ({ key: `/admin/${page}`, label: t(`admin.pages.${page}`) }))
   return [
-    ...(canUseDesk(user) ? [{ key: '/desk', icon: <PhoneOutlined />, label: t('nav.desk') }] : []),
+    ...(canUseDesk(user, workplace) ? [{ key: '/desk', icon: <PhoneOutlined />, label: t('nav.desk') }] : []),
     { key: '/appeals', icon: <FileTextOutlined />, label: t('nav.appeals') },
     ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined />, label: t('nav.board') }] : []),
     ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined />, label: t('nav.admin'), children: admin }] : []),

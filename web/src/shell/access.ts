@@ -1,4 +1,7 @@
+import type { Schemas } from '../api/client'
 import type { SessionUser } from '../session/session'
+
+export type Workplace = Schemas['AppealWorkplace']
 
 // What the menu offers whom. The service decides what each may do (a 403/404 says so); the console
 // only hides what would be of no use to the role.
@@ -11,8 +14,8 @@ export type AdminPage = typeof ADMIN_PAGES[number]
 const MANAGER_PAGES = new Set<AdminPage>(['employees', 'terminals', 'routing', 'persons'])
 
 export const isAdmin = (user: SessionUser) => user.role === 'admin'
-/** operators take the calls; admins may sit at the desk too */
-export const canUseDesk = (user: SessionUser) => user.role === 'operator' || user.role === 'admin'
+/** the centre's operators take the calls (admins may sit at the desk too); an executor's staff register nothing */
+export const canUseDesk = (user: SessionUser, workplace: Workplace | undefined) => (user.role === 'operator' || user.role === 'admin') && workplace?.registers === true
 export const canUseBoard = (user: SessionUser) => user.role === 'manager' || user.role === 'admin'
 
 /** the platform's administrators place tenants; an organization's admin does not */
@@ -23,5 +26,5 @@ export function canSeeAdminPage (user: SessionUser, page: AdminPage): boolean {
   return isAdmin(user) || (user.role === 'manager' && MANAGER_PAGES.has(page))
 }
 
-/** where a user lands after sign-in */
-export const homeOf = (user: SessionUser) => (user.role === 'operator' ? '/desk' : '/appeals')
+/** where a user lands after sign-in: the centre's operators at the desk, everyone else in the register (an executor: its organization's appeals) */
+export const homeOf = (user: SessionUser, workplace: Workplace | undefined) => (user.role === 'operator' && canUseDesk(user, workplace) ? '/desk' : '/appeals')

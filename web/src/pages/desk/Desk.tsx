@@ -1,9 +1,11 @@
-import { Badge, Card, Col, Empty, Row, Space, Tag, Typography } from 'antd'
+import { Badge, Button, Card, Col, Empty, Result, Row, Space, Tag, Typography } from 'antd'
+import { Link } from 'react-router'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { currentCall } from '../../api/calls'
 import type { Schemas } from '../../api/client'
 import { useLiveEvents, useLiveStatus, type LiveEvent } from '../../live/live'
+import { useWorkplace } from '../../session/workplace'
 import { AgentSwitch } from './AgentSwitch'
 import { AppealForm } from './AppealForm'
 import { Assistant, type Suggestion } from './Assistant'
@@ -19,6 +21,7 @@ export function Desk () {
   const { t } = useTranslation()
   const [call, setCall] = useState<DeskCall | null>(null)
   const [suggestion, setSuggestion] = useState<Suggestion>({})
+  const workplace = useWorkplace()
 
   // a reload in the middle of a call finds it again, with its caller
   useEffect(() => {
@@ -57,6 +60,11 @@ export function Desk () {
       })
     }
   })
+
+  // an executor's staff (or a link followed) reach the desk: they register nothing, their work is elsewhere
+  if (workplace.data && !workplace.data.registers) {
+    return <Result status='info' title={t('desk.notCentre')} subTitle={t('desk.notCentreHint')} extra={<Link to='/appeals'><Button type='primary'>{t('desk.toAppeals')}</Button></Link>} />
+  }
 
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
