@@ -266,6 +266,16 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.getByText('Обращений не найдено').waitFor()
     await page.getByRole('button', { name: 'Сбросить' }).click()
     await page.getByTestId('appeals-table').getByText(appealNumber).waitFor()
+    // the applicant by surname, an appeal by the end of its number
+    const table = page.getByTestId('appeals-table')
+    for (const search of ['Абаев', appealNumber.slice(-6)]) {
+      await page.getByLabel('Поиск').fill(search)
+      await page.getByRole('button', { name: 'Найти' }).click()
+      await page.waitForURL(new RegExp(`q=${encodeURIComponent(search)}`))
+      await table.locator('tr.ant-table-row').nth(1).waitFor({ state: 'detached' })
+      await table.getByText(appealNumber).waitFor()
+    }
+    await page.getByRole('button', { name: 'Сбросить' }).click()
     await page.getByLabel('ИИН', { exact: true }).fill('123')
     await page.getByRole('button', { name: 'Найти' }).click()
     await page.getByText('ИИН — 12 цифр').waitFor()

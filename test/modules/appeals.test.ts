@@ -318,7 +318,7 @@ describe('appeals register (/api/appeals)', () => {
       for (const headers of [centreOperator, admin]) assert.ok((await list(headers)).includes(theirs.id))
     })
 
-    it('filters: status, executor, classification levels, region subtree, phone, IIN, words (Russian stems), number', async () => {
+    it('filters: status, executor, classification levels, region subtree, phone, IIN, words (Russian stems), the applicant, number and its end', async () => {
       const special = (await register(base({ text: 'Протекает крыша над подъездом', subcategory_id: subcategory.other, executor_organization_id: otherOrg.id, citizen: { full_name: 'Фильтр', phone: '+77019998877' } }))).json()
       const q = async (query: string) => ((await t.app.inject({ url: `/api/appeals?limit=200&${query}`, headers: admin })).json().items as { id: number }[]).map((a) => a.id)
       assert.deepEqual(await q(`subcategory_id=${subcategory.other}&executor_organization_id=${otherOrg.id}&phone=${encodeURIComponent('8 701 999 88 77')}`), [special.id])
@@ -328,6 +328,15 @@ describe('appeals register (/api/appeals)', () => {
       assert.ok(!(await q('status=closed')).includes(special.id))
       assert.deepEqual(await q(`q=${encodeURIComponent('протекающая крыша')}`), [special.id], 'Russian stems match')
       assert.deepEqual(await q(`q=${special.number}`), [special.id])
+      // the applicant by surname (Russian stems: Жаксылыковой finds Жаксылыкова), a number by its end
+      const named = (await register(base({ citizen: { full_name: 'Жаксылыкова Гульнара', phone: '+77019998876' } }))).json()
+      assert.deepEqual(await q(`q=${encodeURIComponent('Жаксылыкова')}`), [named.id])
+      assert.deepEqual(await q(`q=${encodeURIComponent('жаксылыковой')}`), [named.id])
+      const tail = named.number.slice(-6)
+      assert.deepEqual(await q(`q=${tail}`), [named.id], `the tail ${tail} of ${named.number}`)
+      assert.deepEqual(await q(`q=${named.number.slice(-11)}`), [named.id], 'the year and the sequence')
+      assert.deepEqual(await q('q=0000000'), [], 'a tail no number has')
+      assert.deepEqual(await q(`q=${encodeURIComponent('%%%')}`), [], 'no pattern of LIKE')
       const withIin = await q(`iin=${VALID_IIN}`)
       assert.ok(withIin.length >= 2)
       assert.ok(!(await q('overdue=true')).includes(special.id))

@@ -67,8 +67,8 @@ export const appeals = pgTable('appeals', {
   is_repeat: boolean('is_repeat').notNull().default(false),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  /** full-text search: Russian stems, and the simple configuration for Kazakh and everything else */
-  search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('russian', "text") || to_tsvector('simple', "text")`),
+  /** full-text search of the applicant's name and the text: Russian stems, and the simple configuration for Kazakh and everything else */
+  search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('russian', "citizen_name" || ' ' || "text") || to_tsvector('simple', "citizen_name" || ' ' || "text")`),
 }, (t) => [
   uniqueIndex('appeals_number_unique').on(t.number),
   oneOf('appeals_status_check', t.status, appealStatuses),
@@ -98,6 +98,8 @@ export const appeals = pgTable('appeals', {
   index('appeals_open_work_due_idx').on(t.work_due_at).where(sql`${t.status} in ('registered', 'assigned') and ${t.work_overdue_at} is null`),
   index('appeals_open_close_due_idx').on(t.close_due_at).where(sql`${t.status} in ('registered', 'assigned', 'in_work') and ${t.close_overdue_at} is null`),
   index('appeals_search_idx').using('gin', t.search),
+  // a number's tail (`000001`, `2026-000001`) as a prefix of the reversed number
+  index('appeals_number_tail_idx').on(sql`reverse(${t.number}) text_pattern_ops`),
   // the statistics count what was answered and closed in a period
   index('appeals_answered_idx').on(t.answered_at).where(sql`${t.answered_at} is not null`),
   index('appeals_closed_idx').on(t.closed_at).where(sql`${t.closed_at} is not null`),

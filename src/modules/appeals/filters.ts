@@ -29,6 +29,8 @@ export function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilte
   }
   const text = q.q?.trim()
   const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
+  // digits (and dashes) may be a number's tail, `000001` or `2026-000001`, as well as words of the text
+  const numberTail = !isNumber && text !== undefined && /^[0-9][0-9-]{2,}$/.test(text) ? text : undefined
   return {
     visibleTo: appealExecutorScope(actor),
     status: q.status,
@@ -47,6 +49,7 @@ export function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilte
     iin: q.iin,
     phone,
     number: isNumber ? text : undefined,
+    numberTail,
     words: !isNumber && text ? text : undefined,
   }
 }

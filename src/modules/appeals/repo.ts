@@ -37,6 +37,8 @@ export interface AppealFilter {
   iin?: string
   phone?: string
   number?: string
+  /** the end of a number (`000001`): found, or else the words */
+  numberTail?: string
   words?: string
   after?: { receivedAt: Date, id: number }
   limit: number
@@ -83,6 +85,15 @@ const exportColumns = {
 const newestFirst = [sql`${appeals.received_at} desc nulls last`, sql`${appeals.id} desc nulls last`]
 const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
 
+/** words of the applicant's name or the text; digits also the tail of a number (through the reversed number's index) */
+function wordsOrTail (f: AppealFilter): SQL | undefined {
+  if (!f.words) return undefined
+  const words = sql`${appeals.search} @@ (websearch_to_tsquery('russian', ${f.words}) || websearch_to_tsquery('simple', ${f.words}))`
+  if (!f.numberTail) return words
+  // digits and dashes only: nothing to escape in the pattern
+  return or(sql`reverse(${appeals.number}) like ${[...f.numberTail].reverse().join('') + '%'}`, words)
+}
+
 function conditions (f: AppealFilter): (SQL | undefined)[] {
   const eqIf = <T>(column: Parameters<typeof eq>[0], value: T | undefined) => value === undefined ? undefined : eq(column, value)
   return [
@@ -103,7 +114,7 @@ function conditions (f: AppealFilter): (SQL | undefined)[] {
     f.iin ? inArray(appeals.person_id, personIdsWithIin(f.iin)) : undefined,
     eqIf(appeals.citizen_phone, f.phone),
     eqIf(appeals.number, f.number),
-    f.words ? sql`${appeals.search} @@ (websearch_to_tsquery('russian', ${f.words}) || websearch_to_tsquery('simple', ${f.words}))` : undefined,
+    wordsOrTail(f),
     // keyset: strictly after the last row of the previous page in (received_at desc, id desc)
     f.after ? or(lt(appeals.received_at, f.after.receivedAt), and(eq(appeals.received_at, f.after.receivedAt), lt(appeals.id, f.after.id))) : undefined,
   ]
