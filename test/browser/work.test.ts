@@ -198,6 +198,29 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.context().close()
   })
 
+  it('on a phone (390 px) the desk fits: the header in one line, the name cut not broken, sign-out on screen; in Kazakh too', async () => {
+    const page = await newPage(browser, { width: 390, height: 844 })
+    await signIn(page, service.url, people.operator)
+    await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
+    await page.getByTestId('caller').waitFor()
+    for (const language of ['ru', 'kk']) {
+      if (language === 'kk') {
+        await page.getByText('ҚАЗ', { exact: true }).click()
+        await page.getByRole('heading', { name: 'Оператордың жұмыс орны' }).waitFor()
+      }
+      const signOut = (await page.getByRole('button', { name: language === 'ru' ? 'Выйти' : 'Шығу' }).boundingBox())!
+      assert.ok(signOut.x >= 0 && signOut.x + signOut.width <= 390, `sign-out on screen: ${JSON.stringify(signOut)}`)
+      const name = (await page.getByTestId('current-user').boundingBox())!
+      assert.ok(name.height < 30, `the name on one line: ${JSON.stringify(name)}`)
+      const header = (await page.locator('header').first().boundingBox())!
+      assert.ok(header.height <= 64, `the header in one line: ${JSON.stringify(header)}`)
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      assert.ok(width <= 390, `nothing wider than the phone: ${width} px`)
+      await screenshot(page, `22-desk-phone-${language}`)
+    }
+    await page.context().close()
+  })
+
   it('the executor answers and the supervisor closes, in two browsers, each seeing the other\'s change live', async () => {
     assert.ok(appealId, 'the desk test registered the appeal')
     const executor = await newPage(browser)

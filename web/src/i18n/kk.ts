@@ -2,8 +2,8 @@ import type { Texts } from './ru'
 
 // Kazakh texts of the console: the same keys as ru.ts.
 export const kk: Texts = {
-  app: { title: '109 консолі', centre: '109 бірыңғай байланыс орталығы' },
-  language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша' },
+  app: { short: '109', title: '109 консолі', centre: '109 бірыңғай байланыс орталығы' },
+  language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
   nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', board: 'Мониторинг', admin: 'Әкімшілік' },

@@ -1,7 +1,7 @@
 // Russian texts of the console. Kazakh (kk.ts) has the same keys: a test checks the two agree.
 export const ru = {
-  app: { title: 'Консоль 109', centre: 'Единый контакт-центр 109' },
-  language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша' },
+  app: { short: '109', title: 'Консоль 109', centre: 'Единый контакт-центр 109' },
+  language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Русский', kk: 'Казахский' },
   nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', board: 'Мониторинг', admin: 'Администрирование' },

@@ -1,5 +1,5 @@
 import { DashboardOutlined, FileTextOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
-import { Alert, Button, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
+import { Alert, Button, Grid, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
 import { Suspense } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
@@ -21,6 +21,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   const location = useLocation()
   const navigate = useNavigate()
   const workplace = useWorkplace()
+  const narrow = !Grid.useBreakpoint().md
   if (!session.user || !session.token) return <Navigate to={`/signin?next=${encodeURIComponent(location.pathname + location.search)}`} replace />
   if (session.mustChangePassword && location.pathname !== '/change-password') return <Navigate to='/change-password' replace />
 
@@ -35,17 +36,21 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   return (
     <LiveProvider token={session.token}>
       <Layout style={{ minHeight: '100vh' }}>
-        <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: '#001529', paddingInline: 20 }}>
-          <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t('app.title')}</Typography.Text>
+        <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: narrow ? 8 : 16, background: '#001529', paddingInline: narrow ? 12 : 20, paddingInlineStart: narrow ? 56 : 20 }}>
+          <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t(narrow ? 'app.short' : 'app.title')}</Typography.Text>
           <div style={{ flex: 1 }} />
-          <Space size='middle'>
-            <LanguageSwitch />
-            <Typography.Text style={{ color: '#fff' }} data-testid='current-user'>{session.user.full_name}</Typography.Text>
-            <Button icon={<LogoutOutlined />} onClick={() => session.signOut()}>{t('nav.signOut')}</Button>
+          <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
+            <LanguageSwitch short={narrow} />
+            {/* a long name is cut with an ellipsis (the whole of it in its title), never broken a letter a line */}
+            <Typography.Text ellipsis={{ tooltip: session.user.full_name }} style={{ color: '#fff', maxWidth: narrow ? 96 : 260, display: 'block' }} data-testid='current-user'>
+              {session.user.full_name}
+            </Typography.Text>
+            <Button icon={<LogoutOutlined aria-hidden />} aria-label={t('nav.signOut')} title={t('nav.signOut')} onClick={() => session.signOut()}>{narrow ? null : t('nav.signOut')}</Button>
           </Space>
         </Layout.Header>
         <Layout>
-          <Layout.Sider width={230} theme='light' breakpoint='lg' collapsedWidth={0}>
+          {/* collapsed on a narrow screen: its button sits in the header, not over the page */}
+          <Layout.Sider width={230} theme='light' breakpoint='lg' collapsedWidth={0} zeroWidthTriggerStyle={narrow ? { top: -52, insetInlineEnd: -48 } : undefined}>
             <nav aria-label={t('app.title')}>
               <Menu mode='inline' selectedKeys={[selected]} defaultOpenKeys={['admin']} items={menuOf(session.user, workplace.data, t)} onClick={({ key }) => navigate(key)} />
             </nav>
@@ -63,11 +68,11 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
 function menuOf (user: SessionUser, workplace: Workplace | undefined, t: TFunction): MenuProps['items'] {
   const admin = ADMIN_PAGES.filter((page) => canSeeAdminPage(user, page)).map((page) => ({ key: `/admin/${page}`, label: t(`admin.pages.${page}`) }))
   return [
-    ...(canUseDesk(user, workplace) ? [{ key: '/desk', icon: <PhoneOutlined />, label: t('nav.desk') }] : []),
-    { key: '/appeals', icon: <FileTextOutlined />, label: t('nav.appeals') },
-    ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined />, label: t('nav.board') }] : []),
-    ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined />, label: t('nav.admin'), children: admin }] : []),
-    { key: '/profile', icon: <UserOutlined />, label: t('nav.profile') },
+    ...(canUseDesk(user, workplace) ? [{ key: '/desk', icon: <PhoneOutlined aria-hidden />, label: t('nav.desk') }] : []),
+    { key: '/appeals', icon: <FileTextOutlined aria-hidden />, label: t('nav.appeals') },
+    ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined aria-hidden />, label: t('nav.board') }] : []),
+    ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined aria-hidden />, label: t('nav.admin'), children: admin }] : []),
+    { key: '/profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
   ]
 }
 
