@@ -23,7 +23,7 @@ export interface Owned { organization_id: number | null, employee_id?: number | 
 
 /** a supervisor's scope (an admin: everything; a manager: its organization); operators are refused, naming `what` */
 export function supervisorScope (p: Principal, what: string): Scope {
-  if (p.role === 'operator') throw new ForbiddenError(`Only supervisors see ${what}`)
+  if (p.role === 'operator') throw new ForbiddenError(`Only supervisors see ${what}`, 'supervisors_only')
   return scopeOf(p)
 }
 

@@ -27,7 +27,7 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor (message = 'Not enough permissions') { super(403, 'forbidden', message) }
+  constructor (message = 'Not enough permissions', code = 'forbidden') { super(403, code, message) }
 }
 
 export class TooManyRequestsError extends AppError {

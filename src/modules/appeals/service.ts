@@ -139,7 +139,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       input.call_row_id === undefined ? undefined : repo.call(input.call_row_id),
     ])
     const actor: Actor = { principal, centre: principal.role === 'admin' || facts.centre === true }
-    if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals')
+    if (!actor.centre) throw new ForbiddenError('Only the call centre\'s staff register appeals', 'centre_staff_only')
     const problems = referenceProblems(input, facts)
     if (input.call_row_id !== undefined && !call) problems.push(problem(['body', 'call_row_id'], `Call ${input.call_row_id} does not exist`, input.call_row_id))
     invalid(problems)
@@ -248,7 +248,7 @@ export function createAppealService (deps: AppealServiceDeps) {
       const current = await tx.lock(id)
       if (!current || !canSeeAppeal(actor, current.executor_organization_id)) throw new NotFoundError('Appeal')
       const verdict = judge(actor, current, action)
-      if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`)
+      if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`, 'action_not_yours')
       if (!verdict.ok) {
         const open = openActions(current)
         throw new ConflictError(`Appeal ${current.number} is ${current.status}: ${action} is not allowed now (allowed: ${open.length > 0 ? open.join(', ') : 'none'})`, 'invalid_transition')

@@ -53,7 +53,7 @@ export function createEmployeeService ({ repo, principalChanged = () => {} }: Em
     if (actor.role === 'admin') return
     if ((target.role !== undefined && target.role !== 'operator') || (target.user_type !== undefined && target.user_type !== 'staff') ||
         (target.organization_id !== undefined && !canManage(actor, target.organization_id))) {
-      throw new ForbiddenError('A manager manages the operators of its own organization only')
+      throw new ForbiddenError('A manager manages the operators of its own organization only', 'own_organization_only')
     }
   }
 
@@ -61,7 +61,7 @@ export function createEmployeeService ({ repo, principalChanged = () => {} }: Em
     async list (actor: Principal, query: EmployeeListQuery): Promise<EmployeeResponse[]> {
       let organizationId = query.organization_id
       if (actor.role !== 'admin') {
-        if (organizationId !== undefined && organizationId !== actor.organization_id) throw new ForbiddenError('Managers see their own organization only')
+        if (organizationId !== undefined && organizationId !== actor.organization_id) throw new ForbiddenError('Managers see their own organization only', 'own_organization_only')
         organizationId = actor.organization_id ?? -1
       }
       const rows = await repo.list({ organizationId, role: query.role, q: query.q?.trim() || undefined, includeInactive: query.include_inactive, skip: query.skip, limit: query.limit })
@@ -91,7 +91,7 @@ export function createEmployeeService ({ repo, principalChanged = () => {} }: Em
       checkManagerScope(actor, values)
       checkShape(values.user_type ?? current.user_type, values.organization_id === undefined ? current.organization_id : values.organization_id)
       if (id === actor.id && (values.is_active === false || (values.role !== undefined && values.role !== current.role))) {
-        throw new ConflictError('You cannot deactivate yourself or change your own role')
+        throw new ConflictError('You cannot deactivate yourself or change your own role', 'self_change')
       }
       await repo.update(id, values)
       principalChanged(id)
@@ -101,7 +101,7 @@ export function createEmployeeService ({ repo, principalChanged = () => {} }: Em
     async remove (actor: Principal, id: number) {
       const current = await visible(actor, id)
       checkManagerScope(actor, { role: current.role, user_type: current.user_type })
-      if (id === actor.id) throw new ConflictError('You cannot delete yourself')
+      if (id === actor.id) throw new ConflictError('You cannot delete yourself', 'self_change')
       await repo.remove(id) // rows that still refer to the employee make this a 409
       principalChanged(id)
       return { message: 'Employee deleted' }

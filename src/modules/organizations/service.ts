@@ -156,7 +156,7 @@ export function createOrganizationService (deps: OrganizationServiceDeps) {
       return { ...notificationDefaults, ...saved, organization_id: id }
     },
     async saveNotifications (actor: Principal, id: number, input: NotificationSettingsSave) {
-      if (!canManage(actor, id)) throw new ForbiddenError('A manager changes its own organization\'s settings only')
+      if (!canManage(actor, id)) throw new ForbiddenError('A manager changes its own organization\'s settings only', 'own_organization_only')
       if (!await repos.orgs.findBasic(id)) throw new NotFoundError('Organization')
       const saved = await repos.orgs.upsertNotifications(id, input) // a partner_uuid of another organization is 409
       return { ...notificationDefaults, ...saved, organization_id: id }

@@ -29,11 +29,17 @@ api.use(auth)
 
 /** A FastAPI-shaped error: 422 lists the fields, the others say one thing */
 export interface FieldProblem { type: string, loc: (string | number)[], msg: string, ctx?: Record<string, unknown> }
-export interface ApiProblem { status: number, detail: string | FieldProblem[] | undefined, retryAfter?: number }
+export interface ApiProblem {
+  status: number
+  detail: string | FieldProblem[] | undefined
+  /** the service's stable name of the refusal (`person_exists`), which the console says in its own words */
+  code?: string
+  retryAfter?: number
+}
 
 /** the error of an openapi-fetch answer as one value the pages can show */
 export function problemOf (error: unknown, response: Response | undefined): ApiProblem {
-  const detail = (error as { detail?: unknown } | undefined)?.detail
+  const body = error as { detail?: unknown, code?: unknown } | undefined
   const retryAfter = Number(response?.headers.get('retry-after') ?? '') || undefined
-  return { status: response?.status ?? 0, detail: detail as ApiProblem['detail'], retryAfter }
+  return { status: response?.status ?? 0, detail: body?.detail as ApiProblem['detail'], code: typeof body?.code === 'string' ? body.code : undefined, retryAfter }
 }

@@ -10,9 +10,10 @@ import type { ApiProblem } from '../api/client'
 export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunction): string | undefined {
   if (problem.status === 0) return t('common.networkError')
   const duplicate = takenValue(problem)
-  const field = duplicate && form.getFieldsError().find((f) => f.name.join('.') === duplicate.column)
-  if (duplicate && field) {
-    form.setFields([{ name: field.name, errors: [t('common.taken', { value: duplicate.value })] }])
+  const column = duplicate?.column ?? (problem.code ? FIELD_OF_CODE[problem.code] : undefined)
+  const field = column && form.getFieldsError().find((f) => f.name.join('.') === column)
+  if (field) {
+    form.setFields([{ name: field.name, errors: [problemText(t, problem)] }])
     return undefined
   }
   if (!Array.isArray(problem.detail)) return problemText(t, problem)
@@ -38,14 +39,22 @@ export function messageOf (t: TFunction, message: string): string {
   return (t('apiMessages', { returnObjects: true }) as Record<string, string>)[message] ?? message
 }
 
-/** a problem said as one sentence: for a refused action that has no form to put it on */
+/** the field of the form a refusal is about, by its code (`citizen.iin` for a person registered already) */
+const FIELD_OF_CODE: Record<string, string> = { person_exists: 'citizen.iin' }
+
+/**
+ * A problem said as one sentence in the console's language, for a refused action that has no form
+ * to put it on: by the refusal's code, else by the service's known message, else by its status, so
+ * no English message of the service reaches the page.
+ */
 export function problemText (t: TFunction, problem: ApiProblem): string {
   if (problem.status === 0) return t('common.networkError')
   const duplicate = takenValue(problem)
   if (duplicate) return t('common.taken', { value: duplicate.value })
-  if (typeof problem.detail === 'string') return messageOf(t, problem.detail)
   if (Array.isArray(problem.detail)) return problem.detail.map((p) => messageOf(t, p.msg)).join('; ')
-  return t('common.unexpected', { status: problem.status })
+  const byCode = problem.code === undefined ? undefined : (t('errors.codes', { returnObjects: true }) as Record<string, string>)[problem.code]
+  const byMessage = typeof problem.detail === 'string' ? (t('apiMessages', { returnObjects: true }) as Record<string, string>)[problem.detail] : undefined
+  return byCode ?? byMessage ?? t(problem.status >= 500 ? 'errors.fault' : 'errors.refused', { status: problem.status })
 }
 
 /** a 409 for a unique value already taken: the service says `<column> '<value>' already exists` */

@@ -259,6 +259,24 @@ export const ru = {
     } as Record<string, string>,
   },
   /** the service's messages (English, as FastAPI's) in the console's language; others are shown as they come */
+  errors: {
+    refused: 'Сервис отклонил действие ({{status}}).', fault: 'Сбой сервиса ({{status}}). Повторите позже.',
+    /** the service's stable codes of its refusals (README: error codes) */
+    codes: {
+      forbidden: 'Недостаточно прав для этого действия', not_found: 'Не найдено: возможно, запись удалена или недоступна вам',
+      conflict: 'Действие невозможно: такие данные уже есть или изменились', unauthorized: 'Сессия завершена, войдите снова',
+      too_many_requests: 'Слишком много попыток, повторите позже', service_unavailable: 'Сервис временно недоступен, повторите позже',
+      centre_staff_only: 'Регистрировать обращения могут только сотрудники контакт-центра',
+      person_exists: 'Гражданин с этим ИИН уже есть в справочнике: выберите его в поле «Гражданин из справочника»',
+      action_not_yours: 'Это действие с обращением вам недоступно', invalid_transition: 'Обращение уже в другом состоянии: обновите страницу',
+      telephony_off: 'Телефония организации отключена', own_organization_only: 'Можно управлять только своей организацией',
+      supervisors_only: 'Доступно только руководителям', self_change: 'Нельзя отключить или удалить себя или изменить свою роль',
+      quota_exceeded: 'Превышена квота организации', still_referenced: 'Запись используется: сначала уберите ссылки на неё',
+      not_in_tenant: 'Выбранное принадлежит другой организации', no_terminal: 'За вами не закреплён SIP-терминал: обратитесь к администратору',
+      default_queue: 'Очередь по умолчанию удалить нельзя', prefix_in_use: 'Префикс организации с SIP-терминалами изменить нельзя',
+      call_closed: 'Звонок уже завершён', already_sent: 'Уведомление уже отправлено',
+    } as Record<string, string>,
+  },
   apiMessages: {
     'Value is not a valid Kazakhstan phone number': 'Неверный номер телефона Казахстана',
     'Current password is incorrect': 'Текущий пароль введён неверно',
