@@ -283,10 +283,40 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
         await page.locator('.ant-tree-title', { hasText: 'Газбен жабдықтау' }).waitFor()
       }
       await screenshot(page, `5${pages.findIndex(([p]) => p === path)}-${path}-kk`)
+      assert.deepEqual(await englishTexts(page), [], `no English left on the ${path} page in Kazakh`)
+    }
+    // and the pages outside the administration
+    for (const [path, heading] of [['appeals', 'Өтініштер'], ['board', 'Мониторинг'], ['desk', 'Оператордың жұмыс орны'], ['profile', 'Профиль'], ['admin/terminals', 'SIP-терминалдар'], ['admin/employees', 'Қызметкерлер'], ['admin/pbx', 'АТС']] as const) {
+      await page.goto(`${service.url}/console/${path}`)
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
+      await page.waitForLoadState('networkidle')
+      assert.deepEqual(await englishTexts(page), [], `no English left on the ${path} page in Kazakh`)
     }
     await page.getByText('Русский').click()
   })
 })
+
+/**
+ * The visible texts of the page that are English words and nothing Kazakh or Russian: what a Kazakh
+ * user would read in English. Names of protocols, products and services (SIP, Asterisk, Telegram, e-Otinish), codes, numbers, e-mail
+ * addresses, identifiers (tenant ids, zones) and the user's own name (data) are not words of the console.
+ */
+async function englishTexts (page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const allowed = /^(?:[A-Z0-9_./:@+-]+|Asterisk|PJSIP|WebSocket|Administrator|Telegram|WhatsApp|e-Otinish|eGov|[\w-]+\.conf|[a-z0-9]+(?:-[a-z0-9]+)+|[A-Z][a-z]+\/[A-Z][A-Za-z_]+|[\w.+-]+@[\w.-]+|https?:\/\/\S+)$/
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? ''
+      const element = node.parentElement
+      if (!text || !element || /[А-Яа-яЁёӘәҒғҚқҢңӨөҰұҮүҺһІі]/.test(text) || !/[A-Za-z]{3,}/.test(text)) continue
+      if (element.closest('[data-testid="current-user"], pre, code, script, style') || element.getClientRects().length === 0) continue
+      if (text.split(/[\s,;()]+/).every((word) => word === '' || allowed.test(word))) continue
+      found.push(text)
+    }
+    return found
+  })
+}
 
 /** an Ant Design TreeSelect in a dialog: search for the title, pick it, and see the dropdown gone */
 async function pickInTree (page: Page, field: ReturnType<Page['getByLabel']>, title: string): Promise<void> {

@@ -17,7 +17,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
 
   before(async () => {
     smtp = await startSmtpServer()
-    service = await startServiceAsReadme({ SMTP_URL: smtp.url })
+    service = await startServiceAsReadme({ SMTP_URL: smtp.url }, { seed: true })
     browser = await launchChromium()
     admin = { authorization: `Bearer ${await apiToken(service.url, ADMIN)}`, 'content-type': 'application/json' }
     // the call centre, whose operators sit at the desk, and an executor (an akimat), whose staff answer
@@ -117,6 +117,8 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     const page = await newPage()
     await signIn(page, service.url, ADMIN, '/console/desk')
     await page.getByRole('heading', { name: 'Рабочее место оператора' }).waitFor()
+    // a fresh service's classifier has no subcategories yet: the desk says why nothing can be registered
+    await page.getByTestId('no-subcategories').getByText('В классификаторе нет ни одной подкатегории').waitFor()
 
     await page.context().setOffline(true)
     await page.getByRole('menuitem', { name: 'Обращения' }).click()

@@ -75,6 +75,7 @@ describe('appeals across instances: the deadline job and live events', () => {
     assert.ok(list.every((a) => a.is_overdue && a.work_overdue_at !== null && a.close_overdue_at === null))
     const detail = (await first.app.inject({ url: `/api/appeals/${appeals[0]!.id}`, headers: operator })).json()
     assert.deepEqual(detail.history.filter((e: { action: string }) => e.action === 'overdue').map((e: { payload: { deadline: string } }) => e.payload.deadline), ['work'])
+    assert.deepEqual(detail.history.filter((e: { action: string }) => e.action === 'overdue').map((e: { actor_id: number | null, actor_name: string | null }) => [e.actor_id, e.actor_name]), [[null, null]], 'a missed deadline is the service\'s step')
     const breaches = await Promise.all(appeals.map(() => smtp.next(managerEmail)))
     assert.deepEqual(breaches.map((m) => m.subject).filter((s) => !/^Просрочено обращение/.test(s)), [], 'only the breaches\' mails')
     await Promise.all([first.app.notifications.runOnce(), second.app.notifications.runOnce()])

@@ -248,6 +248,7 @@ describe('appeals register (/api/appeals)', () => {
       ])
       assert.equal(history.find((e) => e.action === 'return')!.reason, 'Нет подписи')
       assert.equal(history.find((e) => e.action === 'take')!.actor_id, executorOperatorId)
+      assert.equal((history.find((e) => e.action === 'take') as { actor_name?: string }).actor_name, 'Иванов Иван', 'the history names who acted')
     })
 
     it('a transition the state does not allow is 409 naming what is allowed; one the role does not allow is 403', async () => {

@@ -37,6 +37,8 @@ export const calls = pgTable('calls', {
   oneOf('calls_source_check', t.source, callSources),
   uniqueIndex('calls_call_id_unique').on(t.call_id),
   index('calls_operator_idx').on(t.operator_num, t.created_at),
+  // the call going on of a user (a reloaded desk)
+  index('calls_employee_idx').on(t.employee_id, t.created_at),
   index('calls_organization_idx').on(t.organization_id, t.created_at),
   index('calls_phone_idx').on(t.caller_phone, t.created_at),
   index('calls_created_idx').on(t.created_at),

@@ -5,7 +5,7 @@ import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal, callTranscript } from '../call-events/queries.js'
 import { lineCallRecord } from '../line-calls/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
-import { employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
+import { employeeNames, employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
 import { organizationActiveFact, organizationName, organizationRoleFacts, organizationRunsFact } from '../organizations/queries.js'
 import { enqueueNotifications, notificationsInsert, type NotificationInsert, type StatementNotification } from '../notifications/queries.js'
 import { activeItemFact, insertPersonIfNew, itemName, personById, personByIin, personIdsWithIin, responseChannel } from '../references/queries.js'
@@ -255,7 +255,13 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     setAnswerCheck: async (id: number, answeredAt: Date, check: Record<string, unknown>) => (await db.update(appeals).set({ answer_check: check })
       .where(and(eq(appeals.id, id), eq(appeals.answered_at, answeredAt))).returning({ id: appeals.id })).length > 0,
     addEvent: async (values: AppealEventInsert): Promise<number> => (await db.insert(appealEvents).values(values).returning({ id: appealEvents.id }))[0]!.id,
-    history: (id: number) => db.select().from(appealEvents).where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id)),
+    /** the appeal's history, each step with who took it (null: the service itself, or an employee since deleted) */
+    history: (id: number) => {
+      const actor = employeeNames(db)
+      return db.select({ ...getTableColumns(appealEvents), actor_name: sql<string | null>`nullif(trim(concat_ws(' ', ${actor.last_name}, ${actor.first_name})), '')` })
+        .from(appealEvents).leftJoin(actor, eq(actor.id, appealEvents.actor_id))
+        .where(eq(appealEvents.appeal_id, id)).orderBy(asc(appealEvents.id))
+    },
     /** the period's measures, in all or per group of a dimension (the largest groups first, at most `limit`) */
     async stats (f: Omit<AppealFilter, 'limit'>, from: Date, to: Date, dimension: StatsDimension, limit: number): Promise<StatsRow[]> {
       const m = measures(from.toISOString(), to.toISOString())

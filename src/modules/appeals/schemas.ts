@@ -96,6 +96,7 @@ export const AppealEvent = Type.Object({
   id: Type.Integer(),
   at: Timestamp(),
   actor_id: Nullable(Type.Integer()),
+  actor_name: Nullable(Type.String({ description: 'who took the step (surname and name); null: the service itself (a deadline missed)' })),
   action: OneOf(appealActions),
   from_status: Nullable(OneOf(appealStatuses)),
   to_status: OneOf(appealStatuses),

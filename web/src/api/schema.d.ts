@@ -4677,6 +4677,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor_id: number | null;
+            /** @description who took the step (surname and name); null: the service itself (a deadline missed) */
+            actor_name: string | null;
             /** @enum {string} */
             action: "register" | "assign" | "take" | "redirect" | "extend" | "answer" | "return" | "close" | "reject" | "overdue";
             /** @enum {string|null} */

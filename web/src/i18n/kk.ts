@@ -64,6 +64,7 @@ export const kk: Texts = {
       failed: 'Модель жауап бермеді: {{error}}', unavailable: 'LLM бапталмаған: әкімшіге хабарласыңыз.',
     },
     form: {
+      noSubcategories: 'Жіктеуіште бірде-бір санатша жоқ, сондықтан өтінішті тіркеу мүмкін емес. Оларды әкімші қосады: «Әкімшілік → Жіктеуіштер».',
       title: 'Өтінішті тіркеу', registered: '{{number}} өтініші тіркелді.', open: 'Ашу',
       person: 'Анықтамалықтағы азамат', personHint: 'ЖСН, аты-жөні немесе телефон бойынша іздеу. Табылмаса, төмендегі өрістерді толтырыңыз.',
       personSearch: 'ЖСН, аты-жөні немесе телефон', typeToSearch: 'Кемінде 2 таңба енгізіңіз', noPerson: 'Табылмады',
@@ -83,6 +84,7 @@ export const kk: Texts = {
     previous: 'Артқа', first: 'Басына', next: 'Әрі қарай',
   },
   appeal: {
+    byService: 'автоматты түрде (қызмет)', byFormerEmployee: 'енді жоқ қызметкер',
     title: '{{number}} өтініші', notFound: 'Өтініш табылмады немесе сізге қолжетімсіз.', toList: 'Өтініштер тізіміне',
     changedElsewhere: 'Өтінішті басқа пайдаланушы өзгертті: өзекті күйі көрсетілген.', text: 'Өтініш мәтіні', answer: '{{date}} берілген жауап',
     checkPending: 'Жауапты модель тексеруде…', priority: 'Басымдық', workDue: 'Жұмысқа алу мерзімі', closeDue: 'Жауап беру мерзімі', extended: 'ұзартылды: {{reason}}',
@@ -279,6 +281,7 @@ export const kk: Texts = {
     } as Record<string, string>,
   },
   apiMessages: {
+    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': 'Asterisk басқару интерфейсі (AMI) бапталмаған: AMI_HOST, AMI_USERNAME және AMI_SECRET орнатыңыз',
     'Value is not a valid Kazakhstan phone number': 'Қазақстан телефон нөмірі қате',
     'Current password is incorrect': 'Ағымдағы құпиясөз қате енгізілді',
     'Password should have at least 10 characters': 'Құпиясөз кемінде 10 таңба болуы керек',

@@ -62,6 +62,7 @@ export const ru = {
       failed: 'Модель не дала ответа: {{error}}', unavailable: 'LLM не настроен: обратитесь к администратору.',
     },
     form: {
+      noSubcategories: 'В классификаторе нет ни одной подкатегории, поэтому обращение не зарегистрировать. Их добавляет администратор: «Администрирование → Классификаторы».',
       title: 'Регистрация обращения', registered: 'Обращение {{number}} зарегистрировано.', open: 'Открыть',
       person: 'Гражданин из справочника', personHint: 'Поиск по ИИН, ФИО или телефону. Если не найден — заполните поля ниже.',
       personSearch: 'ИИН, ФИО или телефон', typeToSearch: 'Введите не менее 2 символов', noPerson: 'Не найдено',
@@ -81,6 +82,7 @@ export const ru = {
     previous: 'Назад', first: 'В начало', next: 'Далее',
   },
   appeal: {
+    byService: 'автоматически (сервис)', byFormerEmployee: 'сотрудник, которого больше нет',
     title: 'Обращение {{number}}', notFound: 'Обращение не найдено или недоступно вам.', toList: 'К списку обращений',
     changedElsewhere: 'Обращение изменено другим пользователем: показано актуальное состояние.', text: 'Текст обращения', answer: 'Ответ от {{date}}',
     checkPending: 'Ответ проверяется моделью…', priority: 'Приоритет', workDue: 'Срок взятия в работу', closeDue: 'Срок ответа', extended: 'продлён: {{reason}}',
@@ -278,6 +280,7 @@ export const ru = {
     } as Record<string, string>,
   },
   apiMessages: {
+    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': 'Интерфейс управления Asterisk (AMI) не настроен: задайте AMI_HOST, AMI_USERNAME и AMI_SECRET',
     'Value is not a valid Kazakhstan phone number': 'Неверный номер телефона Казахстана',
     'Current password is incorrect': 'Текущий пароль введён неверно',
     'Password should have at least 10 characters': 'Пароль не короче 10 символов',

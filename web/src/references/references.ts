@@ -66,7 +66,11 @@ export function useClassificationOptions () {
   const subcategory = useLocalName('subcategories')
   const options = useMemo(() => classificationOptions(trees.data ?? [], { classifier, appealType, category, subcategory }),
     [trees.data, classifier, appealType, category, subcategory])
-  return { options, loading: trees.isLoading }
+  // nothing to pick: no active subcategory under any active category (a fresh classifier)
+  const empty = trees.data !== undefined && !trees.data.some((c) => c.appeal_types.some((a) => a.is_active && a.categories.some((k) => k.is_active && k.subcategories.some((s) => s.is_active))))
+  // an open desk learns of subcategories added since it loaded: read again when the picker opens (a 304 when unchanged)
+  const refresh = () => { if (!trees.isFetching) void trees.refetch() }
+  return { options, loading: trees.isLoading, empty, refresh }
 }
 
 const asNamed: LocalName = (item) => item.name

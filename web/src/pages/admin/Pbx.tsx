@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
 import { generateConfigs, pbxPreviewQuery, pbxStatusQuery, reloadPbx } from '../../api/telephony'
-import { problemText } from '../../forms/problems'
+import { messageOf, problemText } from '../../forms/problems'
 import { AsteriskConfig } from './AsteriskConfig'
 
 const PREVIEWS = ['sip', 'queues', 'extensions'] as const
@@ -25,7 +25,7 @@ export function Pbx () {
       <Card size='small' title={t('pbx.status')} loading={status.isLoading} data-testid='pbx-status'>
         {s && (
           <Descriptions size='small' column={{ xs: 1, md: 3 }}>
-            <Descriptions.Item label={t('pbx.connection')}><Tag color={s.connected ? 'green' : 'orange'}>{s.connected ? t('pbx.connected') : t('pbx.disconnected')}</Tag> {s.message}</Descriptions.Item>
+            <Descriptions.Item label={t('pbx.connection')}><Tag color={s.connected ? 'green' : 'orange'}>{s.connected ? t('pbx.connected') : t('pbx.disconnected')}</Tag> {s.message && messageOf(t, s.message)}</Descriptions.Item>
             <Descriptions.Item label={t('pbx.version')}>{s.asterisk_version ?? '—'}</Descriptions.Item>
             <Descriptions.Item label={t('pbx.calls')}>{s.current_calls ?? '—'}</Descriptions.Item>
           </Descriptions>
@@ -38,7 +38,7 @@ export function Pbx () {
       </Space>
       {generate.data && (
         <Alert
-          type={generate.data.success ? 'success' : 'error'} showIcon message={generate.data.message} data-testid='pbx-generate'
+          type={generate.data.success ? 'success' : 'error'} showIcon message={messageOf(t, generate.data.message)} data-testid='pbx-generate'
           description={(
             <>
               {generate.data.files.length > 0 && <div>{t('pbx.files')}: {generate.data.files.join(', ')}</div>}
@@ -49,7 +49,7 @@ export function Pbx () {
         />
       )}
       {generate.isError && <Alert type='error' showIcon message={problemText(t, generate.error as unknown as ApiProblem)} />}
-      {reload.data && <Alert type={reload.data.success ? 'success' : 'error'} showIcon message={reload.data.message} description={reload.data.output ? <pre style={{ margin: 0 }}>{reload.data.output}</pre> : undefined} />}
+      {reload.data && <Alert type={reload.data.success ? 'success' : 'error'} showIcon message={messageOf(t, reload.data.message)} description={reload.data.output ? <pre style={{ margin: 0 }}>{reload.data.output}</pre> : undefined} />}
       {reload.isError && <Alert type='error' showIcon message={problemText(t, reload.error as unknown as ApiProblem)} />}
       <Card size='small'>
         <Tabs

@@ -107,6 +107,7 @@ export function AppealPage () {
                   children: (
                     <>
                       <b>{t(`appeal.events.${e.action}`)}</b> · {format.dateTime(e.at)}
+                      <div data-testid='history-actor' style={{ color: '#555' }}>{e.actor_name ?? t(e.actor_id === null ? 'appeal.byService' : 'appeal.byFormerEmployee')}</div>
                       {e.reason && <div style={{ color: '#555' }}>{e.reason}</div>}
                     </>
                   ),

@@ -111,10 +111,12 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         <Form.Item name='text' label={t('desk.form.text')} rules={[required, { max: 20_000 }]}>
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} />
         </Form.Item>
+        {classification.empty && <Alert type='warning' showIcon role='alert' data-testid='no-subcategories' message={t('desk.form.noSubcategories')} style={{ marginBottom: 12 }} />}
         <Form.Item name='subcategory_id' label={t('desk.form.classification')} rules={[required]}>
           <TreeSelect
             showSearch treeNodeFilterProp='title' treeData={classification.options} loading={classification.loading}
             placeholder={t('desk.form.classificationSearch')} treeDefaultExpandAll={false} allowClear
+            onOpenChange={(open) => { if (open) classification.refresh() }}
           />
         </Form.Item>
         <Row gutter={12}>

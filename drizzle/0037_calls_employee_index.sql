@@ -1,0 +1,2 @@
+-- The call going on of a user (GET /api/call-events/current, a reloaded desk) found by its employee, not by scanning the last two hours.
+CREATE INDEX "calls_employee_idx" ON "calls" USING btree ("employee_id","created_at");
