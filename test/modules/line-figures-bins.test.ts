@@ -190,9 +190,12 @@ describe('retention of the line\'s calls', () => {
         { interface: 'PJSIP/101001', state: 'ready', started_at: new Date('2026-10-01T05:00:00Z'), ended_at: new Date('2026-10-01T06:00:00Z') },
         { interface: 'PJSIP/101001', state: 'ready', started_at: new Date('2026-11-20T05:00:00Z'), ended_at: null },
       ])
-      await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1700000000.1', headers: admin })).statusCode === 404, 5000, 'the purge')
+      // the calls and the periods go in statements of their own: both are waited for
+      const periodStarts = async () => (await t.database.db.select().from(memberStatePeriods)).map((p) => p.started_at.toISOString())
+      await eventually(async () => (await t.app.inject({ url: '/api/line-calls/1700000000.1', headers: admin })).statusCode === 404, 10_000, 'the calls\' purge')
+      await eventually(async () => (await periodStarts()).length === 1, 10_000, 'the periods\' purge')
       assert.equal((await t.app.inject({ url: '/api/line-calls/1700000000.2', headers: admin })).statusCode, 200, 'a call within the period stays')
-      assert.deepEqual((await t.database.db.select().from(memberStatePeriods)).map((p) => p.started_at.toISOString()), ['2026-11-20T05:00:00.000Z'])
+      assert.deepEqual(await periodStarts(), ['2026-11-20T05:00:00.000Z'])
       const old = (await t.app.inject({ url: '/api/line-calls/kpis?date_from=2026-10-01&date_to=2026-10-01', headers: admin })).json()
       assert.equal(old.totals.offered, 1, 'the figures of a purged day stay')
       assert.equal(old.totals.average_talk, 30)
