@@ -179,16 +179,21 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.getByTestId('presence').getByText('Разговор').waitFor()
     assert.equal(await page.getByLabel('Телефон', { exact: true }).inputValue(), '+77025550011', 'the call\'s number is in the form again')
 
+    /** the caller typed in as a new citizen (name and IIN) with an appeal, and sent */
+    const registerNewCitizen = async (text: string, subcategory: string, typed: string) => {
+      await page.getByLabel('ФИО заявителя').fill('Сейтказиева Айгерим')
+      await page.getByLabel('ИИН').fill('061211600012')
+      await page.getByLabel('Суть обращения').fill(text)
+      await pick(page, 'Классификация', subcategory, typed)
+      await pick(page, 'Способ ответа', 'Электронная почта')
+      await page.getByRole('button', { name: 'Зарегистрировать' }).click()
+    }
+
     // a subcategory added while the desk is open is there when the picker opens
     await admin('POST', '/api/classifiers/subcategories', { category_id: ids.category, name: 'Вывоз мусора', priority: 3, time_to_work: 4, time_to_close: 40 })
 
     // the caller is registered with the appeal: the card and the form know them while the call goes on
-    await page.getByLabel('ФИО заявителя').fill('Сейтказиева Айгерим')
-    await page.getByLabel('ИИН').fill('061211600012')
-    await page.getByLabel('Суть обращения').fill('Во дворе дома 12 не вывозят мусор вторую неделю')
-    await pick(page, 'Классификация', 'Вывоз мусора', 'Вывоз')
-    await pick(page, 'Способ ответа', 'Электронная почта')
-    await page.getByRole('button', { name: 'Зарегистрировать' }).click()
+    await registerNewCitizen('Во дворе дома 12 не вывозят мусор вторую неделю', 'Вывоз мусора', 'Вывоз')
     await page.getByRole('status').filter({ hasText: 'зарегистрировано' }).waitFor()
     await caller.getByText('Сейтказиева Айгерим').waitFor()
     await caller.getByText('ИИН ********0012').waitFor()
@@ -201,12 +206,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     const form = page.getByTestId('appeal-form')
     await form.getByTitle('Сейтказиева Айгерим').hover()
     await form.locator('.ant-select-clear').first().click()
-    await page.getByLabel('ФИО заявителя').fill('Сейтказиева Айгерим')
-    await page.getByLabel('ИИН').fill('061211600012')
-    await page.getByLabel('Суть обращения').fill('Мусор так и не вывезли')
-    await pick(page, 'Классификация', 'Водоснабжение', 'Водо')
-    await pick(page, 'Способ ответа', 'Электронная почта')
-    await page.getByRole('button', { name: 'Зарегистрировать' }).click()
+    await registerNewCitizen('Мусор так и не вывезли', 'Водоснабжение', 'Водо')
     const iinField = form.locator('.ant-form-item').filter({ has: page.getByLabel('ИИН') })
     await iinField.getByText('Гражданин с этим ИИН уже есть в справочнике').waitFor()
     await page.getByText('Қазақша').click()
