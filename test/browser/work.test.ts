@@ -171,6 +171,15 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await machine('POST', '/api/call-events/transcription', { call_id: 'reload-call-1', operator_num: '109001', channel: 'caller', chunk_text: 'Во дворе не вывозят мусор', full_text: 'Во дворе не вывозят мусор' })
     await page.getByTestId('transcript').getByText('Во дворе не вывозят мусор').waitFor()
 
+    // the classification read after the reload is held until the picker opens: it began before the subcategory below
+    // was added, and what the picker reads again arrives while its search is being typed
+    let pickerOpened!: () => void
+    const opened = new Promise<void>((resolve) => { pickerOpened = resolve })
+    await page.route('**/api/classifiers/*/tree', async (route) => {
+      const before = await route.fetch()
+      await opened
+      await route.fulfill({ response: before })
+    }, { times: 1 })
     await page.reload()
     await caller.getByText('+77025550011').waitFor()
     await caller.getByText('Не найден в справочнике').waitFor()
@@ -191,6 +200,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
 
     // a subcategory added while the desk is open is there when the picker opens
     await admin('POST', '/api/classifiers/subcategories', { category_id: ids.category, name: 'Вывоз мусора', priority: 3, time_to_work: 4, time_to_close: 40 })
+    void page.locator('.ant-select-dropdown:visible').first().waitFor().then(pickerOpened)
 
     // the caller is registered with the appeal: the card and the form know them while the call goes on
     await registerNewCitizen('Во дворе дома 12 не вывозят мусор вторую неделю', 'Вывоз мусора', 'Вывоз')

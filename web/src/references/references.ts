@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useMemo } from 'react'
+import { useCallback, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../api/client'
 import {
@@ -68,8 +68,15 @@ export function useClassificationOptions () {
     [trees.data, classifier, appealType, category, subcategory])
   // nothing to pick: no active subcategory under any active category (a fresh classifier)
   const empty = trees.data !== undefined && !trees.data.some((c) => c.appeal_types.some((a) => a.is_active && a.categories.some((k) => k.is_active && k.subcategories.some((s) => s.is_active))))
-  // an open desk learns of subcategories added since it loaded: read again when the picker opens (a 304 when unchanged)
-  const refresh = () => { if (!trees.isFetching) void trees.refetch() }
+  // an open desk learns of subcategories added since it loaded: read again when the picker opens (a 304 when unchanged);
+  // a read under way may have begun before the change, so another follows it (once, however often the picker opens)
+  const readAgain = useRef(false)
+  const refresh = () => {
+    if (!trees.isFetching) { void trees.refetch(); return }
+    if (readAgain.current) return
+    readAgain.current = true
+    void trees.refetch({ cancelRefetch: false }).finally(() => { readAgain.current = false; void trees.refetch() })
+  }
   return { options, loading: trees.isLoading, empty, refresh }
 }
 

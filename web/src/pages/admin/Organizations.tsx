@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip, TreeSelect } from 'antd'
+import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../api/client'
@@ -8,6 +8,7 @@ import {
   createGroup, createOrganization, groupsQuery, notificationSettingsQuery, organizationListQuery, organizationQuery, removeGroup, removeOrganization,
   retryAllExtSync, retryExtSync, saveNotificationSettings, updateGroup, updateOrganization,
 } from '../../api/organizations'
+import { SearchTreeSelect } from '../../forms/SearchTreeSelect'
 import { orNull } from '../../forms/values'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useLocalName, useRegionNames, useRegionTree } from '../../references/references'
@@ -95,7 +96,7 @@ function CommonFields () {
     <>
       <Form.Item name='name' label={t('organizations.name')} rules={[required, { max: 255 }]}><Input /></Form.Item>
       <Form.Item name='region_id' label={t('organizations.region')} rules={[required]}>
-        <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} />
+        <SearchTreeSelect treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} />
       </Form.Item>
       <Form.Item name='group_ids' label={t('organizations.groups')}>
         <Select mode='multiple' optionFilterProp='label' options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />

@@ -1,12 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Form, Input, Row, Select, Space, Table, Tag, TreeSelect, Typography } from 'antd'
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Form, Input, Row, Select, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { appealListQuery, downloadExport } from '../../api/appeals'
 import type { Schemas } from '../../api/client'
+import { SearchTreeSelect } from '../../forms/SearchTreeSelect'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useClassificationOptions, useLocalName, useNames, useOrganizations, useRegionNames, useRegionTree, useSubcategories } from '../../references/references'
 import { filtersFromUrl, filtersToUrl, STATUSES, type AppealQuery } from './filters'
@@ -90,12 +91,12 @@ export function AppealsList () {
             <Col xs={12} md={4}><Form.Item name='overdue' label=' ' valuePropName='checked'><Checkbox>{t('appeals.onlyOverdue')}</Checkbox></Form.Item></Col>
             <Col xs={24} md={8}>
               <Form.Item name='subcategory_id' label={t('appeals.classification')}>
-                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={classification.options} />
+                <SearchTreeSelect allowClear treeData={classification.options} />
               </Form.Item>
             </Col>
             <Col xs={24} md={6}>
               <Form.Item name='region_id' label={t('appeals.region')}>
-                <TreeSelect allowClear showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} />
+                <SearchTreeSelect allowClear treeData={regionOptions(regions.data ?? [], regionName)} />
               </Form.Item>
             </Col>
             <Col xs={24} md={5}>

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Col, Form, Input, Row, Select, TreeSelect } from 'antd'
+import { Alert, Button, Card, Col, Form, Input, Row, Select } from 'antd'
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -6,6 +6,7 @@ import { registerAppeal } from '../../api/appeals'
 import type { Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
 import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
+import { SearchTreeSelect } from '../../forms/SearchTreeSelect'
 import { blank } from '../../forms/values'
 import { LanguageField } from '../../forms/LanguageField'
 import { useFormSubmit } from '../../forms/useFormSubmit'
@@ -113,8 +114,8 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         </Form.Item>
         {classification.empty && <Alert type='warning' showIcon role='alert' data-testid='no-subcategories' message={t('desk.form.noSubcategories')} style={{ marginBottom: 12 }} />}
         <Form.Item name='subcategory_id' label={t('desk.form.classification')} rules={[required]}>
-          <TreeSelect
-            showSearch treeNodeFilterProp='title' treeData={classification.options} loading={classification.loading}
+          <SearchTreeSelect
+            treeData={classification.options} loading={classification.loading}
             placeholder={t('desk.form.classificationSearch')} treeDefaultExpandAll={false} allowClear
             onOpenChange={(open) => { if (open) classification.refresh() }}
           />
@@ -122,7 +123,7 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
         <Row gutter={12}>
           <Col xs={24} md={12}>
             <Form.Item name='region_id' label={t('desk.form.region')} extra={guessedRegion && regionId === guessedRegion.id ? t('desk.form.regionByCode', { code: guessedRegion.code }) : undefined}>
-              <TreeSelect showSearch treeNodeFilterProp='title' treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} allowClear />
+              <SearchTreeSelect treeData={regionOptions(regions.data ?? [], regionName)} loading={regions.isLoading} allowClear />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}><Form.Item name='address' label={t('desk.form.address')} rules={[{ max: 500 }]}><Input /></Form.Item></Col>
