@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
+import { CONSOLE_BUILD } from '../src/modules/console/routes.js'
 import { buildTestApp, type TestApp } from './helpers/app.js'
 
 describe('HTTP conventions shared by every route', () => {
@@ -153,6 +156,52 @@ describe('the console\'s page names the centre\'s zone', () => {
       const res = await t.app.inject({ url })
       assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 200)}`)
       assert.match(res.body, /<meta name="centre-time-zone" content="Asia\/Aqtobe"/)
+    }
+  })
+})
+
+describe('the console\'s files are sent as the build compressed them', () => {
+  let t: TestApp
+  let script: string
+  before(async () => {
+    t = await buildTestApp()
+    script = /src="(\/console\/assets\/index-[^"]+\.js)"/.exec((await t.app.inject({ url: '/console/' })).body)![1]!
+  })
+  after(() => t.close())
+
+  const get = (url: string, acceptEncoding?: string) =>
+    t.app.inject({ url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } })
+  const built = (url: string) => readFileSync(`${CONSOLE_BUILD}${url.slice('/console/'.length)}`)
+
+  it('brotli when the browser takes it, gzip when only that, the same bytes once decoded, cached for good', async () => {
+    const original = built(script)
+    for (const [accepted, encoding, decode] of [['gzip, deflate, br, zstd', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+      const res = await get(script, accepted)
+      assert.equal(res.statusCode, 200)
+      assert.equal(res.headers['content-encoding'], encoding, accepted)
+      assert.match(String(res.headers['content-type']), /javascript/)
+      assert.match(String(res.headers.vary), /accept-encoding/i)
+      assert.match(String(res.headers['cache-control']), /immutable/)
+      assert.ok(res.rawPayload.length < original.length / 2, `${encoding}: ${res.rawPayload.length} of ${original.length} bytes`)
+      assert.ok(decode(res.rawPayload).equals(original), `${encoding} decodes to the built file`)
+    }
+  })
+
+  it('as built to a client that takes no encoding, and to any for a file too small to be worth compressing', async () => {
+    const plain = await get(script, 'identity')
+    assert.equal(plain.headers['content-encoding'], undefined)
+    assert.ok(plain.rawPayload.equals(built(script)))
+    const icon = await get('/console/favicon.svg', 'br')
+    assert.equal(icon.statusCode, 200)
+    assert.equal(icon.headers['content-encoding'], undefined)
+    assert.ok(icon.rawPayload.equals(built('/console/favicon.svg')))
+  })
+
+  it('a file the build does not have is a 404, compressed copy or not', async () => {
+    for (const accepted of ['br', 'gzip', 'identity']) {
+      const res = await get('/console/assets/index-missing.js', accepted)
+      assert.equal(res.statusCode, 404, accepted)
+      assert.deepEqual(res.json(), { detail: 'Not Found' })
     }
   })
 })

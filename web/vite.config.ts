@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { precompress } from './precompress'
 
 // Served by the service under /console/ (same origin as the API: no CORS). `npm run dev` proxies the API.
 export default defineConfig({
   base: '/console/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

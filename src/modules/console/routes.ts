@@ -42,6 +42,8 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string }> = a
     // a route per built file, read once at start; the pages' paths fall through to index.html below
     wildcard: false,
     index: false,
+    // the build writes a brotli and a gzip copy of each text file (web/precompress.ts): sent as the browser accepts
+    preCompressed: true,
     cacheControl: false,
     schemaHide: true,
     setHeaders: (res, path) => {
