@@ -5,6 +5,7 @@ import ruRU from 'antd/locale/ru_RU'
 import dayjs from 'dayjs'
 import 'dayjs/locale/kk'
 import 'dayjs/locale/ru'
+import i18next from 'i18next'
 import { StrictMode, useEffect, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import { useTranslation } from 'react-i18next'
@@ -14,6 +15,7 @@ import { App } from './App'
 import './i18n'
 import './styles.css'
 import { SessionProvider } from './session/session'
+import { nameControlsInLanguage } from './shell/aria-labels'
 import { reloadOnNewBuild } from './shell/reload'
 
 // A refusal (4xx) is the same the next time: it is shown at once, not after three retries' seven seconds.
@@ -55,6 +57,7 @@ function Localized () {
 }
 
 reloadOnNewBuild()
+nameControlsInLanguage(document.body, i18next)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -7,6 +7,9 @@ export const kk: Texts = {
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
   nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', board: 'Мониторинг', admin: 'Әкімшілік' },
+  aria: {
+    increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір',
+  },
   common: {
     save: 'Сақтау', loading: 'Жүктелуде…', retry: 'Қайталау', back: 'Артқа', required: 'Өрісті толтырыңыз', taken: 'Мұндай мән бұрыннан бар: «{{value}}»',
     networkError: 'Қызмет қолжетімсіз. Байланысты тексеріп, қайталаңыз.', unexpected: 'Сұрау орындалмады ({{status}}).',
@@ -120,7 +123,7 @@ export const kk: Texts = {
     today: { received: 'Бүгін түскені', overdue: 'Мерзімі өткен (бүгін түскендер)', answered: 'Бүгінгі жауаптар', closed: 'Бүгін жабылғаны' },
     statistics: 'Кезең статистикасы', received: 'Түсті', answered: 'Жауап берілді', closed: 'Жабылды', overdue: 'Мерзімі өтті', onTime: 'Мерзімінде берілген жауаптар',
     medianHours: 'Жабылғанға дейінгі медиана, сағ', byDay: 'Күндер бойынша', byRegion: 'Өңірлер бойынша', byExecutor: 'Орындаушылар бойынша', byClassification: 'Жіктеме бойынша', none: 'Көрсетілмеген',
-    levels: { appeal_type: 'Түрі', category: 'Санат', subcategory: 'Санатша' },
+    level: 'Жіктеме деңгейі', levels: { appeal_type: 'Түрі', category: 'Санат', subcategory: 'Санатша' },
     calls: 'Қазіргі қоңыраулар', noCalls: 'Қазір қоңырау жоқ', llm: 'LLM пайдалану', noLlm: 'Кезеңде LLM пайдаланылмады',
     requests: 'Сұраулар', tasks: { complete: 'Мәтінді аяқтау', simple: 'Қарапайым сұрау', stream: 'Ағынды жауап', summarize: 'Түйіндеме', translate: 'Аударма', classify: 'Жіктеу', 'check-response': 'Жауапты тексеру' },
     day: 'Күн', provider: 'Провайдер', task: 'Тапсырма', failures: 'Қателер', tokens: 'Токендер', latency: 'Орташа уақыт',

@@ -5,6 +5,9 @@ export const ru = {
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Русский', kk: 'Казахский' },
   nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', board: 'Мониторинг', admin: 'Администрирование' },
+  aria: {
+    increase: 'Увеличить', decrease: 'Уменьшить', choice: 'Выбор', clear: 'Очистить', close: 'Закрыть', search: 'Найти', more: 'Ещё', reload: 'Обновить', menu: 'Меню',
+  },
   common: {
     save: 'Сохранить', loading: 'Загрузка…', retry: 'Повторить', back: 'Назад', required: 'Заполните поле', taken: 'Такое значение уже есть: «{{value}}»',
     networkError: 'Сервис недоступен. Проверьте подключение и повторите.', unexpected: 'Не удалось выполнить запрос ({{status}}).',
@@ -118,7 +121,7 @@ export const ru = {
     today: { received: 'Поступило сегодня', overdue: 'Просрочено (поступившие сегодня)', answered: 'Ответов сегодня', closed: 'Закрыто сегодня' },
     statistics: 'Статистика за период', received: 'Поступило', answered: 'Дан ответ', closed: 'Закрыто', overdue: 'Просрочено', onTime: 'Ответов в срок',
     medianHours: 'Медиана до закрытия, ч', byDay: 'По дням', byRegion: 'По регионам', byExecutor: 'По исполнителям', byClassification: 'По классификации', none: 'Не указано',
-    levels: { appeal_type: 'Вид', category: 'Категория', subcategory: 'Подкатегория' } as Record<string, string>,
+    level: 'Уровень классификации', levels: { appeal_type: 'Вид', category: 'Категория', subcategory: 'Подкатегория' } as Record<string, string>,
     calls: 'Звонки сейчас', noCalls: 'Сейчас нет звонков', llm: 'Использование LLM', noLlm: 'За период LLM не использовался',
     requests: 'Запросов', tasks: { complete: 'Завершение текста', simple: 'Простой запрос', stream: 'Потоковый ответ', summarize: 'Резюме', translate: 'Перевод', classify: 'Классификация', 'check-response': 'Проверка ответа' } as Record<string, string>,
     day: 'День', provider: 'Провайдер', task: 'Задача', failures: 'Ошибок', tokens: 'Токенов', latency: 'Среднее время',

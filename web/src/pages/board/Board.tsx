@@ -106,7 +106,7 @@ export function Board () {
               <Col xs={24} xl={8}>
                 <Space style={{ marginBottom: 8 }} wrap>
                   <h3 style={{ margin: 0 }}>{t('board.byClassification')}</h3>
-                  <Segmented<Level> size='small' value={level} onChange={setLevel} options={(['appeal_type', 'category', 'subcategory'] as const).map((l) => ({ value: l, label: t(`board.levels.${l}`) }))} />
+                  <Segmented<Level> size='small' aria-label={t('board.level')} value={level} onChange={setLevel} options={(['appeal_type', 'category', 'subcategory'] as const).map((l) => ({ value: l, label: t(`board.levels.${l}`) }))} />
                 </Space>
                 <div style={{ height: 320 }}><GroupsChart groups={stats.data.by_classification} labels={groupLabels(t('board.byClassification'))} name={classificationName} /></div>
               </Col>
