@@ -39,6 +39,8 @@ export async function startServiceAsReadme (env: Record<string, string | undefin
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
     ...(postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir }),
+    // the generated Asterisk files in the test's own folder, on PostgreSQL too
+    PBX_CONFIG_DIR: join(dataDir, 'asterisk'),
     ...env,
   }).filter((entry): entry is [string, string] => entry[1] !== undefined))
   const child = spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })

@@ -49,7 +49,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
 
   it('reload maps modules to Asterisk commands; output holds Asterisk\'s answer despite interleaved events', async () => {
     const all = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload' })).json()
-    assert.equal(all.success, true)
+    assert.deepEqual([all.success, all.outcome], [true, 'reloaded'])
     assert.match(all.output, /> module reload res_pjsip.so\nModule 'res_pjsip.so' reloaded successfully.\n> dialplan reload\nDialplan reloaded.\n> queue reload all\n/)
     peer.state.received.length = 0
     for (const [module, command] of [['pjsip', 'module reload res_pjsip.so'], ['dialplan', 'dialplan reload'], ['queues', 'queue reload all']]) {
@@ -77,7 +77,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
 
   it('generate-configs with reload_pbx=true reloads after writing', async () => {
     const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?reload_pbx=true' })).json()
-    assert.equal(res.success, true, JSON.stringify(res))
+    assert.deepEqual([res.success, res.outcome], [true, 'written_reloaded'], JSON.stringify(res))
     assert.match(res.message, /Asterisk reloaded/)
   })
 
@@ -89,7 +89,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
     assert.match(status.message, /no answer within 300 ms|not answering/)
     assert.ok(Date.now() - started < 15_000, 'answered after the action time-out, not hanging')
     const reload = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload' })).json()
-    assert.equal(reload.success, false)
+    assert.deepEqual([reload.success, reload.outcome], [false, 'reload_failed'])
     const endpoints = (await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/status`, headers: admin })).json()
     assert.equal(endpoints.ami_connected, false)
     assert.equal(endpoints.endpoints[0].registered, null)

@@ -61,6 +61,7 @@ describe('PBX configuration routes without AMI', () => {
   it('generate-configs writes the three files, then keeps the previous set in a timestamped backup', async () => {
     const first = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
     assert.equal(first.success, true, JSON.stringify(first))
+    assert.equal(first.outcome, 'written')
     assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
     assert.equal(first.backup_path, null)
     const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
@@ -77,12 +78,12 @@ describe('PBX configuration routes without AMI', () => {
 
   it('save_to_disk=false validates only; problems come back in errors with success false (HTTP 200), nothing written', async () => {
     const dry = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=false' })).json()
-    assert.deepEqual([dry.success, dry.backup_path, dry.errors], [true, null, []])
+    assert.deepEqual([dry.success, dry.backup_path, dry.errors, dry.outcome], [true, null, [], 'checked'])
     await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: true, cf_busy_dest: '555' } })
     const before = readFileSync(join(dir, 'extensions.conf'), 'utf8')
     const res = await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })
     assert.equal(res.statusCode, 200)
-    assert.equal(res.json().success, false)
+    assert.deepEqual([res.json().success, res.json().outcome], [false, 'invalid'])
     assert.match(res.json().errors[0], /101001: busy forwarding to 555/)
     assert.equal(readFileSync(join(dir, 'extensions.conf'), 'utf8'), before)
     await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: false } })
@@ -96,7 +97,7 @@ describe('PBX configuration routes without AMI', () => {
     mkdirSync(blocker) // the temporary file cannot be opened: the write fails half-way
     try {
       const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
-      assert.equal(res.success, false)
+      assert.deepEqual([res.success, res.outcome], [false, 'write_failed'])
       assert.match(res.message, /previous files are in place/)
       assert.equal(readFileSync(join(dir, 'queues.conf'), 'utf8'), before)
       assert.ok(!readFileSync(join(dir, 'pjsip.conf'), 'utf8').includes('[101004]'), 'no file of the new set was put in place')
@@ -116,7 +117,7 @@ describe('PBX configuration routes without AMI', () => {
     for (const module of ['all', 'pjsip', 'dialplan', 'queues']) {
       const res = await t.app.inject({ method: 'POST', url: `/api/pbx/reload?module=${module}` })
       assert.equal(res.statusCode, 200)
-      assert.deepEqual([res.json().success, /not configured/.test(res.json().message)], [false, true])
+      assert.deepEqual([res.json().success, /not configured/.test(res.json().message), res.json().outcome], [false, true, 'not_configured'])
     }
     const bad = await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=everything' })
     assert.equal(bad.statusCode, 422)

@@ -41,13 +41,13 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
   control?: PbxControl
 }) {
   async function reload (module: typeof reloadModules[number]) {
-    if (!control) return { success: false, message: NO_AMI, output: '' }
+    if (!control) return { success: false, message: NO_AMI, output: '', outcome: 'not_configured' as const }
     const output: string[] = []
     try {
       for (const command of reloadCommands[module]) output.push(`> ${command}`, ...await control.command(command))
-      return { success: true, message: `Reloaded: ${module}`, output: output.join('\n') }
+      return { success: true, message: `Reloaded: ${module}`, output: output.join('\n'), outcome: 'reloaded' as const }
     } catch (err) {
-      return { success: false, message: `Reload failed: ${(err as Error).message}`, output: output.join('\n') }
+      return { success: false, message: `Reload failed: ${(err as Error).message}`, output: output.join('\n'), outcome: 'reload_failed' as const }
     }
   }
 
@@ -63,23 +63,23 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
       await tx.lockGeneration()
       const model = await loadPbxModel(tx)
       const errors = validateModel(model)
-      if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors }
+      if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors, outcome: 'invalid' as const }
       const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model, settings)]))
-      if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [] }
+      if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [], outcome: 'checked' as const }
       try {
         const written = await writeConfigSet(configDir, files, clock(), backupRetention)
         const sounds = await syncSounds(soundsDir, soundFiles(model), (f) => tx.recording(f.promptId, f.language))
         const said = sounds.written + sounds.removed > 0 ? `; prompts: ${sounds.written} written, ${sounds.removed} removed` : ''
-        return { success: true, message: `${written.files.length} files written${said}`, files: written.files, backup_path: written.backupPath, errors: [] }
+        return { success: true, message: `${written.files.length} files written${said}`, files: written.files, backup_path: written.backupPath, errors: [], outcome: 'written' as const }
       } catch (err) {
-        return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message] }
+        return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message], outcome: 'write_failed' as const }
       }
     })
     if (!result.success || !reloadPbx || !saveToDisk) return result
     const reloaded = await reload('all')
     return reloaded.success
-      ? { ...result, message: `${result.message}; Asterisk reloaded` }
-      : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message] }
+      ? { ...result, message: `${result.message}; Asterisk reloaded`, outcome: 'written_reloaded' as const }
+      : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message], outcome: 'reload_failed' as const }
   }
 
   const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => { const flow = flowOf(o); return flow ? promptFiles(flow) : [] })
@@ -106,7 +106,7 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
       const generated = await generate({ saveToDisk: true, reloadPbx: false })
       if (!generated.success) return generated
       const reloaded = await reload('dialplan')
-      return { ...generated, success: reloaded.success, message: `${generated.message}; ${reloaded.message}` }
+      return { ...generated, success: reloaded.success, message: `${generated.message}; ${reloaded.message}`, outcome: reloaded.success ? 'written_reloaded' as const : 'reload_failed' as const }
     },
 
     reload,

@@ -3878,11 +3878,21 @@ export interface components {
             files: string[];
             backup_path: string | null;
             errors: string[];
+            /**
+             * @description invalid: problems, nothing written; checked: valid, not written (save_to_disk=false); written; write_failed: the previous files in place; written_reloaded; reload_failed: written, the reload failed
+             * @enum {string}
+             */
+            outcome: "invalid" | "checked" | "written" | "write_failed" | "written_reloaded" | "reload_failed";
         };
         ReloadResult: {
             success: boolean;
             message: string;
             output: string;
+            /**
+             * @description not_configured: no AMI to reload through
+             * @enum {string}
+             */
+            outcome: "reloaded" | "reload_failed" | "not_configured";
         };
         PbxStatus: {
             connected: boolean;

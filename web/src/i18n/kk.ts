@@ -150,6 +150,12 @@ export const kk: Texts = {
     status: 'Asterisk күйі', connection: 'Байланыс', connected: 'Қосылған', disconnected: 'Байланыс жоқ', version: 'Нұсқасы', calls: 'Қазіргі қоңыраулар',
     generate: 'Конфигурацияны жасау', reload: 'АТС-ты қайта жүктеу', files: 'Файлдар', backup: 'Сақтық көшірме',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' }, lines: 'Жолдар: {{count}}',
+    generated: {
+      invalid: 'Қателер табылды: {{count}}. Ештеңе жазылмады', checked: 'Конфигурация дұрыс. Ештеңе жазылмады', written: 'Жазылған файлдар: {{count}}',
+      write_failed: 'Конфигурацияны жазу сәтсіз аяқталды, бұрынғы файлдар орнында', written_reloaded: 'Жазылған файлдар: {{count}}. Asterisk қайта жүктелді',
+      reload_failed: 'Жазылған файлдар: {{count}}. Asterisk-ті қайта жүктеу сәтсіз аяқталды',
+    },
+    reloaded: { reloaded: 'Asterisk қайта жүктелді', reload_failed: 'Asterisk-ті қайта жүктеу сәтсіз аяқталды', not_configured: 'Asterisk басқару интерфейсі (AMI) бапталмаған: AMI_HOST, AMI_USERNAME және AMI_SECRET орнатыңыз' },
   },
   adminKit: {
     showInactive: 'Өшірілгендерді көрсету', active: 'Белсенді', inactive: 'Өшірілген', deleteConfirm: '«{{name}}» жою керек пе?',

@@ -148,6 +148,12 @@ export const ru = {
     status: 'Состояние Asterisk', connection: 'Связь', connected: 'Подключено', disconnected: 'Нет связи', version: 'Версия', calls: 'Звонков сейчас',
     generate: 'Сгенерировать конфигурацию', reload: 'Перезагрузить АТС', files: 'Файлы', backup: 'Резервная копия',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' } as Record<string, string>, lines: 'Строк: {{count}}',
+    generated: {
+      invalid: 'Найдены ошибки: {{count}}. Ничего не записано', checked: 'Конфигурация верна. Ничего не записано', written: 'Записано файлов: {{count}}',
+      write_failed: 'Не удалось записать конфигурацию, прежние файлы на месте', written_reloaded: 'Записано файлов: {{count}}. Asterisk перезагружен',
+      reload_failed: 'Записано файлов: {{count}}. Перезагрузить Asterisk не удалось',
+    },
+    reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: 'Интерфейс управления Asterisk (AMI) не настроен: задайте AMI_HOST, AMI_USERNAME и AMI_SECRET' },
   },
   adminKit: {
     showInactive: 'Показывать отключённые', active: 'Активен', inactive: 'Отключён', deleteConfirm: 'Удалить «{{name}}»?',

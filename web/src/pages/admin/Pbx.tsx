@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { Alert, Button, Card, Descriptions, List, Space, Spin, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ApiProblem } from '../../api/client'
+import type { ApiProblem, Schemas } from '../../api/client'
 import { generateConfigs, pbxPreviewQuery, pbxStatusQuery, reloadPbx } from '../../api/telephony'
 import { messageOf, problemText } from '../../forms/problems'
 import { AsteriskConfig } from './AsteriskConfig'
@@ -38,7 +38,8 @@ export function Pbx () {
       </Space>
       {generate.data && (
         <Alert
-          type={generate.data.success ? 'success' : 'error'} showIcon message={messageOf(t, generate.data.message)} data-testid='pbx-generate'
+          type={generate.data.success ? 'success' : 'error'} showIcon data-testid='pbx-generate'
+          message={t(`pbx.generated.${generate.data.outcome}`, { count: generate.data.outcome === 'invalid' ? generate.data.errors.length : generate.data.files.length })}
           description={(
             <>
               {generate.data.files.length > 0 && <div>{t('pbx.files')}: {generate.data.files.join(', ')}</div>}
@@ -49,7 +50,7 @@ export function Pbx () {
         />
       )}
       {generate.isError && <Alert type='error' showIcon message={problemText(t, generate.error as unknown as ApiProblem)} />}
-      {reload.data && <Alert type={reload.data.success ? 'success' : 'error'} showIcon message={messageOf(t, reload.data.message)} description={reload.data.output ? <pre style={{ margin: 0 }}>{reload.data.output}</pre> : undefined} />}
+      {reload.data && <ReloadResult result={reload.data} />}
       {reload.isError && <Alert type='error' showIcon message={problemText(t, reload.error as unknown as ApiProblem)} />}
       <Card size='small'>
         <Tabs
@@ -74,5 +75,17 @@ export function Pbx () {
         />
       </Card>
     </Space>
+  )
+}
+
+/** a reload said in the console's words; what Asterisk answered (or why it could not be asked) below, as it came */
+function ReloadResult ({ result }: { result: Schemas['ReloadResult'] }) {
+  const { t } = useTranslation()
+  const said = [result.output, result.outcome === 'reload_failed' ? result.message : ''].filter(Boolean).join('\n')
+  return (
+    <Alert
+      type={result.success ? 'success' : 'error'} showIcon data-testid='pbx-reload' message={t(`pbx.reloaded.${result.outcome}`)}
+      description={said ? <pre style={{ margin: 0 }}>{said}</pre> : undefined}
+    />
   )
 }
