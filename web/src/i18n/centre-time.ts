@@ -15,16 +15,21 @@ function zoneOfPage (): string {
   }
 }
 
-/** the IANA zone the centre counts its days in */
-export const CENTRE_ZONE = zoneOfPage()
+// Both made at first use, not as the console loads: the first formatter with a zone costs Chromium
+// tens of milliseconds (its zone data), which the sign-in page, showing no date, need not wait for.
+let zone: string | undefined
+let wallClock: Intl.DateTimeFormat | undefined
 
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: CENTRE_ZONE, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-})
+/** the IANA zone the centre counts its days in */
+export const centreZone = (): string => (zone ??= zoneOfPage())
+
+const centreClock = () => (wallClock ??= new Intl.DateTimeFormat('en-US', {
+  timeZone: centreZone(), hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+}))
 
 /** the centre's wall clock at an instant */
 function wallTimeAt (instant: number): { year: number, month: number, day: number, hour: number, minute: number, second: number } {
-  const parts = Object.fromEntries(wallClock.formatToParts(instant).map((p) => [p.type, p.value]))
+  const parts = Object.fromEntries(centreClock().formatToParts(instant).map((p) => [p.type, p.value]))
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) }
 }
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CENTRE_ZONE, centreDayOf } from './centre-time'
+import { centreDayOf, centreZone } from './centre-time'
 
 const LOCALES = { ru: 'ru-RU', kk: 'kk-KZ' } as const
 
@@ -28,7 +28,7 @@ export function useFormat (): Formats {
 }
 
 function formatsOf (locale: string): Formats {
-  const timeZone = CENTRE_ZONE
+  const timeZone = centreZone()
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone })
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone })
   const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' })
