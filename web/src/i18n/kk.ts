@@ -10,6 +10,10 @@ export const kk: Texts = {
   aria: {
     increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір',
   },
+  hotkeys: {
+    title: 'Пернелер', show: 'Пернелер (?)', help: 'Осы тізім', submit: 'Өтінішті тіркеу', person: 'Азаматты іздеуге',
+    text: 'Өтініштің мәніне', classification: 'Жіктемеге: атауын теріңіз',
+  },
   common: {
     save: 'Сақтау', loading: 'Жүктелуде…', retry: 'Қайталау', back: 'Артқа', required: 'Өрісті толтырыңыз', taken: 'Мұндай мән бұрыннан бар: «{{value}}»',
     networkError: 'Қызмет қолжетімсіз. Байланысты тексеріп, қайталаңыз.', unexpected: 'Сұрау орындалмады ({{status}}).',

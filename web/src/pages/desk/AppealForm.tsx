@@ -12,6 +12,7 @@ import { LanguageField } from '../../forms/LanguageField'
 import { useFormSubmit } from '../../forms/useFormSubmit'
 import { regionOfPhone } from '../../references/area-code'
 import { regionOptions, useAllRegions, useClassificationOptions, useLocalName, useOrganizations, useRegionTree, useResponseMethods, useSources } from '../../references/references'
+import { useHotkeys } from '../../shell/hotkeys'
 import type { Suggestion } from './Assistant'
 import type { DeskCall } from './call'
 import { PersonSelect } from './PersonSelect'
@@ -94,8 +95,15 @@ export function AppealForm ({ call, suggestion, onRegistered }: { call: DeskCall
   }, [guessedRegion, call?.id, form])
 
   const required = { required: true, message: t('common.required') }
+  const { help, showHelp } = useHotkeys([
+    { keys: 'Ctrl+Enter', label: t('hotkeys.submit'), run: () => form.submit() },
+    { keys: 'Alt+1', label: t('hotkeys.person'), run: () => form.focusField('person_id') },
+    { keys: 'Alt+2', label: t('hotkeys.text'), run: () => form.focusField('text') },
+    { keys: 'Alt+3', label: t('hotkeys.classification'), run: () => form.focusField('subcategory_id') },
+  ])
   return (
-    <Card size='small' title={t('desk.form.title')} data-testid='appeal-form'>
+    <Card size='small' title={t('desk.form.title')} data-testid='appeal-form' extra={<Button type='link' size='small' onClick={showHelp}>{t('hotkeys.show')}</Button>}>
+      {help}
       {registered && (
         <Alert
           type='success' showIcon style={{ marginBottom: 12 }} role='status'
