@@ -1,6 +1,9 @@
 import type { Texts } from './ru'
 
 // Kazakh texts of the console: the same keys as ru.ts.
+/** said both for the PBX's status (the service's message) and for a reload (its outcome) */
+const NO_AMI = 'Asterisk басқару интерфейсі (AMI) бапталмаған: AMI_HOST, AMI_USERNAME және AMI_SECRET орнатыңыз'
+
 export const kk: Texts = {
   app: { short: '109', title: '109 консолі', centre: '109 бірыңғай байланыс орталығы' },
   language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
@@ -159,7 +162,7 @@ export const kk: Texts = {
       write_failed: 'Конфигурацияны жазу сәтсіз аяқталды, бұрынғы файлдар орнында', written_reloaded: 'Жазылған файлдар: {{count}}. Asterisk қайта жүктелді',
       reload_failed: 'Жазылған файлдар: {{count}}. Asterisk-ті қайта жүктеу сәтсіз аяқталды',
     },
-    reloaded: { reloaded: 'Asterisk қайта жүктелді', reload_failed: 'Asterisk-ті қайта жүктеу сәтсіз аяқталды', not_configured: 'Asterisk басқару интерфейсі (AMI) бапталмаған: AMI_HOST, AMI_USERNAME және AMI_SECRET орнатыңыз' },
+    reloaded: { reloaded: 'Asterisk қайта жүктелді', reload_failed: 'Asterisk-ті қайта жүктеу сәтсіз аяқталды', not_configured: NO_AMI },
   },
   adminKit: {
     showInactive: 'Өшірілгендерді көрсету', active: 'Белсенді', inactive: 'Өшірілген', deleteConfirm: '«{{name}}» жою керек пе?',
@@ -294,7 +297,7 @@ export const kk: Texts = {
     } as Record<string, string>,
   },
   apiMessages: {
-    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': 'Asterisk басқару интерфейсі (AMI) бапталмаған: AMI_HOST, AMI_USERNAME және AMI_SECRET орнатыңыз',
+    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
     'Value is not a valid Kazakhstan phone number': 'Қазақстан телефон нөмірі қате',
     'Current password is incorrect': 'Ағымдағы құпиясөз қате енгізілді',
     'Password should have at least 10 characters': 'Құпиясөз кемінде 10 таңба болуы керек',

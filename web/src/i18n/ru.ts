@@ -1,4 +1,7 @@
 // Russian texts of the console. Kazakh (kk.ts) has the same keys: a test checks the two agree.
+/** said both for the PBX's status (the service's message) and for a reload (its outcome) */
+const NO_AMI = 'Интерфейс управления Asterisk (AMI) не настроен: задайте AMI_HOST, AMI_USERNAME и AMI_SECRET'
+
 export const ru = {
   app: { short: '109', title: 'Консоль 109', centre: 'Единый контакт-центр 109' },
   language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
@@ -157,7 +160,7 @@ export const ru = {
       write_failed: 'Не удалось записать конфигурацию, прежние файлы на месте', written_reloaded: 'Записано файлов: {{count}}. Asterisk перезагружен',
       reload_failed: 'Записано файлов: {{count}}. Перезагрузить Asterisk не удалось',
     },
-    reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: 'Интерфейс управления Asterisk (AMI) не настроен: задайте AMI_HOST, AMI_USERNAME и AMI_SECRET' },
+    reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: NO_AMI },
   },
   adminKit: {
     showInactive: 'Показывать отключённые', active: 'Активен', inactive: 'Отключён', deleteConfirm: 'Удалить «{{name}}»?',
@@ -293,7 +296,7 @@ export const ru = {
     } as Record<string, string>,
   },
   apiMessages: {
-    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': 'Интерфейс управления Asterisk (AMI) не настроен: задайте AMI_HOST, AMI_USERNAME и AMI_SECRET',
+    'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
     'Value is not a valid Kazakhstan phone number': 'Неверный номер телефона Казахстана',
     'Current password is incorrect': 'Текущий пароль введён неверно',
     'Password should have at least 10 characters': 'Пароль не короче 10 символов',
