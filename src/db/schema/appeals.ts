@@ -97,6 +97,8 @@ export const appeals = pgTable('appeals', {
   // what the deadline job looks for: open appeals by their next deadline
   index('appeals_open_work_due_idx').on(t.work_due_at).where(sql`${t.status} in ('registered', 'assigned') and ${t.work_overdue_at} is null`),
   index('appeals_open_close_due_idx').on(t.close_due_at).where(sql`${t.status} in ('registered', 'assigned', 'in_work') and ${t.close_overdue_at} is null`),
+  // an executor's inbox: its appeals still in hand, the nearest answer deadline first
+  index('appeals_inbox_idx').on(t.executor_organization_id, t.close_due_at, t.id).where(sql`${t.status} in ('assigned', 'in_work', 'answered')`),
   index('appeals_search_idx').using('gin', t.search),
   // a number's tail (`000001`, `2026-000001`) as a prefix of the reversed number
   index('appeals_number_tail_idx').on(sql`reverse(${t.number}) text_pattern_ops`),

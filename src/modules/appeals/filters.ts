@@ -1,23 +1,24 @@
 // The register's filters and pages: a query's filters narrowed to what the caller may see, and the
-// keyset cursor of the list (newest first: received_at, then id).
+// keyset cursors of the list (newest first: received_at, then id) and the inbox (close_due_at, then id).
 import { appealExecutorScope } from '../../lib/access.js'
 import { RequestValidationError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import type { Actor } from './lifecycle.js'
-import type { AppealFilter, AppealRow } from './repo.js'
+import type { AppealFilter } from './repo.js'
 import type { AppealFilterQuery } from './schemas.js'
 
-export function encodeCursor (row: Pick<AppealRow, 'received_at' | 'id'>): string {
-  return Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString('base64url')
+/** a keyset cursor: the last row's ordering instant and id */
+export function encodeCursor (at: Date, id: number): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url')
 }
-export function decodeCursor (cursor: string): { receivedAt: Date, id: number } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|')
-  const receivedAt = new Date(at ?? '')
+export function decodeCursor (cursor: string): { at: Date, id: number } {
+  const [text, id] = Buffer.from(cursor, 'base64url').toString().split('|')
+  const at = new Date(text ?? '')
   const n = Number(id)
-  if (Number.isNaN(receivedAt.getTime()) || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
+  if (Number.isNaN(at.getTime()) || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
     throw RequestValidationError.field(['query', 'cursor'], 'Value is not a cursor this service gave', cursor)
   }
-  return { receivedAt, id: n }
+  return { at, id: n }
 }
 
 /** the list's filters as the repo takes them, narrowed to what the caller may see */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import type { NotifyMessage } from '../../db/notify.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
@@ -40,9 +40,23 @@ export interface AppealFilter {
   /** the end of a number (`000001`): found, or else the words */
   numberTail?: string
   words?: string
-  after?: { receivedAt: Date, id: number }
+  after?: { at: Date, id: number }
   limit: number
 }
+
+/** an inbox: one executor's (or, undefined, every executor's) appeals in hand */
+export interface InboxFilter {
+  executorOrganizationId?: number
+  statuses: readonly AppealRow['status'][]
+  overdue?: true
+  employeeId?: number
+  /** keyset: after this (close_due_at, id) */
+  after?: { at: Date, id: number }
+  limit: number
+}
+/** the appeals an executor holds: assigned, in work, answered awaiting the centre */
+export const IN_HAND = ['assigned', 'in_work', 'answered'] as const
+const OPEN_IN_HAND = ['assigned', 'in_work'] as const
 
 export type Deadline = 'work' | 'close'
 /** which deadline binds in which states, and the column that records its breach */
@@ -116,7 +130,7 @@ function conditions (f: AppealFilter): (SQL | undefined)[] {
     eqIf(appeals.number, f.number),
     wordsOrTail(f),
     // keyset: strictly after the last row of the previous page in (received_at desc, id desc)
-    f.after ? or(lt(appeals.received_at, f.after.receivedAt), and(eq(appeals.received_at, f.after.receivedAt), lt(appeals.id, f.after.id))) : undefined,
+    f.after ? or(lt(appeals.received_at, f.after.at), and(eq(appeals.received_at, f.after.at), lt(appeals.id, f.after.id))) : undefined,
   ]
 }
 
@@ -294,6 +308,29 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     /** how many appeals the filter matches, counted no further than `cap` */
     countUpTo: async (f: Omit<AppealFilter, 'limit'>, cap: number) => (await db.select({ n: sql<number>`count(*)::int` })
       .from(db.select({ id: appeals.id }).from(appeals).where(and(...conditions({ ...f, limit: cap }))).limit(cap).as('matched')))[0]!.n,
+    /** an inbox's page, the nearest answer deadline first (through appeals_inbox_idx) */
+    inbox: (f: InboxFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(
+      f.executorOrganizationId === undefined ? undefined : eq(appeals.executor_organization_id, f.executorOrganizationId),
+      inArray(appeals.status, [...f.statuses]),
+      f.overdue ? overdue : undefined,
+      f.employeeId === undefined ? undefined : eq(appeals.executor_employee_id, f.employeeId),
+      f.after ? or(gt(appeals.close_due_at, f.after.at), and(eq(appeals.close_due_at, f.after.at), gt(appeals.id, f.after.id))) : undefined
+    )).orderBy(asc(appeals.close_due_at), asc(appeals.id)).limit(f.limit),
+    /** how many appeals an inbox holds in each of its views, in one pass over the executor's appeals in hand */
+    inboxCounts: async (executorOrganizationId: number | undefined, employeeId: number) => {
+      const open = inArray(appeals.status, [...OPEN_IN_HAND])
+      const count = (where: SQL) => sql<number>`(count(*) filter (where ${where}))::int`
+      return (await db.select({
+        assigned: count(eq(appeals.status, 'assigned')),
+        in_work: count(eq(appeals.status, 'in_work')),
+        answered: count(eq(appeals.status, 'answered')),
+        overdue: count(and(open, overdue)!),
+        mine: count(and(open, eq(appeals.executor_employee_id, employeeId))!),
+      }).from(appeals).where(and(
+        executorOrganizationId === undefined ? undefined : eq(appeals.executor_organization_id, executorOrganizationId),
+        inArray(appeals.status, [...IN_HAND])
+      )))[0]!
+    },
     list: (f: AppealFilter): Promise<AppealRow[]> => db.select(appealColumns).from(appeals).where(and(...conditions(f)))
       .orderBy(...newestFirst).limit(f.limit),
     /** an earlier appeal of the same citizen (person, or phone when anonymous) on the same subcategory since `since` */

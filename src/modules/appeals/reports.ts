@@ -63,7 +63,7 @@ export function createAppealReports ({ repo, calendar, clock, actorOf }: AppealR
     async exportBatches (principal: Principal, q: AppealFilterQuery, max: number, batch: number) {
       const filter = filterFor(await actorOf(principal), q)
       const total = await repo.countUpTo(filter, max + 1)
-      const batches = keysetBatches((after: AppealFilter['after'], limit) => repo.exportRows({ ...filter, after, limit }), (last) => ({ receivedAt: last.received_at, id: last.id }), max, batch)
+      const batches = keysetBatches((after: AppealFilter['after'], limit) => repo.exportRows({ ...filter, after, limit }), (last) => ({ at: last.received_at, id: last.id }), max, batch)
       return { truncated: total > max, rows: Math.min(total, max), batches }
     },
   }

@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
-  AppealAnswer, AppealAssign, AppealCreate, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
+  AppealAnswer, AppealAssign, AppealBulkAssign, AppealBulkResult, AppealCreate, AppealInbox, AppealInboxQuery, AppealDetail, AppealExtend, AppealIdParams, AppealListQuery, AppealPage, AppealReason,
   AppealExportQuery, AppealRedirect, AppealReject, AppealResponse, AppealStats, AppealStatsQuery, AppealSuggestBody, AppealSuggestion, AppealTranscript, AppealWorkplace,
 } from './schemas.js'
 import { localDate } from '../calendar/index.js'
 import { exportStream, sendExport } from '../../lib/table-export.js'
 import { appealsTable } from './export.js'
-
-const EXPORT_BATCH = 1000
 import type { AppealAssistant } from './assistant.js'
 import type { AppealService } from './service.js'
 
+const EXPORT_BATCH = 1000
 const tags = ['appeals']
 
 /** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
@@ -48,6 +47,14 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   app.get('/workplace', {
     schema: { tags, operationId: 'appealWorkplace', summary: 'What the register is to the user: the centre\'s staff register and see all; an executor\'s staff see their organization\'s (the console lands each on its work)', security: bearer, response: { 200: ref(AppealWorkplace) } },
   }, async (req) => service.workplace(req.principal!))
+
+  app.get('/inbox', {
+    schema: { tags, operationId: 'appealInbox', summary: 'An executor\'s inbox: its appeals in hand counted by state, and a page of one view, the nearest answer deadline first', security: bearer, querystring: AppealInboxQuery, response: { 200: ref(AppealInbox) } },
+  }, async (req) => service.inbox(req.principal!, req.query))
+
+  app.post('/bulk-assign', {
+    schema: { tags, operationId: 'bulkAssignAppeals', summary: 'Assign several appeals at once (a manager to one of its employees; the centre to an executor): all or none', security: bearer, body: ref(AppealBulkAssign), response: { 200: ref(AppealBulkResult) } },
+  }, async (req) => service.bulkAssign(req.principal!, req.body))
 
   app.get('/stats', {
     schema: { tags, operationId: 'appealStatistics', summary: 'Statistics of a period: received, answered on time, closed, overdue, median time to close; by day, region, executor, classification', security: bearer, querystring: AppealStatsQuery, response: { 200: ref(AppealStats) } },

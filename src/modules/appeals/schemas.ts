@@ -150,6 +150,29 @@ export const AppealWorkplace = Type.Object({
   organization_id: Nullable(Type.Integer({ description: 'an executor\'s appeals are those assigned to this organization' })),
 }, { $id: 'AppealWorkplace' })
 
+/** the inbox's views of an executor's appeals in hand: open = assigned or in work */
+export const inboxStates = ['open', 'assigned', 'in_work', 'answered', 'overdue', 'mine'] as const
+export type InboxState = typeof inboxStates[number]
+
+export const AppealInboxQuery = Type.Object({
+  state: OneOf(inboxStates, { default: 'open', description: 'open: assigned or in work; overdue: open and past a deadline; mine: open and assigned to the caller' }),
+  executor_organization_id: Type.Optional(Id({ description: 'whose inbox (the centre\'s staff and admins; absent: every executor\'s); an executor\'s staff always see their own organization\'s' })),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  cursor: Type.Optional(Cursor()),
+})
+
+export const AppealInbox = Type.Object({
+  counts: Type.Object({
+    assigned: Type.Integer({ description: 'assigned, not yet taken into work' }),
+    in_work: Type.Integer(),
+    answered: Type.Integer({ description: 'answered, awaiting the centre (closed or returned)' }),
+    overdue: Type.Integer({ description: 'assigned or in work, past a deadline' }),
+    mine: Type.Integer({ description: 'assigned or in work, assigned to the caller' }),
+  }),
+  items: Type.Array(ref(AppealResponse), { description: 'the nearest answer deadline first (close_due_at, then id)' }),
+  next_cursor: Nullable(Type.String({ description: 'pass as `cursor` for the next page; null on the last' })),
+}, { $id: 'AppealInbox' })
+
 export const AppealListQuery = Type.Object({
   ...filterFields,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -197,6 +220,12 @@ export const AppealAssign = Type.Object({
   executor_organization_id: Type.Optional(Id({ description: 'required from `registered`; a manager of the executor may only pick the employee' })),
   executor_employee_id: Type.Optional(Nullable(Id())),
 }, { $id: 'AppealAssign', additionalProperties: false })
+export const AppealBulkAssign = Type.Object({
+  appeal_ids: Type.Array(Id(), { minItems: 1, maxItems: 100, description: 'each appeal at most once; all are assigned or none' }),
+  executor_organization_id: AppealAssign.properties.executor_organization_id,
+  executor_employee_id: AppealAssign.properties.executor_employee_id,
+}, { $id: 'AppealBulkAssign', additionalProperties: false })
+export const AppealBulkResult = Type.Object({ items: Type.Array(ref(AppealResponse), { description: 'the appeals as assigned, in the order asked' }) }, { $id: 'AppealBulkResult' })
 export const AppealRedirect = Type.Object({ executor_organization_id: Id(), reason: Reason() }, { $id: 'AppealRedirect', additionalProperties: false })
 export const AppealExtend = Type.Object({
   until: Type.String({ format: 'date-time', description: 'the new answer deadline: later than the current one, within the legal maximum' }),
@@ -241,6 +270,9 @@ export type AppealStats = Static<typeof AppealStats>
 /** the filters the list, the export and the statistics share */
 export type AppealFilterQuery = Omit<AppealListQuery, 'limit' | 'cursor'>
 export type AppealAssign = Static<typeof AppealAssign>
+export type AppealBulkAssign = Static<typeof AppealBulkAssign>
+export type AppealInboxQuery = Static<typeof AppealInboxQuery>
+export type AppealInbox = Static<typeof AppealInbox>
 export type AppealRedirect = Static<typeof AppealRedirect>
 export type AppealExtend = Static<typeof AppealExtend>
 export type AppealAnswer = Static<typeof AppealAnswer>
@@ -248,4 +280,4 @@ export type AppealReject = Static<typeof AppealReject>
 export type AnswerCheck = Static<typeof AnswerCheck>
 export type AppealSuggestBody = Static<typeof AppealSuggestBody>
 
-export const schemas = [AppealWorkplace, AppealTranscript, AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealAssign, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]
+export const schemas = [AppealWorkplace, AppealTranscript, AppealStatsGroup, AppealStats, AnswerCheck, AppealSuggestBody, AppealSuggestion, AppealCitizen, AppealCreate, AppealResponse, AppealEvent, AppealDetail, AppealPage, AppealInbox, AppealAssign, AppealBulkAssign, AppealBulkResult, AppealRedirect, AppealExtend, AppealAnswer, AppealReason, AppealReject]

@@ -9,7 +9,7 @@ import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
 import type { NotificationInsert } from '../notifications/queries.js'
 import { deadlinesOf, latestExtension, type DeadlineRules } from './deadlines.js'
-import { canSeeAppeal } from '../../lib/access.js'
+import { appealExecutorScope, canSeeAppeal } from '../../lib/access.js'
 import { decodeCursor, encodeCursor, filterFor } from './filters.js'
 import { judge, openActions, type Actor, type TransitionAction } from './lifecycle.js'
 import { citizenNotice, managerNotices, registrationNotices } from './notices.js'
@@ -18,10 +18,20 @@ import { lineCallView } from '../line-calls/queries.js'
 import { appealView as view } from './view.js'
 import { CENTRE_MODULE, type AppealInsert, type AppealRepo, type AppealRow, type AppealTxRepo, type RegistrationNotices, type RegistrationValues } from './repo.js'
 import type {
-  AnswerCheck, AppealAnswer, AppealAssign, AppealCreate, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
+  AnswerCheck, AppealAnswer, AppealAssign, AppealBulkAssign, AppealCreate, AppealInboxQuery, InboxState, AppealEvent, AppealExtend, AppealListQuery, AppealRedirect, AppealReject, AppealResponse, AppealTranscript,
 } from './schemas.js'
 
 const REPEAT_WINDOW_MS = 30 * 86_400_000
+
+/** what each view of the inbox holds */
+const INBOX_VIEWS: Record<InboxState, { statuses: readonly AppealStatus[], overdue?: true, mine?: true }> = {
+  open: { statuses: ['assigned', 'in_work'] },
+  assigned: { statuses: ['assigned'] },
+  in_work: { statuses: ['in_work'] },
+  answered: { statuses: ['answered'] },
+  overdue: { statuses: ['assigned', 'in_work'], overdue: true },
+  mine: { statuses: ['assigned', 'in_work'], mine: true },
+}
 
 export interface AppealLiveEvent { type: `appeal.${AppealAction | 'answer_checked'}`, organization_id: number | null, appeal_id: number, number: string, status: AppealStatus }
 
@@ -236,35 +246,115 @@ export function createAppealService (deps: AppealServiceDeps) {
 
   interface Change { values: Partial<AppealInsert>, reason?: string, payload?: Record<string, unknown> }
 
+  type ChangeOf = (row: AppealRow, tx: AppealTxRepo, calendar: WorkingCalendar) => Promise<Change>
+
   /**
-   * One transition: the row locked, the rule judged, the change and its history row written together.
-   * The change sees the transaction and the calendar as it was read before the transaction began
-   * (the calendar's kept copy refills through the plain handle, which a transaction's work may not use).
+   * One transition inside the caller's transaction: the row locked, the rule judged, the change and
+   * its history row written together, its notices in the outbox. The change sees the calendar as it
+   * was read before the transaction began (the calendar's kept copy refills through the plain
+   * handle, which a transaction's work may not use).
    */
-  async function transition (principal: Principal, id: number, action: TransitionAction, change: (row: AppealRow, tx: AppealTxRepo, calendar: WorkingCalendar) => Promise<Change>, after?: (row: AppealRow) => void): Promise<AppealResponse> {
-    const [actor, calendar] = await Promise.all([actorOf(principal), deps.calendar()])
-    let notified = false
-    const row = await transaction(async (tx) => {
-      const current = await tx.lock(id)
-      if (!current || !canSeeAppeal(actor, current.executor_organization_id)) throw new NotFoundError('Appeal')
-      const verdict = judge(actor, current, action)
-      if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`, 'action_not_yours')
-      if (!verdict.ok) {
-        const open = openActions(current)
-        throw new ConflictError(`Appeal ${current.number} is ${current.status}: ${action} is not allowed now (allowed: ${open.length > 0 ? open.join(', ') : 'none'})`, 'invalid_transition')
-      }
-      const { values, reason, payload } = await change(current, tx, calendar)
-      const at = clock()
-      const updated = await tx.update(id, { ...values, status: verdict.to })
-      const eventId = await tx.addEvent({ appeal_id: id, at, actor_id: principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
-      notified = await tx.enqueue(await noticesOf(tx, action, current.status, updated, eventId, calendar.timeZone), at) > 0
-      return updated
-    })
+  async function step (tx: AppealTxRepo, actor: Actor, calendar: WorkingCalendar, id: number, action: TransitionAction, change: ChangeOf): Promise<{ row: AppealRow, notified: boolean }> {
+    const current = await tx.lock(id)
+    if (!current || !canSeeAppeal(actor, current.executor_organization_id)) throw new NotFoundError('Appeal')
+    const verdict = judge(actor, current, action)
+    if (!verdict.ok && verdict.why === 'role') throw new ForbiddenError(`You may not ${action} appeal ${current.number}`, 'action_not_yours')
+    if (!verdict.ok) {
+      const open = openActions(current)
+      throw new ConflictError(`Appeal ${current.number} is ${current.status}: ${action} is not allowed now (allowed: ${open.length > 0 ? open.join(', ') : 'none'})`, 'invalid_transition')
+    }
+    const { values, reason, payload } = await change(current, tx, calendar)
+    const at = clock()
+    const row = await tx.update(id, { ...values, status: verdict.to })
+    const eventId = await tx.addEvent({ appeal_id: id, at, actor_id: actor.principal.id, action, from_status: current.status, to_status: verdict.to, reason: reason ?? null, payload: payload ?? {} })
+    const notified = await tx.enqueue(await noticesOf(tx, action, current.status, row, eventId, calendar.timeZone), at) > 0
+    return { row, notified }
+  }
+
+  /** what follows a committed transition: the deadline job told, the consoles and the notification worker woken */
+  async function afterCommit (row: AppealRow, action: TransitionAction, notified: boolean) {
     if (action === 'extend') deps.deadlineSet(row.close_due_at)
     await announce(row, action)
     if (notified) deps.notify()
+  }
+
+  async function transition (principal: Principal, id: number, action: TransitionAction, change: ChangeOf, after?: (row: AppealRow) => void): Promise<AppealResponse> {
+    const [actor, calendar] = await Promise.all([actorOf(principal), deps.calendar()])
+    const { row, notified } = await transaction((tx) => step(tx, actor, calendar, id, action, change))
+    await afterCommit(row, action, notified)
     after?.(row)
     return view(row, actor)
+  }
+
+  /** the executor (and employee) an assignment sets, checked against the appeal's state */
+  const assignment = (input: AppealAssign): ChangeOf => async (row, tx) => {
+    const from = row.status === 'registered'
+    if (from && input.executor_organization_id === undefined) {
+      throw RequestValidationError.field(['body', 'executor_organization_id'], 'Field required: the executor organization', undefined, 'missing')
+    }
+    if (!from && input.executor_organization_id !== undefined && input.executor_organization_id !== row.executor_organization_id) {
+      throw RequestValidationError.field(['body', 'executor_organization_id'], 'The appeal has an executor: redirect it to change the organization', input.executor_organization_id)
+    }
+    const organizationId = input.executor_organization_id ?? row.executor_organization_id!
+    invalid(await executorProblems(tx, from ? organizationId : undefined, input.executor_employee_id, ['body']))
+    if (!from && input.executor_employee_id != null && await tx.employeeOrganization(input.executor_employee_id) !== organizationId) {
+      throw RequestValidationError.field(['body', 'executor_employee_id'], `Employee ${input.executor_employee_id} does not work in organization ${organizationId}`, input.executor_employee_id)
+    }
+    const employeeId = input.executor_employee_id ?? null
+    return { values: { executor_organization_id: organizationId, executor_employee_id: employeeId }, payload: { executor_organization_id: organizationId, executor_employee_id: employeeId } }
+  }
+
+  /**
+   * Several appeals assigned at once (a manager handing them to an employee): all in one
+   * transaction, locked in id order, so either every one is assigned or none; the first that cannot
+   * be says why, naming it.
+   */
+  async function bulkAssign (principal: Principal, input: AppealBulkAssign): Promise<{ items: AppealResponse[] }> {
+    const { appeal_ids: ids, ...assign } = input
+    const seen = new Map<number, number>()
+    invalid(ids.flatMap((id, i) => {
+      const first = seen.get(id)
+      seen.set(id, first ?? i)
+      return first === undefined ? [] : [problem(['body', 'appeal_ids', i], `Appeal ${id} is listed twice (also at ${first})`, id)]
+    }))
+    const [actor, calendar] = await Promise.all([actorOf(principal), deps.calendar()])
+    const change = assignment(assign)
+    const done = await transaction(async (tx) => {
+      const out = new Map<number, { row: AppealRow, notified: boolean }>()
+      for (const id of [...ids].sort((a, b) => a - b)) {
+        try {
+          out.set(id, await step(tx, actor, calendar, id, 'assign', change))
+        } catch (error) {
+          if (error instanceof NotFoundError) throw RequestValidationError.field(['body', 'appeal_ids', ids.indexOf(id)], `Appeal ${id} does not exist`, id)
+          throw error
+        }
+      }
+      return out
+    })
+    const rows = ids.map((id) => done.get(id)!)
+    for (const { row, notified } of rows) await afterCommit(row, 'assign', notified)
+    return { items: rows.map(({ row }) => view(row, actor)) }
+  }
+
+  /** an inbox: the views' counts and a page of one view, the nearest answer deadline first */
+  async function inbox (principal: Principal, q: AppealInboxQuery) {
+    const actor = await actorOf(principal)
+    const scope = appealExecutorScope(actor)
+    if (scope !== undefined && q.executor_organization_id !== undefined && q.executor_organization_id !== scope) {
+      throw RequestValidationError.field(['query', 'executor_organization_id'], 'An executor\'s staff see only their own organization\'s inbox', q.executor_organization_id)
+    }
+    const organizationId = scope ?? q.executor_organization_id
+    const shown = INBOX_VIEWS[q.state]
+    const [counts, rows] = await Promise.all([
+      repo.inboxCounts(organizationId, principal.id),
+      repo.inbox({
+        executorOrganizationId: organizationId, statuses: shown.statuses, overdue: shown.overdue, employeeId: shown.mine ? principal.id : undefined,
+        after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: q.limit + 1,
+      }),
+    ])
+    const page = rows.slice(0, q.limit)
+    const last = page[page.length - 1]
+    return { counts, items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit && last ? encodeCursor(last.close_due_at, last.id) : null }
   }
 
   /** the appeal if the principal may see it */
@@ -311,25 +401,12 @@ export function createAppealService (deps: AppealServiceDeps) {
       const actor = await actorOf(principal)
       const rows = await repo.list({ ...filterFor(actor, q), after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: q.limit + 1 })
       const page = rows.slice(0, q.limit)
-      return { items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null }
+      return { items: page.map((r) => view(r, actor)), next_cursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.received_at, page[page.length - 1]!.id) : null }
     },
 
-    assign: (principal: Principal, id: number, input: AppealAssign) => transition(principal, id, 'assign', async (row, tx) => {
-      const from = row.status === 'registered'
-      if (from && input.executor_organization_id === undefined) {
-        throw RequestValidationError.field(['body', 'executor_organization_id'], 'Field required: the executor organization', undefined, 'missing')
-      }
-      if (!from && input.executor_organization_id !== undefined && input.executor_organization_id !== row.executor_organization_id) {
-        throw RequestValidationError.field(['body', 'executor_organization_id'], 'The appeal has an executor: redirect it to change the organization', input.executor_organization_id)
-      }
-      const organizationId = input.executor_organization_id ?? row.executor_organization_id!
-      invalid(await executorProblems(tx, from ? organizationId : undefined, input.executor_employee_id, ['body']))
-      if (!from && input.executor_employee_id != null && await tx.employeeOrganization(input.executor_employee_id) !== organizationId) {
-        throw RequestValidationError.field(['body', 'executor_employee_id'], `Employee ${input.executor_employee_id} does not work in organization ${organizationId}`, input.executor_employee_id)
-      }
-      const employeeId = input.executor_employee_id ?? null
-      return { values: { executor_organization_id: organizationId, executor_employee_id: employeeId }, payload: { executor_organization_id: organizationId, executor_employee_id: employeeId } }
-    }),
+    assign: (principal: Principal, id: number, input: AppealAssign) => transition(principal, id, 'assign', assignment(input)),
+    bulkAssign,
+    inbox,
 
     take: (principal: Principal, id: number) => transition(principal, id, 'take', async (row) => ({
       values: { taken_at: clock(), executor_employee_id: row.executor_employee_id ?? principal.id },

@@ -2339,6 +2339,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appeals/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An executor's inbox: its appeals in hand counted by state, and a page of one view, the nearest answer deadline first */
+        get: operations["appealInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appeals/bulk-assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign several appeals at once (a manager to one of its employees; the centre to an executor): all or none */
+        post: operations["bulkAssignAppeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/appeals/stats": {
         parameters: {
             query?: never;
@@ -4708,10 +4742,38 @@ export interface components {
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
+        AppealInbox: {
+            counts: {
+                /** @description assigned, not yet taken into work */
+                assigned: number;
+                in_work: number;
+                /** @description answered, awaiting the centre (closed or returned) */
+                answered: number;
+                /** @description assigned or in work, past a deadline */
+                overdue: number;
+                /** @description assigned or in work, assigned to the caller */
+                mine: number;
+            };
+            /** @description the nearest answer deadline first (close_due_at, then id) */
+            items: components["schemas"]["AppealResponse"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
         AppealAssign: {
             /** @description required from `registered`; a manager of the executor may only pick the employee */
             executor_organization_id?: number;
             executor_employee_id?: number | null;
+        };
+        AppealBulkAssign: {
+            /** @description each appeal at most once; all are assigned or none */
+            appeal_ids: number[];
+            /** @description required from `registered`; a manager of the executor may only pick the employee */
+            executor_organization_id?: number;
+            executor_employee_id?: number | null;
+        };
+        AppealBulkResult: {
+            /** @description the appeals as assigned, in the order asked */
+            items: components["schemas"]["AppealResponse"][];
         };
         AppealRedirect: {
             executor_organization_id: number;
@@ -10730,6 +10792,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppealWorkplace"];
+                };
+            };
+        };
+    };
+    appealInbox: {
+        parameters: {
+            query?: {
+                /** @description open: assigned or in work; overdue: open and past a deadline; mine: open and assigned to the caller */
+                state?: "open" | "assigned" | "in_work" | "answered" | "overdue" | "mine";
+                /** @description whose inbox (the centre's staff and admins; absent: every executor's); an executor's staff always see their own organization's */
+                executor_organization_id?: number;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealInbox"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    bulkAssignAppeals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealBulkAssign"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealBulkResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -1,0 +1,1 @@
+CREATE INDEX "appeals_inbox_idx" ON "appeals" USING btree ("executor_organization_id","close_due_at","id") WHERE "appeals"."status" in ('assigned', 'in_work', 'answered');
