@@ -151,12 +151,12 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.context().close()
   })
 
-  it('an executor\'s operator lands on the appeals, has no desk in the menu, and the desk says in words where the work is (ru/kk)', async () => {
+  it('an executor\'s operator lands in the inbox, has no desk in the menu, and the desk says in words where the work is (ru/kk)', async () => {
     await activated('executor-operator@akimat.kz', 'Executor-passw0rd-1', 'operator', executorId)
     const page = await newPage()
     await signIn(page, service.url, { email: 'executor-operator@akimat.kz', password: 'Executor-passw0rd-1' })
-    await page.getByRole('heading', { name: 'Обращения', level: 1 }).waitFor()
-    assert.match(page.url(), /\/console\/appeals/)
+    await page.getByRole('heading', { name: 'Входящие обращения', level: 1 }).waitFor()
+    assert.match(page.url(), /\/console\/inbox/)
     assert.equal(await page.getByRole('menuitem', { name: 'Рабочее место' }).count(), 0, 'no desk in the menu')
 
     await page.goto(`${service.url}/console/desk`)

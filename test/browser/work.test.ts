@@ -26,7 +26,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
   let admin: ReturnType<typeof serviceApi>
   let machine: ReturnType<typeof serviceApi>
   let subcategoryLabel = ''
-  const ids = { centre: 0, executor: 0, category: 0, subcategory: 0, person: 0 }
+  const ids = { centre: 0, executor: 0, category: 0, subcategory: 0, water: 0, person: 0 }
   const people = {
     operator: { email: 'operator@centre.kz', password: 'Operator-passw0rd-1' },
     supervisor: { email: 'supervisor@centre.kz', password: 'Supervisor-passw0rd-1' },
@@ -68,7 +68,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     const tree = await admin<{ appeal_types: { id: number }[] }>('GET', `/api/classifiers/${classifier!.id}/tree`)
     const category = await admin('POST', '/api/classifiers/categories', { appeal_type_id: tree.appeal_types[0]!.id, name: 'Коммунальные услуги' })
     ids.category = category.id
-    await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Водоснабжение', priority: 3, time_to_work: 4, time_to_close: 40 })
+    ids.water = (await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Водоснабжение', priority: 3, time_to_work: 4, time_to_close: 40 })).id
     ids.subcategory = (await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Отопление', priority: 2, time_to_work: 2, time_to_close: 24 })).id
     await admin('PUT', `/api/references/kazakh-names/subcategories/${ids.subcategory}`, { name_kk: 'Жылыту' })
     ids.person = (await admin('POST', '/api/references/persons', { full_name: 'Абаев Марат Сергеевич', iin: '900101300017', phone: '+77012345678' })).id
@@ -522,6 +522,82 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await adminBoard.getByTestId('llm-usage').scrollIntoViewIfNeeded()
     await screenshot(adminBoard, '32-board-llm-usage')
     await adminBoard.context().close()
+  })
+  it('the executor\'s inbox: counted by state, the nearest deadline first; an appeal handed over chimes, is noticed and counted in the title; a manager hands two to an employee (ru/kk)', async () => {
+    const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
+    const [source] = await admin<{ id: number }[]>('GET', '/api/references/sources')
+    const [method] = await admin<{ id: number }[]>('GET', '/api/references/response-methods')
+    const akimat = (await admin('POST', '/api/organizations', { name: 'Акимат Алмалинского района', region_id: region!.id, prefix: '272' })).id as number
+    const manager = { email: 'manager@almaly.kz', password: 'Manager-passw0rd-1' }
+    const clerk = { email: 'clerk@almaly.kz', password: 'Clerk-passw0rd-1' }
+    await activatedEmployee(service.url, admin, smtp, { ...manager, last_name: 'Сеитова', first_name: 'Гульнар', organization_id: akimat, role: 'manager' }, manager.password)
+    const clerkId = await activatedEmployee(service.url, admin, smtp, { email: clerk.email, last_name: 'Оспанов', first_name: 'Дархан', organization_id: akimat, role: 'operator' }, clerk.password)
+    const register = (name: string, subcategory: number) => admin<{ id: number, number: string }>('POST', '/api/appeals', {
+      citizen: { full_name: name, phone: '+77017654321' }, source_id: source!.id, language: 'ru', text: 'Во дворе не вывозят мусор', subcategory_id: subcategory,
+      response_method_id: method!.id, executor_organization_id: akimat,
+    })
+    // water is answered within 40 working hours, heating within 24: the later one is due first
+    const water = await register('Исаев Тимур', ids.water)
+    const heating = await register('Серикова Асель', ids.subcategory)
+
+    const page = await newPage(browser)
+    // the chime is Web Audio's: its tones are counted where the browser makes them
+    await page.context().addInitScript({ content: 'window.__tones = 0; const make = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { window.__tones++; return make.call(this) }' })
+    await signIn(page, service.url, manager)
+    await page.getByRole('heading', { name: 'Входящие обращения', level: 1 }).waitFor()
+    assert.match(page.url(), /\/console\/inbox$/, 'an executor\'s manager lands in the inbox')
+    const table = page.getByTestId('inbox-table')
+    const numbers = async () => (await table.locator('tr.ant-table-row td:nth-child(2)').allInnerTexts()).map((s) => s.trim())
+    await table.getByText(water.number).waitFor()
+    assert.deepEqual(await numbers(), [heating.number, water.number], 'the nearest deadline first')
+    const tab = (name: string) => page.getByTestId('inbox-states').getByRole('tab', { name: new RegExp(`^${name}`) })
+    assert.match(await tab('Новые').innerText(), /2/)
+
+    // handed over while the manager looks elsewhere: a chime, a notice, the count in the tab's title; looked at again, the title is whole
+    await page.evaluate(() => window.dispatchEvent(new Event('blur')))
+    const third = await register('Ахметов Ержан', ids.water)
+    await page.getByText(`Новое обращение ${third.number}`).waitFor()
+    await page.waitForFunction(() => document.title.startsWith('(1) Новые обращения'))
+    assert.ok(await page.evaluate(() => (window as unknown as { __tones: number }).__tones) >= 2, 'the chime sounded')
+    await table.getByText(third.number).waitFor()
+    assert.match(await tab('Новые').innerText(), /3/)
+    await screenshot(page, '32-inbox-notice')
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+    await page.waitForFunction(() => document.title === 'Консоль 109')
+    // the sound turned off: the notice still comes, silently
+    await page.getByLabel('Звук уведомлений').click()
+    const tones = await page.evaluate(() => (window as unknown as { __tones: number }).__tones)
+    const fourth = await register('Жанибеков Арман', ids.water)
+    await page.getByText(`Новое обращение ${fourth.number}`).waitFor()
+    assert.equal(await page.evaluate(() => (window as unknown as { __tones: number }).__tones), tones, 'no chime with the sound off')
+
+    // the clerk hears of what the manager hands them
+    const clerkPage = await newPage(browser)
+    await signIn(clerkPage, service.url, clerk)
+    await clerkPage.getByRole('heading', { name: 'Входящие обращения', level: 1 }).waitFor()
+    assert.equal(await clerkPage.getByRole('checkbox').count(), 0, 'an employee who is not a manager selects nothing')
+    // two appeals to the clerk, in one go
+    for (const n of [heating.number, third.number]) await table.getByRole('row').filter({ hasText: n }).getByRole('checkbox').check()
+    await page.getByText('Выбрано: 2').waitFor()
+    await pick(page, 'Кому передать', 'Оспанов Дархан')
+    await page.getByRole('button', { name: 'Передать' }).click()
+    await page.getByText('Передано обращений: 2').waitFor()
+    for (const n of [heating.number, third.number]) await table.getByRole('row').filter({ hasText: n }).getByText('Оспанов Дархан').waitFor()
+    for (const id of [heating.id, third.id]) assert.equal((await admin('GET', `/api/appeals/${id}`)).executor_employee_id, clerkId)
+    await clerkPage.getByText(`Новое обращение ${heating.number}`).waitFor()
+    await clerkPage.getByTestId('inbox-states').getByRole('tab', { name: /^Мои/ }).click()
+    await clerkPage.getByTestId('inbox-table').getByText(heating.number).waitFor()
+    assert.match(await clerkPage.getByTestId('inbox-states').getByRole('tab', { name: /^Мои/ }).innerText(), /2/)
+    assert.equal(await page.getByTestId('hand-over-error').count(), 0)
+    await screenshot(page, '32-inbox')
+
+    await page.getByText('Қазақша').click()
+    await page.getByRole('heading', { name: 'Кіріс өтініштер', level: 1 }).waitFor()
+    await tab('Жаңа').waitFor()
+    await page.getByText('Хабарлама дыбысы').waitFor()
+    await screenshot(page, '32-inbox-kk')
+    await page.context().close()
+    await clerkPage.context().close()
   })
 })
 

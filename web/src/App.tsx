@@ -16,6 +16,7 @@ import { Shell } from './shell/Shell'
 const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }))
 const Desk = named(() => import('./pages/desk/Desk'), 'Desk')
 const AppealsList = named(() => import('./pages/appeals/AppealsList'), 'AppealsList')
+const Inbox = named(() => import('./pages/appeals/Inbox'), 'Inbox')
 const AppealPage = named(() => import('./pages/appeals/AppealPage'), 'AppealPage')
 const Board = named(() => import('./pages/board/Board'), 'Board')
 const Hall = named(() => import('./pages/board/LineBoard'), 'Hall')
@@ -32,7 +33,7 @@ const Calendar = named(() => import('./pages/admin/Calendar'), 'Calendar')
 const Notifications = named(() => import('./pages/admin/Notifications'), 'Notifications')
 const Tenants = named(() => import('./pages/admin/Tenants'), 'Tenants')
 
-/** each lands on its work: the centre's operators at the desk, an executor's staff on their appeals */
+/** each lands on its work: the centre's operators at the desk, an executor's staff in their inbox */
 function Home () {
   const { user } = useSession()
   const workplace = useWorkplace()
@@ -53,6 +54,7 @@ export function App () {
       </Route>
       <Route element={<Shell />}>
         <Route path='/desk' element={<Desk />} />
+        <Route path='/inbox' element={<Inbox />} />
         <Route path='/appeals' element={<AppealsList />} />
         <Route path='/appeals/:id' element={<AppealPage />} />
         <Route path='/board' element={<Board />} />

@@ -17,6 +17,18 @@ export const appealListQuery = (filters: AppealQuery, cursor: string | undefined
   placeholderData: keepPreviousData,
 })
 
+export type InboxState = NonNullable<NonNullable<paths['/api/appeals/inbox']['get']['parameters']['query']>['state']>
+
+/** an executor's inbox: the counts of its views and a page of one, the nearest deadline first */
+export const inboxQuery = (state: InboxState, organizationId: number | undefined, cursor: string | undefined, limit: number) => ({
+  queryKey: keys.appeals.inbox(state, organizationId, cursor),
+  queryFn: () => load(api.GET('/api/appeals/inbox', { params: { query: { state, executor_organization_id: organizationId, cursor, limit } } })),
+  placeholderData: keepPreviousData,
+})
+
+/** several appeals to one employee (or, null, back to the organization), all or none */
+export const bulkAssign = (body: Schemas['AppealBulkAssign']) => load(api.POST('/api/appeals/bulk-assign', { body }))
+
 /** a caller's latest appeals, by the person or the phone */
 export const callerAppealsQuery = (query: { person_id?: number, phone?: string }) => ({
   queryKey: keys.appeals.ofCaller(query),

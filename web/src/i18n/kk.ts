@@ -9,7 +9,7 @@ export const kk: Texts = {
   language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
-  nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', board: 'Мониторинг', admin: 'Әкімшілік' },
+  nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', inbox: 'Кіріс', board: 'Мониторинг', admin: 'Әкімшілік' },
   aria: {
     increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір',
   },
@@ -92,6 +92,19 @@ export const kk: Texts = {
     period: 'Түскен кезеңі', apply: 'Табу', reset: 'Тазарту', exported: 'Жүктелген жолдар: {{rows}}',
     exportTruncated: 'Жүктелген жолдар: {{rows}} (қалғаны сыймайды — сүзгіні нақтылаңыз)', exportFailed: 'Жүктеп алу мүмкін болмады', empty: 'Өтініштер табылмады',
     previous: 'Артқа', first: 'Басына', next: 'Әрі қарай',
+  },
+  inbox: {
+    title: 'Кіріс өтініштер', everyExecutor: 'Барлық орындаушылар', sound: 'Хабарлама дыбысы',
+    states: { open: 'Ашық', assigned: 'Жаңа', in_work: 'Жұмыста', answered: 'Орталықтың шешімін күтуде', overdue: 'Мерзімі өткен', mine: 'Менікі' },
+    empty: {
+      open: 'Ашық өтініштер жоқ', assigned: 'Жаңа өтініштер жоқ', in_work: 'Жұмыста ештеңе жоқ', answered: 'Орталықтың шешімін күтетін жауаптар жоқ',
+      overdue: 'Мерзімі өткендер жоқ', mine: 'Сізге ештеңе тағайындалмаған',
+    },
+    employee: 'Қызметкер', me: 'Мен', nobody: 'Тағайындалмаған', colleague: 'Ұйым қызметкері',
+    left: '{{span}} қалды', late: '{{span}} кешікті', hours: '{{hours}} сағ {{minutes}} мин', days: '{{count}} күн',
+    selected: 'Таңдалды: {{count}}', handTo: 'Кімге беру', toOrganization: 'Ешкімге (ұйымның жалпы тізіміне)', handOver: 'Беру',
+    handedOver: 'Берілген өтініштер: {{count}}', unavailable: '{{number}} өтініші қолжетімсіз: мүмкін, ол басқа жаққа жіберілген',
+    notice: 'Жаңа өтініш {{number}}', open: 'Ашу', noticeTitle: '({{count}}) Жаңа өтініштер — {{title}}',
   },
   appeal: {
     byService: 'автоматты түрде (қызмет)', byFormerEmployee: 'енді жоқ қызметкер',

@@ -7,7 +7,7 @@ export const ru = {
   language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Русский', kk: 'Казахский' },
-  nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', board: 'Мониторинг', admin: 'Администрирование' },
+  nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', inbox: 'Входящие', board: 'Мониторинг', admin: 'Администрирование' },
   aria: {
     increase: 'Увеличить', decrease: 'Уменьшить', choice: 'Выбор', clear: 'Очистить', close: 'Закрыть', search: 'Найти', more: 'Ещё', reload: 'Обновить', menu: 'Меню',
   },
@@ -90,6 +90,19 @@ export const ru = {
     period: 'Период поступления', apply: 'Найти', reset: 'Сбросить', exported: 'Выгружено строк: {{rows}}',
     exportTruncated: 'Выгружено строк: {{rows}} (больше не помещается — уточните фильтр)', exportFailed: 'Не удалось выгрузить', empty: 'Обращений не найдено',
     previous: 'Назад', first: 'В начало', next: 'Далее',
+  },
+  inbox: {
+    title: 'Входящие обращения', everyExecutor: 'Все исполнители', sound: 'Звук уведомлений',
+    states: { open: 'Открытые', assigned: 'Новые', in_work: 'В работе', answered: 'Ждут решения центра', overdue: 'Просроченные', mine: 'Мои' } as Record<string, string>,
+    empty: {
+      open: 'Открытых обращений нет', assigned: 'Новых обращений нет', in_work: 'В работе ничего нет', answered: 'Ответов, ждущих решения центра, нет',
+      overdue: 'Просроченных нет', mine: 'На вас ничего не назначено',
+    } as Record<string, string>,
+    employee: 'Сотрудник', me: 'Я', nobody: 'Не назначен', colleague: 'Сотрудник организации',
+    left: 'осталось {{span}}', late: 'просрочено на {{span}}', hours: '{{hours}} ч {{minutes}} мин', days: '{{count}} дн.',
+    selected: 'Выбрано: {{count}}', handTo: 'Кому передать', toOrganization: 'Никому (в общий список организации)', handOver: 'Передать',
+    handedOver: 'Передано обращений: {{count}}', unavailable: 'Обращение {{number}} недоступно: возможно, его перенаправили',
+    notice: 'Новое обращение {{number}}', open: 'Открыть', noticeTitle: '({{count}}) Новые обращения — {{title}}',
   },
   appeal: {
     byService: 'автоматически (сервис)', byFormerEmployee: 'сотрудник, которого больше нет',

@@ -1,4 +1,4 @@
-import { DashboardOutlined, FileTextOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
+import { DashboardOutlined, FileTextOutlined, InboxOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
 import { Alert, Button, Grid, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
 import { Suspense } from 'react'
 import type { TFunction } from 'i18next'
@@ -9,7 +9,8 @@ import { useSession, type SessionUser } from '../session/session'
 import { useWorkplace } from '../session/workplace'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PageBoundary } from './PageBoundary'
-import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, type Workplace } from './access'
+import { AssignmentNotices } from './assignment-notice'
+import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, canUseInbox, isExecutorStaff, type Workplace } from './access'
 
 /**
  * The frame of a signed-in user's pages; without a session, sign-in first (and back here after).
@@ -57,6 +58,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
           </Layout.Sider>
           <Layout.Content style={{ padding: 20, minWidth: 0 }}>
             <LiveLost />
+            {isExecutorStaff(workplace.data) && <AssignmentNotices organizationId={workplace.data!.organization_id!} />}
             <main>{page}</main>
           </Layout.Content>
         </Layout>
@@ -69,6 +71,7 @@ function menuOf (user: SessionUser, workplace: Workplace | undefined, t: TFuncti
   const admin = ADMIN_PAGES.filter((page) => canSeeAdminPage(user, page)).map((page) => ({ key: `/admin/${page}`, label: t(`admin.pages.${page}`) }))
   return [
     ...(canUseDesk(user, workplace) ? [{ key: '/desk', icon: <PhoneOutlined aria-hidden />, label: t('nav.desk') }] : []),
+    ...(canUseInbox(user, workplace) ? [{ key: '/inbox', icon: <InboxOutlined aria-hidden />, label: t('nav.inbox') }] : []),
     { key: '/appeals', icon: <FileTextOutlined aria-hidden />, label: t('nav.appeals') },
     ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined aria-hidden />, label: t('nav.board') }] : []),
     ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined aria-hidden />, label: t('nav.admin'), children: admin }] : []),

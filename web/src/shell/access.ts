@@ -26,5 +26,13 @@ export function canSeeAdminPage (user: SessionUser, page: AdminPage): boolean {
   return isAdmin(user) || (user.role === 'manager' && MANAGER_PAGES.has(page))
 }
 
-/** where a user lands after sign-in: the centre's operators at the desk, everyone else in the register (an executor: its organization's appeals) */
-export const homeOf = (user: SessionUser, workplace: Workplace | undefined) => (user.role === 'operator' && canUseDesk(user, workplace) ? '/desk' : '/appeals')
+/** an executor's staff: the appeals handed to their organization are their work */
+export const isExecutorStaff = (workplace: Workplace | undefined) => workplace !== undefined && !workplace.centre_staff && workplace.organization_id !== null
+/** the inbox: an executor's own; admins look into any executor's */
+export const canUseInbox = (user: SessionUser, workplace: Workplace | undefined) => isExecutorStaff(workplace) || isAdmin(user)
+
+/** where a user lands after sign-in: the centre's operators at the desk, an executor's staff in their inbox, everyone else in the register */
+export function homeOf (user: SessionUser, workplace: Workplace | undefined): string {
+  if (user.role === 'operator' && canUseDesk(user, workplace)) return '/desk'
+  return isExecutorStaff(workplace) ? '/inbox' : '/appeals'
+}
