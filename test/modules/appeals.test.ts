@@ -319,7 +319,7 @@ describe('appeals register (/api/appeals)', () => {
       for (const headers of [centreOperator, admin]) assert.ok((await list(headers)).includes(theirs.id))
     })
 
-    it('filters: status, executor, classification levels, region subtree, phone, IIN, words (Russian stems), the applicant, number and its end', async () => {
+    it('filters: status, executor, classification levels, region subtree, phone, IIN, words (Russian stems), the applicant, number and its end, IIN and phone as text', async () => {
       const special = (await register(base({ text: 'Протекает крыша над подъездом', subcategory_id: subcategory.other, executor_organization_id: otherOrg.id, citizen: { full_name: 'Фильтр', phone: '+77019998877' } }))).json()
       const q = async (query: string) => ((await t.app.inject({ url: `/api/appeals?limit=200&${query}`, headers: admin })).json().items as { id: number }[]).map((a) => a.id)
       assert.deepEqual(await q(`subcategory_id=${subcategory.other}&executor_organization_id=${otherOrg.id}&phone=${encodeURIComponent('8 701 999 88 77')}`), [special.id])
@@ -340,6 +340,11 @@ describe('appeals register (/api/appeals)', () => {
       assert.deepEqual(await q(`q=${encodeURIComponent('%%%')}`), [], 'no pattern of LIKE')
       const withIin = await q(`iin=${VALID_IIN}`)
       assert.ok(withIin.length >= 2)
+      // the one search box: an IIN or a phone typed as text finds the applicant's appeals
+      assert.deepEqual(await q(`q=${VALID_IIN}`), withIin, 'twelve digits: the applicant\'s IIN')
+      assert.deepEqual(await q(`q=${encodeURIComponent('8 (701) 999-88-77')}`), [special.id], 'a phone in any writing: the applicant\'s phone')
+      assert.deepEqual(await q(`q=${encodeURIComponent('+77019998877')}`), [special.id])
+      assert.deepEqual(await q('q=7019998875'), [], 'a phone nobody called from')
       assert.ok(!(await q('overdue=true')).includes(special.id))
       assert.equal((await t.app.inject({ url: '/api/appeals?phone=12', headers: admin })).statusCode, 422)
       assert.equal((await t.app.inject({ url: '/api/appeals?iin=12', headers: admin })).statusCode, 422)

@@ -32,6 +32,9 @@ export function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilte
   const isNumber = text !== undefined && /^109-\d{4}-\d{6}$/.test(text)
   // digits (and dashes) may be a number's tail, `000001` or `2026-000001`, as well as words of the text
   const numberTail = !isNumber && text !== undefined && /^[0-9][0-9-]{2,}$/.test(text) ? text : undefined
+  // twelve digits may be the applicant's IIN, a phone number the applicant's phone
+  const textIin = text !== undefined && /^\d{12}$/.test(text) ? text : undefined
+  const textPhone = !isNumber && text ? normalizeKzPhone(text) : undefined
   return {
     visibleTo: appealExecutorScope(actor),
     status: q.status,
@@ -51,6 +54,8 @@ export function filterFor (actor: Actor, q: AppealFilterQuery): Omit<AppealFilte
     phone,
     number: isNumber ? text : undefined,
     numberTail,
+    textIin,
+    textPhone,
     words: !isNumber && text ? text : undefined,
   }
 }

@@ -39,6 +39,9 @@ export interface AppealFilter {
   number?: string
   /** the end of a number (`000001`): found, or else the words */
   numberTail?: string
+  /** the text as an IIN or a phone of the applicant: found, or else the words */
+  textIin?: string
+  textPhone?: string
   words?: string
   after?: { at: Date, id: number }
   limit: number
@@ -99,13 +102,19 @@ const exportColumns = {
 const newestFirst = [sql`${appeals.received_at} desc nulls last`, sql`${appeals.id} desc nulls last`]
 const overdue = or(isNotNull(appeals.work_overdue_at), isNotNull(appeals.close_overdue_at))!
 
-/** words of the applicant's name or the text; digits also the tail of a number (through the reversed number's index) */
-function wordsOrTail (f: AppealFilter): SQL | undefined {
+/**
+ * The search box's text: words of the applicant's name or the text; digits also the tail of a number
+ * (through the reversed number's index), twelve digits the applicant's IIN, a phone number theirs.
+ */
+function freeText (f: AppealFilter): SQL | undefined {
   if (!f.words) return undefined
-  const words = sql`${appeals.search} @@ (websearch_to_tsquery('russian', ${f.words}) || websearch_to_tsquery('simple', ${f.words}))`
-  if (!f.numberTail) return words
-  // digits and dashes only: nothing to escape in the pattern
-  return or(sql`reverse(${appeals.number}) like ${[...f.numberTail].reverse().join('') + '%'}`, words)
+  return or(
+    sql`${appeals.search} @@ (websearch_to_tsquery('russian', ${f.words}) || websearch_to_tsquery('simple', ${f.words}))`,
+    // digits and dashes only: nothing to escape in the pattern
+    f.numberTail ? sql`reverse(${appeals.number}) like ${[...f.numberTail].reverse().join('') + '%'}` : undefined,
+    f.textIin ? inArray(appeals.person_id, personIdsWithIin(f.textIin)) : undefined,
+    f.textPhone ? eq(appeals.citizen_phone, f.textPhone) : undefined,
+  )
 }
 
 function conditions (f: AppealFilter): (SQL | undefined)[] {
@@ -128,7 +137,7 @@ function conditions (f: AppealFilter): (SQL | undefined)[] {
     f.iin ? inArray(appeals.person_id, personIdsWithIin(f.iin)) : undefined,
     eqIf(appeals.citizen_phone, f.phone),
     eqIf(appeals.number, f.number),
-    wordsOrTail(f),
+    freeText(f),
     // keyset: strictly after the last row of the previous page in (received_at desc, id desc)
     f.after ? or(lt(appeals.received_at, f.after.at), and(eq(appeals.received_at, f.after.at), lt(appeals.id, f.after.id))) : undefined,
   ]

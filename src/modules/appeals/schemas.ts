@@ -141,7 +141,7 @@ const filterFields = {
   received_to: Type.Optional(DateTimeQuery()),
   iin: Type.Optional(Type.String({ maxLength: 12, pattern: '^\\d{12}$' })),
   phone: Type.Optional(Type.String({ maxLength: 32 })),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'a registration number or its end (`000001`), or words of the applicant\'s name and the text (Russian stems and exact words)' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'a registration number or its end (`000001`), the applicant\'s IIN or phone, or words of the applicant\'s name and the text (Russian stems and exact words)' })),
 }
 
 export const AppealWorkplace = Type.Object({

@@ -10668,7 +10668,7 @@ export interface operations {
                 received_to?: string;
                 iin?: string;
                 phone?: string;
-                /** @description a registration number or its end (`000001`), or words of the applicant's name and the text (Russian stems and exact words) */
+                /** @description a registration number or its end (`000001`), the applicant's IIN or phone, or words of the applicant's name and the text (Russian stems and exact words) */
                 q?: string;
                 limit?: number;
                 cursor?: string;
@@ -10752,7 +10752,7 @@ export interface operations {
                 received_to?: string;
                 iin?: string;
                 phone?: string;
-                /** @description a registration number or its end (`000001`), or words of the applicant's name and the text (Russian stems and exact words) */
+                /** @description a registration number or its end (`000001`), the applicant's IIN or phone, or words of the applicant's name and the text (Russian stems and exact words) */
                 q?: string;
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
                 format?: "csv" | "xlsx";
@@ -10885,7 +10885,7 @@ export interface operations {
                 received_to?: string;
                 iin?: string;
                 phone?: string;
-                /** @description a registration number or its end (`000001`), or words of the applicant's name and the text (Russian stems and exact words) */
+                /** @description a registration number or its end (`000001`), the applicant's IIN or phone, or words of the applicant's name and the text (Russian stems and exact words) */
                 q?: string;
                 /** @description first day of the period, in the centre's zone; default: 29 days before date_to */
                 date_from?: string;
