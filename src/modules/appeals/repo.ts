@@ -113,7 +113,7 @@ function freeText (f: AppealFilter): SQL | undefined {
     // digits and dashes only: nothing to escape in the pattern
     f.numberTail ? sql`reverse(${appeals.number}) like ${[...f.numberTail].reverse().join('') + '%'}` : undefined,
     f.textIin ? inArray(appeals.person_id, personIdsWithIin(f.textIin)) : undefined,
-    f.textPhone ? eq(appeals.citizen_phone, f.textPhone) : undefined,
+    f.textPhone ? eq(appeals.citizen_phone, f.textPhone) : undefined
   )
 }
 
