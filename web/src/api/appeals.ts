@@ -29,6 +29,14 @@ export const inboxQuery = (state: InboxState, organizationId: number | undefined
 /** several appeals to one employee (or, null, back to the organization), all or none */
 export const bulkAssign = (body: Schemas['AppealBulkAssign']) => load(api.POST('/api/appeals/bulk-assign', { body }))
 
+/** the header's search: the register's first few for a text, while it is typed */
+export const appealSearchQuery = (q: string) => ({
+  queryKey: keys.appeals.search(q),
+  queryFn: () => load(api.GET('/api/appeals', { params: { query: { q, limit: 6 } } })),
+  staleTime: 10_000,
+  placeholderData: keepPreviousData,
+})
+
 /** a caller's latest appeals, by the person or the phone */
 export const callerAppealsQuery = (query: { person_id?: number, phone?: string }) => ({
   queryKey: keys.appeals.ofCaller(query),

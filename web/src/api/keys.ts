@@ -27,6 +27,7 @@ export const keys = {
   appeals: {
     all: ['appeals'],
     list: (filters: AppealQuery, cursor?: string) => ['appeals', 'list', filters, cursor],
+    search: (q: string) => ['appeals', 'search', q],
     inbox: (state: string, organizationId?: number, cursor?: string) => ['appeals', 'inbox', state, organizationId, cursor],
     one: (id: number) => ['appeals', 'one', id],
     transcript: (id: number) => ['appeals', 'transcript', id],

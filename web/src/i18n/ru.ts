@@ -91,6 +91,10 @@ export const ru = {
     exportTruncated: 'Выгружено строк: {{rows}} (больше не помещается — уточните фильтр)', exportFailed: 'Не удалось выгрузить', empty: 'Обращений не найдено',
     previous: 'Назад', first: 'В начало', next: 'Далее',
   },
+  search: {
+    label: 'Поиск по обращениям и гражданам', hint: 'Номер, ИИН, телефон, заявитель, текст', everywhere: 'Искать «{{text}}» во всех обращениях',
+    appeals: 'Обращения', citizens: 'Граждане', nothing: 'Ничего не найдено',
+  },
   inbox: {
     title: 'Входящие обращения', everyExecutor: 'Все исполнители', sound: 'Звук уведомлений',
     states: { open: 'Открытые', assigned: 'Новые', in_work: 'В работе', answered: 'Ждут решения центра', overdue: 'Просроченные', mine: 'Мои' } as Record<string, string>,

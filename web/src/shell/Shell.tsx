@@ -10,6 +10,7 @@ import { useWorkplace } from '../session/workplace'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PageBoundary } from './PageBoundary'
 import { AssignmentNotices } from './assignment-notice'
+import { HeaderSearch } from './HeaderSearch'
 import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, canUseInbox, isExecutorStaff, type Workplace } from './access'
 
 /**
@@ -39,7 +40,9 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
       <Layout style={{ minHeight: '100vh' }}>
         <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: narrow ? 8 : 16, background: '#001529', paddingInline: narrow ? 12 : 20, paddingInlineStart: narrow ? 56 : 20 }}>
           <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t(narrow ? 'app.short' : 'app.title')}</Typography.Text>
-          <div style={{ flex: 1 }} />
+          <div role='search' style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: narrow ? 'flex-end' : 'center', minWidth: 0 }}>
+            <HeaderSearch narrow={narrow} withCitizens={workplace.data?.centre_staff === true} />
+          </div>
           <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
             <LanguageSwitch short={narrow} />
             {/* a long name is cut with an ellipsis (the whole of it in its title), never broken a letter a line */}
