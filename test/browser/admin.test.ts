@@ -286,7 +286,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
       assert.deepEqual(await englishTexts(page), [], `no English left on the ${path} page in Kazakh`)
     }
     // and the pages outside the administration
-    for (const [path, heading] of [['appeals', 'Өтініштер'], ['board', 'Мониторинг'], ['desk', 'Оператордың жұмыс орны'], ['profile', 'Профиль'], ['admin/terminals', 'SIP-терминалдар'], ['admin/employees', 'Қызметкерлер'], ['admin/pbx', 'АТС']] as const) {
+    for (const [path, heading] of [['appeals', 'Өтініштер'], ['inbox', 'Кіріс өтініштер'], ['board', 'Мониторинг'], ['desk', 'Оператордың жұмыс орны'], ['profile', 'Профиль'], ['admin/terminals', 'SIP-терминалдар'], ['admin/employees', 'Қызметкерлер'], ['admin/pbx', 'АТС']] as const) {
       await page.goto(`${service.url}/console/${path}`)
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
       await page.waitForLoadState('networkidle')
