@@ -1,6 +1,6 @@
 import { DashboardOutlined, FileTextOutlined, InboxOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
 import { Alert, Button, Grid, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
-import { Suspense } from 'react'
+import { lazy, Suspense } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
@@ -10,8 +10,10 @@ import { useWorkplace } from '../session/workplace'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PageBoundary } from './PageBoundary'
 import { AssignmentNotices } from './assignment-notice'
-import { HeaderSearch } from './HeaderSearch'
 import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, canUseInbox, isExecutorStaff, type Workplace } from './access'
+
+// the search's dropdown is Ant Design's AutoComplete: fetched after sign-in, not with the sign-in page
+const HeaderSearch = lazy(async () => ({ default: (await import('./HeaderSearch')).HeaderSearch }))
 
 /**
  * The frame of a signed-in user's pages; without a session, sign-in first (and back here after).
@@ -41,7 +43,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
         <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: narrow ? 8 : 16, background: '#001529', paddingInline: narrow ? 12 : 20, paddingInlineStart: narrow ? 56 : 20 }}>
           <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t(narrow ? 'app.short' : 'app.title')}</Typography.Text>
           <div role='search' style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: narrow ? 'flex-end' : 'center', minWidth: 0 }}>
-            <HeaderSearch narrow={narrow} withCitizens={workplace.data?.centre_staff === true} />
+            <Suspense fallback={null}><HeaderSearch narrow={narrow} withCitizens={workplace.data?.centre_staff === true} /></Suspense>
           </div>
           <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
             <LanguageSwitch short={narrow} />
