@@ -16,6 +16,8 @@ export interface Config {
   /** unset: the embedded PGlite database in dataDir */
   databaseUrl?: string
   dataDir: string
+  /** SEED_ON_FIRST_START: the reference data loaded at the first start on a database without any */
+  seedOnFirstStart: boolean
   logLevel: LogLevel
   /** unset: generated once and kept in dataDir */
   jwtSecret?: string
@@ -267,6 +269,7 @@ export function loadConfig (env: Env = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    seedOnFirstStart: isTrue(e.SEED_ON_FIRST_START) ?? true,
     logLevel: e.LOG_LEVEL,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSeconds: seconds(e.ACCESS_TOKEN_TTL),

@@ -26,9 +26,10 @@ async function main (): Promise<void> {
   await runMigrations(database)
   const jwtSecret = await resolveJwtSecret(config, database.db)
   const app = await buildApp({ config, database, jwtSecret })
-  if (database.kind === 'pglite') {
-    const seeded = await seedOnFirstStart(database.db)
-    if (seeded) app.log.info({ seeded }, 'reference data loaded into the new embedded database')
+  if (config.seedOnFirstStart) {
+    const seed = await seedOnFirstStart(database.db)
+    if (seed && 'seeded' in seed) app.log.info({ seeded: seed.seeded, database: database.kind }, 'first start: reference data loaded into the new database (SEED_ON_FIRST_START=false skips it)')
+    if (seed && 'present' in seed) app.log.info({ database: database.kind }, 'first start on a database that has reference data already: nothing seeded')
   }
   const admin = await ensureFirstAdmin(config, database.db, database.kind === 'pglite')
   if (admin.generatedPassword) {

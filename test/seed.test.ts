@@ -7,6 +7,7 @@ import { checkPhoneFields } from '../src/modules/regions/service.js'
 import { kazakhstanCalendar, SHIPPED_YEARS } from '../src/modules/calendar/kz-holidays.js'
 import { appeals, appealTypes, calendarDays, classifiers } from '../src/db/schema/index.js'
 import { buildTestApp } from './helpers/app.js'
+import { startServiceAsReadme } from './helpers/console.js'
 
 describe('reference seed', () => {
   it('loads sources, response methods, regions and appeal types once; a second run changes nothing', async () => {
@@ -37,12 +38,36 @@ describe('reference seed', () => {
   it('the first start seeds; later starts do not bring back what was deleted', async () => {
     const t = await buildTestApp()
     try {
-      assert.ok(await seedOnFirstStart(t.database.db))
+      assert.deepEqual(await seedOnFirstStart(t.database.db), { seeded: { sources: 8, response_methods: 5, regions: 98, appeal_types: 6 } })
       const [first] = (await t.app.inject({ url: '/api/references/sources' })).json()
       await t.app.inject({ method: 'DELETE', url: `/api/references/sources/${first.id}` })
       assert.equal(await seedOnFirstStart(t.database.db), undefined)
       assert.ok(!(await t.app.inject({ url: '/api/references/sources' })).json().some((s: { id: number }) => s.id === first.id))
     } finally { await t.close() }
+  })
+
+  it('a first start on a database that has reference data already (seeded by hand before) leaves it as it is', async () => {
+    const t = await buildTestApp()
+    try {
+      await seedReferenceData(t.database.db)
+      assert.deepEqual(await seedOnFirstStart(t.database.db), { present: true })
+      assert.equal(await seedOnFirstStart(t.database.db), undefined)
+    } finally { await t.close() }
+  })
+
+  it('npm start seeds a new database on its first start, PostgreSQL as well as embedded, and says so; SEED_ON_FIRST_START=false seeds nothing', async () => {
+    const fresh = await startServiceAsReadme({ LOG_LEVEL: 'info' })
+    try {
+      const tree = await (await fetch(`${fresh.url}/api/regions/tree`)).json() as unknown[]
+      assert.equal(tree.length, 20, 'the regions of Kazakhstan')
+      assert.equal((await (await fetch(`${fresh.url}/api/references/sources`)).json() as unknown[]).length, 8)
+      assert.match(fresh.output(), /first start: reference data loaded into the new database/)
+    } finally { await fresh.stop() }
+    const bare = await startServiceAsReadme({ LOG_LEVEL: 'info', SEED_ON_FIRST_START: 'false' })
+    try {
+      assert.deepEqual(await (await fetch(`${bare.url}/api/regions/tree`)).json(), [])
+      assert.doesNotMatch(bare.output(), /reference data loaded/)
+    } finally { await bare.stop() }
   })
 
   it('the migrations ship the working calendar the holiday rules compute, and no appeals', async () => {

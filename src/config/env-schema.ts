@@ -52,6 +52,7 @@ export const EnvSchema = Type.Object({
   HOST: text({ default: '0.0.0.0', description: 'listen address' }),
   DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { secret: true, description: '`postgresql://...` of a PostgreSQL server; unset = embedded PGlite in `DATA_DIR`' })),
   DATA_DIR: text({ default: './data', description: 'embedded database (`pgdata/`), PBX config output' }),
+  SEED_ON_FIRST_START: flag({ default: 'true', description: 'load the reference data (sources, response methods, regions, the default classifier) at the first start on a database that has none, embedded or PostgreSQL' }),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info', description: 'log level of the JSON log on stdout' }),
   JWT_SECRET: Type.Optional(secret(32, { defaultDoc: 'generated once, kept in the database', description: 'HS256 signing key of access tokens' })),
   ACCESS_TOKEN_TTL: duration({ default: '12h', description: 'access token lifetime' }),

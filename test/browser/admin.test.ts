@@ -23,7 +23,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     target = await startHttpTarget(answers.status(500))
     service = await startServiceAsReadme({
       EXT_SYNC_URL: target.url, EXT_SYNC_TOKEN: 'ext-token', EXT_SYNC_INTERVAL: '100ms', EXT_SYNC_BACKOFF: '100ms', EXT_SYNC_TIMEOUT: '2s', EXT_SYNC_MAX_ATTEMPTS: '1',
-    }, { seed: true })
+    })
     browser = await launchChromium()
     admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')

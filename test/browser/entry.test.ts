@@ -17,7 +17,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
 
   before(async () => {
     smtp = await startSmtpServer()
-    service = await startServiceAsReadme({ SMTP_URL: smtp.url }, { seed: true })
+    service = await startServiceAsReadme({ SMTP_URL: smtp.url })
     browser = await launchChromium()
     admin = { authorization: `Bearer ${await apiToken(service.url, ADMIN)}`, 'content-type': 'application/json' }
     // the call centre, whose operators sit at the desk, and an executor (an akimat), whose staff answer

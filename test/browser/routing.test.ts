@@ -26,7 +26,7 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
   let org: number
 
   before(async () => {
-    service = await startServiceAsReadme({}, { seed: true })
+    service = await startServiceAsReadme({})
     browser = await launchChromium()
     admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     org = (await admin('POST', '/api/organizations/', { org_name: 'Единый контакт-центр 109', org_prefix: '109' })).id

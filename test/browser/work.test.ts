@@ -51,7 +51,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     }
     service = await startServiceAsReadme({
       SMTP_URL: smtp.url, LLM_GPT_BASE_URL: upstream.url, LLM_GPT_MODEL: 'gpt-desk', LLM_GPT_API_KEY: 'sk-desk', LLM_GPT_TIMEOUT: '5s', LLM_MAX_RETRIES: '0', LLM_REDACT_PII: 'false',
-    }, { seed: true })
+    })
     browser = await launchChromium()
     admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     machine = serviceApi(service.url)

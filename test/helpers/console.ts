@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -24,7 +24,7 @@ async function freePort (): Promise<number> {
  * reference data is there as on a production start: the embedded database loads it at its first
  * start, on PostgreSQL `npm run seed` loads it.
  */
-export async function startServiceAsReadme (env: Record<string, string | undefined> = {}, options: { seed?: boolean } = {}): Promise<{ url: string, output: () => string, stop: () => Promise<void> }> {
+export async function startServiceAsReadme (env: Record<string, string | undefined> = {}): Promise<{ url: string, output: () => string, stop: () => Promise<void> }> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'appeals-console-'))
@@ -56,9 +56,6 @@ export async function startServiceAsReadme (env: Record<string, string | undefin
     if (ok) break
     if (Date.now() > deadline) throw new Error(`the service did not start: ${log}`)
     await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  if (options.seed && postgres) {
-    await new Promise<void>((resolve, reject) => execFile('npm', ['run', 'seed'], { env: { ...process.env, DATABASE_URL: postgres.url } }, (err, _out, stderr) => err ? reject(new Error(`npm run seed: ${stderr}`)) : resolve()))
   }
   return {
     url,
