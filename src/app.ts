@@ -17,9 +17,10 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './integration
 import { systemClock, type Clock } from './lib/clock.js'
 import { mountModules } from './lib/module.js'
 import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
-import { createNotifier } from './db/notify.js'
+import { createNotifier, listeningOf } from './db/notify.js'
+import { appliedMigrations, shippedMigrations } from './db/migrate.js'
 import { createAmiClient } from './integrations/ami/client.js'
-import { amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
+import { amiAnswers, amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
 import { amiQueueControl, type QueueControl } from './integrations/ami/queue-control.js'
 import type { LlmGateway } from './integrations/llm/gateway.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
@@ -184,7 +185,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await mountModules(app, [
     { port: undefined, running: [referenceChanges] },
     auth,
-    createHealthModule({ database }),
+    createHealthModule({
+      database,
+      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined },
+    }),
     createConsoleModule({ timeZone: config.appeals.timeZone }),
     createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),
     classifiers,

@@ -63,6 +63,15 @@ describe('the database is down', () => {
       assert.deepEqual([...new Set(chunks.map((r) => r.statusCode))], [503], chunks[0]!.body)
       assert.ok(Date.now() - started < 20_000, `12 chunks answered in ${Date.now() - started} ms: one connection time-out, not one each (30 s on two connections)`)
       assert.equal((await app.inject({ url: '/health' })).statusCode, 503)
+      // not ready: the database, its migrations and the LISTEN connections, each said; nothing of the error's host or port
+      const ready = await app.inject({ url: '/ready' })
+      assert.equal(ready.statusCode, 503, ready.body)
+      const { status, detail, checks } = ready.json()
+      assert.equal(status, 'not_ready')
+      assert.equal(detail, 'Not ready: database, migrations, listen')
+      assert.deepEqual([checks.database.ok, checks.migrations.ok, checks.listen.ok, checks.ami], [false, false, false, null])
+      assert.ok(checks.listen.channels.length >= 4 && checks.listen.channels.every((c: { listening: boolean }) => !c.listening))
+      assert.doesNotMatch(ready.body, /127\.0\.0\.1|ECONNREFUSED/)
     })
   }
 })

@@ -11,6 +11,21 @@ export interface NotifyMessage { channel: string, payload: string }
  * limited to 8000 bytes: publish small messages.
  */
 export function createNotifier (database: Database, channel: string) {
+  const notifier = makeNotifier(database, channel)
+  const all = notifiers.get(database) ?? new Set<Notifier>()
+  notifiers.set(database, all.add(notifier))
+  return notifier
+}
+
+// every notifier of a database, for readiness: each has a LISTEN connection of its own on PostgreSQL
+const notifiers = new WeakMap<Database, Set<Notifier>>()
+
+/** the database's notifiers and whether each hears its channel now */
+export function listeningOf (database: Database): { channel: string, listening: boolean }[] {
+  return [...notifiers.get(database) ?? []].map((n) => ({ channel: n.channel, listening: n.listening }))
+}
+
+function makeNotifier (database: Database, channel: string) {
   const listeners = new Set<Listener>()
   const dispatch = (payload: string) => { for (const l of listeners) l(payload) }
   let stop: (() => Promise<void>) | undefined
@@ -35,4 +50,4 @@ export function createNotifier (database: Database, channel: string) {
   }
 }
 
-export type Notifier = ReturnType<typeof createNotifier>
+export type Notifier = ReturnType<typeof makeNotifier>

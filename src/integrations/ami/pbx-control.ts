@@ -32,6 +32,11 @@ async function pjsipList (ami: AmiClient, action: string): Promise<AmiMessage[]>
   return events
 }
 
+/** whether Asterisk answers an action now (readiness): a CoreStatus, refused with the reason otherwise */
+export function amiAnswers (ami: AmiClient): () => Promise<void> {
+  return async () => { ensureSuccess(await ami.action({ Action: 'CoreStatus' }), 'CoreStatus') }
+}
+
 export function amiPbxControl (ami: AmiClient): PbxControl {
   const command = async (text: string) => fieldList(ensureSuccess(await ami.action({ Action: 'Command', Command: text }), text), 'Output')
   return {

@@ -312,6 +312,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness (beyond the interface): the database answers, every migration is applied, every LISTEN connection hears, AMI answers when configured; 503 naming what is not */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2613,6 +2630,41 @@ export interface components {
             docs: string;
             openapi: string;
             health: string;
+        };
+        ReadyResponse: {
+            status: "ready" | "not_ready";
+            /** @description when not ready: the checks that failed */
+            detail?: string;
+            checks: {
+                database: {
+                    ok: boolean;
+                    /** @description why not, when not */
+                    detail: string | null;
+                };
+                migrations: {
+                    ok: boolean;
+                    /** @description why not, when not */
+                    detail: string | null;
+                    applied: number;
+                    /** @description the migrations this version ships */
+                    expected: number;
+                };
+                listen: {
+                    ok: boolean;
+                    /** @description why not, when not */
+                    detail: string | null;
+                    channels: {
+                        channel: string;
+                        listening: boolean;
+                    }[];
+                };
+                /** @description null: AMI is not configured */
+                ami: {
+                    ok: boolean;
+                    /** @description why not, when not */
+                    detail: string | null;
+                } | null;
+            };
         };
         LoginRequest: {
             email: string;
@@ -5458,6 +5510,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: "ready" | "not_ready";
+                        /** @description when not ready: the checks that failed */
+                        detail?: string;
+                        checks: {
+                            database: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                            };
+                            migrations: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                                applied: number;
+                                /** @description the migrations this version ships */
+                                expected: number;
+                            };
+                            listen: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                                channels: {
+                                    channel: string;
+                                    listening: boolean;
+                                }[];
+                            };
+                            /** @description null: AMI is not configured */
+                            ami: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: "ready" | "not_ready";
+                        /** @description when not ready: the checks that failed */
+                        detail?: string;
+                        checks: {
+                            database: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                            };
+                            migrations: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                                applied: number;
+                                /** @description the migrations this version ships */
+                                expected: number;
+                            };
+                            listen: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                                channels: {
+                                    channel: string;
+                                    listening: boolean;
+                                }[];
+                            };
+                            /** @description null: AMI is not configured */
+                            ami: {
+                                ok: boolean;
+                                /** @description why not, when not */
+                                detail: string | null;
+                            } | null;
+                        };
+                    };
                 };
             };
         };
