@@ -1,6 +1,7 @@
 // Operator commands: `npm run migrate`, `npm run seed`, `npm run cli -- <command> [options]`.
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { backup, restore } from './db/backup.js'
 import { createDb, type Database } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
 import { randomBytes } from 'node:crypto'
@@ -29,14 +30,37 @@ const commands: Record<string, Command> = {
   },
 }
 
+/** commands on the embedded database's files: they open (or ask) the database themselves */
+const fileCommands: Record<string, (config: Config, args: string[]) => Promise<string>> = {
+  /** backup FILE: a backup of the embedded database, the service running or not */
+  backup: async (config, args) => backup(embeddedDir(config, 'pg_dump'), fileArgument(args, 'backup')),
+  /** restore FILE: the embedded database replaced by a backup, the service stopped */
+  restore: async (config, args) => restore(embeddedDir(config, 'pg_restore'), fileArgument(args, 'restore')),
+}
+
+function embeddedDir (config: Config, tool: string): string {
+  if (config.databaseUrl) throw new Error(`DATABASE_URL is set: back up and restore a PostgreSQL database with ${tool} (README: Backups)`)
+  return config.dataDir
+}
+function fileArgument (args: string[], command: string): string {
+  if (args.length !== 1 || args[0]!.startsWith('-')) throw new Error(`usage: npm run cli -- ${command} FILE`)
+  return args[0]!
+}
+
 async function main (): Promise<number> {
   const [name, ...args] = process.argv.slice(2)
+  const fileCommand = name === undefined ? undefined : fileCommands[name]
   const command = name === undefined ? undefined : commands[name]
-  if (!command) {
-    process.stderr.write(`usage: npm run cli -- <${Object.keys(commands).join('|')}> [options]\n`)
+  if (!command && !fileCommand) {
+    process.stderr.write(`usage: npm run cli -- <${[...Object.keys(commands), ...Object.keys(fileCommands)].join('|')}> [options]\n`)
     return 2
   }
   const config = loadConfig(process.env)
+  if (fileCommand) {
+    process.stdout.write(`${await fileCommand(config, args)}\n`)
+    return 0
+  }
+  if (!command) return 2
   const database = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   try {
     await runMigrations(database)

@@ -6,6 +6,7 @@ import { STOP_GRACE_MS } from './config/env-schema.js'
 import { createDb } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
 import { seedOnFirstStart } from './db/seed/index.js'
+import { serveBackups } from './db/backup.js'
 import { ensureFirstAdmin, resolveJwtSecret } from './modules/auth/bootstrap.js'
 
 function configOrExit (): Config {
@@ -40,9 +41,13 @@ async function main (): Promise<void> {
   if (!config.serviceToken) app.log.warn('SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller')
   if (config.authMode === 'interface') app.log.warn('AUTH_MODE=interface: routes without the interface\'s Bearer marker are open; set AUTH_MODE=strict to require a user token for writes')
 
+  // `npm run cli -- backup FILE` asks the running service for a backup of its embedded database
+  const stopBackups = database.kind === 'pglite' ? await serveBackups(database, config.dataDir, app.log) : undefined
+
   closeWithGrace({ delay: STOP_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an error')
     else app.log.info({ signal }, 'stopping')
+    await stopBackups?.()
     await app.close() // stops accepting, finishes requests in flight, runs onClose hooks (workers)
     await database.close()
   })

@@ -112,8 +112,11 @@ export interface Database {
   lead: (key: number, onState: (leading: boolean) => void) => Promise<() => Promise<void>>
   /** applies the migrations of `folder` (PostgreSQL: under an advisory lock, for concurrent starts) */
   migrate: (folder: string) => Promise<void>
-  /** the embedded database's files as an image (a migrated template for tests); PostgreSQL has none */
-  image: () => Promise<Blob>
+  /**
+   * The embedded database's files as an image: a tarball of its data directory taken between
+   * statements (a migrated template for tests; gzip'd, a backup). PostgreSQL has none.
+   */
+  image: (compression?: 'none' | 'gzip') => Promise<Blob>
   /** a round trip to the database */
   ping: () => Promise<void>
   close: () => Promise<void>
@@ -213,7 +216,7 @@ function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): 
       return async () => {}
     },
     migrate: async (folder) => { await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }) },
-    image: () => client.dumpDataDir('none'),
+    image: (compression = 'none') => client.dumpDataDir(compression),
     ping: async () => { await client.query('select 1') },
     close: async () => {
       if (!client.closed) await client.close()

@@ -50,3 +50,11 @@ export function lockDataDir (dir: string): () => void {
   }
   throw new Error(`could not lock DATA_DIR ${dir}`)
 }
+
+/** the pid of the live process that holds DATA_DIR, if one does */
+export function dataDirOwner (dir: string): number | undefined {
+  try {
+    const owner = readFileSync(join(dir, 'service.pid'), 'utf8')
+    return ownerAlive(owner) ? Number(owner.split(' ')[0]) : undefined
+  } catch { return undefined }
+}
