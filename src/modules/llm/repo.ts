@@ -7,7 +7,8 @@ export type LlmTask = LlmCallRecord['task']
 
 export function createLlmRepo (db: AppDb) {
   return {
-    record: async (row: LlmCallRecord): Promise<void> => { await db.insert(llmCalls).values(row) },
+    /** accounting rows, in one statement */
+    recordMany: async (rows: LlmCallRecord[]): Promise<void> => { await db.insert(llmCalls).values(rows) },
 
     /** sums by UTC day, provider and task over [from, to) */
     async usage (from: Date, to: Date) {

@@ -62,15 +62,10 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
 
   const redacted = (messages: ChatMessage[], redactor: Redactor) => messages.map((m) => ({ ...m, content: redactor.redact(m.content) }))
 
-  /** accounting rows still being written: a stop waits for them */
-  const pending = new Set<Promise<void>>()
-
-  /** accounting must never cost the caller its answer, nor delay it */
+  const accounting = createAccounting(repo, log)
+  /** accounting must never cost the caller its answer, nor delay it: the row is kept and written later, with others */
   function record (row: Omit<LlmCallRecord, 'prompt' | 'answer'>, prompt: ChatMessage[], answer: string | null) {
-    const full = config.logPrompts ? { ...row, prompt, answer } : row
-    const write = repo.record(full).catch((err: unknown) => log.warn({ err }, 'LLM call not recorded'))
-    pending.add(write)
-    void write.finally(() => pending.delete(write))
+    accounting.add(config.logPrompts ? { ...row, prompt, answer } : row)
   }
 
   function recordAnswer (task: LlmTask, actor: Principal | null | undefined, started: number, redactor: Redactor, request: LlmRequest, outcome: LlmAnswer | LlmCallError, text: string | null) {
@@ -218,10 +213,12 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
     checkResponse: (body: { appeal_text: string, response_text: string } & Selection, actor?: Principal | null) =>
       runTask('check-response', checkResponseTask(body.appeal_text, body.response_text), actor, targetsFor(body)),
 
-    usage: (from: Date, to: Date) => repo.usage(from, to),
+    /** the period's sums, this instance's latest calls included */
+    usage: async (from: Date, to: Date) => { await accounting.flush(); return repo.usage(from, to) },
 
     /** waits for the accounting rows still being written */
-    flush: async () => { await Promise.all(pending) },
+    /** writes the accounting rows kept so far (a stop waits for it) */
+    flush: () => accounting.flush(),
   }
 }
 
@@ -230,3 +227,52 @@ function sum (a: TokenUsage, b: TokenUsage): TokenUsage {
 }
 
 export type LlmService = ReturnType<typeof createLlmService>
+
+/** rows kept for the next write at most this long, or until this many wait */
+const ACCOUNTING_INTERVAL_MS = 1000
+const ACCOUNTING_BATCH = 200
+/** a database gone for long: the oldest rows beyond this many are given up, said in the log */
+const ACCOUNTING_KEPT_AT_MOST = 20_000
+
+/**
+ * The gateway's accounting, off the answer's path: each call's row is kept in memory with the moment
+ * it happened and written with the others in one insert, every second or every 200 rows (one write
+ * of the embedded database blocks the event loop for its duration: per call, it landed on the next
+ * call's answer). A failed write keeps its rows for the next one.
+ */
+function createAccounting (repo: Pick<LlmRepo, 'recordMany'>, log: LlmServiceDeps['log']) {
+  let kept: LlmCallRecord[] = []
+  let timer: NodeJS.Timeout | undefined
+  let writing: Promise<void> = Promise.resolve()
+
+  function write (): Promise<void> {
+    clearTimeout(timer)
+    timer = undefined
+    writing = writing.then(async () => {
+      const rows = kept
+      kept = []
+      if (rows.length === 0) return
+      try {
+        await repo.recordMany(rows)
+      } catch (err) {
+        kept = [...rows, ...kept]
+        const lost = kept.length - ACCOUNTING_KEPT_AT_MOST
+        if (lost > 0) kept = kept.slice(lost)
+        log.warn({ err, waiting: kept.length, lost: Math.max(0, lost) }, 'LLM calls not recorded yet: kept for the next write')
+        schedule()
+      }
+    })
+    return writing
+  }
+  function schedule () {
+    if (timer === undefined) timer = setTimeout(() => { void write() }, ACCOUNTING_INTERVAL_MS).unref()
+  }
+  return {
+    add (row: LlmCallRecord) {
+      kept.push({ ...row, created_at: row.created_at ?? new Date() })
+      if (kept.length >= ACCOUNTING_BATCH) setImmediate(() => { void write() })
+      else schedule()
+    },
+    flush: write,
+  }
+}
