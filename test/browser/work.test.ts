@@ -258,6 +258,11 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
       assert.ok(width <= 390, `nothing wider than the phone: ${width} px`)
       await screenshot(page, `22-desk-phone-${language}`)
     }
+    // the header's search opens from its button on a phone
+    await page.getByRole('button', { name: 'Өтініштер мен азаматтар бойынша іздеу' }).click()
+    await page.getByRole('dialog').getByLabel('Өтініштер мен азаматтар бойынша іздеу').pressSequentially('Сейтказиева')
+    await page.locator('.ant-select-dropdown:visible').getByText('Сейтказиева Айгерим', { exact: true }).waitFor()
+    await screenshot(page, '22-desk-phone-search-kk')
     await page.context().close()
   })
 
