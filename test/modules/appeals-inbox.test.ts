@@ -96,7 +96,7 @@ describe('the executor\'s inbox (GET /api/appeals/inbox) and bulk assignment (PO
       let cursor: string | null = ''
       for (let guard = 0; cursor !== null && guard < 10; guard++) {
         const page: Inbox = await inbox(worker.headers, `?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
-        assert.ok(page.items.length <= 1)
+        assert.equal(page.items.length, 1, 'a page of limit=1 holds one appeal')
         seen.push(...numbersOf(page))
         cursor = page.next_cursor
       }
