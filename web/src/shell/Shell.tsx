@@ -42,7 +42,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
       <Layout style={{ minHeight: '100vh' }}>
         <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: narrow ? 8 : 16, background: '#001529', paddingInline: narrow ? 12 : 20, paddingInlineStart: narrow ? 56 : 20 }}>
           <Typography.Text strong style={{ color: '#fff', fontSize: 16, whiteSpace: 'nowrap' }}>{t(narrow ? 'app.short' : 'app.title')}</Typography.Text>
-          <div role='search' style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: narrow ? 'flex-end' : 'center', minWidth: 0 }}>
+          <div role='search' style={{ flex: 1, display: 'flex', alignItems: 'center', lineHeight: 'normal', justifyContent: narrow ? 'flex-end' : 'center', minWidth: 0 }}>
             <Suspense fallback={null}><HeaderSearch narrow={narrow} withCitizens={workplace.data?.centre_staff === true} /></Suspense>
           </div>
           <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
