@@ -151,6 +151,38 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.context().close()
   })
 
+  it('the sign-in page works without the console\'s code (which loads behind it); that code not fetched is said in words, and the console opens once it is', async () => {
+    const email = 'light@akimat.kz'
+    await activated(email, 'Operator-passw0rd-1')
+    const page = await newPage()
+    // the console proper (Ant Design, the pages) cannot be fetched: the sign-in page needs none of it
+    const consoleCode = /\/assets\/console-[^/]*\.js$/
+    let asked = 0
+    await page.route(consoleCode, async (route) => { asked++; await route.fulfill({ status: 503, body: 'unavailable' }) })
+    await page.goto(`${service.url}/console/profile`)
+    await page.getByRole('heading', { name: 'Вход' }).waitFor()
+    assert.match(page.url(), /\/console\/signin\?next=%2Fprofile$/, 'a page of the console asks for sign-in first, and returns there')
+    assert.equal(await page.locator('.ant-btn, .ant-input').count(), 0, 'no Ant Design on the sign-in page')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.getByText('Заполните поле').nth(1).waitFor()
+    assert.equal(await page.getByText('Заполните поле').count(), 2, 'both fields are required')
+    await page.getByLabel('Электронная почта').fill(email)
+    await page.getByLabel('Пароль', { exact: true }).fill('Operator-passw0rd-1')
+    await page.getByRole('button', { name: 'Показать введённое' }).click()
+    assert.equal(await page.getByLabel('Пароль', { exact: true }).getAttribute('type'), 'text', 'the password shown when asked')
+    await page.getByRole('button', { name: 'Войти' }).click()
+    const failed = page.getByTestId('page-failed')
+    await failed.getByText('Страница не загрузилась').waitFor({ timeout: 30_000 })
+    assert.ok(asked > 0, 'the console\'s code was asked for')
+    await screenshot(page, '04-console-not-loaded')
+
+    await page.unroute(consoleCode)
+    await failed.getByRole('button', { name: 'Повторить' }).click()
+    await page.getByRole('heading', { name: 'Профиль' }).waitFor({ timeout: 30_000 })
+    assert.match(page.url(), /\/console\/profile$/)
+    await page.context().close()
+  })
+
   it('an executor\'s operator lands in the inbox, has no desk in the menu, and the desk says in words where the work is (ru/kk)', async () => {
     await activated('executor-operator@akimat.kz', 'Executor-passw0rd-1', 'operator', executorId)
     const page = await newPage()
@@ -248,6 +280,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     const page = await newPage()
     await page.goto(`${service.url}/console/signin`)
     await page.getByText('Забыли пароль?').click()
+    await page.getByRole('heading', { name: 'Восстановление пароля' }).waitFor()
     await page.getByLabel('Электронная почта').fill('aigerim@akimat.kz')
     await page.getByRole('button', { name: 'Отправить ссылку' }).click()
     await page.getByText('Если адрес зарегистрирован').waitFor()

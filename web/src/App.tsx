@@ -1,6 +1,6 @@
 import { Spin } from 'antd'
 import { lazy } from 'react'
-import { Navigate, Route, Routes } from 'react-router'
+import { Navigate, Route, Routes, useNavigate, useSearchParams } from 'react-router'
 import { ChangePassword } from './pages/ChangePassword'
 import { ForgotPassword } from './pages/ForgotPassword'
 import { Invite } from './pages/Invite'
@@ -33,6 +33,23 @@ const Calendar = named(() => import('./pages/admin/Calendar'), 'Calendar')
 const Notifications = named(() => import('./pages/admin/Notifications'), 'Notifications')
 const Tenants = named(() => import('./pages/admin/Tenants'), 'Tenants')
 
+/** the sign-in page inside the console: after a sign-out, or a session the service ended */
+function SignInRoute () {
+  const session = useSession()
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  return (
+    <SignIn
+      expired={session.expired}
+      onSignedIn={(answer) => {
+        session.signIn(answer)
+        navigate(answer.must_change_password ? '/change-password' : params.get('next') ?? '/', { replace: true })
+      }}
+      onForgot={() => navigate('/forgot-password')}
+    />
+  )
+}
+
 /** each lands on its work: the centre's operators at the desk, an executor's staff in their inbox */
 function Home () {
   const { user } = useSession()
@@ -45,7 +62,7 @@ function Home () {
 export function App () {
   return (
     <Routes>
-      <Route path='/signin' element={<SignIn />} />
+      <Route path='/signin' element={<SignInRoute />} />
       <Route path='/invite' element={<Invite />} />
       <Route path='/forgot-password' element={<ForgotPassword />} />
       <Route path='/reset-password' element={<ResetPassword />} />

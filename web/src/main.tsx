@@ -1,66 +1,70 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { App as AntApp, ConfigProvider } from 'antd'
-import kkKZ from 'antd/locale/kk_KZ'
-import ruRU from 'antd/locale/ru_RU'
-import dayjs from 'dayjs'
-import 'dayjs/locale/kk'
-import 'dayjs/locale/ru'
-import i18next from 'i18next'
-import { StrictMode, useEffect, useSyncExternalStore } from 'react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { useTranslation } from 'react-i18next'
-import { BrowserRouter } from 'react-router'
-import type { ApiProblem } from './api/client'
-import { App } from './App'
 import './i18n'
-import './styles.css'
-import { SessionProvider } from './session/session'
-import { nameControlsInLanguage } from './shell/aria-labels'
+import { ConsoleNotLoaded } from './pages/ConsoleNotLoaded'
+import { SignIn } from './pages/SignIn'
+import { readSession, keepSignIn } from './session/stored'
 import { reloadOnNewBuild } from './shell/reload'
+import './styles.css'
 
-// A refusal (4xx) is the same the next time: it is shown at once, not after three retries' seven seconds.
-// A request that did not reach the service, or a fault of the service, is tried twice more.
-const transient = (problem: unknown) => { const status = (problem as Partial<ApiProblem> | null)?.status ?? 0; return status === 0 || status >= 500 }
-const queries = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: (failures, problem) => failures < 2 && transient(problem) } },
-})
+// The console starts small: a visitor with no session (most first loads of the day) sees the
+// sign-in page, drawn without Ant Design, while the rest loads behind it. With a session, or on
+// the other pages before sign-in (invitation, password reset), the whole console opens at once.
 
-const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)')
-const watchReducedMotion = (changed: () => void) => {
-  reducedMotion.addEventListener('change', changed)
-  return () => reducedMotion.removeEventListener('change', changed)
+const BASE = '/console'
+/** the pages that need no session, opened directly by the mail's links */
+const PUBLIC = ['/invite', '/forgot-password', '/reset-password']
+
+const root = createRoot(document.getElementById('root')!)
+const loadConsole = () => import('./console')
+
+/** the whole console in place of what the page shows; its code that cannot be fetched is said in words, never a blank page */
+async function openConsole (): Promise<void> {
+  try {
+    const { Console } = await loadConsole()
+    root.render(<StrictMode><Console /></StrictMode>)
+  } catch (failure) {
+    root.render(<StrictMode><ConsoleNotLoaded failure={failure} /></StrictMode>)
+  }
 }
 
-/** the form checks' own words where Ant Design's are wrong («Название должна быть меньше или равна 255 символов») or absent */
-/* eslint-disable no-template-curly-in-string -- Ant Design's own placeholders, filled in by its form */
-const validateMessages = {
-  ru: { string: { max: '${label}: не больше ${max} символов', min: '${label}: не меньше ${min} символов', len: '${label}: ровно ${len} символов' } },
-  kk: { string: { max: '${label}: ${max} таңбадан аспауы керек', min: '${label}: кемінде ${min} таңба', len: '${label}: дәл ${len} таңба' } },
+/** where the console goes from the sign-in page (the console's own `next`, as its pages' guard writes it) */
+function nextPath (): string {
+  const next = new URLSearchParams(window.location.search).get('next')
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/'
 }
-/* eslint-enable no-template-curly-in-string */
 
-/** Ant Design's texts and dayjs follow the console's language (the page's title and lang: i18n); its animations follow the system's motion setting */
-function Localized () {
-  const { i18n } = useTranslation()
-  const still = useSyncExternalStore(watchReducedMotion, () => reducedMotion.matches)
-  const kk = i18n.language === 'kk'
-  useEffect(() => { dayjs.locale(kk ? 'kk' : 'ru') }, [kk])
-  return (
-    <ConfigProvider locale={kk ? kkKZ : ruRU} form={{ validateMessages: validateMessages[kk ? 'kk' : 'ru'] }} theme={{ token: { colorPrimary: '#1454a0', borderRadius: 6, motion: !still } }}>
-      <AntApp>
-        <BrowserRouter basename='/console'>
-          <SessionProvider><App /></SessionProvider>
-        </BrowserRouter>
-      </AntApp>
-    </ConfigProvider>
-  )
+/** whether the page opens on sign-in (the address then says so), or the whole console is needed at once */
+function signInFirst (): boolean {
+  const path = window.location.pathname.replace(/^\/console/, '').replace(/\/$/, '') || '/'
+  if (path === '/signin') return true
+  if (readSession() || PUBLIC.includes(path)) return false
+  // the pages' guard would send the visitor to sign-in and back afterwards: the same, without loading the pages first
+  if (path !== '/') window.history.replaceState(null, '', `${BASE}/signin?next=${encodeURIComponent(path + window.location.search)}`)
+  else window.history.replaceState(null, '', `${BASE}/signin`)
+  return true
 }
+
+/** Safari has no requestIdleCallback */
+const whenIdle = (work: () => void) => 'requestIdleCallback' in window ? window.requestIdleCallback(work, { timeout: 2000 }) : setTimeout(work, 200)
 
 reloadOnNewBuild()
-nameControlsInLanguage(document.body, i18next)
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queries}><Localized /></QueryClientProvider>
-  </StrictMode>
-)
+if (signInFirst()) {
+  root.render(
+    <StrictMode>
+      <SignIn
+        onSignedIn={async (answer) => {
+          keepSignIn(answer)
+          // the address first: a reload from here (the console's code not fetched) opens the console there
+          window.history.replaceState(null, '', BASE + (answer.must_change_password ? '/change-password' : nextPath()))
+          await openConsole()
+        }}
+        onForgot={() => { window.history.pushState(null, '', `${BASE}/forgot-password`); void openConsole() }}
+      />
+    </StrictMode>
+  )
+  // fetched and set up while the user types; drawn once the sign-in is accepted
+  whenIdle(() => { loadConsole().catch(() => {}) })
+} else {
+  void openConsole()
+}

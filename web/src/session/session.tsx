@@ -1,11 +1,9 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { useToken, type Schemas } from '../api/client'
-import { rememberedLanguage } from '../i18n'
-import i18n from '../i18n'
+import { keepSignIn, readSession, writeSession, type StoredSession as Stored } from './stored'
 
 export type SessionUser = Schemas['LoginUser']
-interface Stored { token: string, user: SessionUser, mustChangePassword: boolean }
 
 interface Session {
   token: string | null
@@ -19,26 +17,15 @@ interface Session {
   expired: boolean
 }
 
-const STORAGE_KEY = 'console.session'
 const SessionContext = createContext<Session | null>(null)
-
-function load (): Stored | null {
-  try {
-    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Stored | null
-    return stored?.token && stored.user ? stored : null
-  } catch {
-    return null
-  }
-}
 
 /** the signed-in user, kept in localStorage so that a reload keeps the session */
 export function SessionProvider ({ children }: { children: ReactNode }) {
   const navigate = useNavigate()
-  const [stored, setStored] = useState<Stored | null>(load)
+  const [stored, setStored] = useState<Stored | null>(readSession)
   const [expired, setExpired] = useState(false)
   const save = useCallback((next: Stored | null) => {
-    if (next) localStorage.setItem(STORAGE_KEY, JSON.stringify(next))
-    else localStorage.removeItem(STORAGE_KEY)
+    writeSession(next)
     setStored(next)
   }, [])
 
@@ -49,7 +36,7 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
   // set during render, not in an effect: the first queries of a reloaded page already carry the token.
   // A 401 ends the session where it is: the page's guard sends the user to sign-in and back afterwards.
   useToken(stored?.token ?? null, () => {
-    if (!load()) return
+    if (!readSession()) return
     setExpired(true)
     save(null)
   })
@@ -61,8 +48,7 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
     expired,
     signIn (answer) {
       setExpired(false)
-      save({ token: answer.access_token, user: answer.user, mustChangePassword: answer.must_change_password })
-      void i18n.changeLanguage(rememberedLanguage(answer.user.id))
+      setStored(keepSignIn(answer))
     },
     replaceToken (token) {
       if (stored) save({ ...stored, token, mustChangePassword: false })

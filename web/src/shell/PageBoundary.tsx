@@ -1,7 +1,7 @@
 import { Button, Result } from 'antd'
 import { Component, useEffect, useState, type ErrorInfo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isChunkFailure, reloadPage, serverAnswers } from './reload'
+import { isChunkFailure, reloadPage, reloadWhenServiceReturns } from './reload'
 
 interface Props { children: ReactNode }
 interface State { failed: boolean, error: unknown }
@@ -27,29 +27,12 @@ export class PageBoundary extends Component<Props, State> {
   }
 }
 
-/** how often a page whose code could not be fetched asks whether the service is back */
-const PROBE_EVERY_MS = 5_000
-
 function PageFailed ({ error, retry }: { error: unknown, retry: () => void }) {
   const { t } = useTranslation()
   const chunk = isChunkFailure(error)
   const [unreachable, setUnreachable] = useState(false)
   const tryAgain = () => { if (chunk) void reloadPage(error, { asked: true }).then((reloading) => setUnreachable(!reloading)); else retry() }
-  // offline, the page's code is fetched again as soon as the service answers: on the browser's
-  // `online`, and every few seconds (the network may come back without the browser noticing)
-  useEffect(() => {
-    if (!chunk) return
-    let answered = false
-    const probe = async () => {
-      if (answered || !(await serverAnswers())) return
-      answered = true
-      await reloadPage(error)
-    }
-    const onOnline = () => { void probe() }
-    const timer = setInterval(onOnline, PROBE_EVERY_MS)
-    window.addEventListener('online', onOnline)
-    return () => { clearInterval(timer); window.removeEventListener('online', onOnline) }
-  }, [chunk, error])
+  useEffect(() => chunk ? reloadWhenServiceReturns(error) : undefined, [chunk, error])
   return (
     <Result
       status='warning' data-testid='page-failed'

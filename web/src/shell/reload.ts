@@ -40,3 +40,24 @@ export async function reloadPage (failure: unknown, { asked = false } = {}): Pro
 export function reloadOnNewBuild (): void {
   window.addEventListener('vite:preloadError', (event) => { void reloadPage((event as Event & { payload?: unknown }).payload) })
 }
+
+/** how often a page whose code could not be fetched asks whether the service is back */
+const PROBE_EVERY_MS = 5_000
+
+/**
+ * Offline, the page's code is fetched again as soon as the service answers: on the browser's
+ * `online`, and every few seconds (the network may come back without the browser noticing).
+ * Answers the way to stop asking.
+ */
+export function reloadWhenServiceReturns (failure: unknown): () => void {
+  let answered = false
+  const probe = async () => {
+    if (answered || !(await serverAnswers())) return
+    answered = true
+    await reloadPage(failure)
+  }
+  const onOnline = () => { void probe() }
+  const timer = setInterval(onOnline, PROBE_EVERY_MS)
+  window.addEventListener('online', onOnline)
+  return () => { clearInterval(timer); window.removeEventListener('online', onOnline) }
+}
