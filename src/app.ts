@@ -15,7 +15,8 @@ import { serviceVersion } from './lib/version.js'
 import { createMailOutboxRepo } from './integrations/mail/outbox-repo.js'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './integrations/mail/index.js'
 import { systemClock, type Clock } from './lib/clock.js'
-import { mountModules } from './lib/module.js'
+import { createMetrics, metricsListener, type Metrics } from './lib/metrics.js'
+import { mountModules, type Running } from './lib/module.js'
 import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
 import { createNotifier, listeningOf } from './db/notify.js'
 import { appliedMigrations, shippedMigrations } from './db/migrate.js'
@@ -80,6 +81,8 @@ export interface AppDeps {
   llmGateway?: LlmGateway
   /** defaults to SMPP when SMPP_URL is set, else SMS notifications wait */
   sms?: SmsGateway
+  /** the service's figures (a registry of its own); served on METRICS_PORT when set */
+  metrics?: Metrics
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -114,6 +117,35 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
 
 const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** where the metrics listener answers (METRICS_PORT), once the service is ready */
+    metricsAddress: () => string | undefined
+  }
+}
+
+/**
+ * The requests' figures (by route template: a bounded label, never the URL), the database's
+ * connections, and the listener that serves them all apart from the public one.
+ */
+function observeService (app: FastifyInstance, metrics: Metrics, database: Database, config: Config): Running {
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.httpRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+    if (reply.statusCode >= 500) metrics.failure('http_server_error')
+    done()
+  })
+  const use = database.poolUse
+  metrics.sampled('gauge', 'db_pool_connections', 'Database connections by state (in_use, max); the embedded database has one, taken in turns', ['state'],
+    () => { const u = use(); return [{ labels: { state: 'in_use' }, value: u.inUse }, { labels: { state: 'max' }, value: u.max }] })
+  metrics.sampled('gauge', 'db_pool_waiting_requests', 'Queries waiting for a database connection now', [], () => [{ value: use().waiting }])
+  metrics.sampled('counter', 'db_pool_acquired_total', 'Database connections (or turns) taken', [], () => [{ value: use().acquired }])
+  metrics.sampled('counter', 'db_pool_wait_seconds_total', 'Time spent waiting for a database connection (or turn)', [], () => [{ value: use().waitSeconds }])
+  metrics.sampled('counter', 'db_pool_wait_timeouts_total', 'Waits for a database connection that gave up (answered 503)', [], () => [{ value: use().timeouts }])
+  const listener = config.metrics ? metricsListener(metrics, config.metrics, app.log) : undefined
+  app.decorate('metricsAddress', () => listener?.address())
+  return listener ?? {}
+}
+
 /** Builds the whole application from its dependencies; no side effects beyond the returned instance. */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps
@@ -134,6 +166,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // the process's own figures (CPU, memory, event loop) only where someone scrapes them
+  const metrics = deps.metrics ?? createMetrics({ processFigures: config.metrics !== undefined })
+  const figures = observeService(app, metrics, database, config)
+
   drainOnClose(app, { acceptWindowMs: 1000, quietMs: 100, idleGraceMs: 300, deadlineMs: STOP_GRACE_MS - 2000 })
   registerNotFound(app)
   acceptEmptyJsonBodies(app)
@@ -151,7 +187,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))
   // reference data from each instance's memory: dropped on a write here, on a NOTIFY from elsewhere
   const referenceChanges = createNotifier(database, REFERENCE_CHANNEL)
-  const referenceCache = createReferenceCache({ maxVariants: config.referenceCacheVariants, isLive: () => config.referenceCacheVariants > 0 && referenceChanges.listening })
+  const referenceCache = createReferenceCache({ maxVariants: config.referenceCacheVariants, isLive: () => config.referenceCacheVariants > 0 && referenceChanges.listening, looked: metrics.referenceLookup })
   referenceChanges.subscribe(referenceCache.drop)
   referenceChanges.onState(() => referenceCache.clear())
   // the Shape B list names each organization's region and oblast
@@ -164,12 +200,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const regions = createRegionsModule({ db })
   // an operator's console opening or closing makes their phone ring or not (the agents' module, below)
   const callEvents = createCallEventsModule({
-    database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db),
+    database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db), metrics,
     presence: { opened: (userId) => agents.port.consoleOpened(userId), closed: (userId, othersOpen) => agents.port.consoleClosed(userId, othersOpen) },
   })
   const queueControl = deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined)
   const agents = createAgentsModule({ db, clock, log, control, queues: queueControl, openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs })
-  const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log })
+  const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log, metrics })
   // a calendar edit rewrites the dialplan's schedules (with AMI), in the background of the edit's answer
   const calendar = createCalendarModule({
     database, settings: config.appeals, clock,
@@ -180,10 +216,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: 'call,agent' })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
   // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
-  const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms })
+  const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms, metrics })
 
   await mountModules(app, [
-    { port: undefined, running: [referenceChanges] },
+    { port: undefined, running: [figures, referenceChanges] },
     auth,
     createHealthModule({
       database,
@@ -194,7 +230,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     classifiers,
     regions,
     createReferencesModule({ db, regions: regions.port, clock }),
-    createOrganizationsModule({ db, clock, extSync: config.extSync, log }),
+    createOrganizationsModule({ db, clock, extSync: config.extSync, log, metrics }),
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
     callRouting.createCallRoutingModule({ db }),
@@ -202,7 +238,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     callEvents,
     agents,
     lineCalls.createLineCallsModule({
-      database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls,
+      database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
     }),
     llm,
     createGroupsModule({ db }),

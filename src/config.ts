@@ -13,6 +13,8 @@ export type AuthMode = 'interface' | 'strict'
 export interface Config {
   port: number
   host: string
+  /** METRICS_PORT/METRICS_HOST: Prometheus' listener, apart from the public one; unset: none */
+  metrics?: { host: string, port: number }
   /** unset: the embedded PGlite database in dataDir */
   databaseUrl?: string
   dataDir: string
@@ -267,6 +269,7 @@ export function loadConfig (env: Env = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    metrics: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     seedOnFirstStart: isTrue(e.SEED_ON_FIRST_START) ?? true,

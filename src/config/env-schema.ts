@@ -31,7 +31,7 @@ const meta = (doc: Doc, problem: string, extra: Record<string, unknown> = {}) =>
 
 const text = (doc: Doc & { default?: string, pattern?: string, problem?: string }) =>
   Type.String({ minLength: 1, maxLength: 4096, pattern: doc.pattern, default: doc.default, ...meta(doc, doc.problem ?? 'must be text') })
-const integer = (doc: Doc & { default: number, min: number, max: number }) =>
+const integer = (doc: Doc & { default?: number, min: number, max: number }) =>
   Type.Integer({ minimum: doc.min, maximum: doc.max, default: doc.default, ...meta(doc, `must be an integer from ${doc.min} to ${doc.max}`) })
 const oneOf = <T extends string>(values: readonly T[], doc: Doc & { default?: T, problem?: string }) =>
   Type.Unsafe<T>({ type: 'string', enum: values, default: doc.default, ...meta(doc, doc.problem ?? `must be one of ${values.join(', ')}`) })
@@ -50,6 +50,8 @@ const duration = (doc: Doc & { default: string, maxSeconds?: number }) => Type.S
 export const EnvSchema = Type.Object({
   PORT: integer({ default: 8000, min: 0, max: 65535, description: 'HTTP port' }),
   HOST: text({ default: '0.0.0.0', description: 'listen address' }),
+  METRICS_PORT: Type.Optional(integer({ min: 0, max: 65535, description: 'port of the Prometheus metrics listener (`GET /metrics`), apart from the public one; unset = no metrics' })),
+  METRICS_HOST: text({ default: '127.0.0.1', description: 'address of the metrics listener (the loopback: only this machine scrapes it unless set wider)' }),
   DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { secret: true, description: '`postgresql://...` of a PostgreSQL server; unset = embedded PGlite in `DATA_DIR`' })),
   DATA_DIR: text({ default: './data', description: 'embedded database (`pgdata/`), PBX config output' }),
   SEED_ON_FIRST_START: flag({ default: 'true', description: 'load the reference data (sources, response methods, regions, the default classifier) at the first start on a database that has none, embedded or PostgreSQL' }),

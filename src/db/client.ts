@@ -12,7 +12,9 @@ import pg from 'pg'
 import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
 import * as schema from './schema/index.js'
-import { createTransactionGuard, createTurns, type TransactionGuard } from './transaction-guard.js'
+import { createTransactionGuard, createTurns, type PoolUse, type TransactionGuard } from './transaction-guard.js'
+
+export type { PoolUse } from './transaction-guard.js'
 
 /** One handle type for both drivers (and their transactions): repositories take this. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -119,6 +121,8 @@ export interface Database {
   image: (compression?: 'none' | 'gzip') => Promise<Blob>
   /** a round trip to the database */
   ping: () => Promise<void>
+  /** the connections' use (the embedded database has one, taken in turns), for the metrics */
+  poolUse: () => PoolUse
   close: () => Promise<void>
 }
 
@@ -175,7 +179,7 @@ function guardTransactions (db: AppDb, guard: TransactionGuard): void {
  * refused at once (it would wait forever for that transaction), and every caller waits its turn at
  * most `turnWaitMs`. The transaction's own handle is PGlite's transaction object, not these.
  */
-function guardPgliteClient (client: PGlite, guard: TransactionGuard, turnWaitMs: number): void {
+function guardPgliteClient (client: PGlite, guard: TransactionGuard, turnWaitMs: number): () => PoolUse {
   const turns = createTurns(turnWaitMs)
   const query = client.query.bind(client)
   const exec = client.exec.bind(client)
@@ -194,16 +198,18 @@ function guardPgliteClient (client: PGlite, guard: TransactionGuard, turnWaitMs:
       return turns.run('begin', () => transaction(work))
     },
   })
+  return turns.use
 }
 
 function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): Database {
   const guard = createTransactionGuard()
-  guardPgliteClient(client, guard, turnWaitMs)
+  const poolUse = guardPgliteClient(client, guard, turnWaitMs)
   const db: AppDb = drizzlePglite({ client, schema })
   guardTransactions(db, guard)
   return {
     db,
     kind: 'pglite',
+    poolUse,
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },
     listen: async (channel, listener, onState) => {
@@ -225,6 +231,26 @@ function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): 
   }
 }
 
+/**
+ * The pool's acquisitions timed (the pool's queries take theirs through `connect` too): how long
+ * callers waited for a connection, and how many gave up (CONNECT_TIMEOUT_MS).
+ */
+function timeConnections (pool: pg.Pool, max: number): () => PoolUse {
+  const use = { acquired: 0, waitSeconds: 0, timeouts: 0 }
+  const connect = pool.connect.bind(pool) as (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => Promise<pg.PoolClient> | undefined
+  const counted = (asked: number, err: unknown) => {
+    if (err) { use.timeouts += /timeout/i.test(String((err as Error).message)) ? 1 : 0; return }
+    use.acquired++
+    use.waitSeconds += (performance.now() - asked) / 1000
+  }
+  pool.connect = ((callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
+    const asked = performance.now()
+    if (callback) return connect((err, client, done) => { counted(asked, err); callback(err, client, done) })
+    return connect()!.then((client) => { counted(asked, undefined); return client }, (err: unknown) => { counted(asked, err); throw err })
+  }) as typeof pool.connect
+  return () => ({ max, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, ...use })
+}
+
 function createPostgres (connectionString: string, max: number): Database {
   // no query waits forever: a server that stops answering is given up on and the request answers 503
   const config: pg.PoolConfig = {
@@ -238,6 +264,7 @@ function createPostgres (connectionString: string, max: number): Database {
   const pool = new pg.Pool(config)
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {})
+  const poolUse = timeConnections(pool, max)
   const guard = createTransactionGuard()
   const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
   // the plain handle's queries: refused from inside a transaction's work, as on the embedded database
@@ -251,6 +278,7 @@ function createPostgres (connectionString: string, max: number): Database {
   return {
     db,
     kind: 'postgres',
+    poolUse,
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query<T & pg.QueryResultRow>(text, params)).rows,
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
     listen: (channel, listener, onState) => listenPostgres(config, channel, listener, onState),

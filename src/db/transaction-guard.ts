@@ -53,9 +53,13 @@ export function databaseBusyError (waitedMs: number, query: string): Error {
  * `waitMs` for its turn. PGlite queues its callers too, but forever, and a caller that gave up would
  * still run later (a write answered 503 and then made). Here a caller that gives up leaves the queue.
  */
+/** how a database's connections are used: now, and in total since the start (waits and timeouts) */
+export interface PoolUse { max: number, inUse: number, waiting: number, acquired: number, waitSeconds: number, timeouts: number }
+
 export function createTurns (waitMs: number) {
   let busy = false
   const waiting: Array<() => void> = []
+  const use = { acquired: 0, waitSeconds: 0, timeouts: 0 }
 
   function releaser (): () => void {
     let released = false
@@ -71,12 +75,20 @@ export function createTurns (waitMs: number) {
   function take (query: string): Promise<() => void> {
     if (!busy) {
       busy = true
+      use.acquired++
       return Promise.resolve(releaser())
     }
+    const asked = performance.now()
     return new Promise((resolve, reject) => {
-      const grant = () => { clearTimeout(timer); resolve(releaser()) }
+      const grant = () => {
+        clearTimeout(timer)
+        use.acquired++
+        use.waitSeconds += (performance.now() - asked) / 1000
+        resolve(releaser())
+      }
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(grant), 1)
+        use.timeouts++
         reject(databaseBusyError(waitMs, query))
       }, waitMs)
       waiting.push(grant)
@@ -84,6 +96,8 @@ export function createTurns (waitMs: number) {
   }
 
   return {
+    /** the one connection's use since the start (metrics) */
+    use: (): PoolUse => ({ max: 1, inUse: busy ? 1 : 0, waiting: waiting.length, ...use }),
     async run<T> (query: string, work: () => Promise<T>): Promise<T> {
       const release = await take(query)
       try {

@@ -27,6 +27,8 @@ export interface OutboxPolicy {
   maxAttempts: number
   /** the longest one delivery may take */
   timeoutMs: number
+  /** told of each failed delivery (the metrics' failures) */
+  deliveryFailed?: () => void
 }
 
 /** the rows an outbox may claim now: waiting, due, and not held by a live claim */
@@ -65,6 +67,7 @@ export function createOutboxWorker<T> (o: OutboxWorkerOptions<T>) {
       const giveUp = attempt >= o.maxAttempts
       const retryAt = new Date(now.getTime() + backoffDelay(attempt - 1, { baseMs: o.backoffMs, maxMs: o.maxBackoffMs ?? 3600_000 }))
       const error = (err as Error).message
+      o.deliveryFailed?.()
       await o.source.failed(item, error, now, { giveUp, retryAt })
       o.log.warn({ ...o.source.describe(item), attempt, give_up: giveUp, error }, `${o.name} delivery failed`)
     }

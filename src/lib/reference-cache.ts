@@ -37,7 +37,7 @@ const etagOf = (body: Buffer | string) => `"${createHash('sha256').update(body).
 
 interface TopicCopies { generation: number, answers: Map<string, CachedAnswer> }
 
-export function createReferenceCache (options: { maxVariants: number, isLive: () => boolean }) {
+export function createReferenceCache (options: { maxVariants: number, isLive: () => boolean, looked?: (topic: ReferenceTopic, hit: boolean) => void }) {
   const topics = new Map<ReferenceTopic, TopicCopies>(REFERENCE_TOPICS.map((t) => [t, { generation: 0, answers: new Map() }]))
   const copiesOf = (topic: ReferenceTopic) => topics.get(topic)!
   const dropListeners: ((topic: ReferenceTopic) => void)[] = []
@@ -47,6 +47,8 @@ export function createReferenceCache (options: { maxVariants: number, isLive: ()
     /** whether answers are kept now (on, and hearing changes) */
     live: (): boolean => options.isLive(),
     lookup: (topic: ReferenceTopic, key: string): CachedAnswer | undefined => (options.isLive() ? copiesOf(topic).answers.get(key) : undefined),
+    /** a request answered from a kept copy (hit) or read from the database (miss): for the metrics */
+    looked: (topic: ReferenceTopic, hit: boolean): void => { options.looked?.(topic, hit) },
     generation: (topic: ReferenceTopic) => copiesOf(topic).generation,
     /** keeps an answer unless its topic changed since it was read (or changes cannot be heard now) */
     store (topic: ReferenceTopic, key: string, generation: number, body: string): CachedAnswer | undefined {
@@ -123,8 +125,9 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
   }
   const answerFromCopy = (topic: ReferenceTopic): onRequestHookHandler => (req, reply, done) => {
     // nothing is kept while the cache is off or deaf: no request waits for another's read then
-    if (!cache.live()) { done(); return }
+    if (!cache.live()) { cache.looked(topic, false); done(); return }
     const hit = cache.lookup(topic, req.url)
+    cache.looked(topic, hit !== undefined)
     if (hit) { answerCached(req, reply, hit); return }
     const pending = filling.get(`${topic}\u0000${req.url}`)
     if (!pending) { startFill(req, reply, topic); done(); return }

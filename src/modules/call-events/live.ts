@@ -80,6 +80,8 @@ export function createLiveEvents (notifier: Notifier, options: LiveOptions = {})
   // one parse per event, not one per console
   notifier.subscribe((json) => { if (consoles.size > 0) burst.push({ event: JSON.parse(json) as LiveEvent, json }) })
   return {
+    /** the consoles following the stream on this instance */
+    open: () => consoles.size,
     publish: (event: LiveEvent) => notifier.publish(JSON.stringify(event)),
     /** the channel, for a statement that builds its events itself */
     channel: notifier.channel,

@@ -7,10 +7,11 @@ import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { NotFoundError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskIin, maskPhone } from '../../lib/pii.js'
-import { createTranscriptIntake, LINK_WINDOW_MS } from './intake.js'
+import type { Metrics } from '../../lib/metrics.js'
+import { createTranscriptIntake, LINK_WINDOW_MS, type ChunkResult } from './intake.js'
 import type { LiveEvent, LiveEvents } from './live.js'
 import type { CallRepo, CallRow, CallSource, CallTxRepo } from './repo.js'
-import type { CallAnsweredEvent, CallListQuery, CallSummary } from './schemas.js'
+import type { CallAnsweredEvent, CallListQuery, CallSummary, CallTranscriptionEvent } from './schemas.js'
 
 /** Kazakhstan numbers as +7XXXXXXXXXX; anything else as given */
 export const callerPhone = (raw: string) => normalizeKzPhone(raw) ?? raw.trim()
@@ -46,7 +47,7 @@ export interface PresenceListener {
   closed: (userId: number, othersOpen: boolean) => Promise<void>
 }
 
-export function createCallEventService ({ repo, transaction, clock, live, log, control, presence }: {
+export function createCallEventService ({ repo, transaction, clock, live, log, control, presence, metrics }: {
   repo: CallRepo
   transaction: Transactional<CallTxRepo>
   clock: Clock
@@ -54,6 +55,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
   log?: { warn: (o: object, m: string) => void }
   control?: Pick<PbxControl, 'endpointStates'>
   presence?: PresenceListener
+  metrics?: Pick<Metrics, 'transcription'>
 }) {
   /** the event is stored already: a failed push is logged, never the caller's error */
   const push = async (event: LiveEvent) => { await live.publish(event).catch((err: unknown) => log?.warn({ err }, 'live push failed')) }
@@ -113,7 +115,16 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     hungUpOnLine: (callId: string, at: Date) => repo.hangUp(callId, at),
 
     /** in arrival order, once per distinct chunk; a closed call takes no more chunks (409); written by group commit */
-    transcription: intake.submit,
+    async transcription (event: CallTranscriptionEvent): Promise<ChunkResult> {
+      try {
+        const result = await intake.submit(event)
+        metrics?.transcription(result.duplicate ? 'duplicate' : result.is_final ? 'final' : 'stored')
+        return result
+      } catch (err) {
+        metrics?.transcription('refused')
+        throw err
+      }
+    },
 
     async list (actor: Principal, q: CallListQuery) {
       const v = scopeOf(actor)

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../db/client.js'
 import type { AmiClient } from '../../integrations/ami/client.js'
+import type { Metrics } from '../../lib/metrics.js'
 import type { Running } from '../../lib/module.js'
 import type { LineCallService } from './service.js'
 
@@ -12,20 +13,26 @@ const CONSUMER_LOCK = 7_351_034
  * advisory lock streams them from its own AMI connection into the line's calls; another takes over
  * when it stops or loses its database connection.
  */
-export function createEventConsumer ({ lead, events, service, log }: {
+export function createEventConsumer ({ lead, events, service, log, metrics }: {
   lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'connected' | 'settled' | 'stop'>, log: FastifyBaseLogger
+  metrics: Pick<Metrics, 'amiConnected' | 'failure'>
 }): Running {
   let stopLeading: (() => Promise<void>) | undefined
   let stopStream: (() => void) | undefined
   const follow = (leading: boolean) => {
     stopStream?.()
     stopStream = undefined
+    metrics.amiConnected(false)
     if (!leading) { log.info('another instance reads Asterisk\'s events'); return }
     log.info('this instance reads Asterisk\'s events')
     stopStream = events.stream({
       event: service.event,
-      connected: () => { log.info('AMI events: connected'); void service.connected() },
-      lost: (reason) => log.warn({ reason }, 'AMI events: connection lost; reconnecting'),
+      connected: () => { metrics.amiConnected(true); log.info('AMI events: connected'); void service.connected() },
+      lost: (reason) => {
+        metrics.amiConnected(false)
+        metrics.failure('ami_connection')
+        log.warn({ reason }, 'AMI events: connection lost; reconnecting')
+      },
     })
   }
   return {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { Metrics } from '../../lib/metrics.js'
 import type { Database } from '../../db/client.js'
 import type { AmiClient } from '../../integrations/ami/client.js'
 import type { Clock } from '../../lib/clock.js'
@@ -19,6 +20,7 @@ export function createLineCallsModule (deps: {
   calls: Config['calls']
   queues?: Pick<QueueControl, 'status'>
   publish?: (event: LineLiveEvent) => Promise<void>
+  metrics: Pick<Metrics, 'amiEvent' | 'amiConnected' | 'failure'>
 }): ServiceModule {
   const { database, events, calls, ...rest } = deps
   const repo = createLineCallRepo(database.db)
@@ -26,7 +28,7 @@ export function createLineCallsModule (deps: {
   const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old line calls and agents\' states', clock: deps.clock, log: deps.log, retentionDays: calls.retentionDays, intervalMs: calls.purgeIntervalMs })
   return {
     port: undefined,
-    running: [retention, ...events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log })] : []],
+    running: [retention, ...events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log, metrics: deps.metrics })] : []],
     async register (app) { await app.register(routes, { prefix: '/api/line-calls', service, timeZone: deps.timeZone }) },
   }
 }

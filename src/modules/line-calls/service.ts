@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { Metrics } from '../../lib/metrics.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
@@ -31,8 +32,9 @@ export interface Desk {
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish }: {
+export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish, metrics }: {
   repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
+  metrics: Pick<Metrics, 'amiEvent' | 'failure'>
   /** Asterisk's queues now (QueueStatus), read after each connection */
   queues?: Pick<QueueControl, 'status'>
   /** the consoles' live stream: the boards are told that the line changed */
@@ -81,9 +83,13 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   /** each call's latest state not yet saved: a call whose events come faster than its saves is written once for all of them */
   const unsaved = new Map<string, LineCall>()
 
+  /** when the first event of each call's unsaved state arrived (the metrics' event lag) */
+  const arrivedAt = new Map<string, number>()
+
   /** the call as it stands now, saved after those before it; the copy saved */
-  function keep (call: LineCall): LineCall {
+  function keep (call: LineCall, arrived?: Date): LineCall {
     const snapshot = structuredClone(call)
+    if (arrived && !arrivedAt.has(call.linkedid)) arrivedAt.set(call.linkedid, arrived.getTime())
     const queued = unsaved.has(call.linkedid)
     unsaved.set(call.linkedid, snapshot)
     if (queued) return snapshot
@@ -91,8 +97,14 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       await popsWritten()
       const latest = unsaved.get(snapshot.linkedid)!
       unsaved.delete(snapshot.linkedid)
+      const arrived = arrivedAt.get(snapshot.linkedid)
+      arrivedAt.delete(snapshot.linkedid)
       await save(latest)
-    }).catch((err: unknown) => { log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved') })
+      if (arrived !== undefined) metrics.amiEvent(Math.max(0, Date.now() - arrived) / 1000)
+    }).catch((err: unknown) => {
+      metrics.failure('line_call_save')
+      log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved')
+    })
     return snapshot
   }
 
@@ -104,7 +116,10 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   function tellDesk (call: LineCall, answeredNow: boolean, at: Date): void {
     const terminal = terminalOfMember(call.answered_by)
     if (!desk || terminal === undefined) return
-    const failed = (what: string) => (err: unknown) => { log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`) }
+    const failed = (what: string) => (err: unknown) => {
+      metrics.failure('screen_pop')
+      log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`)
+    }
     if (answeredNow) {
       const written: Promise<unknown> = desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
         .catch(failed('screen pop'))
@@ -151,7 +166,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       members.apply(message, at, wrapupOf(message))
       const call = tracker.apply(message, at)
       if (!call) return
-      tellDesk(keep(call), field(message, 'Event') === 'AgentConnect', at)
+      tellDesk(keep(call, at), field(message, 'Event') === 'AgentConnect', at)
     },
     /** a connection to Asterisk opened: what it may have missed is read from its status */
     connected: () => afterGap().catch((err: unknown) => { log.warn({ err }, 'the line\'s calls and agents could not be checked against Asterisk\'s status') }),

@@ -6,6 +6,7 @@ import { AppError, RequestValidationError, ServiceUnavailableError } from '../..
 import { createRedactor, noRedaction, type Redactor } from '../../lib/pii.js'
 import type { Direction, SummaryRole } from './prompts.js'
 import { repairPrompt } from './prompts.js'
+import type { Metrics } from '../../lib/metrics.js'
 import type { LlmCallRecord, LlmRepo, LlmTask } from './repo.js'
 import type { CompletionBody } from './schemas.js'
 import { checkResponseTask, classifyTask, readAnswer, summarizeTask, translateTask, type Choice, type TaskName, type TaskSpec } from './tasks.js'
@@ -36,11 +37,12 @@ export interface LlmServiceDeps {
   /** the active classifier subcategories, for classify without categories */
   choices: (limit: number) => Promise<Choice[]>
   log: { warn: (obj: object, msg: string) => void }
+  metrics: Pick<Metrics, 'llmCall' | 'failure'>
 }
 
 const seconds = (since: number) => Math.round(performance.now() - since) / 1000
 
-export function createLlmService ({ config, gateway, repo, choices, log }: LlmServiceDeps) {
+export function createLlmService ({ config, gateway, repo, choices, log, metrics }: LlmServiceDeps) {
   const providers = new Map(config.providers.map((p) => [p.name, p]))
 
   /** the named provider alone, or the default one with the fallback order behind it */
@@ -66,6 +68,8 @@ export function createLlmService ({ config, gateway, repo, choices, log }: LlmSe
   /** accounting must never cost the caller its answer, nor delay it: the row is kept and written later, with others */
   function record (row: Omit<LlmCallRecord, 'prompt' | 'answer'>, prompt: ChatMessage[], answer: string | null) {
     accounting.add(config.logPrompts ? { ...row, prompt, answer } : row)
+    metrics.llmCall({ provider: row.provider, task: row.task, outcome: row.outcome, seconds: row.latency_ms / 1000, inputTokens: row.prompt_tokens ?? undefined, outputTokens: row.completion_tokens ?? undefined })
+    if (row.outcome === 'error') metrics.failure('llm_request')
   }
 
   function recordAnswer (task: LlmTask, actor: Principal | null | undefined, started: number, redactor: Redactor, request: LlmRequest, outcome: LlmAnswer | LlmCallError, text: string | null) {

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, lt, min, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { claimable } from '../../lib/outbox-worker.js'
-import { notifications, type NotificationChannel, type NotificationStatus } from '../../db/schema/index.js'
+import { notificationChannels, notifications, type NotificationChannel, type NotificationStatus } from '../../db/schema/index.js'
+import type { OutboxBacklog } from '../../lib/metrics.js'
 
 export type NotificationRow = typeof notifications.$inferSelect
 
@@ -20,6 +21,15 @@ const stillClaimed = (c: ClaimedNotification) => and(eq(notifications.id, c.id),
 
 export function createNotificationRepo (db: AppDb) {
   return {
+    /** what waits to be sent, by channel (every channel named, 0 when none waits) */
+    async backlog (): Promise<OutboxBacklog[]> {
+      const rows = await db.select({ channel: notifications.channel, messages: count(), oldest: min(notifications.created_at) })
+        .from(notifications).where(eq(notifications.status, 'pending')).groupBy(notifications.channel)
+      return notificationChannels.map((channel) => {
+        const row = rows.find((r) => r.channel === channel)
+        return { channel, messages: row?.messages ?? 0, oldest: row?.oldest ?? null }
+      })
+    },
     /** due rows of the channels this instance can deliver; SKIP LOCKED keeps instances from taking the same row */
     async claimDue (channels: NotificationChannel[], now: Date, lockUntil: Date, batch: number): Promise<ClaimedNotification[]> {
       if (channels.length === 0) return []

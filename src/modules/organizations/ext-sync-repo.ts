@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, min, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { claimable } from '../../lib/outbox-worker.js'
 import { extSyncOutbox, type ExtSyncStatus } from '../../db/schema/index.js'
+import type { OutboxBacklog } from '../../lib/metrics.js'
 
 /** a row taken by one worker; `locked_until` is its claim: another worker's later claim has another */
 export interface ClaimedSync { organization_id: number, version: number, payload: unknown, attempts: number, locked_until: string }
@@ -12,6 +13,11 @@ const stillClaimed = (c: ClaimedSync) =>
 
 export function createExtSyncRepo (db: AppDb) {
   return {
+    /** the organizations' changes waiting to be sent, and when the oldest was made */
+    async backlog (): Promise<OutboxBacklog[]> {
+      const [row] = await db.select({ messages: count(), oldest: min(extSyncOutbox.updated_at) }).from(extSyncOutbox).where(eq(extSyncOutbox.status, 'pending'))
+      return [{ messages: row?.messages ?? 0, oldest: row?.oldest ?? null }]
+    },
     /**
      * The organization's latest state replaces whatever was waiting. A send in flight keeps its claim
      * (`locked_until`): no other instance takes the newer version until it ends, so an older version

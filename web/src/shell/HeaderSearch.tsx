@@ -58,14 +58,15 @@ export function HeaderSearch ({ narrow, withCitizens }: { narrow: boolean, withC
   return (
     <>
       <Button type='text' icon={<SearchOutlined aria-hidden style={{ color: '#fff' }} />} aria-label={t('search.label')} title={t('search.label')} onClick={() => setOpen(true)} />
-      <Modal open={open} onCancel={() => setOpen(false)} footer={null} title={t('search.label')} destroyOnHidden>
-        <SearchBox withCitizens={withCitizens} autoFocus onDone={() => setOpen(false)} />
+      <Modal open={open} onCancel={() => setOpen(false)} footer={null} title={<span style={{ display: 'block', paddingRight: 28 }}>{t('search.label')}</span>} destroyOnHidden>
+        <SearchBox withCitizens={withCitizens} autoFocus inDialog onDone={() => setOpen(false)} />
       </Modal>
     </>
   )
 }
 
-function SearchBox ({ withCitizens, autoFocus, inputRef, onDone }: { withCitizens: boolean, autoFocus?: boolean, inputRef?: React.Ref<HTMLInputElement>, onDone?: () => void }) {
+/** `inDialog`: on a phone, where the results take the field's width rather than overhang the dialog */
+function SearchBox ({ withCitizens, autoFocus, inDialog = false, inputRef, onDone }: { withCitizens: boolean, autoFocus?: boolean, inDialog?: boolean, inputRef?: React.Ref<HTMLInputElement>, onDone?: () => void }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [text, setText] = useState('')
@@ -111,7 +112,7 @@ function SearchBox ({ withCitizens, autoFocus, inputRef, onDone }: { withCitizen
 
   return (
     <AutoComplete
-      value={text} onChange={setText} onSelect={pick} options={options} defaultActiveFirstOption popupMatchSelectWidth={narrowWidth()}
+      value={text} onChange={setText} onSelect={pick} options={options} defaultActiveFirstOption popupMatchSelectWidth={inDialog || narrowWidth()}
       style={{ width: '100%', maxWidth: 460 }} data-testid='header-search'
       notFoundContent={whole.length >= MIN_LENGTH && pending ? t('common.loading') : undefined}
     >
