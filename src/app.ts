@@ -26,6 +26,7 @@ import { amiQueueControl, type QueueControl } from './integrations/ami/queue-con
 import type { LlmGateway } from './integrations/llm/gateway.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 import * as appeals from './modules/appeals/index.js'
+import * as audit from './modules/audit/index.js'
 import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
@@ -46,6 +47,7 @@ import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
 import { createAgentsModule } from './modules/agents/module.js'
 import { centreStaffPolicy, createAppealsModule } from './modules/appeals/module.js'
+import { createAuditModule } from './modules/audit/module.js'
 import { createAuthModule } from './modules/auth/module.js'
 import { createCalendarModule } from './modules/calendar/module.js'
 import { createCallEventsModule } from './modules/call-events/module.js'
@@ -115,7 +117,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas]
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -221,6 +223,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await mountModules(app, [
     { port: undefined, running: [figures, referenceChanges] },
     auth,
+    // before the modules whose answers it records
+    createAuditModule({ db, clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs }),
     createHealthModule({
       database,
       readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined },

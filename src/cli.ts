@@ -6,6 +6,7 @@ import { createDb, type Database } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
 import { randomBytes } from 'node:crypto'
 import { createAdmin } from './modules/auth/bootstrap.js'
+import { createAuditRepo } from './modules/audit/index.js'
 import { seedReferenceData } from './db/seed/index.js'
 import { passwordProblem } from './lib/passwords.js'
 
@@ -27,6 +28,18 @@ const commands: Record<string, Command> = {
     return values.password === undefined
       ? `administrator ${email} created; password (shown once, change it at first login): ${password}`
       : `administrator ${email} created`
+  },
+
+  /**
+   * data-protection --email a@b.kz [--revoke]: the employee reads the audit of personal data (or no
+   * longer does). Only here, on the server: no role of the service, admins included, can grant it.
+   */
+  'data-protection': async (database, args) => {
+    const { values } = parseArgs({ args, options: { email: { type: 'string' }, revoke: { type: 'boolean', default: false } } })
+    const email = values.email?.trim().toLowerCase()
+    if (!email) throw new Error('data-protection needs --email <address> of an active employee')
+    if (!(await createAuditRepo(database.db).setOfficer(email, values.revoke ?? false))) throw new Error(`no active employee ${email}`)
+    return values.revoke ? `${email} no longer reads the audit of personal data` : `${email} reads the audit of personal data (/api/audit/personal-data)`
   },
 }
 

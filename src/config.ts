@@ -37,6 +37,8 @@ export interface Config {
   cellId?: string
   /** answers kept per reference topic (0: none) */
   referenceCacheVariants: number
+  /** the audit of personal data (modules/audit) */
+  audit: { enabled: boolean, key?: string, retentionDays: number }
   calls: {
     /** transcripts are personal data: calls older than this are deleted */
     retentionDays: number
@@ -287,6 +289,7 @@ export function loadConfig (env: Env = process.env): Config {
     authMode: e.AUTH_MODE,
     cellId: e.CELL_ID,
     referenceCacheVariants: e.REFERENCE_CACHE_VARIANTS,
+    audit: { enabled: isTrue(e.PERSONAL_DATA_AUDIT) ?? true, key: e.AUDIT_KEY, retentionDays: e.AUDIT_RETENTION_DAYS },
     calls: {
       retentionDays: e.CALL_RETENTION_DAYS,
       purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,

@@ -24,10 +24,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   }, async (req, reply) => reply.code(201).send(await service.register(req.principal!, req.body)))
 
   app.get('', {
+    config: { personalData: { subject: 'appeal', ids: (page: { items: Array<{ id: number }> }) => page.items.map((a) => a.id) } },
     schema: { tags, operationId: 'listAppeals', summary: 'Appeals, newest first, filtered; keyset pages', security: bearer, querystring: AppealListQuery, response: { 200: ref(AppealPage) } },
   }, async (req) => service.list(req.principal!, req.query))
 
   app.get('/export', {
+    config: { personalData: { subject: 'appeal', export: true } },
     schema: {
       tags,
       operationId: 'exportAppeals',
@@ -49,6 +51,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   }, async (req) => service.workplace(req.principal!))
 
   app.get('/inbox', {
+    config: { personalData: { subject: 'appeal', ids: (inbox: { items: Array<{ id: number }> }) => inbox.items.map((a) => a.id) } },
     schema: { tags, operationId: 'appealInbox', summary: 'An executor\'s inbox: its appeals in hand counted by state, and a page of one view, the nearest answer deadline first', security: bearer, querystring: AppealInboxQuery, response: { 200: ref(AppealInbox) } },
   }, async (req) => service.inbox(req.principal!, req.query))
 
@@ -61,10 +64,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: App
   }, async (req) => service.stats(req.principal!, req.query))
 
   app.get('/:appeal_id', {
+    config: { personalData: { subject: 'appeal', ids: (appeal: { id: number }) => [appeal.id] } },
     schema: { tags, operationId: 'getAppeal', summary: 'An appeal with its history', security: bearer, params: AppealIdParams, response: { 200: ref(AppealDetail) } },
   }, async (req) => service.get(req.principal!, req.params.appeal_id))
 
   app.get('/:appeal_id/transcript', {
+    config: { personalData: { subject: 'transcript', ids: (_t: unknown, params: { appeal_id: number }) => [params.appeal_id] } },
     schema: { tags, operationId: 'appealTranscript', summary: 'The transcript of the call the appeal was registered from (404 when it came from no call)', security: bearer, params: AppealIdParams, response: { 200: ref(AppealTranscript) } },
   }, async (req) => service.transcript(req.principal!, req.params.appeal_id))
 

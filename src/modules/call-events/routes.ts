@@ -170,11 +170,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
 
   app.get('/calls', {
     onRequest: app.requireUser,
+    config: { personalData: { subject: 'call', ids: (calls: Array<{ id: number }>) => calls.map((c) => c.id) } },
     schema: { tags, security: bearer, operationId: 'listCalls', summary: 'Call history: an admin sees all, a manager its organization\'s, an operator its own', querystring: CallListQuery, response: { 200: Type.Array(ref(CallSummary)) } },
   }, async (req) => service.list(req.principal!, req.query))
 
   app.get('/current', {
     onRequest: app.requireUser,
+    config: { personalData: { subject: 'call', ids: (current: { call: { id: number } } | null) => current ? [current.call.id] : [] } },
     schema: {
       tags, security: bearer, operationId: 'currentCall',
       summary: 'The user\'s call going on (answered, transcript open, begun within 2 hours) with the caller as matched now and the earlier calls from the number; 204 when there is none (a reloaded desk finds its caller again)',
@@ -187,6 +189,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
 
   app.get('/calls/:call_id', {
     onRequest: app.requireUser,
+    config: { personalData: { subject: 'call', ids: (call: { id: number }) => [call.id] } },
     schema: { tags, security: bearer, operationId: 'getCall', summary: 'One call with its transcript and chunks', params: CallIdParams, response: { 200: ref(CallDetail) } },
   }, async (req) => service.get(req.principal!, req.params.call_id))
 }

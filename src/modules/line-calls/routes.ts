@@ -15,6 +15,7 @@ const security = bearer
 const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: string }> = async (app, { service, timeZone }) => {
   app.addHook('onRequest', app.requireUser)
   app.get('', {
+    config: { personalData: { subject: 'line_call', ids: (page: { items: Array<{ linkedid: string }> }) => page.items.map((c) => c.linkedid) } },
     schema: { tags, security, operationId: 'listLineCalls', summary: 'The line\'s calls, newest first, as Asterisk\'s events told them (calls in progress too)', querystring: LineCallQuery, response: { 200: ref(LineCallPage) } },
   }, async (req) => service.list(req.principal!, req.query))
   app.get('/kpis', {
@@ -29,6 +30,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     return sendExport(reply, { name: `line-${by}-${kpis.date_from}_${kpis.date_to}`, format, rows: file.rows, truncated: false, body: file.stream(format, lang, kpis.time_zone) })
   })
   app.get('/export', {
+    config: { personalData: { subject: 'line_call', export: true } },
     schema: { tags, security, operationId: 'exportLineCalls', summary: `The calls that began in a period (default: today; at most 31 days) as a CSV or XLSX file, newest first, at most ${EXPORT_MAX_ROWS} rows, streamed; X-Export-Rows says how many, X-Export-Truncated: true that the period held more`, querystring: LineCallExportQuery },
   }, async (req, reply) => {
     const { format, lang, ...query } = req.query
@@ -42,6 +44,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     schema: { tags, security, operationId: 'lineBoard', summary: 'The live board: today\'s figures per queue, the callers waiting now and the agents\' states (the console reads it again on each line.changed)', response: { 200: ref(LineBoard) } },
   }, async (req) => service.board(req.principal!))
   app.get('/:linkedid', {
+    config: { personalData: { subject: 'line_call', ids: (call: { linkedid: string }) => [call.linkedid] } },
     schema: { tags, security, operationId: 'getLineCall', summary: 'One call by its Linkedid', params: LineCallParams, response: { 200: ref(LineCallView) } },
   }, async (req) => service.get(req.principal!, req.params.linkedid))
 }

@@ -73,7 +73,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
 
   app.get('/persons', {
     // open as the interface has it; it answers citizens' IINs and phones, so a strict service asks for a token
-    config: { strictReads: true },
+    config: { strictReads: true, personalData: { subject: 'person', ids: (persons: Array<{ id: number }>) => persons.map((p) => p.id) } },
     schema: { tags, operationId: 'searchPersons', summary: 'Search persons: substrings of name and e-mail, digits of IIN and phone; exact IIN/phone first', querystring: PersonListQuery, response: { 200: Type.Array(ref(PersonResponse)) } },
   }, async (req) => service.searchPersons(req.query))
   app.post('/persons', {

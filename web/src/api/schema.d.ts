@@ -312,6 +312,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who was shown which citizen's data, newest first (data protection officers) */
+        get: operations["personalDataAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/personal-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filtered records as a CSV or XLSX file, newest first, at most 100000 rows (data protection officers) */
+        get: operations["exportPersonalDataAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/personal-data/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checks the records' chain: a record changed, or records removed, outside the service (data protection officers) */
+        get: operations["checkPersonalDataAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -4907,6 +4958,46 @@ export interface components {
             /** @description the channels this instance delivers; rows of others wait */
             channels: ("email" | "sms")[];
         };
+        PersonalDataAccess: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor_id: number | null;
+            actor_email: string | null;
+            actor_role: string | null;
+            ip: string | null;
+            request_id: string | null;
+            action: string;
+            subject: string;
+            subject_ids: string[];
+            route: string;
+            /** @description the filter asked (a list, an export) and an export's count of rows */
+            detail: unknown;
+            hash: string;
+        };
+        PersonalDataAccessPage: {
+            items: components["schemas"]["PersonalDataAccess"][];
+            /** @description records matching the filter */
+            total: number;
+            /** @description the next page's `before_id`; null on the last page */
+            next_before_id: number | null;
+        };
+        PersonalDataChainCheck: {
+            ok: boolean;
+            /** @description records checked, oldest first */
+            checked: number;
+            first_id: number | null;
+            last_id: number | null;
+            broken: {
+                /** @description the first record that fails the check */
+                id: number;
+                /**
+                 * @description changed: its contents differ from what was written; missing_before: records before it were removed
+                 * @enum {string}
+                 */
+                problem: "changed" | "missing_before";
+            } | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -5510,6 +5601,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    personalDataAccess: {
+        parameters: {
+            query?: {
+                /** @description the employee who was shown the data */
+                actor_id?: number;
+                /** @description what was shown */
+                subject?: "appeal" | "transcript" | "person" | "call" | "line_call";
+                /** @description one appeal, person or call: the records that showed it */
+                subject_id?: string;
+                action?: "read" | "export";
+                /** @description from this instant (ISO 8601 with an offset) */
+                from?: string;
+                /** @description before this instant */
+                to?: string;
+                /** @description the next page: the `next_before_id` of the last one */
+                before_id?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalDataAccessPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    exportPersonalDataAccess: {
+        parameters: {
+            query?: {
+                /** @description the employee who was shown the data */
+                actor_id?: number;
+                /** @description what was shown */
+                subject?: "appeal" | "transcript" | "person" | "call" | "line_call";
+                /** @description one appeal, person or call: the records that showed it */
+                subject_id?: string;
+                action?: "read" | "export";
+                /** @description from this instant (ISO 8601 with an offset) */
+                from?: string;
+                /** @description before this instant */
+                to?: string;
+                /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
+                format?: "csv" | "xlsx";
+                /** @description the language of the column names and the words in cells */
+                lang?: "ru" | "kk";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    checkPersonalDataAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalDataChainCheck"];
                 };
             };
         };

@@ -1,0 +1,2 @@
+export { createAuditRepo } from './repo.js'
+export { schemas } from './schemas.js'

@@ -1,0 +1,33 @@
+import { createHmac } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppDb } from '../../db/client.js'
+import type { Clock } from '../../lib/clock.js'
+import type { ServiceModule } from '../../lib/module.js'
+import { createRetentionJob } from '../../lib/retention.js'
+import type { Config } from '../../config.js'
+import { createAccessRecorder, recordPersonalDataReads } from './recorder.js'
+import { createAuditRepo } from './repo.js'
+import routes from './routes.js'
+import { createAuditService } from './service.js'
+
+/**
+ * The audit of personal data: every answer of a route marked `personalData` recorded (mounted
+ * before the modules whose routes it records), the records' routes, the retention purge.
+ */
+export function createAuditModule (deps: {
+  db: AppDb, clock: Clock, log: FastifyBaseLogger, audit: Config['audit'], jwtSecret: string, timeZone: string, exportMaxRows: number, purgeIntervalMs: number
+}): ServiceModule {
+  const repo = createAuditRepo(deps.db)
+  // AUDIT_KEY kept outside the database makes the chain proof against those who can write to it
+  const key = deps.audit.key === undefined ? createHmac('sha256', deps.jwtSecret).update('personal-data-audit').digest() : Buffer.from(deps.audit.key)
+  const service = createAuditService({ repo, key })
+  const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old records of personal data access', clock: deps.clock, log: deps.log, retentionDays: deps.audit.retentionDays, intervalMs: deps.purgeIntervalMs })
+  return {
+    port: undefined,
+    running: [retention],
+    async register (app) {
+      if (deps.audit.enabled) recordPersonalDataReads(app, createAccessRecorder({ repo, key }), deps.clock)
+      await app.register(routes, { prefix: '/api/audit/personal-data', service, timeZone: deps.timeZone, exportMaxRows: deps.exportMaxRows })
+    },
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { PersonalDataAction, PersonalDataSubject } from '../../db/schema/index.js'
+import type { Clock } from '../../lib/clock.js'
+import { createGroupCommit } from '../../lib/group-commit.js'
+import type { ChainedFields } from './chain.js'
+import type { AuditRepo } from './repo.js'
+
+/** what a route that shows citizens' personal data says of its answers (its `config.personalData`) */
+export interface PersonalDataRead {
+  subject: PersonalDataSubject
+  /** the rows the answer shows, by id (a list: every row of the page); the route's parameters beside */
+  ids?: (payload: any, params: any) => Array<string | number>
+  /** a file: its filter and its count of rows are recorded, not its rows */
+  export?: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route's answers show personal data: each one is recorded before it leaves (modules/audit) */
+    personalData?: PersonalDataRead
+  }
+}
+
+/**
+ * The records are written together (group commit) and each answer waits for its own: no answer
+ * that shows personal data leaves unrecorded, and a busy service writes one batch for many reads.
+ * A record that cannot be written fails its request.
+ */
+export function createAccessRecorder ({ repo, key }: { repo: Pick<AuditRepo, 'append'>, key: Buffer }) {
+  const commit = createGroupCommit<ChainedFields, undefined>(async (items) => {
+    await repo.append(items, key)
+    return items.map(() => ({ value: undefined }))
+  }, { maxItems: 500 })
+  return { record: (entry: ChainedFields) => commit.submit(entry) }
+}
+
+export type AccessRecorder = ReturnType<typeof createAccessRecorder>
+
+const queryOf = (req: FastifyRequest) => {
+  const query = req.query as Record<string, unknown> | undefined
+  return query && Object.keys(query).length > 0 ? query : undefined
+}
+
+function entryOf (req: FastifyRequest, read: PersonalDataRead, action: PersonalDataAction, clock: Clock, ids: Array<string | number>, detail: object | undefined): ChainedFields {
+  const principal = req.principal
+  return {
+    at: clock(),
+    actor_id: principal?.id ?? null,
+    actor_email: principal?.email ?? null,
+    actor_role: principal?.role ?? null,
+    ip: req.ip ?? null,
+    request_id: req.id,
+    action,
+    subject: read.subject,
+    subject_ids: [...new Set(ids.map(String))],
+    route: req.routeOptions.url ?? req.url,
+    detail: detail ?? null,
+  }
+}
+
+/** every route marked `personalData` has its successful answers recorded before they are sent */
+export function recordPersonalDataReads (app: FastifyInstance, recorder: AccessRecorder, clock: Clock): void {
+  const marked = (req: FastifyRequest, reply: FastifyReply) => {
+    const read = req.routeOptions.config?.personalData
+    return read && reply.statusCode < 300 && reply.statusCode !== 204 ? read : undefined
+  }
+  app.addHook('preSerialization', async (req, reply, payload) => {
+    const read = marked(req, reply)
+    if (!read || read.export) return payload
+    const query = queryOf(req)
+    await recorder.record(entryOf(req, read, 'read', clock, read.ids?.(payload, req.params) ?? [], query && { query }))
+    return payload
+  })
+  app.addHook('onSend', async (req, reply, payload) => {
+    const read = marked(req, reply)
+    if (!read?.export) return payload
+    const rows = Number(reply.getHeader('x-export-rows') ?? 0)
+    await recorder.record(entryOf(req, read, 'export', clock, [], { query: queryOf(req) ?? {}, rows, truncated: reply.getHeader('x-export-truncated') === 'true' }))
+    return payload
+  })
+}
