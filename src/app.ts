@@ -16,6 +16,7 @@ import { createMailOutboxRepo } from './integrations/mail/outbox-repo.js'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './integrations/mail/index.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import { createMetrics, metricsListener, type Metrics } from './lib/metrics.js'
+import { logContext, traceRequests } from './lib/tracing.js'
 import { mountModules, type Running } from './lib/module.js'
 import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
 import { createNotifier, listeningOf } from './db/notify.js'
@@ -110,6 +111,8 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     redact: { paths: redact, censor: '[redacted]' },
+    // the request (for lines a service's code writes while answering it) and the trace, on every line
+    mixin: (_fields: object, _level: number, logger: { bindings: () => Record<string, unknown> }) => logContext(() => logger.bindings()),
     // Fastify's request line without the secrets a URL may carry (?token= of WebSocket consoles)
     serializers: {
       req: (req: FastifyRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
@@ -169,6 +172,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // the process's own figures (CPU, memory, event loop) only where someone scrapes them
+  traceRequests(app)
   const metrics = deps.metrics ?? createMetrics({ processFigures: config.metrics !== undefined })
   const figures = observeService(app, metrics, database, config)
 
@@ -224,7 +228,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     { port: undefined, running: [figures, referenceChanges] },
     auth,
     // before the modules whose answers it records
-    createAuditModule({ db, clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs }),
+    createAuditModule({ db, oneWriter: database.kind === 'pglite', clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs }),
     createHealthModule({
       database,
       readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined },

@@ -13,6 +13,8 @@ export type AuthMode = 'interface' | 'strict'
 export interface Config {
   port: number
   host: string
+  /** OTEL_EXPORTER_OTLP_ENDPOINT/OTEL_SERVICE_NAME: traces over OTLP; unset: none */
+  tracing?: { endpoint: string, serviceName: string }
   /** METRICS_PORT/METRICS_HOST: Prometheus' listener, apart from the public one; unset: none */
   metrics?: { host: string, port: number }
   /** unset: the embedded PGlite database in dataDir */
@@ -271,6 +273,7 @@ export function loadConfig (env: Env = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME },
     metrics: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,

@@ -8,6 +8,8 @@ import { runMigrations } from './db/migrate.js'
 import { seedOnFirstStart } from './db/seed/index.js'
 import { serveBackups } from './db/backup.js'
 import { ensureFirstAdmin, resolveJwtSecret } from './modules/auth/bootstrap.js'
+import { startTracing } from './integrations/tracing/otlp.js'
+import { serviceVersion } from './lib/version.js'
 
 function configOrExit (): Config {
   try {
@@ -23,6 +25,8 @@ function configOrExit (): Config {
 
 async function main (): Promise<void> {
   const config = configOrExit()
+  // before the database opens: its driver's statements are traced from the first
+  const tracing = config.tracing ? startTracing({ ...config.tracing, version: serviceVersion }) : undefined
   const database = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   await runMigrations(database)
   const jwtSecret = await resolveJwtSecret(config, database.db)
@@ -50,6 +54,7 @@ async function main (): Promise<void> {
     await stopBackups?.()
     await app.close() // stops accepting, finishes requests in flight, runs onClose hooks (workers)
     await database.close()
+    await tracing?.stop()
   })
 
   await app.listen({ port: config.port, host: config.host })

@@ -50,6 +50,8 @@ const duration = (doc: Doc & { default: string, maxSeconds?: number }) => Type.S
 export const EnvSchema = Type.Object({
   PORT: integer({ default: 8000, min: 0, max: 65535, description: 'HTTP port' }),
   HOST: text({ default: '0.0.0.0', description: 'listen address' }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(url(['http', 'https'], { description: 'OTLP/HTTP collector (`http://collector:4318`): traces of requests, their statements and calls out are sent to `/v1/traces`; unset = no tracing' })),
+  OTEL_SERVICE_NAME: text({ default: 'appeals', description: 'the service\'s name in its traces' }),
   METRICS_PORT: Type.Optional(integer({ min: 0, max: 65535, description: 'port of the Prometheus metrics listener (`GET /metrics`), apart from the public one; unset = no metrics' })),
   METRICS_HOST: text({ default: '127.0.0.1', description: 'address of the metrics listener (the loopback: only this machine scrapes it unless set wider)' }),
   DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { secret: true, description: '`postgresql://...` of a PostgreSQL server; unset = embedded PGlite in `DATA_DIR`' })),

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { encodeAction, decodeMessage, field, MESSAGE_END, type AmiMessage } from './protocol.js'
 import { backoffDelay } from '../../lib/backoff.js'
+import { traced } from '../../lib/tracing.js'
 
 export interface AmiOptions {
   host: string
@@ -157,15 +158,15 @@ export function createAmiClient (options: AmiOptions) {
 
   return {
     /** one action; an AMI `Response: Error` is answered, not thrown */
-    async action (fields: Record<string, string>): Promise<AmiMessage> {
+    action: (fields: Record<string, string>): Promise<AmiMessage> => traced(`ami ${fields.Action ?? 'action'}`, { 'network.protocol.name': 'ami' }, async () => {
       await ensureConnected()
       return (await send(fields, false)).response
-    },
+    }),
     /** an action answered by an EventList */
-    async list (fields: Record<string, string>): Promise<AmiListResult> {
+    list: (fields: Record<string, string>): Promise<AmiListResult> => traced(`ami ${fields.Action ?? 'list'}`, { 'network.protocol.name': 'ami' }, async () => {
       await ensureConnected()
       return send(fields, true)
-    },
+    }),
     /**
      * Keeps the connection open and hands every event to `handlers` until the answered stop: after a
      * loss it reconnects with the same backoff as actions (1 s, 2 s ... 30 s).

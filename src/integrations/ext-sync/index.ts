@@ -1,3 +1,5 @@
+import { traced, traceHeaders } from '../../lib/tracing.js'
+
 /** Posts an organization's state to the external system. Throws with a short reason on any failure. */
 export interface ExtSyncClient {
   send: (payload: unknown, idempotencyKey: string) => Promise<void>
@@ -7,12 +9,14 @@ const MAX_ERROR_BODY = 300
 
 export function createExtSyncClient ({ url, token, timeoutMs }: { url: string, token?: string, timeoutMs: number }): ExtSyncClient {
   return {
-    async send (payload, idempotencyKey) {
+    send: (payload, idempotencyKey) => traced('ext-sync POST', { 'http.request.method': 'POST' }, async () => {
       let res: Response
       try {
         res = await fetch(url, {
           method: 'POST',
           headers: {
+            // the trace goes on in the external system when it reads W3C trace context
+            ...traceHeaders(),
             'content-type': 'application/json',
             'idempotency-key': idempotencyKey,
             ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -30,6 +34,6 @@ export function createExtSyncClient ({ url, token, timeoutMs }: { url: string, t
         throw new Error(`HTTP ${res.status}${body ? `: ${body}` : ''}`)
       }
       await res.body?.cancel()
-    },
+    }),
   }
 }

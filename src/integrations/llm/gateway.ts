@@ -1,4 +1,5 @@
 import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart, type LanguageModelV3Usage } from '@ai-sdk/provider'
+import { traced } from '../../lib/tracing.js'
 import type { LlmProviderConfig } from '../../config.js'
 import { createLanguageModel } from './providers.js'
 import { backoffDelay } from '../../lib/backoff.js'
@@ -134,7 +135,7 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
         outer?.throwIfAborted()
         attempts++
         try {
-          return await attempt(target, attempts)
+          return await traced(`llm ${target.provider.name}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': target.provider.name, 'gen_ai.request.model': target.model, 'llm.attempt': attempts }, () => attempt(target, attempts))
         } catch (err) {
           if (outer?.aborted) throw outer.reason
           if (err instanceof LlmCallError) throw err

@@ -1,5 +1,6 @@
 import smpp, { type PDU, type Session } from 'smpp'
 import type { SmsGateway, SmsMessage } from './index.js'
+import { traced } from '../../lib/tracing.js'
 
 export interface SmppOptions {
   /** `smpp://system_id:password@host:2775` */
@@ -70,7 +71,7 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
   }
 
   return {
-    async send (message: SmsMessage) {
+    send: (message: SmsMessage): Promise<string> => traced('smpp submit_sm', { 'network.protocol.name': 'smpp' }, async () => {
       const s = await session()
       const text = message.text
       const octets = GSM_TEXT.test(text) ? text.length : text.length * 2
@@ -92,7 +93,7 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
         if (err instanceof SmppError && err.status === undefined) { s.destroy(); bound = undefined }
         throw err
       })
-    },
+    }),
 
     async close () {
       const pending = bound

@@ -15,9 +15,9 @@ import { createAuditService } from './service.js'
  * before the modules whose routes it records), the records' routes, the retention purge.
  */
 export function createAuditModule (deps: {
-  db: AppDb, clock: Clock, log: FastifyBaseLogger, audit: Config['audit'], jwtSecret: string, timeZone: string, exportMaxRows: number, purgeIntervalMs: number
+  db: AppDb, oneWriter: boolean, clock: Clock, log: FastifyBaseLogger, audit: Config['audit'], jwtSecret: string, timeZone: string, exportMaxRows: number, purgeIntervalMs: number
 }): ServiceModule {
-  const repo = createAuditRepo(deps.db)
+  const repo = createAuditRepo(deps.db, { oneWriter: deps.oneWriter })
   // AUDIT_KEY kept outside the database makes the chain proof against those who can write to it
   const key = deps.audit.key === undefined ? createHmac('sha256', deps.jwtSecret).update('personal-data-audit').digest() : Buffer.from(deps.audit.key)
   const service = createAuditService({ repo, key })

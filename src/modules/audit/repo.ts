@@ -29,21 +29,37 @@ const conditions = (f: Omit<AccessFilter, 'limit' | 'before_id'>): SQL[] => [
   ...f.to === undefined ? [] : [lt(personalDataAccess.at, f.to)],
 ]
 
-export function createAuditRepo (db: AppDb) {
+/** the last record's hash: where the next one chains on */
+async function chainEnd (db: AppDb): Promise<string> {
+  const [last] = await db.select({ hash: personalDataAccess.hash }).from(personalDataAccess).orderBy(desc(personalDataAccess.id)).limit(1)
+  return last?.hash ?? CHAIN_START
+}
+
+export function createAuditRepo (db: AppDb, { oneWriter = false }: { oneWriter?: boolean } = {}) {
+  let lastHash: string | undefined
   return {
-    /** the records appended to the chain in the order given, one instance at a time */
+    /**
+     * The records appended to the chain in the order given, one instance at a time (an advisory
+     * lock, and the chain's end read under it). `oneWriter` (the embedded database: one process)
+     * keeps the chain's end in memory and writes each batch in one statement.
+     */
     async append (entries: ChainedFields[], key: Buffer): Promise<void> {
+      const chained = (prev: string) => entries.map((e) => {
+        const hash = chainHash(key, prev, e)
+        const row = { ...e, prev_hash: prev, hash }
+        prev = hash
+        return row
+      })
+      if (oneWriter) {
+        lastHash ??= await chainEnd(db)
+        const rows = chained(lastHash)
+        await db.insert(personalDataAccess).values(rows)
+        lastHash = rows.at(-1)!.hash
+        return
+      }
       await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`)
-        const [last] = await tx.select({ hash: personalDataAccess.hash }).from(personalDataAccess).orderBy(desc(personalDataAccess.id)).limit(1)
-        let prev = last?.hash ?? CHAIN_START
-        const rows = entries.map((e) => {
-          const hash = chainHash(key, prev, e)
-          const row = { ...e, prev_hash: prev, hash }
-          prev = hash
-          return row
-        })
-        await tx.insert(personalDataAccess).values(rows)
+        await tx.insert(personalDataAccess).values(chained(await chainEnd(tx)))
       })
     },
 
