@@ -14,7 +14,7 @@ const filterFields = {
 
 export const AccessQuery = Type.Object({
   ...filterFields,
-  before_id: Type.Optional(Type.Integer({ minimum: 1, description: 'the next page: the `next_before_id` of the last one' })),
+  before_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the next page: the `next_before_id` of the last one' })),
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
 }, { additionalProperties: false })
 
