@@ -7,6 +7,7 @@ import { runMigrations } from './db/migrate.js'
 import { randomBytes } from 'node:crypto'
 import { createAdmin } from './modules/auth/bootstrap.js'
 import { createAuditRepo } from './modules/audit/index.js'
+import { accountQueries } from './modules/employees/queries.js'
 import { seedReferenceData } from './db/seed/index.js'
 import { passwordProblem } from './lib/passwords.js'
 
@@ -38,7 +39,9 @@ const commands: Record<string, Command> = {
     const { values } = parseArgs({ args, options: { email: { type: 'string' }, revoke: { type: 'boolean', default: false } } })
     const email = values.email?.trim().toLowerCase()
     if (!email) throw new Error('data-protection needs --email <address> of an active employee')
-    if (!(await createAuditRepo(database.db).setOfficer(email, values.revoke ?? false))) throw new Error(`no active employee ${email}`)
+    const employee = await accountQueries(database.db).findUserByEmail(email)
+    if (!employee?.is_active) throw new Error(`no active employee ${email}`)
+    await createAuditRepo(database.db).setOfficer(employee.id, values.revoke ?? false)
     return values.revoke ? `${email} no longer reads the audit of personal data` : `${email} reads the audit of personal data (/api/audit/personal-data)`
   },
 }

@@ -27,6 +27,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/calendar': ['calendarDays'],
   'integrations/mail': ['mailOutbox'],
   'modules/notifications': ['notifications'],
+  'modules/audit': ['personalDataAccess', 'dataProtectionOfficers'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

@@ -17,7 +17,6 @@ describe('the audit of personal data (/api/audit/personal-data)', () => {
   let t: TestApp
   let f: AppealFixture
   let officer: Headers
-  let officerEmail: string
   let appealId: number
   const get = (url: string, headers: Headers) => t.app.inject({ url, headers: { ...headers, 'x-request-id': 'audit-test-request' } })
   const audit = async (query: string, headers: Headers = officer): Promise<Page> => {
@@ -42,10 +41,9 @@ describe('the audit of personal data (/api/audit/personal-data)', () => {
     assert.equal(res.statusCode, 201, res.body)
     appealId = res.json().id
     const user = await makeUser(t.database.db, { role: 'operator', organization_id: f.centre.id })
-    officerEmail = user.email
     officer = await login(t.app, user)
     // granted on the server (npm run cli -- data-protection --email ...), not through the service
-    assert.equal(await createAuditRepo(t.database.db).setOfficer(officerEmail, false), true)
+    await createAuditRepo(t.database.db).setOfficer(user.id, false)
   })
   after(async () => { await t.close() })
 

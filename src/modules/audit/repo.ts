@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { dataProtectionOfficers, personalDataAccess, users, type PersonalDataAction, type PersonalDataSubject } from '../../db/schema/index.js'
+import { dataProtectionOfficers, personalDataAccess, type PersonalDataAction, type PersonalDataSubject } from '../../db/schema/index.js'
 import { CHAIN_START, chainHash, type ChainedFields } from './chain.js'
 
 export type AccessRecord = typeof personalDataAccess.$inferSelect
@@ -92,13 +92,10 @@ export function createAuditRepo (db: AppDb, { oneWriter = false }: { oneWriter?:
       return row !== undefined
     },
 
-    /** grants (or with `revoke`, takes back) the audit's reading to an active employee; answers whether one was found */
-    async setOfficer (email: string, revoke: boolean): Promise<boolean> {
-      const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.is_active, true)))
-      if (!user) return false
-      if (revoke) await db.delete(dataProtectionOfficers).where(eq(dataProtectionOfficers.user_id, user.id))
-      else await db.insert(dataProtectionOfficers).values({ user_id: user.id }).onConflictDoNothing()
-      return true
+    /** grants (or with `revoke`, takes back) the audit's reading to an employee */
+    async setOfficer (userId: number, revoke: boolean): Promise<void> {
+      if (revoke) await db.delete(dataProtectionOfficers).where(eq(dataProtectionOfficers.user_id, userId))
+      else await db.insert(dataProtectionOfficers).values({ user_id: userId }).onConflictDoNothing()
     },
   }
 }
