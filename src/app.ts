@@ -133,12 +133,14 @@ declare module 'fastify' {
  * The requests' figures (by route template: a bounded label, never the URL), the database's
  * connections, and the listener that serves them all apart from the public one.
  */
-function observeService (app: FastifyInstance, metrics: Metrics, database: Database, config: Config): Running {
-  app.addHook('onResponse', (req, reply, done) => {
-    metrics.httpRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
-    if (reply.statusCode >= 500) metrics.failure('http_server_error')
-    done()
-  })
+function observeService (app: FastifyInstance, metrics: Metrics, database: Database, config: Config, scraped: boolean): Running {
+  if (scraped) {
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.httpRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+      if (reply.statusCode >= 500) metrics.failure('http_server_error')
+      done()
+    })
+  }
   const use = database.poolUse
   metrics.sampled('gauge', 'db_pool_connections', 'Database connections by state (in_use, max); the embedded database has one, taken in turns', ['state'],
     () => { const u = use(); return [{ labels: { state: 'in_use' }, value: u.inUse }, { labels: { state: 'max' }, value: u.max }] })
@@ -171,10 +173,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // the process's own figures (CPU, memory, event loop) only where someone scrapes them
   traceRequests(app)
-  const metrics = deps.metrics ?? createMetrics({ processFigures: config.metrics !== undefined })
-  const figures = observeService(app, metrics, database, config)
+  // the process's own figures (CPU, memory, event loop) and the requests' only where someone scrapes them
+  const scraped = config.metrics !== undefined || deps.metrics !== undefined
+  const metrics = deps.metrics ?? createMetrics({ processFigures: scraped })
+  const figures = observeService(app, metrics, database, config, scraped)
 
   drainOnClose(app, { acceptWindowMs: 1000, quietMs: 100, idleGraceMs: 300, deadlineMs: STOP_GRACE_MS - 2000 })
   registerNotFound(app)
