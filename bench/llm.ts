@@ -1,10 +1,10 @@
-// Issue 8's figures: the latency the gateway adds over calling the same local upstream directly,
+// Issue 8's and 36's figures: the latency the gateway adds over calling the same local upstream directly,
 // for a whole completion and for the first streamed byte (p50/p99 of sequential requests).
 import { startLlmUpstream } from '../test/helpers/llm-upstream.js'
 import { benchDatabase, startService } from './harness.js'
 
-const REQUESTS = Number(process.env.BENCH_LLM_REQUESTS ?? 500)
-const WARM_UP = 50
+const REQUESTS = Number(process.env.BENCH_LLM_REQUESTS ?? 1000)
+const WARM_UP = 100
 const MESSAGES = [{ role: 'user', content: 'Гражданин сообщает, что в доме нет отопления. ИИН 061211600012, тел. 87011234567.' }]
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -32,12 +32,20 @@ async function timed (request: () => Promise<Response>, until: 'body' | 'first-c
   return elapsed
 }
 
-async function measure (request: () => Promise<Response>, until: 'body' | 'first-chunk') {
-  for (let i = 0; i < WARM_UP; i++) await timed(request, until)
-  const samples: number[] = []
-  for (let i = 0; i < REQUESTS; i++) samples.push(await timed(request, until))
-  samples.sort((a, b) => a - b)
-  const q = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!
+/** direct and gateway requests taken in turns, so that both meet the same moments of the machine */
+async function measure (direct: () => Promise<Response>, gateway: () => Promise<Response>, until: 'body' | 'first-chunk') {
+  for (let i = 0; i < WARM_UP; i++) { await timed(direct, until); await timed(gateway, until) }
+  const samples = { direct: [] as number[], gateway: [] as number[] }
+  for (let i = 0; i < REQUESTS; i++) {
+    samples.direct.push(await timed(direct, until))
+    samples.gateway.push(await timed(gateway, until))
+  }
+  return { direct: quantiles(samples.direct), gateway: quantiles(samples.gateway) }
+}
+
+function quantiles (values: number[]) {
+  const sorted = values.sort((a, b) => a - b)
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
   return { p50: q(0.5), p99: q(0.99) }
 }
 
@@ -51,10 +59,9 @@ export async function benchLlm (): Promise<void> {
     ['complete', 'body', () => post(`${upstream.url}/chat/completions`, body), () => post(`${service.url}/api/llm/complete`, { messages: MESSAGES })],
     ['first streamed byte', 'first-chunk', () => post(`${upstream.url}/chat/completions`, { ...body, stream: true, stream_options: { include_usage: true } }), () => post(`${service.url}/api/llm/stream`, { messages: MESSAGES })],
   ] as const
-  process.stdout.write(`\nLLM gateway on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${REQUESTS} sequential requests each, PII redaction and accounting on\n`)
+  process.stdout.write(`\nLLM gateway on ${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}: ${REQUESTS} sequential requests each, direct and through the gateway in turns, PII redaction and accounting on\n`)
   for (const [name, until, direct, gateway] of rows) {
-    const d = await measure(direct, until)
-    const g = await measure(gateway, until)
+    const { direct: d, gateway: g } = await measure(direct, gateway, until)
     process.stdout.write(`${name}: direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms; through the gateway p50 ${g.p50.toFixed(2)} ms p99 ${g.p99.toFixed(2)} ms; added p50 ${(g.p50 - d.p50).toFixed(2)} ms, p99 ${(g.p99 - d.p99).toFixed(2)} ms\n`)
   }
   await service.app.close()

@@ -1,21 +1,13 @@
-import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart, type LanguageModelV3Usage } from '@ai-sdk/provider'
 import { traced } from '../../lib/tracing.js'
 import type { LlmProviderConfig } from '../../config.js'
-import { createLanguageModel } from './providers.js'
 import { backoffDelay } from '../../lib/backoff.js'
+import { UpstreamFormatError, UpstreamHttpError, UpstreamStreamError, type ChatModel, type LlmRequest, type ModelPart, type TokenUsage } from './model.js'
+import { createChatModel } from './providers.js'
 
-export interface ChatMessage { role: 'system' | 'user' | 'assistant', content: string }
-
-export interface LlmRequest {
-  messages: ChatMessage[]
-  temperature?: number
-  maxTokens?: number
-}
+export type { ChatMessage, LlmRequest, TokenUsage } from './model.js'
 
 /** a provider with the model to ask of it */
 export interface LlmTarget { provider: LlmProviderConfig, model: string }
-
-export interface TokenUsage { prompt_tokens: number, completion_tokens: number, total_tokens: number }
 
 export interface LlmAnswer {
   text: string
@@ -50,12 +42,6 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, 
   signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')) }, { once: true })
 })
 
-function toUsage (u: LanguageModelV3Usage | undefined): TokenUsage {
-  const prompt = u?.inputTokens.total ?? 0
-  const completion = u?.outputTokens.total ?? 0
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
-}
-
 /** Retry-After as seconds or an HTTP date, or OpenAI's retry-after-ms */
 export function retryAfterMs (headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
   const ms = Number(headers?.['retry-after-ms'])
@@ -69,44 +55,27 @@ export function retryAfterMs (headers: Record<string, string> | undefined, now =
 
 function classify (err: unknown): Failure {
   if (err instanceof TimeoutError) return { message: err.message, retryable: true }
-  if (APICallError.isInstance(err)) {
-    const status = err.statusCode
-    const retryable = status === undefined ? err.isRetryable : status === 429 || status >= 500
-    const message = status === undefined ? err.message : `upstream answered ${status}: ${err.message}`.slice(0, 500)
-    return { message, retryable, status, retryAfterMs: retryAfterMs(err.responseHeaders) }
-  }
-  // a socket reset while the body is read surfaces as a plain network error
+  if (err instanceof UpstreamHttpError) return { message: err.message, retryable: err.retryable, status: err.status, retryAfterMs: retryAfterMs(err.headers) }
+  // another provider may understand the request; this one will not answer otherwise when asked again
+  if (err instanceof UpstreamFormatError) return { message: err.message, retryable: false }
+  // an in-band error before the first delta may pass: asked again
+  if (err instanceof UpstreamStreamError) return { message: err.message, retryable: true }
+  // a refused or reset connection
   return { message: `upstream connection failed: ${(err as Error)?.message ?? String(err)}`.slice(0, 500), retryable: true }
-}
-
-function streamError (error: unknown): Error {
-  if (error instanceof Error) return error
-  const inner = error as { message?: unknown, error?: { message?: unknown } } | undefined
-  const message = inner?.error?.message ?? inner?.message
-  return new Error(`upstream sent an error: ${typeof message === 'string' ? message : JSON.stringify(error)}`.slice(0, 500))
 }
 
 /**
  * Calls providers with retries before the first byte (429, 5xx, connection errors, time-outs),
  * honouring Retry-After up to a cap, then the next target of the fallback order.
  */
-export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTarget) => LanguageModelV3 = (t) => createLanguageModel(t.provider, t.model)) {
-  const models = new Map<string, LanguageModelV3>()
+export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTarget) => ChatModel = (t) => createChatModel(t.provider, t.model)) {
+  const models = new Map<string, ChatModel>()
   const model = (t: LlmTarget) => {
     const key = `${t.provider.name}\u0000${t.model}`
     let m = models.get(key)
     if (!m) { m = modelFor(t); models.set(key, m) }
     return m
   }
-  const callOptions = (req: LlmRequest, abortSignal: AbortSignal): LanguageModelV3CallOptions => ({
-    prompt: req.messages.map((m) => m.role === 'system'
-      ? { role: 'system', content: m.content }
-      : { role: m.role, content: [{ type: 'text', text: m.content }] }),
-    temperature: req.temperature,
-    maxOutputTokens: req.maxTokens,
-    abortSignal,
-  })
-
   /** one attempt with its own time-out; the caller's abort ends it too */
   function attemptSignal (timeoutMs: number, outer?: AbortSignal) {
     const controller = new AbortController()
@@ -158,9 +127,8 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
       return withRetries(targets, outer, async (target, attempts) => {
         const timing = attemptSignal(target.provider.timeoutMs, outer)
         try {
-          const result = await model(target).doGenerate(callOptions(req, timing.signal))
-          const text = result.content.flatMap((c) => c.type === 'text' ? [c.text] : []).join('')
-          return { text, usage: toUsage(result.usage), finishReason: result.finishReason.unified, provider: target.provider.name, model: target.model, attempts }
+          const answer = await model(target).complete(req, timing.signal)
+          return { ...answer, provider: target.provider.name, model: target.model, attempts }
         } catch (err) {
           throw timing.signal.reason instanceof TimeoutError ? timing.signal.reason : err
         } finally {
@@ -175,10 +143,10 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
      */
     async * stream (targets: LlmTarget[], req: LlmRequest, outer?: AbortSignal): AsyncGenerator<LlmStreamEvent> {
       let timing: ReturnType<typeof attemptSignal> | undefined
-      let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined
+      let parts: AsyncIterator<ModelPart> | undefined
       const read = async () => {
         try {
-          return await reader!.read()
+          return await parts!.next()
         } catch (err) {
           throw timing!.signal.reason instanceof TimeoutError ? timing!.signal.reason : err
         }
@@ -188,15 +156,10 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
         timing?.done()
         timing = attemptSignal(target.provider.timeoutMs, outer)
         try {
-          const { stream } = await model(target).doStream(callOptions(req, timing.signal))
-          reader = stream.getReader()
-          for (;;) {
-            const { value, done } = await read()
-            if (done) throw new Error('upstream ended the stream before any text')
-            if (value.type === 'error') throw streamError(value.error)
-            if (value.type === 'text-delta' && value.delta !== '') return { target, attempts, first: value.delta }
-            if (value.type === 'finish') return { target, attempts, first: '', finish: value }
-          }
+          parts = await model(target).stream(req, timing.signal)
+          const { value, done } = await read()
+          if (done) throw new Error('upstream ended the stream before any text')
+          return value.type === 'delta' ? { target, attempts, first: value.text } : { target, attempts, first: '', finish: value }
         } catch (err) {
           timing.done()
           timing.abort()
@@ -210,7 +173,7 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
         if (opened.first) yield { type: 'delta', text: opened.first }
         while (!finish) {
           timing!.rearm()
-          let part: ReadableStreamReadResult<LanguageModelV3StreamPart>
+          let part: IteratorResult<ModelPart>
           try {
             part = await read()
           } catch (err) {
@@ -218,18 +181,15 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
             return fail(classify(err).message)
           }
           if (part.done) return fail('upstream ended the stream without a finish signal')
-          const value = part.value
-          if (value.type === 'error') return fail(streamError(value.error).message)
-          if (value.type === 'text-delta' && value.delta !== '') yield { type: 'delta', text: value.delta }
-          if (value.type === 'finish') finish = value
+          if (part.value.type === 'delta') yield { type: 'delta', text: part.value.text }
+          else finish = part.value
         }
-        if (finish.finishReason.unified === 'error') fail('upstream reported an error')
-        yield { type: 'done', usage: toUsage(finish.usage), finishReason: finish.finishReason.unified, provider: target.provider.name, model: target.model, attempts }
+        yield { type: 'done', usage: finish.usage, finishReason: finish.finishReason, provider: target.provider.name, model: target.model, attempts }
       } finally {
         timing!.done()
         // a consumer that stops early (client gone) aborts the upstream request
         timing!.abort()
-        await reader!.cancel().catch(() => {})
+        await parts!.return?.(undefined).catch(() => {})
       }
     },
   }
