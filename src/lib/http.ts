@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, RequestValidationError } from './errors.js'
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js'
@@ -139,4 +139,11 @@ export function loggableUrl (url: string): string {
     return eq >= 0 && SECRET_QUERY_KEY.test(key) ? `${pair.slice(0, eq)}=[redacted]` : pair
   })
   return `${path}?${query.join('&')}`
+}
+
+type RouteHookName = 'onRequest' | 'preSerialization' | 'onSend'
+
+/** one more hook of a route being declared (an onRoute hook's work), after the ones it has */
+export function appendRouteHook (route: RouteOptions, name: RouteHookName, hook: unknown): void {
+  (route as Record<RouteHookName, unknown>)[name] = [...([] as unknown[]).concat(route[name] ?? []), hook]
 }

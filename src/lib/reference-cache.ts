@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { setBounded } from './collections.js'
+import { appendRouteHook } from './http.js'
 
 /**
  * Reference data (regions, classifiers, the seeded lists, groups, the organizations list) changes a
@@ -167,14 +168,11 @@ export const referenceCachePlugin = fp<{ cache: ReferenceCache }>(async (app: Fa
     const { cachedAs, changes } = route.config ?? {}
     if (attached.has(route) || (!cachedAs && !changes)) return
     attached.add(route)
-    const append = <K extends 'onRequest' | 'onSend'>(name: K, hook: unknown) => {
-      (route as Record<K, unknown>)[name] = [...([] as unknown[]).concat(route[name] ?? []), hook]
-    }
     if (cachedAs && isGet(route)) {
-      append('onRequest', answerFromCopy(cachedAs)) // last: after authentication and the route's role checks
-      append('onSend', keepAnswer)
+      appendRouteHook(route, 'onRequest', answerFromCopy(cachedAs)) // last: after authentication and the route's role checks
+      appendRouteHook(route, 'onSend', keepAnswer)
     }
-    if (changes && !isRead(route)) append('onSend', dropOnSuccess(changes))
+    if (changes && !isRead(route)) appendRouteHook(route, 'onSend', dropOnSuccess(changes))
   })
   app.addHook('onRoute', (route) => { app.cacheReferenceRoute(route) })
 }, { name: 'reference-cache' })

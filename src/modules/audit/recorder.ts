@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { PersonalDataAction, PersonalDataSubject } from '../../db/schema/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { createGroupCommit } from '../../lib/group-commit.js'
+import { appendRouteHook } from '../../lib/http.js'
 import type { ChainedFields } from './chain.js'
 import type { AuditRepo } from './repo.js'
 
@@ -58,24 +59,29 @@ function entryOf (req: FastifyRequest, read: PersonalDataRead, action: PersonalD
   }
 }
 
-/** every route marked `personalData` has its successful answers recorded before they are sent */
+/**
+ * Every route marked `personalData` has its successful answers recorded before they are sent: its own
+ * hooks, added as it is declared (the audit module is registered before the modules it records), so
+ * that the other routes run none of this.
+ */
 export function recordPersonalDataReads (app: FastifyInstance, recorder: AccessRecorder, clock: Clock): void {
-  const marked = (req: FastifyRequest, reply: FastifyReply) => {
-    const read = req.routeOptions.config?.personalData
-    return read && reply.statusCode < 300 && reply.statusCode !== 204 ? read : undefined
-  }
-  app.addHook('preSerialization', async (req, reply, payload) => {
-    const read = marked(req, reply)
-    if (!read || read.export) return payload
+  const succeeded = (reply: FastifyReply) => reply.statusCode < 300 && reply.statusCode !== 204
+  const recordRead = (read: PersonalDataRead) => async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!succeeded(reply)) return payload
     const query = queryOf(req)
     await recorder.record(entryOf(req, read, 'read', clock, read.ids?.(payload, req.params) ?? [], query && { query }))
     return payload
-  })
-  app.addHook('onSend', async (req, reply, payload) => {
-    const read = marked(req, reply)
-    if (!read?.export) return payload
+  }
+  const recordExport = (read: PersonalDataRead) => async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!succeeded(reply)) return payload
     const rows = Number(reply.getHeader('x-export-rows') ?? 0)
     await recorder.record(entryOf(req, read, 'export', clock, [], { query: queryOf(req) ?? {}, rows, truncated: reply.getHeader('x-export-truncated') === 'true' }))
     return payload
+  }
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const read = route.config?.personalData
+    if (!read) return
+    if (read.export) appendRouteHook(route, 'onSend', recordExport(read))
+    else appendRouteHook(route, 'preSerialization', recordRead(read))
   })
 }
