@@ -20,6 +20,10 @@ export interface Behaviour {
   /** how a stream ends: normally, cut (socket destroyed), ended cleanly without a finish signal, an in-band error, or held open until the client leaves */
   ending?: 'normal' | 'cut' | 'no-finish' | 'error' | 'hold'
   usage?: { prompt: number, completion: number }
+  /** a 200 answer that is not the provider's format (a proxy's page, say) */
+  raw?: { contentType: string, body: string }
+  /** the stream's lines end in CRLF, with a comment line before each event */
+  crlf?: boolean
 }
 
 export interface UpstreamRequest {
@@ -28,6 +32,8 @@ export interface UpstreamRequest {
   body: Record<string, any>
   /** the client closed the connection before the answer was complete */
   aborted: boolean
+  /** the client's port: the same one for requests on one kept-alive connection */
+  remotePort: number
   receivedAt: number
 }
 
@@ -95,6 +101,15 @@ async function answer (res: ServerResponse, record: UpstreamRequest, b: Behaviou
     res.end(JSON.stringify(b.body ?? { error: { message: `status ${b.status}`, type: 'server_error' } }))
     return
   }
+  if (b.raw) {
+    res.writeHead(200, { 'content-type': b.raw.contentType })
+    res.end(b.raw.body)
+    return
+  }
+  if (b.crlf) {
+    const write = res.write.bind(res) as (chunk: string) => boolean
+    res.write = ((chunk: string) => write(`: keep-alive\r\n${String(chunk).replaceAll('\n', '\r\n')}`)) as typeof res.write
+  }
   const model = String(record.body.model)
   const text = b.text ?? 'ok'
   const usage = b.usage ?? { prompt: 11, completion: 7 }
@@ -135,7 +150,7 @@ export async function startLlmUpstream (): Promise<LlmUpstream> {
     const parts: Buffer[] = []
     req.on('data', (c: Buffer) => parts.push(c))
     req.on('end', () => {
-      const record: UpstreamRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8') || '{}'), aborted: false, receivedAt: Date.now() }
+      const record: UpstreamRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8') || '{}'), aborted: false, remotePort: req.socket.remotePort ?? 0, receivedAt: Date.now() }
       upstream.requests.push(record)
       res.on('close', () => { if (!res.writableFinished) record.aborted = true })
       answer(res, record, queue.shift() ?? upstream.respond(record)).catch(() => res.destroy())

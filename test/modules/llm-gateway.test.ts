@@ -22,7 +22,7 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
   /** an openai-compatible primary, an anthropic fallback, and a local provider trusted with personal data */
   const providers = (base: string) => JSON.stringify([
     { name: 'openai', kind: 'openai-compatible', base_url: base, api_key: OPENAI_KEY, model: 'gpt-test', models: ['gpt-test', 'gpt-big'], timeout: '800ms' },
-    { name: 'claude', kind: 'anthropic', base_url: base, api_key: ANTHROPIC_KEY, model: 'claude-test', timeout: '800ms' },
+    { name: 'claude', kind: 'anthropic', base_url: base, api_key: ANTHROPIC_KEY, model: 'claude-test', models: ['claude-test', 'claude-sonnet-5'], timeout: '800ms' },
     { name: 'local', kind: 'openai-compatible', base_url: base, model: 'qwen-local', external: false, stream_options: false, timeout: '800ms' },
   ])
 
@@ -85,6 +85,34 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
     const big = await post('/complete', { model: 'gpt-big', messages: [{ role: 'user', content: 'x' }] })
     assert.equal(big.json().model, 'gpt-big')
     assert.equal(lastRequests(1)[0]!.body.model, 'gpt-big')
+  })
+
+  it('Anthropic: neighbouring messages of one role are one turn, max_tokens the route default; a model that refuses temperature is not sent it', async () => {
+    const messages = [{ role: 'user', content: 'раз' }, { role: 'user', content: 'два' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'үш' }]
+    upstream.script({ text: 'a' }, { text: 'b' })
+    await post('/complete', { provider: 'claude', temperature: 0.3, messages })
+    const [sent] = lastRequests(1)
+    const text = (t: string) => ({ type: 'text', text: t })
+    assert.deepEqual(sent!.body.messages, [{ role: 'user', content: [text('раз'), text('два')] }, { role: 'assistant', content: [text('ok')] }, { role: 'user', content: [text('үш')] }])
+    assert.deepEqual([sent!.body.temperature, sent!.body.max_tokens, sent!.headers['anthropic-version']], [0.3, 2048, '2023-06-01'])
+    const newer = await post('/complete', { provider: 'claude', model: 'claude-sonnet-5', temperature: 0.3, max_tokens: 100, messages })
+    assert.equal(newer.json().text, 'b')
+    assert.deepEqual([lastRequests(1)[0]!.body.temperature, lastRequests(1)[0]!.body.max_tokens], [undefined, 100])
+  })
+
+  it('a 200 that is not the provider\'s format is not asked again: the fallback answers, or the error says so', async () => {
+    const page = { raw: { contentType: 'text/html', body: '<html>Вход в прокси</html>' } }
+    upstream.script(page, { text: 'Claude answers' })
+    const res = await post('/complete', { messages: [{ role: 'user', content: 'x' }] })
+    assert.deepEqual([res.json().success, res.json().provider, res.json().text], [true, 'claude', 'Claude answers'])
+    assert.deepEqual(lastRequests(2).map((r) => r.path), ['/v1/chat/completions', '/v1/messages'])
+
+    upstream.script(page)
+    const before = upstream.requests.length
+    const alone = await post('/complete', { provider: 'openai', messages: [{ role: 'user', content: 'x' }] })
+    assert.equal(alone.json().success, false)
+    assert.match(alone.json().error, /not understood: not JSON/)
+    assert.equal(upstream.requests.length - before, 1, 'not retried')
   })
 
   it('simple answers the text only', async () => {
@@ -221,6 +249,23 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
       }
     })
   }
+
+  it('reads streams whose lines end in CRLF, with comment lines, in both formats', async () => {
+    upstream.script({ chunks: ['Сәлем', ', әлем'], crlf: true }, { chunks: ['Бір', 'екі'], crlf: true })
+    for (const provider of ['openai', 'claude']) {
+      const s = await streamOf({ provider, messages: [{ role: 'user', content: 'x' }] })
+      assert.deepEqual(s.events.map((e) => e.data.text ?? e.data.type ?? e.raw), provider === 'openai' ? ['Сәлем', ', әлем', 'done', '[DONE]'] : ['Бір', 'екі', 'done', '[DONE]'])
+    }
+  })
+
+  it('a finished call leaves its connection to the upstream open for the next one', async () => {
+    upstream.script({ text: 'один' }, { chunks: ['два'] }, { chunks: ['три'] }, { text: 'четыре' })
+    await post('/complete', { messages: [{ role: 'user', content: 'x' }] })
+    await streamOf({ messages: [{ role: 'user', content: 'x' }] })
+    await streamOf({ messages: [{ role: 'user', content: 'x' }] })
+    await post('/complete', { messages: [{ role: 'user', content: 'x' }] })
+    assert.equal(new Set(lastRequests(4).map((r) => r.remotePort)).size, 1, JSON.stringify(lastRequests(4).map((r) => r.remotePort)))
+  })
 
   it('a client that disconnects aborts the upstream request', async () => {
     upstream.script({ chunks: ['a'], ending: 'hold' })

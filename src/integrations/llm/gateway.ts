@@ -168,6 +168,7 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
       })
       const { target, attempts } = opened
       const fail = (message: string): never => { throw new LlmCallError(message, target.provider.name, target.model, attempts) }
+      let finished = false
       try {
         let finish = opened.finish
         if (opened.first) yield { type: 'delta', text: opened.first }
@@ -184,11 +185,13 @@ export function createLlmGateway (policy: RetryPolicy, modelFor: (target: LlmTar
           if (part.value.type === 'delta') yield { type: 'delta', text: part.value.text }
           else finish = part.value
         }
+        finished = true
         yield { type: 'done', usage: finish.usage, finishReason: finish.finishReason, provider: target.provider.name, model: target.model, attempts }
       } finally {
         timing!.done()
-        // a consumer that stops early (client gone) aborts the upstream request
-        timing!.abort()
+        // a consumer that stops early (client gone) or a broken stream aborts the upstream request;
+        // a finished one keeps its connection for the next request
+        if (!finished) timing!.abort()
         await parts!.return?.(undefined).catch(() => {})
       }
     },

@@ -63,6 +63,8 @@ export const usageOf = (prompt: number, completion: number): TokenUsage =>
 /** a whole answer at most this big; a stream's single event at most this big */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024
 const MAX_EVENT_BYTES = 1024 * 1024
+/** read past a stream's end mark at most this much before the connection is given up */
+const DRAIN_BYTES = 64 * 1024
 
 type Body = Dispatcher.ResponseData['body']
 
@@ -118,8 +120,10 @@ export async function * sseEvents (body: Body): AsyncGenerator<SseEvent> {
   let pending = ''
   let event = ''
   let data: string[] = []
+  // a consumer that stops at the provider's end mark must not cost the connection: not destroyed on return
+  const chunks = body.iterator({ destroyOnReturn: false })
   try {
-    for await (const chunk of body) {
+    for await (const chunk of chunks) {
       pending += decoder.write(chunk as Buffer)
       let end: number
       while ((end = pending.indexOf('\n')) >= 0) {
@@ -141,8 +145,9 @@ export async function * sseEvents (body: Body): AsyncGenerator<SseEvent> {
       if (pending.length > MAX_EVENT_BYTES) throw new UpstreamFormatError(`a stream line over ${MAX_EVENT_BYTES} bytes`)
     }
   } finally {
-    // the consumer stopped early (or failed): the connection is not left half read
-    if (!body.readableEnded) body.destroy()
+    // what follows the end mark is read and dropped, so that the connection serves the next request
+    // (a bounded read; an aborted request ends it at once)
+    if (!body.readableEnded) body.dump({ limit: DRAIN_BYTES }).catch(() => {})
   }
 }
 

@@ -7,8 +7,17 @@ export type LlmTask = LlmCallRecord['task']
 
 export function createLlmRepo (db: AppDb) {
   return {
-    /** accounting rows, in one statement */
-    recordMany: async (rows: LlmCallRecord[]): Promise<void> => { await db.insert(llmCalls).values(rows) },
+    /**
+     * Accounting rows, in one statement with one parameter: a batch of 200 rows as values took a
+     * parameter for each of their 3,200 fields, and building them held the event loop for milliseconds.
+     */
+    recordMany: async (rows: LlmCallRecord[]): Promise<void> => {
+      await db.execute(sql`insert into ${llmCalls} (created_at, task, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, attempts, outcome, error, redacted, user_id, prompt, answer)
+        select coalesce(r.created_at, now()), r.task, r.provider, r.model, coalesce(r.prompt_tokens, 0), coalesce(r.completion_tokens, 0), coalesce(r.total_tokens, 0),
+          r.latency_ms, coalesce(r.attempts, 1), r.outcome, r.error, coalesce(r.redacted, false), r.user_id, r.prompt, r.answer
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(created_at timestamptz, task varchar, provider varchar, model varchar, prompt_tokens int, completion_tokens int,
+          total_tokens int, latency_ms int, attempts int, outcome varchar, error text, redacted boolean, user_id int, prompt jsonb, answer text)`)
+    },
 
     /** sums by UTC day, provider and task over [from, to) */
     async usage (from: Date, to: Date) {
