@@ -207,9 +207,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthModule({ database, config, jwtSecret, clock, mailer, referenceChanges, referenceCache, log })
   const classifiers = createClassifiersModule({ db })
   const regions = createRegionsModule({ db })
+  const audit = createAuditModule({ db, oneWriter: database.kind === 'pglite', clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs })
   // an operator's console opening or closing makes their phone ring or not (the agents' module, below)
   const callEvents = createCallEventsModule({
-    database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db), metrics,
+    database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db), metrics, audit: audit.port,
     presence: { opened: (userId) => agents.port.consoleOpened(userId), closed: (userId, othersOpen) => agents.port.consoleClosed(userId, othersOpen) },
   })
   const queueControl = deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined)
@@ -231,7 +232,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     { port: undefined, running: [figures, referenceChanges] },
     auth,
     // before the modules whose answers it records
-    createAuditModule({ db, oneWriter: database.kind === 'pglite', clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs }),
+    audit,
     createHealthModule({
       database,
       readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined },

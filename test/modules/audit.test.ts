@@ -5,6 +5,8 @@ import { createAuditRepo } from '../../src/modules/audit/index.js'
 import { appealFixture, type AppealFixture } from '../helpers/appeals.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { openSse } from '../helpers/sse.js'
 
 // The audit of personal data (/api/audit/personal-data, beyond the interface): every answer that
 // shows a citizen's data recorded before it leaves; read by data protection officers alone;
@@ -79,6 +81,27 @@ describe('the audit of personal data (/api/audit/personal-data)', () => {
     assert.equal((await get('/api/appeals/999999', f.people.admin)).statusCode, 404)
     // the officer's own searches of the audit are not records of personal data
     assert.equal((await audit('')).total, before)
+  })
+
+  it('a console on the live stream: each call it is shown (caller, transcript) recorded once, before it is shown', async () => {
+    const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const console1 = await openSse(`${url}/api/call-events/stream`, admin)
+    try {
+      const post = async (path: string, payload: object) => assert.equal((await t.app.inject({ method: 'POST', url: `/api/call-events/${path}`, payload })).statusCode, 200)
+      await post('answered', { operator_num: '101001', caller_phone: '87011234567', call_datetime: new Date().toISOString() })
+      await post('transcription', { call_id: 'audit-live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Алло', full_text: 'Алло' })
+      await post('transcription', { call_id: 'audit-live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Спасибо', full_text: 'Алло. Спасибо', is_final: true })
+      const shown = () => console1.events.filter((e) => e.event.startsWith('call.'))
+      await eventually(async () => shown().length >= 3, 5000, 'the console saw the call and its chunks')
+      const answeredId = (shown()[0]!.data.call as { id: number }).id
+      const chunkCallId = shown()[1]!.data.call_row_id as number
+      const records = (await audit('subject=call')).items.filter((r) => r.route === '/api/call-events/stream')
+      assert.deepEqual(records.map((r) => r.subject_ids).sort(), [...new Set([String(answeredId), String(chunkCallId)])].map((id) => [id]).sort(), 'one record per call shown, not per event')
+      assert.ok(records.every((r) => r.actor_role === 'admin' && r.action === 'read' && r.detail?.live === true), JSON.stringify(records))
+    } finally {
+      await console1.close()
+    }
   })
 
   it('an export records its filter and its count of rows, not the rows', async () => {

@@ -85,3 +85,9 @@ export function recordPersonalDataReads (app: FastifyInstance, recorder: AccessR
     else appendRouteHook(route, 'preSerialization', recordRead(read))
   })
 }
+
+/** records what a request shows outside its answer (a live stream's events): the same record as a route's */
+export type ShownRecorder = (req: FastifyRequest, subject: PersonalDataSubject, ids: Array<string | number>, detail?: object) => Promise<void>
+
+export const recordShown = (recorder: AccessRecorder, clock: Clock): ShownRecorder =>
+  (req, subject, ids, detail) => recorder.record(entryOf(req, { subject }, 'read', clock, ids, detail))

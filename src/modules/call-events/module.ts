@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Metrics } from '../../lib/metrics.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { Config } from '../../config.js'
+import type { AuditPort } from '../audit/index.js'
 import { createLiveEvents, type LiveEvents } from './live.js'
 import { createCallRepo } from './repo.js'
 import { createRetentionJob } from '../../lib/retention.js'
@@ -22,6 +23,8 @@ export function createCallEventsModule (deps: {
   /** whether the principal is the call centre's staff (they see every call's events) */
   isCentreStaff: (principal: Principal) => Promise<boolean>
   metrics: Pick<Metrics, 'transcription' | 'sampled'>
+  /** the live stream's calls recorded as shown to each console */
+  audit?: AuditPort
 }): ServiceModule<CallEventsPort> {
   const { database, clock, log } = deps
   const repo = createCallRepo(database.db)
@@ -33,6 +36,6 @@ export function createCallEventsModule (deps: {
   return {
     port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine, hungUpOnLine: service.hungUpOnLine },
     running: [notifier, retention],
-    async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service }) },
+    async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service, recordShown: deps.audit?.recordShown }) },
   }
 }

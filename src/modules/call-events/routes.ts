@@ -11,6 +11,7 @@ import {
 } from './schemas.js'
 import type { LiveBatch, LiveEncoding, LiveEvents } from './live.js'
 import type { CallEventService } from './service.js'
+import type { ShownRecorder } from '../audit/index.js'
 
 const tags = ['call events']
 const machine = { machine: true }
@@ -35,7 +36,31 @@ interface ConsoleTransport {
   onClose: (end: () => void) => void
 }
 
-const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveEvents }> = async (app, { service, live }) => {
+/** the calls whose caller or transcript a batch shows */
+const callsIn = (batch: LiveBatch): number[] => batch.deliveries.flatMap(({ event }) =>
+  event.type === 'call.answered' ? [event.call.id] : event.type === 'call.transcription' || event.type === 'call.final' ? [event.call_row_id] : [])
+
+/**
+ * A console's deliveries with the audit of personal data: the first batch that shows it a call waits
+ * until that is recorded (and the batches after it wait their turn); the rest go out at once. A
+ * record that cannot be written cuts the console off: nothing is shown unrecorded.
+ */
+function recordedDelivery (req: FastifyRequest, recordShown: ShownRecorder, send: (batch: LiveBatch) => void, cutOff: () => void) {
+  const shown = new Set<number>()
+  let queue: Promise<void> | undefined
+  return (batch: LiveBatch) => {
+    const fresh = [...new Set(callsIn(batch))].filter((id) => !shown.has(id))
+    for (const id of fresh) shown.add(id)
+    if (fresh.length === 0 && !queue) { send(batch); return }
+    const step: Promise<void> = (queue ?? Promise.resolve())
+      .then(() => fresh.length > 0 ? recordShown(req, 'call', fresh, { live: true }) : undefined)
+      .then(() => { send(batch) }, (err: unknown) => { req.log.error({ err }, 'calls shown live not recorded: console cut off'); cutOff() })
+      .finally(() => { if (queue === step) queue = undefined })
+    queue = step
+  }
+}
+
+const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveEvents, recordShown?: ShownRecorder }> = async (app, { service, live, recordShown }) => {
   const streams = new Set<() => void>()
   app.addHook('preClose', async () => { for (const end of streams) end() })
 
@@ -67,9 +92,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
       transport.close()
       presence.close().catch((err: unknown) => req.log.warn({ err }, 'presence not cleared'))
     }
-    deliver = (batch) => {
+    const send = (batch: LiveBatch) => {
       if (!ended && !transport.send(batch)) { req.log.warn('slow console cut off'); end() }
     }
+    deliver = recordShown ? recordedDelivery(req, recordShown, send, end) : send
     const heartbeat = setInterval(() => {
       if (!transport.beat()) { end(); return }
       presence.beat().catch((err: unknown) => req.log.warn({ err }, 'presence beat failed'))
