@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
 import { createDb, type Database } from '../../src/db/client.js'
-import { memberStatePeriods } from '../../src/db/schema/index.js'
+import { memberStatePeriods, personalDataAccess } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { recordedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -178,6 +178,9 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       assert.deepEqual(now.agents.map((a) => [a.interface, a.terminal_id, a.name]), [['PJSIP/101001', '101001', 'Иванов Иван'], ['PJSIP/101002', '101002', 'Пульт 002']])
       // the caller of the test before still waits
       assert.deepEqual(now.waiting.map((w) => w.linkedid), ['1795558888.0'])
+      // the waiting caller's number was shown: the read is in the audit of personal data
+      const boardReads = (await t.database.db.select().from(personalDataAccess)).filter((r) => r.route === '/api/line-calls/board').sort((a, b) => a.id - b.id)
+      assert.deepEqual(boardReads.at(-1)?.subject_ids, ['1795558888.0'])
       assert.deepEqual(now.queues.map((q) => [q.queue, q.waiting_now, q.offered]), [['org101-queue', 1, 8]])
 
       // Asterisk has 101001 on a lunch break and 101002 unregistered, told while the service was not listening

@@ -13,6 +13,8 @@ export interface PersonalDataRead {
   ids?: (payload: any, params: any) => Array<string | number>
   /** a file: its filter and its count of rows are recorded, not its rows */
   export?: boolean
+  /** an answer that shows no row (a live board with nobody waiting, read again and again) is not recorded */
+  rowsOnly?: boolean
 }
 
 declare module 'fastify' {
@@ -68,8 +70,10 @@ export function recordPersonalDataReads (app: FastifyInstance, recorder: AccessR
   const succeeded = (reply: FastifyReply) => reply.statusCode < 300 && reply.statusCode !== 204
   const recordRead = (read: PersonalDataRead) => async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!succeeded(reply)) return payload
+    const ids = read.ids?.(payload, req.params) ?? []
+    if (read.rowsOnly && ids.length === 0) return payload
     const query = queryOf(req)
-    await recorder.record(entryOf(req, read, 'read', clock, read.ids?.(payload, req.params) ?? [], query && { query }))
+    await recorder.record(entryOf(req, read, 'read', clock, ids, query && { query }))
     return payload
   }
   const recordExport = (read: PersonalDataRead) => async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -41,6 +41,8 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     })
   })
   app.get('/board', {
+    // the callers waiting are shown with their numbers
+    config: { personalData: { subject: 'line_call', ids: (board: { waiting: Array<{ linkedid: string }> }) => board.waiting.map((w) => w.linkedid), rowsOnly: true } },
     schema: { tags, security, operationId: 'lineBoard', summary: 'The live board: today\'s figures per queue, the callers waiting now and the agents\' states (the console reads it again on each line.changed)', response: { 200: ref(LineBoard) } },
   }, async (req) => service.board(req.principal!))
   app.get('/:linkedid', {
