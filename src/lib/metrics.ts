@@ -74,6 +74,19 @@ export function createMetrics ({ processFigures = true }: { processFigures?: boo
   const transcripts = new Counter({ name: 'transcription_chunks_total', help: 'Transcript chunks received, by outcome (stored, final, duplicate, refused)', labelNames: ['outcome'], registers })
   const references = new Counter({ name: 'reference_cache_requests_total', help: 'Reads of reference data by topic, answered from memory (hit) or the database (miss)', labelNames: ['topic', 'result'], registers })
 
+  // an LLM call's series, looked up once per provider, task and outcome (labels hashed per call cost
+  // more than the rest of its accounting)
+  const llmSeriesKept = new Map<string, { requests: ReturnType<typeof llmRequests.labels>, duration: ReturnType<typeof llmDuration.labels>, input: ReturnType<typeof llmTokens.labels>, output: ReturnType<typeof llmTokens.labels> }>()
+  const llmSeries = ({ provider, task, outcome }: LlmCallFigures) => {
+    const key = `${provider}\u0000${task}\u0000${outcome}`
+    let series = llmSeriesKept.get(key)
+    if (!series) {
+      series = { requests: llmRequests.labels({ provider, task, outcome }), duration: llmDuration.labels({ provider, task }), input: llmTokens.labels({ provider, task, direction: 'input' }), output: llmTokens.labels({ provider, task, direction: 'output' }) }
+      llmSeriesKept.set(key, series)
+    }
+    return series
+  }
+
   const outboxes = new Map<string, () => Promise<OutboxBacklog[]>>()
   // both gauges of a scrape from one read of each outbox: a scrape starts its collections in the
   // order of registration, the backlog's first, before any of them awaits
@@ -88,11 +101,11 @@ export function createMetrics ({ processFigures = true }: { processFigures?: boo
     httpRequest: (method, route, status, seconds) => { http.observe({ method, route, status_code: String(status) }, seconds) },
     failure: (kind) => { failures.inc({ kind }) },
     llmCall: (call) => {
-      const labels = { provider: call.provider, task: call.task }
-      llmRequests.inc({ ...labels, outcome: call.outcome })
-      llmDuration.observe(labels, call.seconds)
-      if (call.inputTokens) llmTokens.inc({ ...labels, direction: 'input' }, call.inputTokens)
-      if (call.outputTokens) llmTokens.inc({ ...labels, direction: 'output' }, call.outputTokens)
+      const series = llmSeries(call)
+      series.requests.inc()
+      series.duration.observe(call.seconds)
+      if (call.inputTokens) series.input.inc(call.inputTokens)
+      if (call.outputTokens) series.output.inc(call.outputTokens)
     },
     amiConnected: (connected) => { amiUp.set(connected ? 1 : 0) },
     amiEvent: (lagSeconds) => { amiLag.observe(lagSeconds) },
