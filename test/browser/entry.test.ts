@@ -159,9 +159,13 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     const consoleCode = /\/assets\/console-[^/]*\.js$/
     let asked = 0
     await page.route(consoleCode, async (route) => { asked++; await route.fulfill({ status: 503, body: 'unavailable' }) })
+    let loads = 0
+    page.on('load', () => { loads++ })
     await page.goto(`${service.url}/console/profile`)
     await page.getByRole('heading', { name: 'Вход' }).waitFor()
     assert.match(page.url(), /\/console\/signin\?next=%2Fprofile$/, 'a page of the console asks for sign-in first, and returns there')
+    // the console's code, fetched ahead while the form is filled in, failed: that reloads nothing
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => /\/assets\/console-[^/]*\.js$/.test(r.name)), undefined, { timeout: 30_000 })
     assert.equal(await page.locator('.ant-btn, .ant-input').count(), 0, 'no Ant Design on the sign-in page')
     await page.getByRole('button', { name: 'Войти' }).click()
     await page.getByText('Заполните поле').nth(1).waitFor()
@@ -170,6 +174,7 @@ describe('console: entry (Chromium)', { skip: noBrowser }, () => {
     await page.getByLabel('Пароль', { exact: true }).fill('Operator-passw0rd-1')
     await page.getByRole('button', { name: 'Показать введённое' }).click()
     assert.equal(await page.getByLabel('Пароль', { exact: true }).getAttribute('type'), 'text', 'the password shown when asked')
+    assert.equal(loads, 1, 'the form being filled in was not reloaded away')
     await page.getByRole('button', { name: 'Войти' }).click()
     const failed = page.getByTestId('page-failed')
     await failed.getByText('Страница не загрузилась').waitFor({ timeout: 30_000 })

@@ -4,7 +4,7 @@ import './i18n'
 import { ConsoleNotLoaded } from './pages/ConsoleNotLoaded'
 import { SignIn } from './pages/SignIn'
 import { readSession, keepSignIn } from './session/stored'
-import { reloadOnNewBuild } from './shell/reload'
+import { fetchAhead, reloadOnNewBuild } from './shell/reload'
 import './styles.css'
 
 // The console starts small: a visitor with no session (most first loads of the day) sees the
@@ -64,7 +64,7 @@ if (signInFirst()) {
     </StrictMode>
   )
   // fetched and set up while the user types; drawn once the sign-in is accepted
-  whenIdle(() => { loadConsole().catch(() => {}) })
+  whenIdle(() => { void fetchAhead(loadConsole) })
 } else {
   void openConsole()
 }

@@ -38,7 +38,27 @@ export async function reloadPage (failure: unknown, { asked = false } = {}): Pro
  * still reaches the page's boundary, which says so meanwhile (or, offline, until the service is back).
  */
 export function reloadOnNewBuild (): void {
-  window.addEventListener('vite:preloadError', (event) => { void reloadPage((event as Event & { payload?: unknown }).payload) })
+  window.addEventListener('vite:preloadError', (event) => {
+    if (quiet > 0) return
+    void reloadPage((event as Event & { payload?: unknown }).payload)
+  })
+}
+
+let quiet = 0
+
+/**
+ * Code fetched ahead of need (the console behind the sign-in page): its failure reloads nothing, so
+ * that a page being filled in is not lost; the fetch that is needed reloads, or says so, as any.
+ */
+export async function fetchAhead (load: () => Promise<unknown>): Promise<void> {
+  quiet++
+  try {
+    await load()
+  } catch {
+    // asked for again when it is needed
+  } finally {
+    quiet--
+  }
 }
 
 /** how often a page whose code could not be fetched asks whether the service is back */
