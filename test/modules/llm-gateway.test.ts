@@ -100,7 +100,7 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
     assert.deepEqual([lastRequests(1)[0]!.body.temperature, lastRequests(1)[0]!.body.max_tokens], [undefined, 100])
   })
 
-  it('a 200 that is not the provider\'s format is not asked again: the fallback answers, or the error says so', async () => {
+  it('a 200 that is not the provider\'s format is not asked again: the fallback answers, or the error says so; errors in their own words', async () => {
     const page = { raw: { contentType: 'text/html', body: '<html>Вход в прокси</html>' } }
     upstream.script(page, { text: 'Claude answers' })
     const res = await post('/complete', { messages: [{ role: 'user', content: 'x' }] })
@@ -113,6 +113,11 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
     assert.equal(alone.json().success, false)
     assert.match(alone.json().error, /not understood: not JSON/)
     assert.equal(upstream.requests.length - before, 1, 'not retried')
+
+    // an error in Ollama's shape (`error` a string) is said in its own words
+    upstream.script({ status: 404, body: { error: 'model "qwen-local" not found, try pulling it first' } })
+    const ollama = await post('/complete', { provider: 'local', messages: [{ role: 'user', content: 'x' }] })
+    assert.equal(ollama.json().error, 'upstream answered 404: model "qwen-local" not found, try pulling it first')
   })
 
   it('simple answers the text only', async () => {

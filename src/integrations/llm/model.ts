@@ -82,11 +82,16 @@ function flatHeaders (raw: Record<string, string | string[] | undefined>): Recor
   return flat
 }
 
-/** both providers answer errors as `{error: {message}}`; anything else is shown as it came */
+/**
+ * The upstream's own words: OpenAI and Anthropic answer `{error: {message}}`, Ollama `{error: "..."}`,
+ * vLLM `{message}`, a FastAPI proxy `{detail}`; anything else is shown as it came.
+ */
 function errorDetail (text: string): string {
   try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } })?.error?.message
-    if (typeof message === 'string' && message !== '') return message
+    const body = JSON.parse(text) as { error?: { message?: unknown } | unknown, message?: unknown, detail?: unknown }
+    const message = [typeof body?.error === 'object' ? (body.error as { message?: unknown } | null)?.message : body?.error, body?.message, body?.detail]
+      .find((m) => typeof m === 'string' && m !== '')
+    if (typeof message === 'string') return message
   } catch { /* not JSON */ }
   return text.trim() === '' ? 'no details' : text.trim()
 }
