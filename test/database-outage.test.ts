@@ -7,7 +7,11 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { createDb, type Database } from '../src/db/client.js'
+import pg from 'pg'
+import { adminQuery } from '../src/db/admin.js'
 import { testEnv } from './helpers/app.js'
+import { eventually } from './helpers/http-target.js'
+import { createPostgresTestDatabaseUrl } from './helpers/database.js'
 
 async function listening (server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -74,4 +78,119 @@ describe('the database is down', () => {
       assert.doesNotMatch(ready.body, /127\.0\.0\.1|ECONNREFUSED/)
     })
   }
+})
+
+/** a server that speaks PostgreSQL's protocol only to refuse every session with one error, as a server starting up, crashed or failing does */
+function refusingWith (code: string, message: string): Server {
+  const cstring = (text: string) => Buffer.from(`${text}\0`)
+  return createServer((socket) => {
+    socket.once('data', () => {
+      const fields = Buffer.concat([cstring('SFATAL'), cstring('VFATAL'), cstring(`C${code}`), cstring(`M${message}`), Buffer.from([0])])
+      const header = Buffer.alloc(5)
+      header.write('E', 0)
+      header.writeInt32BE(fields.length + 4, 1)
+      socket.end(Buffer.concat([header, fields]))
+    })
+    socket.on('error', () => {})
+  })
+}
+
+describe('the database refuses sessions with a SQLSTATE of its own (on the wire)', () => {
+  const servers: Server[] = []
+  const apps: { app: FastifyInstance, database: Database }[] = []
+  after(async () => {
+    for (const { app, database } of apps) { await app.close(); await database.close().catch(() => {}) }
+    for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()))
+  })
+  const refusals: [string, string][] = [
+    ['57P03', 'the database system is starting up'],
+    ['57P02', 'terminating connection because of crash of another server process'],
+    ['57P01', 'terminating connection due to administrator command'],
+    ['53300', 'sorry, too many clients already'],
+    ['08006', 'connection failure'],
+    ['08P01', 'invalid startup packet layout'],
+    ['55000', 'database "appeals" is not currently accepting connections'],
+  ]
+  for (const [code, message] of refusals) {
+    it(`${code} (${message}): 503 with Retry-After`, async () => {
+      const server = refusingWith(code, message)
+      servers.push(server)
+      const url = `postgresql://u:p@127.0.0.1:${await listening(server)}/appeals`
+      const database = await createDb({ databaseUrl: url, poolSize: 2 })
+      const app = await buildApp({ config: loadConfig({ ...testEnv, DATABASE_URL: url }), database, logger: false })
+      await app.ready()
+      apps.push({ app, database })
+      const res = await app.inject({ url: '/api/shared/groups' })
+      assert.equal(res.statusCode, 503, res.body)
+      assert.equal(res.headers['retry-after'], '5')
+      assert.equal(res.json().code, 'database_unavailable')
+    })
+  }
+})
+
+describe('a real PostgreSQL refusing: closed for maintenance, at its connection limit, terminating the sessions', { skip: process.env.TEST_DATABASE_URL ? undefined : 'needs a PostgreSQL server (TEST_DATABASE_URL)' }, () => {
+  const serverUrl = process.env.TEST_DATABASE_URL!
+  let url: string
+  let name: string
+  let drop: () => Promise<void>
+  let app: FastifyInstance
+  let database: Database
+
+  before(async () => {
+    ({ url, drop } = await createPostgresTestDatabaseUrl(serverUrl))
+    name = new URL(url).pathname.slice(1)
+    database = await createDb({ databaseUrl: url, poolSize: 2 })
+    app = await buildApp({ config: loadConfig({ ...testEnv, DATABASE_URL: url }), database, logger: false })
+    await app.ready()
+  })
+  after(async () => {
+    await adminQuery(serverUrl, `alter database "${name}" allow_connections true connection limit -1`).catch(() => {})
+    await app.close()
+    await database.close()
+    await drop()
+  })
+
+  const groupNames = async () => (await app.inject({ url: '/api/shared/groups?limit=1000' })).json().map((g: { name: string }) => g.name) as string[]
+  /** the service's own sessions ended, so that its next request opens a new one */
+  const endSessions = () => adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`)
+  const refused = async (what: string) => {
+    for (const request of [{ url: '/api/shared/groups' }, { method: 'POST' as const, url: '/api/shared/groups', payload: { name: `while ${what}` } }]) {
+      const res = await app.inject(request)
+      assert.equal(res.statusCode, 503, `${what}: ${res.body}`)
+      assert.equal(res.headers['retry-after'], '5')
+      assert.equal(res.json().code, 'database_unavailable')
+    }
+  }
+
+  it('ALLOW_CONNECTIONS false (55000), then CONNECTION LIMIT 0 (53300): 503 with Retry-After, nothing written; served again once reopened', async () => {
+    assert.equal((await app.inject({ url: '/api/shared/groups' })).statusCode, 200)
+    for (const [setting, what] of [['allow_connections false', 'closed for maintenance'], ['connection limit 0', 'at its connection limit']] as const) {
+      await adminQuery(serverUrl, `alter database "${name}" ${setting}`)
+      await endSessions()
+      await refused(what)
+      await adminQuery(serverUrl, `alter database "${name}" allow_connections true connection limit -1`)
+      assert.ok(!(await groupNames()).includes(`while ${what}`), `nothing written while ${what}`)
+    }
+  })
+
+  it('a session terminated while its write waits (57P01): 503, the write not half-done', async () => {
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    try {
+      // the group's insert waits behind this lock; then its session is terminated
+      await admin.query('begin')
+      await admin.query('lock table organization_groups in access exclusive mode')
+      const write = app.inject({ method: 'POST', url: '/api/shared/groups', payload: { name: 'terminated midway' } })
+      await eventually(async () => {
+        const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = $2 and pid <> pg_backend_pid()', [name, 'Lock'])
+        return rows[0].n > 0
+      }, 10_000, 'the write waiting for the lock')
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and wait_event_type = $2 and pid <> pg_backend_pid()', [name, 'Lock'])
+      const res = await write
+      assert.equal(res.statusCode, 503, res.body)
+      assert.equal(res.headers['retry-after'], '5')
+      await admin.query('rollback')
+    } finally { await admin.end() }
+    assert.ok(!(await groupNames()).includes('terminated midway'))
+  })
 })

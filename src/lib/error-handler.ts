@@ -13,9 +13,18 @@ function driverError (err: unknown): DriverError | undefined {
   return undefined
 }
 
-/** the database is down, restarting, refusing or not answering: the request may succeed later */
+/**
+ * The database is down, restarting, refusing or not answering: the request may succeed later.
+ * SQLSTATE 53300 too many connections, 57014 a statement cancelled (its time-out), 57P01-57P03 the
+ * server shutting down, crashed or starting, class 08 the connection; 55000 only of the kind a
+ * database closed for maintenance gives (`ALLOW_CONNECTIONS false`), the class being wider.
+ */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '53300', '57014', '57P01', '57P02', '57P03'])
 const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection error|Query read timeout|Client was closed/i
+const NOT_ACCEPTING_CONNECTIONS = /is not currently accepting connections/i
+
+const unavailableCode = (code: string, message: unknown) =>
+  UNAVAILABLE_CODES.has(code) || code.startsWith('08') || (code === '55000' && typeof message === 'string' && NOT_ACCEPTING_CONNECTIONS.test(message))
 
 /** a failed query (drizzle names its SQL; PostgreSQL its SQLSTATE) whose cause is the connection, not the statement */
 export function databaseUnavailable (err: unknown): boolean {
@@ -23,7 +32,7 @@ export function databaseUnavailable (err: unknown): boolean {
   let connection = false
   for (let e = err as { code?: unknown, message?: unknown, cause?: unknown, query?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (typeof e.query === 'string' || (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))) fromQuery = true
-    if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) connection = true
+    if (typeof e.code === 'string' && unavailableCode(e.code, e.message)) connection = true
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) connection = true
   }
   // an SMTP or AMI peer that refuses is not the database
