@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { cli, startService, tempDir } from './helpers/service-process.js'
@@ -28,6 +28,7 @@ describe('backups of the embedded database (npm run cli -- backup FILE | restore
     const taken = await cli(['backup', file], env)
     assert.equal(taken.code, 0, taken.err)
     assert.match(taken.out, /written to .*appeals\.tar\.gz \(\d+ bytes, from the running service, pid \d+\)/)
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'every citizen\'s data: readable by its owner only')
     await addGroup(base, 'После резервной копии')
     const refused = await cli(['restore', file], env)
     assert.equal(refused.code, 1)
@@ -45,9 +46,11 @@ describe('backups of the embedded database (npm run cli -- backup FILE | restore
     second.child.kill('SIGTERM')
     assert.equal(await second.exited, 0)
 
-    // with the service stopped the CLI opens the database itself
+    // with the service stopped the CLI opens the database itself; a file it replaces gives it no mode of its own
+    writeFileSync(`${file}.2`, 'an older backup, readable by all', { mode: 0o644 })
     const offline = await cli(['backup', `${file}.2`], env)
     assert.equal(offline.code, 0, offline.err)
+    assert.equal(statSync(`${file}.2`).mode & 0o777, 0o600)
     assert.match(offline.out, /the service stopped/)
   })
 

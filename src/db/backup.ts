@@ -61,7 +61,9 @@ export async function backup (dataDir: string, file: string): Promise<string> {
     try { bytes = Buffer.from(await (await database.image('gzip')).arrayBuffer()) } finally { await database.close() }
   }
   checkImage(bytes)
-  writeFileSync(`${file}.partial`, bytes)
+  // every citizen's data is in it: its owner's alone from the first byte (a replaced file's mode is not inherited)
+  rmSync(`${file}.partial`, { force: true })
+  writeFileSync(`${file}.partial`, bytes, { mode: 0o600, flag: 'wx' })
   renameSync(`${file}.partial`, file)
   return `backup of ${dataDir} written to ${file} (${bytes.length} bytes, ${running !== undefined ? `from the running service, pid ${running}` : 'the service stopped'})`
 }
