@@ -222,8 +222,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
   })
   const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port })
-  // Asterisk's call and agent events on a connection of their own, read by one instance at a time
-  const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: 'call,agent' })
+  // Asterisk's call, agent and user events on a connection of their own, read by one instance at a time
+  const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: lineCalls.CALL_EVENT_CLASSES })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
   // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
   const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms, metrics })

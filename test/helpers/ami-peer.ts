@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { readRecording, recordedAnswer, recordedEvents, withValues } from './ami-recording.js'
+import { delivered, eventClasses, readRecording, recordedAnswer, replayedEvents, withValues } from './ami-recording.js'
 
 // A fake Asterisk 22 on 127.0.0.1 speaking AMI byte for byte as the transcripts in
 // shared/data/asterisk-ami show it (banner, CRLF lines, blank-line terminators, Output lines,
@@ -28,13 +28,15 @@ export type PeerMode = 'normal' | 'silent' | 'drop'
 const CRLF = '\r\n'
 const message = (lines: string[]) => `${lines.join(CRLF)}${CRLF}${CRLF}`
 
-export async function startAmiPeer (options: { username?: string, secret?: string } = {}) {
+export async function startAmiPeer (options: { username?: string, secret?: string, read?: string } = {}) {
   const username = options.username ?? 'appeals'
   const secret = options.secret ?? 'ami-secret'
+  /** the AMI user's `read` in manager.conf: what the README tells a deployment to grant */
+  const read = eventClasses(options.read ?? 'system,call,agent,user,reporting')
   const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
-  const streams = new Map<Socket, string>()
+  const streams = new Map<Socket, Set<string>>()
 
   const respond = (socket: Socket, a: Record<string, string>): void => {
     const id = a.ActionID ?? ''
@@ -43,7 +45,9 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
       case 'Login':
         if (a.Username === username && a.Secret === secret) {
           write(message(['Response: Success', `ActionID: ${id}`, 'Message: Authentication accepted']))
-          if (a.Events && a.Events !== 'off') streams.set(socket, a.Events)
+          // a Login without Events gets them all, as Asterisk's does
+          const classes = eventClasses(a.Events ?? 'on')
+          if (classes.size > 0) streams.set(socket, classes)
         } else write(message(['Response: Error', `ActionID: ${id}`, 'Message: Authentication failed']))
         return
       case 'CoreStatus':
@@ -153,13 +157,16 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     /** connections streaming events now */
     streaming: () => streams.size,
     /**
-     * Sends the calls of a recording (its `Events: call,agent` session) to every connection streaming
-     * events, as Asterisk sent them: every field, in order; `from`/`to` pick a part (by index),
-     * `rewrite` changes fields (another call's ids, another member) keeping their order.
+     * Sends the calls of a recording (its session that logged in with every event, `Events: on`) to
+     * every connection streaming events, as Asterisk sent them: every field, in order, each event only
+     * to the connections whose classes take it; `from`/`to` pick a part (by index), `rewrite` changes
+     * fields (another call's ids, another member) keeping their order.
      */
     replay: (recording: string, { from = 0, to = Infinity, rewrite }: { from?: number, to?: number, rewrite?: (m: Record<string, string>) => Record<string, string | undefined> } = {}) => {
-      const events = recordedEvents(recording, 1).slice(from, to).map((e) => rewrite ? { ...e, message: rewrite(e.message) } : e)
-      for (const socket of streams.keys()) for (const e of events) socket.write(message(Object.entries(e.message).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`)))
+      const events = replayedEvents(recording).slice(from, to).map((e) => rewrite ? { ...e, message: rewrite(e.message) } : e)
+      for (const [socket, classes] of streams) {
+        for (const e of events) if (delivered(e.message, classes, read)) socket.write(message(Object.entries(e.message).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`)))
+      }
       return events.length
     },
     /** drops the connections streaming events, as a restarting Asterisk or a network cut would */

@@ -82,3 +82,27 @@ export function recordedEvents (name: string, session: number): RecordedEvent[] 
   }
   return events
 }
+
+/**
+ * The events the AMI test peer's `replay` indexes: what Asterisk sent unasked to the session that
+ * logged in with `Events: on`, every class (the lists that answered its own actions left out).
+ */
+export const replayedEvents = (name: string): RecordedEvent[] => recordedEvents(name, 0).filter((e) => e.message.ActionID === undefined)
+
+/** Asterisk 22's event classes (manager.c's perms, less the action-only ones) */
+const EVENT_CLASSES = ['system', 'call', 'log', 'verbose', 'command', 'agent', 'user', 'config', 'dtmf', 'reporting', 'cdr', 'dialplan', 'originate', 'agi', 'cc', 'aoc', 'test', 'security', 'message']
+
+/** the classes a manager.conf `read` or a Login's `Events` names: on/yes/true for all, off/no/false for none, else a list */
+export function eventClasses (value: string): Set<string> {
+  const v = value.trim().toLowerCase()
+  if (['on', 'yes', 'true', 'y', 't', 'all'].includes(v)) return new Set(EVENT_CLASSES)
+  if (['off', 'no', 'false', 'n', 'f', ''].includes(v)) return new Set()
+  return new Set(v.split(',').map((c) => c.trim()).filter((c) => EVENT_CLASSES.includes(c)))
+}
+
+/**
+ * As manager.c decides: an event goes to a session only when every class of its `Privilege` (less
+ * `all`) is both in the user's `read` and in the session's `Events`.
+ */
+export const delivered = (event: Record<string, string | undefined>, session: Set<string>, read: Set<string>) =>
+  (event.Privilege ?? '').split(',').filter((c) => c !== '' && c !== 'all').every((c) => session.has(c) && read.has(c))

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Database } from '../../src/db/client.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
-import { recordedEvents } from '../helpers/ami-recording.js'
+import { replayedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
@@ -53,7 +53,7 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
   it('the answering operator\'s desk gets call.answered: the caller, its history, the call\'s Linkedid as call_id, the language preselected', async () => {
     const desks = [await openSse(`${url}/api/call-events/stream`, first), await openSse(`${url}/api/call-events/stream`, second)]
     try {
-      const connected = recordedEvents('queue-answered.txt', 1).findIndex((e) => e.message.Event === 'AgentConnect') + 1
+      const connected = replayedEvents('queue-answered.txt').findIndex((e) => e.message.Event === 'AgentConnect') + 1
       peer.replay('queue-answered.txt', { to: connected })
       const [pop] = await eventually(async () => answeredOn(desks[0]!).length > 0 && answeredOn(desks[0]!), 10_000, 'the pop on 101001\'s desk')
       const call = pop!.data.call as Record<string, unknown>

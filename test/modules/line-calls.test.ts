@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import { createAgentTracker } from '../../src/modules/line-calls/agent-states.js'
 import { callsAfterGap } from '../../src/modules/line-calls/gap.js'
 import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
-import { recordedEvents } from '../helpers/ami-recording.js'
+import { delivered, eventClasses, recordedEvents, replayedEvents } from '../helpers/ami-recording.js'
 
 // The calls of the real Asterisk 22.10.1 recordings, as the service's connection (`Events: call,agent`,
 // the second session of each) received them, folded into records. The expected values are read off
@@ -20,6 +20,18 @@ function replay (recording: string): { ended: LineCall[], inProgress: LineCall[]
   return { ended, inProgress: tracker.inProgress() }
 }
 const seconds = (from: Date | null, to: Date | null) => (to!.getTime() - from!.getTime()) / 1000
+
+describe('what the AMI test peer sends a connection: what Asterisk sent it', () => {
+  for (const recording of ['queue-answered.txt', 'queue-abandoned.txt', 'queue-pause.txt', 'queue-ringnoanswer.txt', 'queue-empty.txt']) {
+    it(`${recording}: every event of the session with all classes, filtered by Events: call,agent, is what the call,agent session received`, () => {
+      const all = eventClasses('all')
+      const filtered = replayedEvents(recording).filter((e) => delivered(e.message, eventClasses('call,agent'), all)).map((e) => e.message.Event)
+      assert.deepEqual(filtered, recordedEvents(recording, 1).map((e) => e.message.Event))
+      // a user whose manager.conf read lacks agent gets no queue event, whatever the login asks
+      assert.ok(!replayedEvents(recording).some((e) => e.message.Event === 'AgentConnect' && delivered(e.message, all, eventClasses('system,call'))))
+    })
+  }
+})
 
 describe('calls from Asterisk\'s events', () => {
   it('an answered call: who was rung, who answered after how long, talk time, who hung up', () => {

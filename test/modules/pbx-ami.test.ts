@@ -44,7 +44,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
     // actions on a connection without events; Asterisk's call and agent events on one of their own
     // (as sets: on a loaded machine an action past the 300 ms AMI_TIMEOUT drops its connection, and the next logs in again)
     const logins = new Set(peer.state.received.filter((a) => a.Action === 'Login').map((a) => a.Events))
-    assert.deepEqual([...logins].sort(), ['call,agent', 'off'])
+    assert.deepEqual([...logins].sort(), ['call,agent,user', 'off'])
   })
 
   it('reload maps modules to Asterisk commands; output holds Asterisk\'s answer despite interleaved events', async () => {

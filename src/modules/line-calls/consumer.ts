@@ -9,6 +9,13 @@ import type { LineCallService } from './service.js'
 const CONSUMER_LOCK = 7_351_034
 
 /**
+ * The event classes the consumer's connection logs in with (Login's `Events`): the queues' events
+ * (`agent`), the channels' (`call`) and the dialplan's own `UserEvent AppealsCall` (`user`). Asterisk
+ * sends an event only when its every class is both asked for here and in the AMI user's `read`.
+ */
+export const CALL_EVENT_CLASSES = 'call,agent,user'
+
+/**
  * Exactly one instance reads Asterisk's events (DESIGN 9): the one that holds the consumer's
  * advisory lock streams them from its own AMI connection into the line's calls; another takes over
  * when it stops or loses its database connection.
