@@ -1,0 +1,294 @@
+// The 109 line on a real Asterisk 22.10.1 (`npm run test:pbx`, DESIGN 9): the service configures it
+// through its own HTTP interface, Asterisk runs the generated files, pjsua phones call and answer,
+// and what the service keeps and shows is asserted against what Asterisk itself says. Without an
+// Asterisk (CI) the suite says what is missing and is skipped.
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { createAmiClient } from '../../src/integrations/ami/client.js'
+import { field } from '../../src/integrations/ami/protocol.js'
+import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { openSse } from '../helpers/sse.js'
+import { recordAmi, type AmiRecorder } from './ami-recorder.js'
+import { pbxTools, startAsterisk, type Asterisk } from './asterisk.js'
+import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
+
+const tools = pbxTools()
+const TIME_ZONE = 'Asia/Almaty'
+const PASSWORD = 'Abcdefghij0123456789'
+const AMI = { username: 'appeals', secret: 'appeals-ami-secret' }
+/** the recorder's own AMI user: every class, as a lab's would be */
+const RECORDER = { username: 'recorder', secret: 'recorder-secret' }
+type Headers = Record<string, string>
+type Call = Record<string, unknown> & { linkedid: string, outcome: string }
+
+const tone = (rate: number, seconds: number) => Int16Array.from({ length: rate * seconds }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / rate)))
+const localDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
+const weekend = () => ['Sat', 'Sun'].includes(new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, weekday: 'short' }).format(new Date()))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, the desk, the line\'s record and figures', { skip: 'missing' in tools ? `no Asterisk to test against: set ${tools.missing}` : undefined }, () => {
+  const { asteriskDir, pjsua } = tools as { asteriskDir: string, pjsua: string }
+  const amiPort = 15_038 + (process.pid % 1000)
+  let dir: string
+  let t: TestApp
+  let url: string
+  let asterisk: Asterisk
+  let recorder: AmiRecorder
+  /** the recorders' transcripts before the current one's */
+  const recorded: string[] = []
+  let admin: Headers
+  let operators: Headers[]
+  const phones: Phone[] = []
+  const consoles: Awaited<ReturnType<typeof openSse>>[] = []
+  let ids: { queue: number, defaultQueue: number, menu: number, prompt: number }
+  let callerPort = 5300
+  const control = createAmiClient({ host: '127.0.0.1', port: amiPort, username: AMI.username, secret: AMI.secret, timeoutMs: 10_000 })
+
+  const api = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, headers: Headers = admin) => {
+    const res = await t.app.inject({ method, url: path, headers, ...(payload ? { payload } : {}) })
+    assert.ok(res.statusCode < 300, `${method} ${path}: ${res.statusCode} ${res.body}`)
+    return res.body === '' ? undefined : res.json()
+  }
+  const calls = async () => (await api('GET', '/api/line-calls?limit=100')).items as Call[]
+  const callAfter = async (known: Set<string>, done: (c: Call) => boolean, what: string) =>
+    eventually(async () => (await calls()).find((c) => !known.has(c.linkedid) && done(c)), 30_000, what)
+  const knownCalls = async () => new Set((await calls()).map((c) => c.linkedid))
+
+  /** a citizen's call: dials the line, then `then` (DTMF, waiting, hanging up), each step marked in the AMI recording */
+  async function citizenCalls (number: string, then: (phone: Phone) => Promise<void>) {
+    const phone = citizenPhone(pjsua, '+77010000001', callerPort++)
+    phones.push(phone)
+    recorder.mark(`citizen +77010000001 dials ${number}`)
+    phone.dial(lineUri(number))
+    await then({
+      ...phone,
+      dtmf: (digits) => { recorder.mark(`citizen presses ${digits} (RFC 4733)`); phone.dtmf(digits) },
+      hangUp: () => { recorder.mark('citizen hangs up'); phone.hangUp() },
+    })
+    await phone.close()
+  }
+  const confirmed = (phone: Phone) => phone.waitFor(/state changed to CONFIRMED/, 'the call answered by Asterisk')
+  /** a member's pause in Asterisk itself (QueueStatus), in every queue */
+  const pausesOf = async (terminal: string) => {
+    const { events } = await control.list({ Action: 'QueueStatus', Member: `PJSIP/${terminal}` })
+    return events.filter((e) => field(e, 'Event') === 'QueueMember').map((e) => ({ queue: field(e, 'Queue'), paused: field(e, 'Paused') === '1', reason: field(e, 'PausedReason') ?? '' }))
+  }
+  /** the dialplan follows the calendar: its generated context names today (or no longer does) */
+  const calendarApplied = async (holds: boolean) => eventually(async () => (await asterisk.cli('dialplan show appeals-calendar')).includes(localDay()) === holds, 30_000, 'the calendar in Asterisk\'s dialplan')
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'appeals-pbx-'))
+    const generated = join(dir, 'generated')
+    mkdirSync(generated)
+    const database = await createTestDatabase()
+    t = await buildTestApp({
+      database,
+      env: {
+        AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
+        PBX_CONFIG_DIR: generated, PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
+      },
+    })
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const db = database.db
+    const org = await makeOrganization(db, { prefix: '101', name: 'Единый контакт-центр 109' })
+    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
+    const staff = [await makeUser(db, { role: 'operator', organization_id: org.id }), await makeUser(db, { role: 'operator', organization_id: org.id })]
+    operators = [await login(t.app, staff[0]!), await login(t.app, staff[1]!)]
+    await makeTerminal(t.app, admin, org.id, '001', staff[0]!.id)
+    await makeTerminal(t.app, admin, org.id, '002', staff[1]!.id)
+    const base = `/api/organizations/${org.id}`
+    const prompt = (await api('POST', `${base}/prompts`, { name: 'Выбор языка / Тілді таңдау' })).id as number
+    for (const [language, rate] of [['ru', 8000], ['kk', 16_000]] as const) {
+      const res = await t.app.inject({ method: 'PUT', url: `${base}/prompts/${prompt}/recordings/${language}`, headers: { ...admin, 'content-type': 'audio/wav' }, payload: makeWav(rate, tone(rate, 1)) })
+      assert.equal(res.statusCode, 200, res.body)
+    }
+    const defaultQueue = (await api('GET', `${base}/queues`))[0].id as number
+    const queue = (await api('POST', `${base}/queues`, {
+      name: 'Казахская очередь', all_terminals: true, ring_timeout: 10, wrapup_time: 2, service_level: 20, max_wait: 10, overflow: { kind: 'queue', queue_id: defaultQueue },
+    })).id as number
+    const menu = (await api('POST', `${base}/menus`, {
+      name: 'Язык / Тіл', prompt_id: prompt, timeout: 2, attempts: 2,
+      options: [{ digit: '1', language: 'kk', destination: { kind: 'queue', queue_id: queue } }, { digit: '2', language: 'ru', destination: { kind: 'queue', queue_id: defaultQueue } }],
+      timeout_destination: { kind: 'hangup' }, invalid_destination: { kind: 'announcement', prompt_id: prompt },
+    })).id as number
+    const calendar = (await api('POST', `${base}/schedules`, { name: 'Рабочее время центра', kind: 'calendar' })).id as number
+    await api('POST', `${base}/lines`, { number: '109', name: 'Единый номер 109', schedule_id: calendar, destination: { kind: 'menu', menu_id: menu }, closed_destination: { kind: 'announcement', prompt_id: prompt } })
+    ids = { queue, defaultQueue, menu, prompt }
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
+    assert.equal(generation.success, true, JSON.stringify(generation.errors))
+
+    asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, ami: AMI, extraAmiUsers: [RECORDER] })
+    recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+    // the service's own connection for events (its backoff may have grown while Asterisk was starting)
+    await eventually(async () => (await asterisk.cli('manager show connected')).split('\n').filter((l) => /^\s*appeals\s/.test(l)).length >= 1, 60_000, 'the service reading Asterisk\'s events')
+    for (const [i, terminal] of ['101001', '101002'].entries()) phones.push(await operatorPhone(pjsua, terminal, PASSWORD, 5201 + i))
+    // the operators' consoles: open, so their phones ring (a closed console is offline)
+    for (const headers of operators) consoles.push(await openSse(`${url}/api/call-events/stream`, headers))
+    for (const headers of operators) await api('PUT', '/api/agents/me', { state: 'ready' }, headers)
+  })
+
+  after(async () => {
+    for (const c of consoles) await c.close().catch(() => {})
+    for (const p of phones) await p.close().catch(() => {})
+    if (recorder) {
+      recorder.close()
+      // the sessions one after the other (the fixtures' format): the calls, then after the restart
+      if (process.env.PBX_RECORD_AMI) writeFileSync(process.env.PBX_RECORD_AMI, [...recorded, recorder.text()].join(''), 'latin1')
+    }
+    control.close()
+    await asterisk?.stop()
+    await t?.close()
+    if (!process.env.PBX_KEEP) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('closed by the working calendar: the caller hears the closed announcement; the record has the line, closed, announced', async () => {
+    const day = localDay()
+    // closed today: a weekday made a holiday, or a weekend day left as it is
+    if (!weekend()) await api('PUT', `/api/appeals/calendar/${day}`, { kind: 'holiday', name: 'Проверка АТС' })
+    await calendarApplied(!weekend())
+    const known = await knownCalls()
+    await citizenCalls('109', async (phone) => { await phone.waitFor(/DISCONNECTED/, 'Asterisk ending the call after its announcement', 30_000) })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the closed call kept')
+    assert.deepEqual([call.line, call.closed, call.outcome, call.menu_exit, call.queue, call.caller_number], ['109', true, 'announced', null, null, '+77010000001'])
+    assert.equal(call.organization_id !== null, true)
+  })
+
+  it('opened by a calendar edit; the language by DTMF; the member on a break is not rung, the ready one is; the desk pops from Asterisk alone', async () => {
+    const day = localDay()
+    if (weekend()) await api('PUT', `/api/appeals/calendar/${day}`, { kind: 'working', name: 'Рабочий день (проверка АТС)' })
+    else await api('DELETE', `/api/appeals/calendar/${day}`)
+    await calendarApplied(weekend())
+    recorder.mark('operator 101001 takes a break (lunch); 101002 is ready')
+    await api('PUT', '/api/agents/me', { state: 'break', reason: 'lunch' }, operators[0])
+    await eventually(async () => (await pausesOf('101001')).every((p) => p.paused && p.reason === 'lunch'), 15_000, '101001 paused in Asterisk')
+    const known = await knownCalls()
+    const desk = consoles[1]!
+    const popsBefore = desk.events.filter((e) => e.event === 'call.answered').length
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      await sleep(800)
+      phone.dtmf('1')
+      await phone.waitFor(/Call 0 state changed to CONFIRMED[\s\S]*/, 'still connected')
+      await eventually(async () => desk.events.filter((e) => e.event === 'call.answered').length > popsBefore, 30_000, 'the pop on 101002\'s desk')
+      await sleep(2000)
+      phone.hangUp()
+      await phone.waitFor(/DISCONNECTED/, 'hung up')
+    })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the answered call kept')
+    assert.deepEqual([call.line, call.closed, call.menu_choice, call.menu_exit, call.language, call.queue, call.outcome, call.answered_by],
+      ['109', false, '1', 'choice', 'kk', `org101-q${ids.queue}`, 'answered', 'PJSIP/101002'])
+    assert.deepEqual((call.attempts as { interface: string }[]).map((a) => a.interface), ['PJSIP/101002'], 'the member on a break was not rung')
+    assert.ok(Number(call.talk_seconds) >= 1, String(call.talk_seconds))
+    const pop = desk.events.filter((e) => e.event === 'call.answered').at(-1)!
+    const popped = pop.data.call as Record<string, unknown>
+    assert.deepEqual([popped.call_id, popped.caller_phone, pop.data.language], [call.linkedid, '+77010000001', 'kk'])
+    const connect = recorder.events.find((e) => e.fields.Event === 'AgentConnect' && e.fields.Linkedid === call.linkedid)!
+    const latency = pop.at - connect.at
+    process.stdout.write(`# pbx: the pop reached the desk ${latency.toFixed(1)} ms after Asterisk's AgentConnect reached the recorder\n`)
+    assert.ok(latency > -1000, `the pop came before Asterisk answered? ${latency} ms`)
+  })
+
+  it('abandoned in the queue: nobody ready, the caller hangs up waiting', async () => {
+    recorder.mark('operator 101002 takes a break (meeting)')
+    await api('PUT', '/api/agents/me', { state: 'break', reason: 'meeting' }, operators[1])
+    await eventually(async () => (await pausesOf('101002')).every((p) => p.paused), 15_000, '101002 paused in Asterisk')
+    const known = await knownCalls()
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      await sleep(800)
+      phone.dtmf('2')
+      await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.outcome === 'waiting'), 20_000, 'waiting in the queue')
+      await sleep(2500)
+      phone.hangUp()
+      await phone.waitFor(/DISCONNECTED/, 'hung up')
+    })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the abandoned call kept')
+    assert.deepEqual([call.menu_choice, call.language, call.queue, call.outcome, (call.attempts as unknown[]).length], ['2', 'ru', 'org101-queue', 'abandoned', 0])
+  })
+
+  it('timed out of the Kazakh queue, to its overflow', async () => {
+    const known = await knownCalls()
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      await sleep(800)
+      phone.dtmf('1')
+      // max_wait 10 s, then the overflow: the default queue
+      await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.queue === 'org101-queue' && c.outcome === 'waiting'), 30_000, 'in the overflow queue')
+      phone.hangUp()
+      await phone.waitFor(/DISCONNECTED/, 'hung up')
+    })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the overflowed call kept')
+    assert.deepEqual([call.menu_choice, call.language, call.queue, call.outcome], ['1', 'kk', 'org101-queue', 'abandoned'])
+    assert.deepEqual((call.earlier_queues as { queue: string }[]).map((q) => q.queue), [`org101-q${ids.queue}`], 'the queue it timed out of keeps its part')
+    const timedOut = recorder.events.find((e) => e.fields.Event === 'QueueCallerAbandon' && e.fields.Linkedid === call.linkedid && e.fields.Queue === `org101-q${ids.queue}`)
+    assert.ok(timedOut, 'Asterisk said the Kazakh queue\'s time limit')
+  })
+
+  it('calls that never reach a queue: a hang-up in the menu, no choice, a wrong digit, a number no line owns', async () => {
+    let known = await knownCalls()
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(1000); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
+    const inMenu = await callAfter(known, (c) => c.ended_at !== null, 'the hang-up in the menu kept')
+    assert.deepEqual([inMenu.line, inMenu.menu_exit, inMenu.outcome, inMenu.queue], ['109', 'hangup', 'ended', null])
+
+    known = await knownCalls()
+    await citizenCalls('109', async (phone) => { await phone.waitFor(/DISCONNECTED/, 'the menu giving up (2 × 2 s) and hanging up', 30_000) })
+    const noChoice = await callAfter(known, (c) => c.ended_at !== null, 'no choice kept')
+    assert.deepEqual([noChoice.menu_exit, noChoice.outcome, noChoice.menu_choice], ['timeout', 'hangup', null])
+
+    known = await knownCalls()
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(800); phone.dtmf('9'); await phone.waitFor(/DISCONNECTED/, 'the wrong digit\'s announcement, then the end', 30_000) })
+    const wrong = await callAfter(known, (c) => c.ended_at !== null, 'the wrong digit kept')
+    assert.deepEqual([wrong.menu_exit, wrong.outcome], ['invalid', 'announced'])
+
+    known = await knownCalls()
+    await citizenCalls('5550123', async (phone) => { await phone.waitFor(/DISCONNECTED/, 'refused', 30_000) })
+    const refused = await callAfter(known, (c) => c.ended_at !== null, 'the refused number kept')
+    assert.deepEqual([refused.line, refused.outcome, refused.organization_id], ['5550123', 'refused', null])
+  })
+
+  it('the line\'s own figures count each path; the queues\' figures are Asterisk\'s QueueStatus', async () => {
+    const kpis = await api('GET', '/api/line-calls/kpis')
+    const line = kpis.lines.lines.find((l: { line: string }) => l.line === '109')
+    assert.deepEqual(
+      [line.calls, line.closed, line.menu_hangup, line.menu_timeout, line.menu_invalid, line.language_kk, line.language_ru, line.to_queue],
+      [7, 1, 1, 1, 1, 2, 1, 3],
+      JSON.stringify(line)
+    )
+    assert.equal(kpis.lines.lines.find((l: { line: string }) => l.line === '5550123').refused, 1)
+    const { events } = await control.list({ Action: 'QueueStatus' })
+    for (const params of events.filter((e) => field(e, 'Event') === 'QueueParams')) {
+      const queue = kpis.queues.find((q: { queue: string }) => q.queue === field(params, 'Queue'))
+      const mine = queue ?? { answered: 0, abandoned: 0, short_abandoned: 0, timed_out: 0 }
+      assert.equal(mine.answered, Number(field(params, 'Completed')), `${field(params, 'Queue')}: answered = Completed`)
+      assert.equal(mine.abandoned + mine.short_abandoned + mine.timed_out, Number(field(params, 'Abandoned')), `${field(params, 'Queue')}: abandoned + timed out = Abandoned`)
+    }
+  })
+
+  it('breaks put back after Asterisk restarts; a closed console is offline', async () => {
+    recorder.close()
+    recorded.push(recorder.text())
+    await asterisk.restart()
+    recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+    await eventually(async () => {
+      const pauses = [...await pausesOf('101001'), ...await pausesOf('101002')]
+      return pauses.length > 0 && pauses.every((p) => p.paused && ['lunch', 'meeting'].includes(p.reason))
+    }, 60_000, 'the breaks back in Asterisk after its restart')
+    assert.deepEqual((await pausesOf('101001')).map((p) => p.reason), ['lunch', 'lunch'])
+    await api('PUT', '/api/agents/me', { state: 'ready' }, operators[1])
+    await eventually(async () => (await pausesOf('101002')).every((p) => !p.paused), 15_000, '101002 ready')
+    await consoles[1]!.close()
+    await eventually(async () => (await pausesOf('101002')).every((p) => p.paused && p.reason === 'offline'), 30_000, '101002 offline once its console closed')
+  })
+
+  it('every prompt played without a warning from Asterisk', () => {
+    const warnings = asterisk.log().split('\n').filter((l) => /WARNING|ERROR/.test(l) && /file|format|wav|appeals\//i.test(l))
+    assert.deepEqual(warnings, [])
+  })
+})

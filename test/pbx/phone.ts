@@ -1,0 +1,68 @@
+// SIP phones for `npm run test:pbx`: PJProject's pjsua, driven through its menu on standard input
+// (m: call, #: RFC 4733 DTMF, h: hang up, q: quit), with no sound device.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { eventually } from '../helpers/http-target.js'
+import { SIP_PORT, TRUNK_ADDRESS } from './asterisk.js'
+
+export interface Phone {
+  /** what it has printed so far */
+  output: () => string
+  /** waits until its output, after `from` characters, matches */
+  waitFor: (pattern: RegExp, what: string, timeoutMs?: number, from?: number) => Promise<void>
+  dial: (uri: string) => void
+  dtmf: (digits: string) => void
+  hangUp: () => void
+  close: () => Promise<void>
+}
+
+let rtpPort = 22_000
+
+function startPjsua (pjsua: string, args: string[]): Phone {
+  rtpPort += 20
+  // pjsua's output to a pipe is block-buffered: stdbuf makes it line by line, so that it can be waited for
+  const child: ChildProcessWithoutNullStreams = spawn('stdbuf', ['-oL', '-eL', pjsua,
+    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, '--log-level=3', '--app-log-level=3', '--add-codec=PCMA', '--add-codec=PCMU',
+  ])
+  let out = ''
+  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
+  const say = (line: string) => { child.stdin.write(`${line}\n`) }
+  return {
+    output: () => out,
+    waitFor: async (pattern, what, timeoutMs = 20_000, from = 0) => {
+      await eventually(async () => {
+        if (child.exitCode !== null) throw new Error(`pjsua exited while waiting for ${what}: ${out.slice(-2000)}`)
+        return pattern.test(out.slice(from))
+      }, timeoutMs, what)
+    },
+    dial: (uri) => { say('m'); say(uri) },
+    dtmf: (digits) => { say('#'); say(digits) },
+    hangUp: () => { say('h') },
+    close: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      say('q')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** an operator's phone: registers its terminal with Asterisk and answers every call at once */
+export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number): Promise<Phone> {
+  const phone = startPjsua(pjsua, [
+    `--id=sip:${terminal}@127.0.0.1`, `--registrar=sip:127.0.0.1:${SIP_PORT}`, '--realm=*', `--username=${terminal}`, `--password=${password}`,
+    `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', '--auto-answer=200',
+  ])
+  await phone.waitFor(/registration success/i, `${terminal} registered`)
+  return phone
+}
+
+/** a citizen calling from the public network: the trunk's address, the caller's number as its user */
+export function citizenPhone (pjsua: string, number: string, port: number): Phone {
+  return startPjsua(pjsua, [`--id=sip:${number}@${TRUNK_ADDRESS}`, `--local-port=${port}`, `--bound-addr=${TRUNK_ADDRESS}`, `--ip-addr=${TRUNK_ADDRESS}`])
+}
+
+/** the line's number as the trunk delivers it */
+export const lineUri = (number: string) => `sip:${number}@127.0.0.1:${SIP_PORT}`
