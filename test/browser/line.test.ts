@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
 import type { Browser } from 'playwright-core'
 import { startAmiPeer } from '../helpers/ami-peer.js'
-import { recordedEvents } from '../helpers/ami-recording.js'
+import { replayedEvents } from '../helpers/ami-recording.js'
 import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 
 // The supervisor's wallboard in a real Chromium against `npm start`, whose AMI is the test peer
@@ -37,7 +37,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await screenshot(page, 'line-01-quiet')
 
     // a citizen's call joins the queue: the caller is listed and the wait ticks
-    const joined = recordedEvents('queue-answered.txt', 1).findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
+    const joined = replayedEvents('queue-answered.txt').findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
     peer.replay('queue-answered.txt', { to: joined })
     await panel.getByText('+77010000001').waitFor({ timeout: 15_000 })
     await panel.getByText('Ждут ответа: 1').waitFor()
@@ -90,6 +90,14 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await screenshot(page, 'line-06-hall-kk')
     await page.getByTestId('hall-back').click()
     await page.getByTestId('line-board').waitFor()
+
+    // the line's own figures: the calls of a real Asterisk's 109 line (closed, menu paths, queues), in Kazakh
+    peer.replay('line-109.txt')
+    const lines = page.getByTestId('line-lines')
+    await lines.getByRole('row', { name: /^109\s+7\s+1\s+1\s+1\s+1\s+2\s+1\s+3$/ }).waitFor({ timeout: 15_000 })
+    assert.ok(await page.getByText('Бүгінгі желілер').isVisible())
+    assert.ok(await lines.getByRole('columnheader', { name: 'Мәзірде тұтқаны қойды' }).isVisible())
+    await screenshot(page, 'line-07-lines-kk')
     await page.close()
   })
 })

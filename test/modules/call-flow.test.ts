@@ -101,21 +101,23 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     const text = await preview('extensions')
     assert.deepEqual(stepsOf(text, 'appeals-inbound', '109'), [
       '1,NoOp(line 109 of organization 101)', 'n,Answer()', 'n,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LINE=109)', 'n,UserEvent(AppealsCall,Line: 109,Organization: 101)',
-      `n,Gosub(org101-sched${ids.calendar},s,1)`, 'n,GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()',
+      `n,Gosub(org101-sched${ids.calendar},s,1)`, 'n,GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', 'n,UserEvent(AppealsCall,Closed: 1)',
+      'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()',
       `n(open),Goto(org101-menu${ids.menu},s,1)`,
     ])
-    assert.deepEqual(stepsOf(text, 'appeals-inbound', '+77172000109').slice(-2), ['n,Hangup()', 'n(open),Goto(org101-internal,001,1)'])
-    for (const refused of ['_X.', '_+X.', 's']) assert.deepEqual(stepsOf(text, 'appeals-inbound', refused), ['1,Congestion(5)'])
+    assert.deepEqual(stepsOf(text, 'appeals-inbound', '+77172000109').slice(-3), ['n,Hangup()', 'n(open),UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
+    // refused, and told to the service with the number's digits (a comma or a colon could not reach the event's fields)
+    for (const refused of ['_X.', '_+X.', 's']) assert.deepEqual(stepsOf(text, 'appeals-inbound', refused), ['1,UserEvent(AppealsCall,Line: ${FILTER(0-9+,${EXTEN})},Refused: 1)', 'n,Congestion(5)'])
   })
 
   it('the language menu sets the channel\'s language and tells the service; the timeout retries, then goes on', async () => {
     const text = await preview('extensions')
     const menu = `org101-menu${ids.menu}`
-    assert.deepEqual(stepsOf(text, menu, 's'), ['1,Set(APPEALS_TRIES=0)', 'n(prompt),Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])', `n,Background(appeals/org101/${ids.prompt})`, 'n,WaitExten(6)'])
-    assert.deepEqual(stepsOf(text, menu, '1'), ['1,Set(CHANNEL(language)=kk)', 'n,Set(__APPEALS_LANG=kk)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Choice: 1,Language: kk)`, `n,Goto(org101-q${ids.queue},s,1)`])
+    assert.deepEqual(stepsOf(text, menu, 's'), ['1,Set(APPEALS_TRIES=0)', `n,UserEvent(AppealsCall,Menu: ${ids.menu})`, 'n(prompt),Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])', `n,Background(appeals/org101/${ids.prompt})`, 'n,WaitExten(6)'])
+    assert.deepEqual(stepsOf(text, menu, '1'), ['1,Set(CHANNEL(language)=kk)', 'n,Set(__APPEALS_LANG=kk)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Choice: 1,ChosenLanguage: kk)`, `n,Goto(org101-q${ids.queue},s,1)`])
     assert.deepEqual(stepsOf(text, menu, '2').slice(0, 2), ['1,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LANG=ru)'])
-    assert.deepEqual(stepsOf(text, menu, 't'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', 'n,Goto(org101-queue,s,1)'])
-    assert.deepEqual(stepsOf(text, menu, 'i'), [`1,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
+    assert.deepEqual(stepsOf(text, menu, 't'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: timeout)`, 'n,Goto(org101-queue,s,1)'])
+    assert.deepEqual(stepsOf(text, menu, 'i'), [`1,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: invalid)`, 'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
     assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow')
     assert.deepEqual(stepsOf(text, 'org101-internal', '0'), ['1,Goto(org101-queue,s,1)'], 'a terminal dialling 0 reaches the default queue')
   })

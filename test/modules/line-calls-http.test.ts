@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs'
 import { createDb, type Database } from '../../src/db/client.js'
 import { memberStatePeriods, personalDataAccess } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
-import { recordedEvents } from '../helpers/ami-recording.js'
+import { replayedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
@@ -53,9 +53,9 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     await peer.close()
   })
 
-  it('streams on a connection of its own (Events: call,agent); actions keep a connection with events off', () => {
+  it('streams on a connection of its own (Events: call,agent,user); actions keep a connection with events off', () => {
     const logins = peer.state.received.filter((a) => a.Action === 'Login').map((a) => a.Events)
-    assert.ok(logins.includes('call,agent'), JSON.stringify(logins))
+    assert.ok(logins.includes('call,agent,user'), JSON.stringify(logins))
   })
 
   it('an answered call: kept with its queue, its organization, the agent rung and who answered after how long', async () => {
@@ -79,12 +79,12 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
   })
 
   it('after the connection drops the service reconnects, and the next calls are kept: two abandoned', async () => {
-    const logins = peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length
+    const logins = peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent,user').length
     const statuses = peer.state.received.filter((a) => a.Action === 'QueueStatus' && !a.Member).length
     peer.dropStreams()
     assert.equal(peer.streaming(), 0)
     await eventually(async () => peer.streaming() === 1, 15_000, 'the stream reconnected')
-    assert.equal(peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length, logins + 1)
+    assert.equal(peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent,user').length, logins + 1)
     // the calls come after the reconnection's QueueStatus was asked, as on a real line (this peer's status knows no replayed caller)
     await eventually(async () => peer.state.received.filter((a) => a.Action === 'QueueStatus' && !a.Member).length > statuses, 15_000, 'the status read after the reconnection')
     peer.replay('queue-abandoned.txt')
@@ -157,7 +157,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     assert.equal((await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}`, otherManager)).json().totals.offered, 0)
 
     // a caller waiting now: the first events of a call, up to its joining the queue, under another id
-    const joined = recordedEvents('queue-answered.txt', 1).findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
+    const joined = replayedEvents('queue-answered.txt').findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
     const join = peer.replay('queue-answered.txt', { to: joined, rewrite: (m) => ({ ...m, Uniqueid: m.Uniqueid?.replace('1795557215', '1795558888'), Linkedid: m.Linkedid?.replace('1795557215', '1795558888') }) })
     assert.ok(join > 0)
     const waiting = await eventually(async () => {
@@ -206,7 +206,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
 
   it('a gap in the events: after the reconnection the calls in progress are Asterisk\'s QueueStatus; none lost, none counted twice', async () => {
     const ids = (id: string) => (m: Record<string, string>) => ({ ...m, Uniqueid: m.Uniqueid?.replace('1795557215', id), Linkedid: m.Linkedid?.replace('1795557215', id) })
-    const recording = recordedEvents('queue-answered.txt', 1)
+    const recording = replayedEvents('queue-answered.txt')
     const joined = recording.findIndex((e) => e.message.Event === 'QueueCallerJoin') + 1
     const connected = recording.findIndex((e) => e.message.Event === 'AgentConnect') + 1
     const call = async (linkedid: string) => (await get(`/api/line-calls/${linkedid}`)).json() as Record<string, unknown>
@@ -293,14 +293,14 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     assert.equal(res.headers['x-export-rows'], String(listed.total))
     assert.equal(res.headers['x-export-truncated'], 'false')
     const lines = csvLines(res.body)
-    assert.ok(res.body.startsWith('\uFEFFНачало,Номер звонящего,Линия,Язык,Очередь,В очереди с,Итог,'), lines[0])
+    assert.ok(res.body.startsWith('\uFEFFНачало,Номер звонящего,Линия,Вне графика,Меню,Язык,Очередь,В очереди с,Итог,'), lines[0])
     assert.equal(lines.length, listed.total + 1)
     assert.deepEqual(lines.slice(1).map((l) => l.split(',').at(-1)), listed.items.map((c) => c.linkedid))
     const first = lines.find((l) => l.endsWith(',1795557215.0'))!.split(',')
-    assert.deepEqual([first[1], first[4], first[6], first[7], first[8], first[9], first[10]], ['+77010000001', 'org101-queue', 'Отвечен', '3', 'PJSIP/101001', '3', 'Звонящий'])
+    assert.deepEqual([first[1], first[3], first[4], first[6], first[8], first[9], first[10], first[11], first[12]], ['+77010000001', '', '', 'org101-queue', 'Отвечен', '3', 'PJSIP/101001', '3', 'Звонящий'])
     assert.ok(lines.some((l) => l.includes(',Исход неизвестен (разрыв связи с АТС),')), 'the call a gap hid')
     const abandoned = await get(`/api/line-calls/export?${period}&format=csv&outcome=abandoned&lang=kk`, manager)
-    assert.deepEqual(csvLines(abandoned.body).slice(1).map((l) => l.split(',')[6]), ['Тастап кетті', 'Тастап кетті', 'Тастап кетті'])
+    assert.deepEqual(csvLines(abandoned.body).slice(1).map((l) => l.split(',')[8]), ['Тастап кетті', 'Тастап кетті', 'Тастап кетті'])
     assert.equal(csvLines((await get(`/api/line-calls/export?${period}&format=csv`, otherManager)).body).length, 1, 'another organization: the heading only')
     const book = new ExcelJS.Workbook()
     const xlsx = await get(`/api/line-calls/export?${period}&lang=kk`, manager)
@@ -308,7 +308,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer)
     const sheet = book.worksheets[0]!
     assert.equal(sheet.name, 'Қоңыраулар')
-    assert.equal(sheet.getRow(1).getCell(7).value, 'Нәтижесі')
+    assert.equal(sheet.getRow(1).getCell(9).value, 'Нәтижесі')
     assert.equal(sheet.rowCount, listed.total + 1)
 
     // the figures: the same numbers as /kpis, a row per breakdown's member
@@ -362,7 +362,7 @@ describe('one consumer of Asterisk\'s events across instances (PostgreSQL: an ad
     const { url, drop } = await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL!)
     const databases: Database[] = [await createDb({ databaseUrl: url }), await createDb({ databaseUrl: url })]
     const apps: TestApp[] = []
-    const streamLogins = () => peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent').length
+    const streamLogins = () => peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent,user').length
     try {
       // the first instance starts alone and leads; the second starts beside it
       apps.push(await buildTestApp({ database: databases[0]!, env: amiEnv(peer) }))

@@ -95,7 +95,7 @@ describe('calls from Asterisk\'s events', () => {
     const ids = { Uniqueid: '1795557400.0', Linkedid: '1795557400.0' }
     assert.equal(tracker.apply({ Event: 'AgentCalled', ...ids, Interface: 'PJSIP/101001' }, at), undefined, 'no call began with it')
     tracker.apply({ Event: 'UserEvent', UserEvent: 'AppealsCall', ...ids, Line: '109', Organization: '101', CallerIDNum: '+77010000002' }, at)
-    const call = tracker.apply({ Event: 'UserEvent', UserEvent: 'AppealsCall', ...ids, Menu: '3', Choice: '1', Language: 'kk' }, at)!
+    const call = tracker.apply({ Event: 'UserEvent', UserEvent: 'AppealsCall', ...ids, Menu: '3', Choice: '1', ChosenLanguage: 'kk' }, at)!
     assert.deepEqual([call.line, call.organization_prefix, call.menu_choice, call.language, call.caller_number], ['109', '101', '1', 'kk', '+77010000002'])
     assert.equal(tracker.apply({ Event: 'UserEvent', UserEvent: 'SomethingElse', ...ids, Line: '000' }, at)!.line, '109')
     assert.equal(tracker.apply({ Event: 'Hangup', Uniqueid: '1795557400.1', Linkedid: '1795557400.0' }, at)!.ended_at, null, 'an agent leg\'s hang-up does not end the call')

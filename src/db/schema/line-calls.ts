@@ -1,9 +1,17 @@
 import { sql } from 'drizzle-orm'
-import { doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
-export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended', 'unobserved'] as const
+/**
+ * waiting, answered, abandoned, timed_out, unobserved: the queue's (README "Queue figures");
+ * entered: on the line before any queue, still going; ended: the caller hung up before a queue or a
+ * destination (in a menu, during the closed announcement); announced, terminal, hangup: the line's
+ * routing sent it to an announcement, a terminal, or hung up, never queued; refused: a number no line owns.
+ */
+export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended', 'unobserved', 'entered', 'announced', 'terminal', 'hangup', 'refused'] as const
+/** how a caller left the line's menu: a digit chosen, no digit (its attempts exhausted), a wrong digit, or hanging up in it */
+export const menuExits = ['choice', 'timeout', 'invalid', 'hangup'] as const
 
 /** an agent rung for a call, as Asterisk's events told it */
 export interface LineCallAttempt {
@@ -12,6 +20,15 @@ export interface LineCallAttempt {
   rung_at: string
   result: 'ringing' | 'no_answer' | 'answered' | 'not_answered'
   ring_seconds: number | null
+}
+
+/** a queue the call left by its time limit before the one it is in (an overflow): counted in that queue's figures too */
+export interface LineCallQueueLeg {
+  queue: string
+  joined_at: string
+  hold_seconds: number | null
+  /** that queue's servicelevel (null: a queue the service does not know; 20 is used) */
+  service_level_seconds: number | null
 }
 
 /**
@@ -25,11 +42,15 @@ export const lineCalls = pgTable('line_calls', {
   caller_number: varchar('caller_number', { length: 80 }),
   line: varchar('line', { length: 32 }),
   menu_choice: varchar('menu_choice', { length: 4 }),
+  menu_exit: varchar('menu_exit', { length: 8, enum: menuExits }),
+  /** the line's schedule had it closed when the call came */
+  closed: boolean('closed').notNull().default(false),
   language: varchar('language', { length: 8 }),
   queue: varchar('queue', { length: 80 }),
   joined_at: timestamp('joined_at', { withTimezone: true }),
   position: integer('position'),
   attempts: jsonb('attempts').$type<LineCallAttempt[]>().notNull().default(sql`'[]'::jsonb`),
+  earlier_queues: jsonb('earlier_queues').$type<LineCallQueueLeg[]>().notNull().default(sql`'[]'::jsonb`),
   answered_by: varchar('answered_by', { length: 80 }),
   answered_at: timestamp('answered_at', { withTimezone: true }),
   hold_seconds: real('hold_seconds'),
@@ -43,6 +64,7 @@ export const lineCalls = pgTable('line_calls', {
   ended_at: timestamp('ended_at', { withTimezone: true }),
 }, (t) => [
   oneOf('line_calls_outcome_check', t.outcome, lineCallOutcomes),
+  oneOf('line_calls_menu_exit_check', t.menu_exit, menuExits),
   index('line_calls_started_idx').on(t.started_at),
   index('line_calls_organization_started_idx').on(t.organization_id, t.started_at),
   // the queue figures are of the calls that joined a queue in the period
@@ -84,6 +106,29 @@ export const lineCallIntervals = pgTable('line_call_intervals', {
 }, (t) => [
   unique('line_call_intervals_key').on(t.bin, t.organization_id, t.queue, t.abandon_hold).nullsNotDistinct(),
   index('line_call_intervals_organization_idx').on(t.organization_id, t.bin),
+])
+
+/**
+ * The line's own figures: every call that entered the inbound context, by organization, line and
+ * 15-minute bin of its start, kept by triggers on line_calls like line_call_intervals (migration
+ * 0040). A number no line owns counts under that number, its organization null.
+ */
+export const lineEntryIntervals = pgTable('line_entry_intervals', {
+  bin: timestamp('bin', { withTimezone: true }).notNull(),
+  organization_id: integer('organization_id'),
+  line: varchar('line', { length: 32 }).notNull(),
+  calls: integer('calls').notNull().default(0),
+  closed: integer('closed').notNull().default(0),
+  refused: integer('refused').notNull().default(0),
+  menu_hangup: integer('menu_hangup').notNull().default(0),
+  menu_timeout: integer('menu_timeout').notNull().default(0),
+  menu_invalid: integer('menu_invalid').notNull().default(0),
+  language_ru: integer('language_ru').notNull().default(0),
+  language_kk: integer('language_kk').notNull().default(0),
+  to_queue: integer('to_queue').notNull().default(0),
+}, (t) => [
+  unique('line_entry_intervals_key').on(t.bin, t.organization_id, t.line).nullsNotDistinct(),
+  index('line_entry_intervals_organization_idx').on(t.organization_id, t.bin),
 ])
 
 /** The operators' sums of the calls they answered, by organization, queue, member and 15-minute bin of the answer (kept like line_call_intervals). */

@@ -3,7 +3,7 @@
 import { exportStream, inOneBatch, type ExportColumn, type ExportFormat, type ExportLanguage, type ExportTable } from '../../lib/table-export.js'
 import type { LineCallRow } from './queries.js'
 import type { kpiBreakdownNames, LineKpis } from './schemas.js'
-import type { CallOutcome } from './tracker.js'
+import type { CallOutcome, MenuExit } from './tracker.js'
 
 type Words = Record<ExportLanguage, string>
 
@@ -12,8 +12,19 @@ const outcomeWords: Record<CallOutcome, Words> = {
   answered: { ru: 'Отвечен', kk: 'Жауап берілді' },
   abandoned: { ru: 'Брошен', kk: 'Тастап кетті' },
   timed_out: { ru: 'Истекло время ожидания', kk: 'Күту уақыты бітті' },
-  ended: { ru: 'Без очереди', kk: 'Кезексіз' },
+  ended: { ru: 'Положил трубку до очереди', kk: 'Кезекке дейін тұтқаны қойды' },
   unobserved: { ru: 'Исход неизвестен (разрыв связи с АТС)', kk: 'Нәтижесі белгісіз (АТС-пен байланыс үзілді)' },
+  entered: { ru: 'На линии', kk: 'Желіде' },
+  announced: { ru: 'Прослушал сообщение', kk: 'Хабарландыру тыңдады' },
+  terminal: { ru: 'Направлен на телефон', kk: 'Телефонға бағытталды' },
+  hangup: { ru: 'Завершён маршрутом', kk: 'Бағыттау бойынша аяқталды' },
+  refused: { ru: 'Номер не обслуживается', kk: 'Нөмір қызмет көрсетілмейді' },
+}
+const menuExitWords: Record<MenuExit, Words> = {
+  choice: { ru: 'Выбор', kk: 'Таңдау' },
+  timeout: { ru: 'Нет выбора', kk: 'Таңдау жоқ' },
+  invalid: { ru: 'Неверная цифра', kk: 'Қате цифр' },
+  hangup: { ru: 'Положил трубку в меню', kk: 'Мәзірде тұтқаны қойды' },
 }
 const endedByWords: Record<string, Words> = {
   caller: { ru: 'Звонящий', kk: 'Қоңырау шалушы' },
@@ -27,6 +38,8 @@ export const callsTable: ExportTable<LineCallRow> = {
     { ru: 'Начало', kk: 'Басталуы', width: 17, value: (c, at) => at(c.started_at) },
     { ru: 'Номер звонящего', kk: 'Қоңырау шалушының нөмірі', width: 16, value: (c) => c.caller_number ?? '' },
     { ru: 'Линия', kk: 'Желі', width: 10, value: (c) => c.line ?? '' },
+    { ru: 'Вне графика', kk: 'Кестеден тыс', width: 8, value: (c, _at, lang) => (c.closed ? { ru: 'да', kk: 'иә' }[lang] : '') },
+    { ru: 'Меню', kk: 'Мәзір', width: 18, value: (c, _at, lang) => (c.menu_exit === null ? '' : `${menuExitWords[c.menu_exit as MenuExit][lang]}${c.menu_choice === null ? '' : ` ${c.menu_choice}`}`) },
     { ru: 'Язык', kk: 'Тілі', width: 6, value: (c) => c.language ?? '' },
     { ru: 'Очередь', kk: 'Кезек', width: 16, value: (c) => c.queue ?? '' },
     { ru: 'В очереди с', kk: 'Кезекке тұрды', width: 17, value: (c, at) => at(c.joined_at) },
@@ -58,6 +71,20 @@ const figureColumns: ExportColumn<Figures>[] = [
 /** a breakdown's key column, then the figures */
 const figuresTable = <Row extends Figures>(sheet: Words, key: ExportColumn<Row>): ExportTable<Row> => ({ sheet, columns: [key, ...figureColumns as ExportColumn<Row>[]] })
 
+type LineFigures = LineKpis['lines']['totals']
+const lineColumns: ExportColumn<LineFigures>[] = [
+  { ru: 'Звонков на линию', kk: 'Желіге қоңыраулар', width: 12, value: (f) => f.calls },
+  { ru: 'Вне графика', kk: 'Кестеден тыс', width: 10, value: (f) => f.closed },
+  { ru: 'Номер не обслуживается', kk: 'Нөмір қызмет көрсетілмейді', width: 12, value: (f) => f.refused },
+  { ru: 'Положили трубку в меню', kk: 'Мәзірде тұтқаны қойды', width: 12, value: (f) => f.menu_hangup },
+  { ru: 'Не выбрали в меню', kk: 'Мәзірде таңдамады', width: 12, value: (f) => f.menu_timeout },
+  { ru: 'Неверная цифра в меню', kk: 'Мәзірде қате цифр', width: 12, value: (f) => f.menu_invalid },
+  { ru: 'На русском', kk: 'Орыс тілінде', width: 10, value: (f) => f.language_ru },
+  { ru: 'На казахском', kk: 'Қазақ тілінде', width: 10, value: (f) => f.language_kk },
+  { ru: 'Направлено в очередь', kk: 'Кезекке жіберілді', width: 12, value: (f) => f.to_queue },
+]
+const lineTable = <Row extends LineFigures>(sheet: Words, key: ExportColumn<Row>): ExportTable<Row> => ({ sheet, columns: [key, ...lineColumns as ExportColumn<Row>[]] })
+
 type Operator = LineKpis['operators'][number]
 const stateColumn = (state: keyof Operator['state_seconds'], words: Words): ExportColumn<Operator> => ({ ...words, width: 12, value: (o) => o.state_seconds[state] })
 
@@ -72,6 +99,9 @@ export const kpiFiles: Record<typeof kpiBreakdownNames[number], (k: LineKpis) =>
   day: (k) => file(k.days, figuresTable({ ru: 'По дням', kk: 'Күндер бойынша' }, { ru: 'День', kk: 'Күні', width: 12, value: (d) => d.day })),
   queue: (k) => file(k.queues, figuresTable({ ru: 'По очередям', kk: 'Кезектер бойынша' }, { ru: 'Очередь', kk: 'Кезек', width: 16, value: (q) => q.queue })),
   interval: (k) => file(k.intervals, figuresTable({ ru: 'По получасам', kk: 'Жарты сағат бойынша' }, { ru: 'Интервал', kk: 'Аралық', width: 17, value: (i, at) => at(new Date(i.start)) })),
+  line: (k) => file(k.lines.lines, lineTable({ ru: 'По линиям', kk: 'Желілер бойынша' }, { ru: 'Линия', kk: 'Желі', width: 14, value: (l) => l.line })),
+  line_day: (k) => file(k.lines.days, lineTable({ ru: 'Линии по дням', kk: 'Желілер күндер бойынша' }, { ru: 'День', kk: 'Күні', width: 12, value: (d) => d.day })),
+  line_interval: (k) => file(k.lines.intervals, lineTable({ ru: 'Линии по получасам', kk: 'Желілер жарты сағат бойынша' }, { ru: 'Интервал', kk: 'Аралық', width: 17, value: (i, at) => at(new Date(i.start)) })),
   operator: (k) => file(k.operators, {
     sheet: { ru: 'По операторам', kk: 'Операторлар бойынша' },
     columns: [

@@ -1,6 +1,6 @@
 // The queue figures from their sums (kpis.ts): each a formula of the README's "Queue figures".
 import type { LocalPeriod } from '../calendar/index.js'
-import type { KpiGroupRow, KpiSums, OperatorRow, StateTimeRow } from './kpis.js'
+import type { KpiGroupRow, KpiSums, LineGroupRow, LineSums, OperatorRow, StateTimeRow } from './kpis.js'
 import type { LineKpis } from './schemas.js'
 import { terminalOfMember } from './tracker.js'
 
@@ -59,6 +59,30 @@ export function kpiBreakdowns (period: LocalPeriod, rows: KpiGroupRow[], waiting
     days: Array.from({ length: period.days }, (_, i) => {
       const day = new Date(Date.parse(`${period.from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10)
       return { day, ...figuresOf(byDay.get(day) ?? NO_CALLS) }
+    }),
+  }
+}
+
+const NO_LINE_CALLS: LineSums = { calls: 0, closed: 0, refused: 0, menu_hangup: 0, menu_timeout: 0, menu_invalid: 0, language_ru: 0, language_kk: 0, to_queue: 0 }
+const lineSums = ({ line: _line, slot: _slot, day: _day, ...sums }: LineGroupRow): LineSums => sums
+
+/** the line's own figures as the answer's breakdowns: per line, and every interval and day of the period */
+export function lineBreakdowns (period: LocalPeriod, rows: LineGroupRow[]): LineKpis['lines'] {
+  const totals = rows.find((r) => r.line === null && r.slot === null && r.day === null)
+  const bySlot = new Map(rows.filter((r) => r.slot !== null).map((r) => [new Date(r.slot!).getTime(), r]))
+  const byDay = new Map(rows.filter((r) => r.day !== null).map((r) => [r.day!, r]))
+  const slots = Math.round((period.end.getTime() - period.start.getTime()) / INTERVAL_MS)
+  const of = (r: LineGroupRow | undefined) => (r === undefined ? NO_LINE_CALLS : lineSums(r))
+  return {
+    totals: of(totals),
+    lines: rows.filter((r) => r.line !== null).map((r) => ({ line: r.line!, ...lineSums(r) })).sort((a, b) => a.line.localeCompare(b.line)),
+    intervals: Array.from({ length: slots }, (_, i) => {
+      const start = period.start.getTime() + i * INTERVAL_MS
+      return { start: new Date(start).toISOString(), ...of(bySlot.get(start)) }
+    }),
+    days: Array.from({ length: period.days }, (_, i) => {
+      const day = new Date(Date.parse(`${period.from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10)
+      return { day, ...of(byDay.get(day)) }
     }),
   }
 }

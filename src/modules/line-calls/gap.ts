@@ -4,25 +4,23 @@
 // - a caller who joined a queue during the gap is taken up, joined `Wait` seconds ago;
 // - a caller kept as waiting who is in no queue any more left it unseen: `unobserved`, ended now
 //   (answered or abandoned, the events that told it are gone; the figures count it as offered only);
+// - a caller kept on the line before any queue (`entered`) goes on in the queue it is in now, or is
+//   closed as `unobserved` (QueueStatus does not tell whether it is still in a menu);
 // - an answered call whose agent is in no call any more ended during the gap: ended now.
 import type { QueueCallerState, QueueMemberState } from '../../integrations/ami/queue-control.js'
-import type { LineCall } from './tracker.js'
+import { newCall, type LineCall } from './tracker.js'
 
 /** QueueEntry writes `unknown` where the events write `<unknown>` */
 const callerNumber = (value: string) => (value === '' || value === 'unknown' || value === '<unknown>' ? null : value)
 
 function joinedDuringGap (c: QueueCallerState, at: Date): LineCall {
   const joined = new Date(at.getTime() - c.waitSeconds * 1000)
-  return {
-    linkedid: c.uniqueid, caller_number: callerNumber(c.callerNumber), line: null, organization_prefix: null, menu_choice: null, language: null,
-    queue: c.queue, joined_at: joined, position: c.position, attempts: [], answered_by: null, answered_at: null, hold_seconds: null,
-    talk_seconds: null, ended_by: null, outcome: 'waiting', started_at: joined, ended_at: null,
-  }
+  return { ...newCall(c.uniqueid, callerNumber(c.callerNumber), joined), queue: c.queue, joined_at: joined, position: c.position, outcome: 'waiting' }
 }
 
 function endedDuringGap (call: LineCall, at: Date): LineCall {
   const attempts = call.attempts.map((a) => (a.result === 'ringing' ? { ...a, result: 'not_answered' as const } : a))
-  return { ...call, attempts, outcome: call.outcome === 'waiting' ? 'unobserved' : call.outcome, ended_at: at }
+  return { ...call, attempts, outcome: call.outcome === 'waiting' || call.outcome === 'entered' ? 'unobserved' : call.outcome, ended_at: at }
 }
 
 /**
@@ -38,6 +36,7 @@ export function callsAfterGap (open: LineCall[], status: { callers: QueueCallerS
     const caller = waiting.get(call.linkedid)
     waiting.delete(call.linkedid)
     if (call.outcome === 'waiting' && caller) ongoing.push({ ...call, queue: caller.queue, position: caller.position })
+    else if (call.outcome === 'entered' && caller) ongoing.push({ ...call, queue: caller.queue, position: caller.position, joined_at: new Date(at.getTime() - caller.waitSeconds * 1000), outcome: 'waiting' })
     else if (call.outcome === 'answered' && call.answered_by !== null && talking.has(call.answered_by)) ongoing.push(call)
     else ended.push(endedDuringGap(call, at))
   }

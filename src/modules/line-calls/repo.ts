@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { memberStatePeriods, memberStates, lineCalls } from '../../db/schema/index.js'
 import { isoOrNull } from '../../lib/clock.js'
@@ -7,7 +7,7 @@ import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
-import { operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
+import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { AgentState } from './agent-states.js'
 import { terminalOfMember, type LineCall } from './tracker.js'
 
@@ -52,7 +52,10 @@ export function createLineCallRepo (db: AppDb) {
     /** the call as it stands now: inserted at its first event, then updated */
     async save (call: LineCall, context: CallContext): Promise<void> {
       const { linkedid, organization_prefix: _prefix, ...rest } = call
-      const row = { ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })) }
+      const row = {
+        ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
+        earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: l.joined_at.toISOString(), service_level_seconds: l.service_level_seconds ?? null })),
+      }
       await db.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row })
     },
     async list (f: LineCallFilter) {
@@ -69,6 +72,7 @@ export function createLineCallRepo (db: AppDb) {
       .where(and(inPeriod(f), after === undefined ? undefined : sql`(${lineCalls.started_at}, ${lineCalls.linkedid}) < (${after.startedAt.toISOString()}::timestamptz, ${after.linkedid})`))
       .orderBy(desc(lineCalls.started_at), desc(lineCalls.linkedid)).limit(limit),
     queueFigures: (scope: KpiScope) => queueFigures(db, scope),
+    lineFigures: (scope: KpiScope) => lineFigures(db, scope),
     waitingNow: (scope: KpiScope, now: Date) => waitingNow(db, scope, now),
     operatorFigures: (scope: KpiScope) => operatorFigures(db, scope),
     stateTimes: (scope: KpiScope, now: Date) => stateTimes(db, scope, now),
@@ -117,11 +121,14 @@ export function createLineCallRepo (db: AppDb) {
     /** the calls waiting or talking as kept, that joined between `since` and `before` (a status read at `before` knows them) */
     async inProgress (since: Date, before: Date): Promise<LineCall[]> {
       const rows = await db.select().from(lineCalls).where(and(
-        isNull(lineCalls.ended_at), inArray(lineCalls.outcome, ['waiting', 'answered']),
-        gt(lineCalls.joined_at, since), lt(lineCalls.joined_at, before)
+        isNull(lineCalls.ended_at), or(
+          and(inArray(lineCalls.outcome, ['waiting', 'answered']), gt(lineCalls.joined_at, since), lt(lineCalls.joined_at, before)),
+          and(eq(lineCalls.outcome, 'entered'), gt(lineCalls.started_at, since), lt(lineCalls.started_at, before))
+        )
       )).limit(MAX_IN_PROGRESS)
       return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, attempts, ...call }) => ({
-        ...call, organization_prefix: null, language: call.language as LineCall['language'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
+        ...call, organization_prefix: null, language: call.language as LineCall['language'], menu_exit: call.menu_exit as LineCall['menu_exit'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
+        earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: new Date(l.joined_at) })),
       }))
     },
     get: (linkedid: string) => lineCallRecord(db, linkedid),

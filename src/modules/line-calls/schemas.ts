@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { lineCallOutcomes, memberStateNames } from '../../db/schema/index.js'
+import { lineCallOutcomes, memberStateNames, menuExits } from '../../db/schema/index.js'
 import { ExportFields, LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
@@ -25,12 +25,20 @@ export const LineCallView = Type.Object({
   organization_id: Nullable(Type.Integer()),
   caller_number: Nullable(Type.String()),
   line: Nullable(Type.String({ description: 'the inbound line dialled' })),
-  menu_choice: Nullable(Type.String()),
+  menu_choice: Nullable(Type.String({ description: 'the digit chosen in the last menu' })),
+  menu_exit: Nullable(OneOf(menuExits, { description: 'how the caller left the last menu: choice, timeout (no digit, its attempts exhausted), invalid (a wrong digit), hangup (hung up in it); null: no menu' })),
+  closed: Type.Boolean({ description: 'the line\'s schedule had it closed when the call came' }),
   language: Nullable(Type.String({ description: 'chosen in the language menu (kk, ru)' })),
   queue: Nullable(Type.String()),
   joined_at: Nullable(Timestamp()),
   position: Nullable(Type.Integer({ description: 'its place in the queue when it joined' })),
   attempts: Type.Array(Attempt),
+  earlier_queues: Type.Array(Type.Object({
+    queue: Type.String(),
+    joined_at: Timestamp(),
+    hold_seconds: Nullable(Type.Number()),
+    service_level_seconds: Nullable(Type.Integer()),
+  }), { description: 'the queues the call left by their time limit before `queue` (an overflow): each counts it as offered and timed out' }),
   answered_by: Nullable(Type.String()),
   answered_at: Nullable(Timestamp()),
   hold_seconds: Nullable(Type.Number({ description: 'Asterisk\'s HoldTime: from joining the queue to the answer, or to leaving it' })),
@@ -38,7 +46,7 @@ export const LineCallView = Type.Object({
   ended_by: Nullable(Type.String({ description: 'who ended an answered call: caller, agent or transfer' })),
   service_level_seconds: Nullable(Type.Integer({ description: 'the queue\'s servicelevel when the call was in it (null: a queue the service does not know; 20 is used)' })),
   wrapup_seconds: Nullable(Type.Integer({ description: 'the queue\'s wrapuptime: the agent\'s wrap-up after the call' })),
-  outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), ended (never queued), unobserved (it left its queue while the service heard no events: its end is unknown)' }),
+  outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), unobserved (it left its queue, or the line, while the service heard no events: its end is unknown); never queued: entered (on the line now, before any queue), ended (the caller hung up before a queue or a destination), announced (sent to an announcement), terminal (sent to a terminal), hangup (the routing hung up), refused (a number no line owns)' }),
   started_at: Timestamp(),
   ended_at: Nullable(Timestamp()),
 }, { $id: 'LineCallView' })
@@ -55,10 +63,10 @@ export const LineKpiQuery = Type.Object({
 }, { additionalProperties: false })
 export type LineKpiQuery = Static<typeof LineKpiQuery>
 
-export const kpiBreakdownNames = ['day', 'queue', 'interval', 'operator'] as const
+export const kpiBreakdownNames = ['day', 'queue', 'interval', 'operator', 'line', 'line_day', 'line_interval'] as const
 export const LineKpiExportQuery = Type.Object({
   ...LineKpiQuery.properties,
-  by: OneOf(kpiBreakdownNames, { default: 'day', description: 'the breakdown the file holds: a row per day, queue, 30-minute interval, or operator' }),
+  by: OneOf(kpiBreakdownNames, { default: 'day', description: 'the breakdown the file holds: a row per day, queue, 30-minute interval, or operator of the queues\' figures; per line, day or 30-minute interval of the lines\' own' }),
   ...ExportFields(),
 }, { additionalProperties: false })
 export type LineKpiExportQuery = Static<typeof LineKpiExportQuery>
@@ -88,6 +96,18 @@ const QueueFigures = {
   average_talk: Seconds('the average talk of the answered calls that ended'),
   average_handling: Seconds('the average talk + wrap-up of the answered calls that ended'),
   longest_hold: Nullable(Type.Number({ description: 'the longest hold of the period\'s calls, seconds' })),
+}
+
+const LineFigures = {
+  calls: Type.Integer({ description: 'calls that entered the line (the inbound context), in progress too' }),
+  closed: Type.Integer({ description: 'of them, while the line\'s schedule had it closed' }),
+  refused: Type.Integer({ description: 'calls to a number no line owns (counted under that number)' }),
+  menu_hangup: Type.Integer({ description: 'callers who hung up in a menu before choosing' }),
+  menu_timeout: Type.Integer({ description: 'callers who chose nothing in a menu (its attempts exhausted) and were not then queued' }),
+  menu_invalid: Type.Integer({ description: 'callers who pressed a wrong digit in a menu and were not then queued' }),
+  language_ru: Type.Integer({ description: 'calls that went on in Russian (chosen in the menu, or the line\'s default when queued)' }),
+  language_kk: Type.Integer({ description: 'calls that went on in Kazakh' }),
+  to_queue: Type.Integer({ description: 'calls that joined a queue' }),
 }
 
 export const LineKpis = Type.Object({
@@ -120,6 +140,12 @@ export const LineKpis = Type.Object({
     pause_seconds: Type.Number({ description: 'time on break in all' }),
     occupancy: Percent('100 × (on_call + wrap_up) / (ready + ringing + on_call + wrap_up): the share of the time available to the queue spent on calls'),
   })),
+  lines: Type.Object({
+    totals: Type.Object(LineFigures),
+    lines: Type.Array(Type.Object({ line: Type.String({ description: 'the number dialled' }), ...LineFigures })),
+    intervals: Type.Array(Type.Object({ start: Timestamp(), ...LineFigures }), { description: 'every 30 minutes of the period, from its first local midnight' }),
+    days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), ...LineFigures })),
+  }, { description: 'the lines\' own figures: every call that entered the inbound context in the period, by its start (the queue filter does not narrow them)' }),
 }, { $id: 'LineKpis' })
 export type LineKpis = Static<typeof LineKpis>
 
@@ -128,6 +154,7 @@ export const LineBoard = Type.Object({
   time_zone: Type.String(),
   totals: Type.Object(QueueFigures),
   queues: LineKpis.properties.queues,
+  lines: Type.Array(Type.Object({ line: Type.String(), ...LineFigures }), { description: 'today\'s figures of each line' }),
   waiting: Type.Array(Type.Object({
     linkedid: Type.String(),
     queue: Nullable(Type.String()),

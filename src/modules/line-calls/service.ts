@@ -9,7 +9,7 @@ import { NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
 import type { CallContext, CallKey, LineCallRepo } from './repo.js'
 import { lineCallView } from './queries.js'
-import { kpiBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
+import { kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, terminalOfMember, type CallLanguage, type LineCall } from './tracker.js'
@@ -75,6 +75,8 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
 
   async function save (call: LineCall): Promise<void> {
     const context = await contextOf(call)
+    // the queue an overflowed call left counts it against that queue's own service level
+    for (const leg of call.earlier_queues) leg.service_level_seconds ??= (await repo.queueOf(leg.queue))?.service_level ?? null
     if (call.ended_at) contexts.delete(call.linkedid)
     await repo.save(call, context)
     announce(context.organization_id)
@@ -148,8 +150,8 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     const now = clock()
     const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
     const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
-    const [groups, waiting, operators, times] = await Promise.all([
-      repo.queueFigures(scope), repo.waitingNow(scope, now),
+    const [groups, lines, waiting, operators, times] = await Promise.all([
+      repo.queueFigures(scope), repo.lineFigures(scope), repo.waitingNow(scope, now),
       withOperators ? repo.operatorFigures(scope) : [], withOperators ? repo.stateTimes(scope, now) : [],
     ])
     const names = await repo.memberNames([...new Set([...operators, ...times].map((r) => r.interface))])
@@ -157,6 +159,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       date_from: period.from, date_to: period.to, time_zone: timeZone, short_abandon_seconds: q.short_abandon_seconds,
       ...kpiBreakdowns(period, groups, waiting, now),
       operators: operatorsOf(operators, times, names),
+      lines: lineBreakdowns(period, lines),
     }
   }
 
@@ -202,7 +205,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
         repo.agentStatesNow(organizationId),
       ])
       return {
-        day: today.date_to, time_zone: timeZone, totals: today.totals, queues: today.queues,
+        day: today.date_to, time_zone: timeZone, totals: today.totals, queues: today.queues, lines: today.lines.lines,
         waiting: waiting.map((w) => ({ ...w, joined_at: w.joined_at!.toISOString() })),
         agents: agents.map((a) => {
           // another instance reads the events: a wrap-up over is ready from its end, whoever writes it

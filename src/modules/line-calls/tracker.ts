@@ -6,11 +6,17 @@
 // - a `Queue()` timeout arrives as `QueueCallerAbandon` too: only a caller whose own hang-up
 //   (`HangupRequest`) came first abandoned; the others timed out and went on in the dialplan;
 // - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`.
-import { appealLanguages, type lineCallOutcomes } from '../../db/schema/index.js'
+// What happens before a queue only the generated dialplan tells (`UserEvent AppealsCall`, class
+// `user`): the line entered and its organization, `Closed` when its schedule had it closed, `Menu`
+// on entering a menu, `Choice` (and `ChosenLanguage`) or `Exit` (timeout, invalid) on leaving it, `Sent`
+// when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
+// line owns.
+import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
 /** `unobserved`: the call left its queue while the events were not heard (a gap in the connection) */
 export type CallOutcome = typeof lineCallOutcomes[number]
+export type MenuExit = typeof menuExits[number]
 
 /** an agent rung for the call: its queue member's interface (`PJSIP/<terminal>`) and name */
 export interface AgentAttempt {
@@ -21,6 +27,9 @@ export interface AgentAttempt {
   ring_seconds: number | null
 }
 
+/** a queue the call left by its time limit before joining another (an overflow) */
+export interface QueueLeg { queue: string, joined_at: Date, hold_seconds: number | null, service_level_seconds?: number | null }
+
 export interface LineCall {
   /** Asterisk's Linkedid: the call's id everywhere (the call events' `call_id`) */
   linkedid: string
@@ -29,12 +38,18 @@ export interface LineCall {
   line: string | null
   organization_prefix: string | null
   menu_choice: string | null
+  /** how the caller left the last menu entered; null: no menu */
+  menu_exit: MenuExit | null
+  /** the line's schedule had it closed */
+  closed: boolean
   /** the language menu's choice, else the caller channel's language when it is one of the centre's */
   language: CallLanguage | null
   queue: string | null
   joined_at: Date | null
   position: number | null
   attempts: AgentAttempt[]
+  /** the queues it timed out of before `queue` */
+  earlier_queues: QueueLeg[]
   answered_by: string | null
   answered_at: Date | null
   /** Asterisk's HoldTime: seconds from joining the queue to the answer, or to leaving it */
@@ -59,6 +74,17 @@ const callLanguage = (value: string | undefined): CallLanguage | null => appealL
 /** the SIP terminal of a queue member's interface (the generated queues name members `PJSIP/<terminal>`); undefined for any other */
 export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
 
+/** a call as its first event finds it: on the line, before any queue */
+export const newCall = (linkedid: string, callerNumber: string | null, at: Date): LineCall => ({
+  linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_choice: null, menu_exit: null, closed: false, language: null,
+  queue: null, joined_at: null, position: null, attempts: [], earlier_queues: [], answered_by: null, answered_at: null, hold_seconds: null,
+  talk_seconds: null, ended_by: null, outcome: 'entered', started_at: at, ended_at: null,
+})
+
+/** the destinations that end a call on the line itself (`Sent`): the outcome of a call never queued */
+const routedEnds = ['announced', 'terminal', 'hangup'] as const satisfies readonly CallOutcome[]
+const menuExitOf = (value: string | undefined) => (['timeout', 'invalid'] as const).find((e) => e === value)
+
 /** how many ended calls' ids are remembered (far more than end while a status is read) */
 const RECENTLY_ENDED_KEPT = 1000
 
@@ -70,6 +96,8 @@ export function createCallTracker () {
   const calls = new Map<string, LineCall>()
   /** callers whose own hang-up request came while they waited in a queue */
   const hungUp = new Set<string>()
+  /** callers in a menu that has not heard their choice yet: hanging up there is leaving it */
+  const inMenu = new Set<string>()
   /** the calls whose caller hung up lately, known or not: a call read back from Asterisk's status as it ends is not taken up again */
   const ended = new Set<string>()
   const endedLately = (linkedid: string) => {
@@ -84,12 +112,8 @@ export function createCallTracker () {
     const linkedid = field(m, 'Linkedid')
     if (!linkedid) return undefined
     let call = calls.get(linkedid)
-    if (!call && (event === 'QueueCallerJoin' || event === 'UserEvent') && callerLeg(m)) {
-      call = {
-        linkedid, caller_number: known(field(m, 'CallerIDNum')), line: null, organization_prefix: null, menu_choice: null, language: null,
-        queue: null, joined_at: null, position: null, attempts: [], answered_by: null, answered_at: null, hold_seconds: null,
-        talk_seconds: null, ended_by: null, outcome: 'ended', started_at: at, ended_at: null,
-      }
+    if (!call && (event === 'QueueCallerJoin' || (event === 'UserEvent' && field(m, 'UserEvent') === 'AppealsCall')) && callerLeg(m)) {
+      call = newCall(linkedid, known(field(m, 'CallerIDNum')), at)
       calls.set(linkedid, call)
     }
     return call
@@ -100,12 +124,28 @@ export function createCallTracker () {
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void> = {
     UserEvent: (call, m) => {
       if (field(m, 'UserEvent') !== 'AppealsCall') return
-      call.line = field(m, 'Line') ?? call.line
+      // a refused number is the caller's: kept to the column's length
+      call.line = known(field(m, 'Line'))?.slice(0, 32) ?? call.line
       call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix
-      call.menu_choice = field(m, 'Choice') ?? call.menu_choice
-      call.language = callLanguage(field(m, 'Language')) ?? call.language
+      call.language = callLanguage(field(m, 'ChosenLanguage')) ?? call.language
+      if (field(m, 'Closed') === '1') call.closed = true
+      const queued = call.joined_at !== null
+      if (field(m, 'Refused') === '1' && !queued) call.outcome = 'refused'
+      const sent = routedEnds.find((r) => r === field(m, 'Sent'))
+      if (sent && !queued) call.outcome = sent
+      if (field(m, 'Menu') === undefined) return
+      const choice = field(m, 'Choice')
+      const exit = menuExitOf(field(m, 'Exit'))
+      if (choice !== undefined) { call.menu_choice = choice; call.menu_exit = 'choice' } else if (exit !== undefined) call.menu_exit = exit
+      else { inMenu.add(call.linkedid); return }
+      inMenu.delete(call.linkedid)
     },
     QueueCallerJoin: (call, m, at) => {
+      // an overflow: the queue it timed out of keeps its part
+      if (call.queue !== null && call.joined_at !== null) {
+        call.earlier_queues.push({ queue: call.queue, joined_at: call.joined_at, hold_seconds: call.hold_seconds })
+        call.hold_seconds = null
+      }
       call.queue = field(m, 'Queue') ?? null
       call.joined_at = at
       call.position = integer(m, 'Position')
@@ -145,6 +185,9 @@ export function createCallTracker () {
       if (!callerLeg(m)) return
       endedLately(call.linkedid)
       if (call.outcome === 'waiting') call.outcome = 'abandoned'
+      if (call.outcome === 'entered') call.outcome = 'ended'
+      if (inMenu.has(call.linkedid)) call.menu_exit = 'hangup'
+      inMenu.delete(call.linkedid)
       for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
       call.ended_at = at
       calls.delete(call.linkedid)
@@ -177,6 +220,7 @@ export function createCallTracker () {
     close (linkedid: string): boolean {
       calls.delete(linkedid)
       hungUp.delete(linkedid)
+      inMenu.delete(linkedid)
       return !ended.has(linkedid)
     },
   }

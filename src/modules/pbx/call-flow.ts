@@ -52,17 +52,23 @@ export function dialplanCalendar (calendar: WorkingCalendar, year: number): Dial
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
 
-/** the dialplan steps that send the call on (the last of them ends or leaves the context) */
+/**
+ * What the call is told to the service with (DESIGN 9): `UserEvent(AppealsCall, ...)` with its
+ * fields, class `user`, keyed by the channel's Linkedid. Values are digits and fixed words only.
+ */
+const announce = (fields: Record<string, string | number>) => `UserEvent(AppealsCall,${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
+
+/** the dialplan steps that send the call on (the last of them ends or leaves the context); a destination that ends the call says so */
 function destinationSteps (org: FlowOrganization, d: DestinationView): string[] {
   switch (d.kind) {
     case 'queue': {
       const queue = org.routing.queues.find((q) => q.id === d.queue_id)!
       return [`Goto(${queueName(org.prefix, queue)},s,1)`]
     }
-    case 'terminal': return [`Goto(org${org.prefix}-internal,${d.terminal_id!.slice(3)},1)`]
+    case 'terminal': return [announce({ Sent: 'terminal' }), `Goto(org${org.prefix}-internal,${d.terminal_id!.slice(3)},1)`]
     case 'menu': return [`Goto(${menuName(org.prefix, d.menu_id!)},s,1)`]
-    case 'announcement': return [`Playback(${promptSound(org.prefix, d.prompt_id!)})`, 'Hangup()']
-    case 'hangup': return ['Hangup()']
+    case 'announcement': return [announce({ Sent: 'announced' }), `Playback(${promptSound(org.prefix, d.prompt_id!)})`, 'Hangup()']
+    case 'hangup': return [announce({ Sent: 'hangup' }), 'Hangup()']
   }
 }
 
@@ -92,17 +98,18 @@ function menuContext (org: FlowOrganization, m: Menu, recorded: Set<number>): st
   const prompt = m.prompt_id !== null && recorded.has(m.prompt_id) ? [`Background(${promptSound(org.prefix, m.prompt_id)})`] : []
   const out = [
     `[${menuName(org.prefix, m.id)}]`, `; menu ${m.id}: ${comment(m.name)}`,
-    ...extension('s', ['Set(APPEALS_TRIES=0)', { label: 'prompt', step: 'Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])' }, ...prompt, `WaitExten(${m.timeout})`]),
+    ...extension('s', ['Set(APPEALS_TRIES=0)', announce({ Menu: m.id }), { label: 'prompt', step: 'Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])' }, ...prompt, `WaitExten(${m.timeout})`]),
   ]
   for (const o of m.options) {
     out.push(...extension(o.digit, [
       ...(o.language ? [`Set(CHANNEL(language)=${o.language})`, `Set(__APPEALS_LANG=${o.language})`] : []),
-      `UserEvent(AppealsCall,Menu: ${m.id},Choice: ${o.digit}${o.language ? `,Language: ${o.language}` : ''})`,
+      // not `Language`: the event carries the channel's own `Language` field too
+      announce({ Menu: m.id, Choice: o.digit, ...(o.language ? { ChosenLanguage: o.language } : {}) }),
       ...destinationSteps(org, destinationOf('dest', o)),
     ]))
   }
-  out.push(...extension('t', [`GotoIf($[\${APPEALS_TRIES} < ${m.attempts}]?s,prompt)`, ...destinationSteps(org, destinationOf('timeout', m))]))
-  out.push(...extension('i', destinationSteps(org, destinationOf('invalid', m))), '')
+  out.push(...extension('t', [`GotoIf($[\${APPEALS_TRIES} < ${m.attempts}]?s,prompt)`, announce({ Menu: m.id, Exit: 'timeout' }), ...destinationSteps(org, destinationOf('timeout', m))]))
+  out.push(...extension('i', [announce({ Menu: m.id, Exit: 'invalid' }), ...destinationSteps(org, destinationOf('invalid', m))]), '')
   return out
 }
 
@@ -142,10 +149,10 @@ function lineSteps (org: FlowOrganization, l: Line): string[] {
   const open = destinationSteps(org, destinationOf('dest', l))
   const gate: Step[] = l.schedule_id === null
     ? open
-    : [`Gosub(${scheduleName(org.prefix, l.schedule_id)},s,1)`, 'GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', ...destinationSteps(org, destinationOf('closed', l)), ...labelled('open', open)]
+    : [`Gosub(${scheduleName(org.prefix, l.schedule_id)},s,1)`, 'GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', announce({ Closed: 1 }), ...destinationSteps(org, destinationOf('closed', l)), ...labelled('open', open)]
   return [`; ${comment(l.name)}`, ...extension(l.number, [
     `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', 'Set(CHANNEL(language)=ru)', `Set(__APPEALS_LINE=${l.number})`,
-    `UserEvent(AppealsCall,Line: ${l.number},Organization: ${org.prefix})`, ...gate,
+    announce({ Line: l.number, Organization: org.prefix }), ...gate,
   ])]
 }
 
@@ -155,8 +162,8 @@ export function inboundContext (orgs: FlowOrganization[]): string[] {
   return [
     `[${INBOUND_CONTEXT}]`, '; the public network\'s calls: the deployment\'s trunk endpoint has context=appeals-inbound',
     ...lines.flatMap(({ org, l }) => lineSteps(org, l)),
-    '; a number no organization owns is refused, never routed',
-    'exten => _X.,1,Congestion(5)', 'exten => _+X.,1,Congestion(5)', 'exten => s,1,Congestion(5)', '',
+    '; a number no organization owns is refused, never routed (and told to the service: the number\'s digits only)',
+    ...['_X.', '_+X.', 's'].flatMap((pattern) => extension(pattern, [announce({ Line: '${FILTER(0-9+,${EXTEN})}', Refused: 1 }), 'Congestion(5)'])), '',
   ]
 }
 

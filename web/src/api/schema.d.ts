@@ -3716,7 +3716,15 @@ export interface components {
             caller_number: string | null;
             /** @description the inbound line dialled */
             line: string | null;
+            /** @description the digit chosen in the last menu */
             menu_choice: string | null;
+            /**
+             * @description how the caller left the last menu: choice, timeout (no digit, its attempts exhausted), invalid (a wrong digit), hangup (hung up in it); null: no menu
+             * @enum {string|null}
+             */
+            menu_exit: "choice" | "timeout" | "invalid" | "hangup" | null;
+            /** @description the line's schedule had it closed when the call came */
+            closed: boolean;
             /** @description chosen in the language menu (kk, ru) */
             language: string | null;
             queue: string | null;
@@ -3737,6 +3745,14 @@ export interface components {
                 result: "ringing" | "no_answer" | "answered" | "not_answered";
                 ring_seconds: number | null;
             }[];
+            /** @description the queues the call left by their time limit before `queue` (an overflow): each counts it as offered and timed out */
+            earlier_queues: {
+                queue: string;
+                /** Format: date-time */
+                joined_at: string;
+                hold_seconds: number | null;
+                service_level_seconds: number | null;
+            }[];
             answered_by: string | null;
             /** Format: date-time */
             answered_at: string | null;
@@ -3750,10 +3766,10 @@ export interface components {
             /** @description the queue's wrapuptime: the agent's wrap-up after the call */
             wrapup_seconds: number | null;
             /**
-             * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), ended (never queued), unobserved (it left its queue while the service heard no events: its end is unknown)
+             * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), unobserved (it left its queue, or the line, while the service heard no events: its end is unknown); never queued: entered (on the line now, before any queue), ended (the caller hung up before a queue or a destination), announced (sent to an announcement), terminal (sent to a terminal), hangup (the routing hung up), refused (a number no line owns)
              * @enum {string}
              */
-            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
+            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -3914,6 +3930,96 @@ export interface components {
                 /** @description 100 × (on_call + wrap_up) / (ready + ringing + on_call + wrap_up): the share of the time available to the queue spent on calls; percent to 0.1, null when there is no call to count */
                 occupancy: number | null;
             }[];
+            /** @description the lines' own figures: every call that entered the inbound context in the period, by its start (the queue filter does not narrow them) */
+            lines: {
+                totals: {
+                    /** @description calls that entered the line (the inbound context), in progress too */
+                    calls: number;
+                    /** @description of them, while the line's schedule had it closed */
+                    closed: number;
+                    /** @description calls to a number no line owns (counted under that number) */
+                    refused: number;
+                    /** @description callers who hung up in a menu before choosing */
+                    menu_hangup: number;
+                    /** @description callers who chose nothing in a menu (its attempts exhausted) and were not then queued */
+                    menu_timeout: number;
+                    /** @description callers who pressed a wrong digit in a menu and were not then queued */
+                    menu_invalid: number;
+                    /** @description calls that went on in Russian (chosen in the menu, or the line's default when queued) */
+                    language_ru: number;
+                    /** @description calls that went on in Kazakh */
+                    language_kk: number;
+                    /** @description calls that joined a queue */
+                    to_queue: number;
+                };
+                lines: {
+                    /** @description the number dialled */
+                    line: string;
+                    /** @description calls that entered the line (the inbound context), in progress too */
+                    calls: number;
+                    /** @description of them, while the line's schedule had it closed */
+                    closed: number;
+                    /** @description calls to a number no line owns (counted under that number) */
+                    refused: number;
+                    /** @description callers who hung up in a menu before choosing */
+                    menu_hangup: number;
+                    /** @description callers who chose nothing in a menu (its attempts exhausted) and were not then queued */
+                    menu_timeout: number;
+                    /** @description callers who pressed a wrong digit in a menu and were not then queued */
+                    menu_invalid: number;
+                    /** @description calls that went on in Russian (chosen in the menu, or the line's default when queued) */
+                    language_ru: number;
+                    /** @description calls that went on in Kazakh */
+                    language_kk: number;
+                    /** @description calls that joined a queue */
+                    to_queue: number;
+                }[];
+                /** @description every 30 minutes of the period, from its first local midnight */
+                intervals: {
+                    /** Format: date-time */
+                    start: string;
+                    /** @description calls that entered the line (the inbound context), in progress too */
+                    calls: number;
+                    /** @description of them, while the line's schedule had it closed */
+                    closed: number;
+                    /** @description calls to a number no line owns (counted under that number) */
+                    refused: number;
+                    /** @description callers who hung up in a menu before choosing */
+                    menu_hangup: number;
+                    /** @description callers who chose nothing in a menu (its attempts exhausted) and were not then queued */
+                    menu_timeout: number;
+                    /** @description callers who pressed a wrong digit in a menu and were not then queued */
+                    menu_invalid: number;
+                    /** @description calls that went on in Russian (chosen in the menu, or the line's default when queued) */
+                    language_ru: number;
+                    /** @description calls that went on in Kazakh */
+                    language_kk: number;
+                    /** @description calls that joined a queue */
+                    to_queue: number;
+                }[];
+                days: {
+                    /** Format: date */
+                    day: string;
+                    /** @description calls that entered the line (the inbound context), in progress too */
+                    calls: number;
+                    /** @description of them, while the line's schedule had it closed */
+                    closed: number;
+                    /** @description calls to a number no line owns (counted under that number) */
+                    refused: number;
+                    /** @description callers who hung up in a menu before choosing */
+                    menu_hangup: number;
+                    /** @description callers who chose nothing in a menu (its attempts exhausted) and were not then queued */
+                    menu_timeout: number;
+                    /** @description callers who pressed a wrong digit in a menu and were not then queued */
+                    menu_invalid: number;
+                    /** @description calls that went on in Russian (chosen in the menu, or the line's default when queued) */
+                    language_ru: number;
+                    /** @description calls that went on in Kazakh */
+                    language_kk: number;
+                    /** @description calls that joined a queue */
+                    to_queue: number;
+                }[];
+            };
         };
         LineBoard: {
             /**
@@ -3976,6 +4082,28 @@ export interface components {
                 waiting_now: number;
                 /** @description how long the longest-waiting caller has waited now, seconds */
                 longest_wait_now: number | null;
+            }[];
+            /** @description today's figures of each line */
+            lines: {
+                line: string;
+                /** @description calls that entered the line (the inbound context), in progress too */
+                calls: number;
+                /** @description of them, while the line's schedule had it closed */
+                closed: number;
+                /** @description calls to a number no line owns (counted under that number) */
+                refused: number;
+                /** @description callers who hung up in a menu before choosing */
+                menu_hangup: number;
+                /** @description callers who chose nothing in a menu (its attempts exhausted) and were not then queued */
+                menu_timeout: number;
+                /** @description callers who pressed a wrong digit in a menu and were not then queued */
+                menu_invalid: number;
+                /** @description calls that went on in Russian (chosen in the menu, or the line's default when queued) */
+                language_ru: number;
+                /** @description calls that went on in Kazakh */
+                language_kk: number;
+                /** @description calls that joined a queue */
+                to_queue: number;
             }[];
             /** @description callers in a queue now, longest waiting first (200 at most; queues[].waiting_now counts them all) */
             waiting: {
@@ -10211,7 +10339,7 @@ export interface operations {
             query?: {
                 skip?: number;
                 limit?: number;
-                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
             };
             header?: never;
             path?: never;
@@ -10288,8 +10416,8 @@ export interface operations {
                 queue?: string;
                 /** @description an abandon after less wait than this counts apart, as short_abandoned */
                 short_abandon_seconds?: number;
-                /** @description the breakdown the file holds: a row per day, queue, 30-minute interval, or operator */
-                by?: "day" | "queue" | "interval" | "operator";
+                /** @description the breakdown the file holds: a row per day, queue, 30-minute interval, or operator of the queues' figures; per line, day or 30-minute interval of the lines' own */
+                by?: "day" | "queue" | "interval" | "operator" | "line" | "line_day" | "line_interval";
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
                 format?: "csv" | "xlsx";
                 /** @description the language of the column names and the words in cells */
@@ -10321,7 +10449,7 @@ export interface operations {
                 date_to?: string;
                 /** @description one queue by its Asterisk name */
                 queue?: string;
-                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved";
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
                 format?: "csv" | "xlsx";
                 /** @description the language of the column names and the words in cells */

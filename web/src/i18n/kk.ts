@@ -138,8 +138,14 @@ export const kk: Texts = {
     offered: 'Түскені', answered: 'Жауап берілгені', abandoned: 'Тастап кеткені', shortAbandoned: 'Алғашқы 5 с ішінде тұтқаны қойғандар: тастап кеткендерге кірмейді', serviceLevel: 'Қызмет деңгейі', asa: 'Жауапты орташа күту', aht: 'Орташа өңдеу',
     waitingNow: 'Қазір күтуде', longestWait: 'Ең ұзақ күтуде', noCalls: 'Бүгін қоңырау болған жоқ', ready: 'Дайын', onCall: 'Қоңырауда', onBreak: 'Өңдеу мен үзіліс',
     call: 'Желідегі қоңырау', joined: 'Кезекке тұрды', held: 'Жауап күтті', answeredBy: 'Жауап берді', talk: 'Сөйлесу', outcome: 'Нәтижесі', seconds: '{{count}} с',
-    outcomes: { waiting: 'Күтуде', answered: 'Жауап берілді', abandoned: 'Тастап кетті', timed_out: 'Күту уақыты бітті', ended: 'Кезексіз', unobserved: 'Нәтижесі белгісіз (АТС-пен байланыс үзілді)' } as Record<string, string>,
-    reports: 'Желі бойынша есептер', reportPeriod: 'Кезең', reportCalls: 'Қоңыраулар', reportBy: { day: 'Күндер бойынша', queue: 'Кезектер бойынша', interval: 'Жарты сағат бойынша', operator: 'Операторлар бойынша' } as Record<string, string>,
+    outcomes: {
+      waiting: 'Күтуде', answered: 'Жауап берілді', abandoned: 'Тастап кетті', timed_out: 'Күту уақыты бітті', ended: 'Кезекке дейін тұтқаны қойды', unobserved: 'Нәтижесі белгісіз (АТС-пен байланыс үзілді)',
+      entered: 'Желіде', announced: 'Хабарландыру тыңдады', terminal: 'Телефонға бағытталды', hangup: 'Бағыттау бойынша аяқталды', refused: 'Нөмір қызмет көрсетілмейді',
+    } as Record<string, string>,
+    reports: 'Желі бойынша есептер', reportPeriod: 'Кезең', reportCalls: 'Қоңыраулар',
+    reportBy: { day: 'Күндер бойынша', queue: 'Кезектер бойынша', interval: 'Жарты сағат бойынша', operator: 'Операторлар бойынша', line: 'Желілер: нөмірлер бойынша', line_day: 'Желілер: күндер бойынша', line_interval: 'Желілер: жарты сағат бойынша' } as Record<string, string>,
+    lines: 'Бүгінгі желілер', lineNumber: 'Желі', lineCalls: 'Қоңыраулар', lineClosed: 'Кестеден тыс', lineMenuHangup: 'Мәзірде тұтқаны қойды', lineMenuTimeout: 'Таңдамады',
+    lineMenuInvalid: 'Қате цифр', lineKk: 'Қазақша', lineRu: 'Орысша', lineToQueue: 'Кезекке', lineRefused: 'Нөмір қызмет көрсетілмейді', noLineCalls: 'Бүгін желіге қоңырау болған жоқ',
     format: 'Файл пішімі', download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
   },
   board: {

@@ -136,8 +136,14 @@ export const ru = {
     offered: 'Поступило', answered: 'Отвечено', abandoned: 'Брошено', shortAbandoned: 'Положили трубку в первые 5 с: в брошенные не входят', serviceLevel: 'Уровень обслуживания', asa: 'Ср. ожидание ответа', aht: 'Ср. обработка',
     waitingNow: 'Ждут сейчас', longestWait: 'Дольше всех ждёт', noCalls: 'Сегодня звонков не было', ready: 'Готовы', onCall: 'На звонке', onBreak: 'Обработка и перерыв',
     call: 'Звонок на линии', joined: 'Встал в очередь', held: 'Ждал ответа', answeredBy: 'Ответил', talk: 'Разговор', outcome: 'Итог', seconds: '{{count}} с',
-    outcomes: { waiting: 'Ожидает', answered: 'Отвечен', abandoned: 'Брошен', timed_out: 'Истекло время ожидания', ended: 'Без очереди', unobserved: 'Исход неизвестен (разрыв связи с АТС)' } as Record<string, string>,
-    reports: 'Отчёты по линии', reportPeriod: 'Период', reportCalls: 'Звонки', reportBy: { day: 'По дням', queue: 'По очередям', interval: 'По получасам', operator: 'По операторам' } as Record<string, string>,
+    outcomes: {
+      waiting: 'Ожидает', answered: 'Отвечен', abandoned: 'Брошен', timed_out: 'Истекло время ожидания', ended: 'Положил трубку до очереди', unobserved: 'Исход неизвестен (разрыв связи с АТС)',
+      entered: 'На линии', announced: 'Прослушал сообщение', terminal: 'Направлен на телефон', hangup: 'Завершён маршрутом', refused: 'Номер не обслуживается',
+    } as Record<string, string>,
+    reports: 'Отчёты по линии', reportPeriod: 'Период', reportCalls: 'Звонки',
+    reportBy: { day: 'По дням', queue: 'По очередям', interval: 'По получасам', operator: 'По операторам', line: 'Линии: по номерам', line_day: 'Линии: по дням', line_interval: 'Линии: по получасам' } as Record<string, string>,
+    lines: 'Линии сегодня', lineNumber: 'Линия', lineCalls: 'Звонков', lineClosed: 'Вне графика', lineMenuHangup: 'Положили трубку в меню', lineMenuTimeout: 'Не выбрали',
+    lineMenuInvalid: 'Неверная цифра', lineKk: 'Казахский', lineRu: 'Русский', lineToQueue: 'В очередь', lineRefused: 'Номер не обслуживается', noLineCalls: 'Сегодня на линии не звонили',
     format: 'Формат файла', download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
   },
   board: {

@@ -11,6 +11,7 @@ import { useNow } from '../../live/use-now'
 type Board = Schemas['LineBoard']
 type Agent = Board['agents'][number]
 type QueueRow = Board['queues'][number]
+type LineRow = Board['lines'][number]
 
 const STATE_COLORS: Record<Agent['state'], string> = { ready: 'green', ringing: 'gold', on_call: 'red', wrap_up: 'blue', break: 'orange', offline: 'default' }
 const STATE_ORDER: Agent['state'][] = ['ready', 'ringing', 'on_call', 'wrap_up', 'break', 'offline']
@@ -83,6 +84,22 @@ export function LineBoard () {
           { title: t('line.aht'), dataIndex: 'average_handling', render: (v: number | null) => (v === null ? '—' : clock(v)) },
           { title: t('line.waitingNow'), dataIndex: 'waiting_now' },
           { title: t('line.longestWait'), dataIndex: 'longest_wait_now', render: (v: number | null) => (v === null ? '—' : longestNow(v)) },
+        ]}
+      />
+      <Typography.Title level={2} style={{ fontSize: 16, marginTop: 16 }}>{t('line.lines')}</Typography.Title>
+      <Table<LineRow>
+        size='small' rowKey='line' pagination={false} dataSource={data?.lines} data-testid='line-lines' scroll={{ x: true }}
+        locale={{ emptyText: t('line.noLineCalls') }}
+        columns={[
+          { title: t('line.lineNumber'), dataIndex: 'line', render: (v: string, l) => (l.refused > 0 && l.calls === l.refused ? <span title={t('line.lineRefused')}>{v || '—'} ✕</span> : v) },
+          { title: t('line.lineCalls'), dataIndex: 'calls' },
+          { title: t('line.lineClosed'), dataIndex: 'closed' },
+          { title: t('line.lineMenuHangup'), dataIndex: 'menu_hangup' },
+          { title: t('line.lineMenuTimeout'), dataIndex: 'menu_timeout' },
+          { title: t('line.lineMenuInvalid'), dataIndex: 'menu_invalid' },
+          { title: t('line.lineKk'), dataIndex: 'language_kk' },
+          { title: t('line.lineRu'), dataIndex: 'language_ru' },
+          { title: t('line.lineToQueue'), dataIndex: 'to_queue' },
         ]}
       />
     </Card>

@@ -7,10 +7,10 @@ import { centreToday } from '../../i18n/centre-time'
 
 /** the service answers at most this many days at once */
 const MAX_DAYS = 31
-const REPORTS: LineReport[] = ['calls', 'day', 'queue', 'interval', 'operator']
+const REPORTS: LineReport[] = ['calls', 'day', 'queue', 'interval', 'operator', 'line', 'line_day', 'line_interval']
 const day = (d: Dayjs) => d.format('YYYY-MM-DD')
 
-/** the line's reports over a period as files: its calls, or the queue figures by day, queue, half hour or operator */
+/** the line's reports over a period as files: its calls, the queue figures by day, queue, half hour or operator, the lines' own by line, day or half hour */
 export function LineReports () {
   const { t, i18n } = useTranslation()
   // the centre's today, not the browser's: the service counts days in the centre's zone

@@ -1,0 +1,82 @@
+// The 109 line as a real Asterisk 22.10.1 told it (test/fixtures/asterisk-ami/line-109.txt, recorded
+// by `npm run test:pbx`): eight calls through the generated dialplan (closed by the calendar,
+// answered in Kazakh, abandoned, timed out to the overflow, hung up in the menu, no choice, a wrong
+// digit, a number no line owns), replayed by the AMI peer, which sends each event only to a
+// connection whose classes take it, as Asterisk does. The records and figures must be what the real
+// PBX run asserted.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { startAmiPeer } from '../helpers/ami-peer.js'
+import { replayedEvents } from '../helpers/ami-recording.js'
+import { buildTestApp } from '../helpers/app.js'
+import { createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+
+const RECORDING = 'line-109.txt'
+type Call = { linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null, language: string | null, queue: string | null, outcome: string, earlier_queues: { queue: string }[], ended_at: string | null }
+
+/** the recording replayed to a service whose AMI user reads `read`; resolves once `ended` calls (default: every caller's) have ended */
+async function lineOn (read?: string, ended?: number) {
+  const peer = await startAmiPeer(read === undefined ? {} : { read })
+  const database = await createTestDatabase()
+  const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+  await makeOrganization(database.db, { prefix: '101' })
+  const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+  await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  const calls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as Call[]).reverse()
+  const expected = ended ?? replayedEvents(RECORDING).filter((e) => e.message.Event === 'Hangup' && e.message.Uniqueid === e.message.Linkedid).length
+  const close = async () => { await t.close(); await peer.close() }
+  peer.replay(RECORDING)
+  await eventually(async () => (await calls()).filter((c) => c.ended_at !== null).length === expected, 15_000, `the ${expected} calls ended`)
+    .catch(async (err: unknown) => { await close(); throw err })
+  return { peer, t, admin, calls, close }
+}
+
+describe('the 109 line replayed from a real Asterisk 22.10.1: every call kept, with its line, menu and end', () => {
+  let line: Awaited<ReturnType<typeof lineOn>>
+  before(async () => { line = await lineOn() })
+  after(async () => { await line?.close() })
+
+  it('the eight calls: their line, closed, menu exit and choice, language, queue and outcome', async () => {
+    const calls = await line.calls()
+    assert.deepEqual(calls.map((c) => [c.line, c.closed, c.menu_exit, c.menu_choice, c.language, c.queue, c.outcome]), [
+      ['109', true, null, null, null, null, 'announced'],
+      ['109', false, 'choice', '1', 'kk', 'org101-q2', 'answered'],
+      ['109', false, 'choice', '2', 'ru', 'org101-queue', 'abandoned'],
+      ['109', false, 'choice', '1', 'kk', 'org101-queue', 'abandoned'],
+      ['109', false, 'hangup', null, null, null, 'ended'],
+      ['109', false, 'timeout', null, null, null, 'hangup'],
+      ['109', false, 'invalid', null, null, null, 'announced'],
+      ['5550123', false, null, null, null, null, 'refused'],
+    ])
+    assert.deepEqual(calls[3]!.earlier_queues.map((q) => q.queue), ['org101-q2'], 'the overflowed call keeps the queue it timed out of')
+  })
+
+  it('the line\'s own figures, and the overflowed call in both queues\' figures', async () => {
+    const kpis = (await line.t.app.inject({ url: '/api/line-calls/kpis', headers: line.admin })).json()
+    const byLine = Object.fromEntries(kpis.lines.lines.map((l: { line: string }) => [l.line, l]))
+    assert.deepEqual(byLine['109'], { line: '109', calls: 7, closed: 1, refused: 0, menu_hangup: 1, menu_timeout: 1, menu_invalid: 1, language_ru: 1, language_kk: 2, to_queue: 3 })
+    assert.equal(byLine['5550123'].refused, 1)
+    const byQueue = Object.fromEntries(kpis.queues.map((q: { queue: string }) => [q.queue, q]))
+    assert.deepEqual([byQueue['org101-q2'].offered, byQueue['org101-q2'].answered, byQueue['org101-q2'].timed_out], [2, 1, 1])
+    assert.deepEqual([byQueue['org101-queue'].offered, byQueue['org101-queue'].abandoned + byQueue['org101-queue'].short_abandoned], [2, 2])
+    // by line as a report
+    const csv = await line.t.app.inject({ url: '/api/line-calls/kpis/export?by=line&format=csv&lang=kk', headers: line.admin })
+    assert.equal(csv.statusCode, 200)
+    const rows = csv.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
+    assert.ok(rows[0]!.startsWith('Желі,Желіге қоңыраулар,Кестеден тыс,'), rows[0])
+    assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(0, 3)), [['109', '7', '1'], ['5550123', '1', '0']])
+  })
+})
+
+describe('an AMI user whose read lacks `user` (the README before this fix): the dialplan\'s events never arrive', () => {
+  let line: Awaited<ReturnType<typeof lineOn>>
+  before(async () => { line = await lineOn('system,call,agent,reporting', 3) })
+  after(async () => { await line?.close() })
+
+  it('the queued calls are kept without their line or menu; the others not at all', async () => {
+    const calls = await line.calls()
+    assert.deepEqual(calls.map((c) => [c.line, c.menu_choice, c.queue]), [[null, null, 'org101-q2'], [null, null, 'org101-queue'], [null, null, 'org101-queue']])
+  })
+})
