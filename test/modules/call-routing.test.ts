@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
@@ -149,6 +150,21 @@ describe('call routing (/api/organizations/{tenant_id}/queues, lines, menus, sch
       assert.equal(back.statusCode, 200)
       assert.equal(back.headers['content-type'], 'audio/wav')
       assert.ok(back.rawPayload.equals(kk))
+    })
+
+    it('a WAV Asterisk would refuse or misread as it is (WAVE_FORMAT_EXTENSIBLE, data size 0xFFFFFFFF, an odd chunk) is kept with the canonical 44-byte header, its samples unchanged', async () => {
+      const id = (await call('POST', url('prompts'), { name: 'Записи разных редакторов' })).json().id
+      const samples = tone(8000, 1)
+      const canonical = makeWav(8000, samples)
+      for (const [what, file] of [['extensible', extensibleWav(8000, samples)], ['unsized', unsizedWav(8000, samples)], ['odd chunk', oddChunkWav(8000, samples)]] as const) {
+        assert.ok(!file.equals(canonical), what)
+        const res = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...manager, 'content-type': 'audio/wav' }, payload: file })
+        assert.equal(res.statusCode, 200, `${what}: ${res.body}`)
+        const kept = (await t.app.inject({ url: url(`prompts/${id}/recordings/ru`), headers: manager })).rawPayload
+        assert.ok(kept.equals(canonical), `${what}: kept as the canonical file (${kept.length} bytes, header ${kept.subarray(0, 44).toString('hex')})`)
+        const [recording] = (await call('GET', url('prompts'), undefined, manager)).json().find((p: { id: number }) => p.id === id).recordings
+        assert.deepEqual([recording.size_bytes, recording.duration_ms], [canonical.length, 1000], what)
+      }
     })
 
     it('422 says what the file is and what is accepted: stereo, 44.1 kHz, 8-bit, not PCM, not a WAV, empty; nothing is kept', async () => {

@@ -38,6 +38,8 @@ const MODULES = [
   'pbx_config', 'func_channel', 'func_strings', 'func_callerid', 'func_logic', 'func_cut', 'func_global',
   'codec_ulaw', 'codec_alaw', 'codec_resample', 'format_wav', 'format_pcm', 'format_sln',
   'bridge_simple', 'bridge_native_rtp', 'bridge_softmix', 'bridge_holding', 'bridge_builtin_features',
+  // `file convert`: a file read as Asterisk reads a prompt
+  'res_convert',
 ]
 
 export interface AsteriskOptions {

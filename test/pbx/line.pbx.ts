@@ -9,12 +9,12 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createAmiClient } from '../../src/integrations/ami/client.js'
 import { field } from '../../src/integrations/ami/protocol.js'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 import { openSse } from '../helpers/sse.js'
+import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
 import { recordAmi, type AmiRecorder } from './ami-recorder.js'
 import { pbxTools, startAsterisk, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
@@ -47,7 +47,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   let operators: Headers[]
   const phones: Phone[] = []
   const consoles: Awaited<ReturnType<typeof openSse>>[] = []
-  let ids: { queue: number, defaultQueue: number, menu: number, prompt: number }
+  let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number }
   let callerPort = 5300
   const control = createAmiClient({ host: '127.0.0.1', port: amiPort, username: AMI.username, secret: AMI.secret, timeoutMs: 10_000 })
 
@@ -105,8 +105,9 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     await makeTerminal(t.app, admin, org.id, '002', staff[1]!.id)
     const base = `/api/organizations/${org.id}`
     const prompt = (await api('POST', `${base}/prompts`, { name: 'Выбор языка / Тілді таңдау' })).id as number
-    for (const [language, rate] of [['ru', 8000], ['kk', 16_000]] as const) {
-      const res = await t.app.inject({ method: 'PUT', url: `${base}/prompts/${prompt}/recordings/${language}`, headers: { ...admin, 'content-type': 'audio/wav' }, payload: makeWav(rate, tone(rate, 1)) })
+    // as editors and recorders write them (Asterisk's format_wav would refuse or misread each as it is)
+    for (const [language, file] of [['ru', extensibleWav(8000, tone(8000, 1))], ['kk', oddChunkWav(16_000, tone(16_000, 1))]] as const) {
+      const res = await t.app.inject({ method: 'PUT', url: `${base}/prompts/${prompt}/recordings/${language}`, headers: { ...admin, 'content-type': 'audio/wav' }, payload: file })
       assert.equal(res.statusCode, 200, res.body)
     }
     const defaultQueue = (await api('GET', `${base}/queues`))[0].id as number
@@ -120,7 +121,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     })).id as number
     const calendar = (await api('POST', `${base}/schedules`, { name: 'Рабочее время центра', kind: 'calendar' })).id as number
     await api('POST', `${base}/lines`, { number: '109', name: 'Единый номер 109', schedule_id: calendar, destination: { kind: 'menu', menu_id: menu }, closed_destination: { kind: 'announcement', prompt_id: prompt } })
-    ids = { queue, defaultQueue, menu, prompt }
+    ids = { org: org.id, queue, defaultQueue, menu, prompt }
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
 
@@ -287,8 +288,26 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     await eventually(async () => (await pausesOf('101002')).every((p) => p.paused && p.reason === 'offline'), 30_000, '101002 offline once its console closed')
   })
 
-  it('every prompt played without a warning from Asterisk', () => {
-    const warnings = asterisk.log().split('\n').filter((l) => /WARNING|ERROR/.test(l) && /file|format|wav|appeals\//i.test(l))
+  it('every prompt played, in the caller\'s language, without a warning from Asterisk', () => {
+    const log = asterisk.log()
+    assert.match(log, /Playing 'appeals\/org101\/\d+\.\w+' \(language 'ru'\)/, 'the closed announcement and the menu in Russian')
+    const warnings = log.split('\n').filter((l) => /WARNING|ERROR/.test(l) && /file|format|wav|appeals\//i.test(l))
     assert.deepEqual(warnings, [])
+  })
+
+  it('a WAV as editors write it (WAVE_FORMAT_EXTENSIBLE, data size 0xFFFFFFFF, an odd chunk) Asterisk refuses; as the service keeps it, Asterisk reads it', async () => {
+    const base = `/api/organizations/${ids.org}`
+    const prompt = (await api('POST', `${base}/prompts`, { name: 'Проверка форматов' })).id as number
+    const samples = tone(8000, 1)
+    for (const [what, file] of [['extensible', extensibleWav(8000, samples)], ['unsized', unsizedWav(8000, samples)], ['odd chunk', oddChunkWav(8000, samples)]] as const) {
+      const asUploaded = join(dir, `uploaded-${what.replace(' ', '-')}.wav`)
+      writeFileSync(asUploaded, file)
+      assert.match(await asterisk.cli(`file convert ${asUploaded} ${asUploaded}.sln`), /failed|Unable/, `${what}: Asterisk refuses the file as uploaded`)
+      const res = await t.app.inject({ method: 'PUT', url: `${base}/prompts/${prompt}/recordings/ru`, headers: { ...admin, 'content-type': 'audio/wav' }, payload: file })
+      assert.equal(res.statusCode, 200, res.body)
+      const kept = join(dir, `kept-${what.replace(' ', '-')}.wav`)
+      writeFileSync(kept, (await t.app.inject({ url: `${base}/prompts/${prompt}/recordings/ru`, headers: admin })).rawPayload)
+      assert.match(await asterisk.cli(`file convert ${kept} ${kept}.sln`), /Converted/, `${what}: Asterisk reads the file as kept`)
+    }
   })
 })

@@ -4,6 +4,7 @@ import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembe
 import { organizationIdOfPrefix } from '../organizations/queries.js'
 import { parseQueueName } from './asterisk-names.js'
 import { groupBy } from '../../lib/collections.js'
+import { canonicalWav, readWav } from './wav.js'
 
 /* What other modules may ask of the call routing's tables (their owner is this module). */
 
@@ -67,5 +68,8 @@ export async function routingOf (db: AppDb, organizationIds: number[]): Promise<
 }
 
 /** a prompt's recording as it was uploaded (the PBX writes it where Asterisk plays it) */
-export const recordingFile = async (db: AppDb, promptId: number, language: 'ru' | 'kk') =>
-  (await db.select({ wav: promptRecordings.wav }).from(promptRecordings).where(and(eq(promptRecordings.prompt_id, promptId), eq(promptRecordings.language, language))))[0]?.wav
+/** a prompt's recording as Asterisk is given it: behind the canonical header (kept so since migration 0040; earlier uploads are put so here) */
+export const recordingFile = async (db: AppDb, promptId: number, language: 'ru' | 'kk') => {
+  const wav = (await db.select({ wav: promptRecordings.wav }).from(promptRecordings).where(and(eq(promptRecordings.prompt_id, promptId), eq(promptRecordings.language, language))))[0]?.wav
+  return wav === undefined ? undefined : canonicalWav(readWav(wav))
+}

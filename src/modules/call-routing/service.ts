@@ -9,7 +9,7 @@ import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
-import { readWav, WavError } from './wav.js'
+import { canonicalWav, readWav, WavError } from './wav.js'
 import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
 
 type Loc = (string | number)[]
@@ -337,7 +337,8 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
           if (err instanceof WavError) throw new RequestValidationError([{ type: err.problem, loc: ['body'], msg: err.message, ...(err.found ? { ctx: { found: err.found } } : {}) }])
           throw err
         }
-        await repo.saveRecording({ prompt_id: id, language, sample_rate: info.sampleRate, duration_ms: info.durationMs, size_bytes: wav.length, wav })
+        const kept = canonicalWav(info)
+        await repo.saveRecording({ prompt_id: id, language, sample_rate: info.sampleRate, duration_ms: info.durationMs, size_bytes: kept.length, wav: kept })
         return one(promptViews(org.prefix, [prompt]))
       },
       async recording (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk') {

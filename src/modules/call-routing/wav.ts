@@ -1,11 +1,18 @@
 // What Asterisk plays as a prompt: a RIFF/WAVE file of 16-bit mono PCM at 8 kHz (Asterisk's `wav`)
 // or 16 kHz (its `wav16`). Anything else is refused here, with what it is and what is accepted,
-// rather than played as noise on the line.
+// rather than played as noise on the line. What is accepted is kept with a canonical 44-byte header
+// (format tag 1, the data's true size, no other chunk): Asterisk's format_wav refuses any format
+// tag but 1 (WAVE_FORMAT_EXTENSIBLE is 0xFFFE) and trusts the data size it reads.
 
 export const ACCEPTED_WAV = 'a WAV file (RIFF/WAVE) of 16-bit PCM, mono, at 8000 or 16000 Hz'
 export const SAMPLE_RATES = [8000, 16_000] as const
 
-export interface WavInfo { sampleRate: typeof SAMPLE_RATES[number], durationMs: number }
+export interface WavInfo {
+  sampleRate: typeof SAMPLE_RATES[number]
+  durationMs: number
+  /** the samples: the data chunk's bytes present in the file, to a whole sample */
+  pcm: Buffer
+}
 
 /** why a file is refused, for a client to say in its own language (the 422's `type`) */
 export type WavProblem = 'wav_not_wav' | 'wav_no_format' | 'wav_format' | 'wav_no_sound'
@@ -22,12 +29,15 @@ const EXTENSIBLE = 0xfffe
 const PCM_SUBTYPE = 0x0001
 
 /** the format of a WAV file, or a WavError saying what the file is and what is accepted */
-export function readWav (file: Buffer): WavInfo {
+export function readWav (bytes: Uint8Array): WavInfo {
+  // a database's bytea may come back as a plain Uint8Array
+  const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (file.length < 12 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') {
     throw new WavError('wav_not_wav', `Not a WAV file: ${ACCEPTED_WAV} is accepted`)
   }
   let format: { tag: number, channels: number, rate: number, bits: number } | undefined
   let dataBytes: number | undefined
+  let dataStart: number | undefined
   for (let at = 12; at + 8 <= file.length;) {
     const id = file.toString('latin1', at, at + 4)
     const size = file.readUInt32LE(at + 4)
@@ -38,6 +48,7 @@ export function readWav (file: Buffer): WavInfo {
       format = { tag: subtype === PCM_SUBTYPE ? PCM : tag, channels: file.readUInt16LE(body + 2), rate: file.readUInt32LE(body + 4), bits: file.readUInt16LE(body + 14) }
     } else if (id === 'data') {
       // a recorder that did not know the length writes 0 or 0xFFFFFFFF: the rest of the file is the data
+      dataStart = body
       dataBytes = Math.min(size, file.length - body)
       if (size === 0 || size === 0xffffffff) dataBytes = file.length - body
       break
@@ -51,12 +62,12 @@ export function readWav (file: Buffer): WavInfo {
       { pcm: format.tag === PCM, audio_format: format.tag, bits: format.bits, channels: format.channels, sample_rate: format.rate })
   }
   if (dataBytes === undefined || dataBytes < 2) throw new WavError('wav_no_sound', `The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
-  return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(Math.floor(dataBytes / 2) / format.rate * 1000) }
+  const samples = Math.floor(dataBytes / 2)
+  return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(samples / format.rate * 1000), pcm: file.subarray(dataStart!, dataStart! + samples * 2) }
 }
 
-/** a WAV file of 16-bit mono PCM holding `samples` (tests and tools) */
-export function makeWav (sampleRate: number, samples: Int16Array, { channels = 1, bits = 16, tag = PCM } = {}): Buffer {
-  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
+/** 16-bit mono PCM behind the canonical 44-byte header */
+function pcmWav (sampleRate: number, data: Buffer, { channels = 1, bits = 16, tag = PCM } = {}): Buffer {
   const header = Buffer.alloc(44)
   header.write('RIFF', 0, 'latin1')
   header.writeUInt32LE(36 + data.length, 4)
@@ -73,3 +84,10 @@ export function makeWav (sampleRate: number, samples: Int16Array, { channels = 1
   header.writeUInt32LE(data.length, 40)
   return Buffer.concat([header, data])
 }
+
+/** an accepted file as it is kept and played: its samples behind the canonical header */
+export const canonicalWav = (info: WavInfo): Buffer => pcmWav(info.sampleRate, info.pcm)
+
+/** a WAV file holding `samples` with the canonical header, or another format's (tests and tools) */
+export const makeWav = (sampleRate: number, samples: Int16Array, format: { channels?: number, bits?: number, tag?: number } = {}): Buffer =>
+  pcmWav(sampleRate, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength), format)

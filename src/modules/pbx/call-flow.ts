@@ -226,7 +226,8 @@ export function promptFiles (org: FlowOrganization): PromptFile[] {
     const fallback = p.recordings.find((r) => r.language === 'ru') ?? p.recordings[0]
     const file = (dir: string, r: typeof p.recordings[number]) => ({
       path: `${dir}${promptSound(org.prefix, p.id)}.${r.sample_rate === 16_000 ? 'wav16' : 'wav'}`,
-      stamp: `${r.language} ${r.uploaded_at.toISOString()}`,
+      // `pcm44`: files written before recordings were given the canonical header are written again
+      stamp: `${r.language} ${r.uploaded_at.toISOString()} pcm44`,
       promptId: p.id,
       language: r.language,
     })
