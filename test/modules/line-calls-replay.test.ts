@@ -80,3 +80,26 @@ describe('an AMI user whose read lacks `user` (the README before this fix): the 
     assert.deepEqual(calls.map((c) => [c.line, c.menu_choice, c.queue]), [[null, null, 'org101-q2'], [null, null, 'org101-queue'], [null, null, 'org101-queue']])
   })
 })
+
+describe('a name in Cyrillic and Kazakh letters cut across two TCP segments inside a character', () => {
+  it('is read whole: the agent rung keeps its member name', async () => {
+    const peer = await startAmiPeer()
+    const database = await createTestDatabase()
+    const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+    try {
+      await makeOrganization(database.db, { prefix: '101' })
+      const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+      await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+      const name = 'Оператор Әлия Құрманғазы'
+      await peer.replaySplit('queue-answered.txt', (m) => (m.MemberName === undefined ? m : { ...m, MemberName: name }))
+      const call = await eventually(async () => {
+        const res = await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })
+        return res.statusCode === 200 && res.json().ended_at !== null ? res.json() as { attempts: { member_name: string }[] } : undefined
+      }, 15_000, 'the call ended')
+      assert.deepEqual(call.attempts.map((a) => a.member_name), [name])
+    } finally {
+      await t.close()
+      await peer.close()
+    }
+  })
+})

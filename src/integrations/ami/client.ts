@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net'
+import { StringDecoder } from 'node:string_decoder'
 import { encodeAction, decodeMessage, field, MESSAGE_END, type AmiMessage } from './protocol.js'
 import { backoffDelay } from '../../lib/backoff.js'
 import { traced } from '../../lib/tracing.js'
@@ -47,6 +48,8 @@ export function createAmiClient (options: AmiOptions) {
   let socket: Socket | undefined
   let ready: Promise<void> | undefined
   let buffer = ''
+  // a character split across two TCP chunks (a Cyrillic caller name) is decoded once whole
+  let decoder = new StringDecoder('utf8')
   let bannerSeen = false
   let sequence = 0
   let failures = 0
@@ -65,6 +68,7 @@ export function createAmiClient (options: AmiOptions) {
     socket = undefined
     ready = undefined
     buffer = ''
+    decoder = new StringDecoder('utf8')
     bannerSeen = false
     failAll(new AmiError(reason))
     streaming?.lost?.(reason)
@@ -94,7 +98,7 @@ export function createAmiClient (options: AmiOptions) {
   }
 
   function onData (chunk: Buffer): void {
-    buffer += chunk.toString('utf8')
+    buffer += decoder.write(chunk)
     if (!bannerSeen) {
       const eol = buffer.indexOf('\r\n')
       if (eol < 0) return
