@@ -119,6 +119,9 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         write(withValues(paused ? recorded.paused : recorded.unpaused, { ActionID: id }))
         return
       }
+      case 'Ping':
+        write(message(['Response: Success', `ActionID: ${id}`, 'Ping: Pong', `Timestamp: ${(Date.now() / 1000).toFixed(6)}`]))
+        return
       case 'Logoff':
         write(message(['Response: Goodbye', `ActionID: ${id}`, 'Message: Thanks for all the fish.']))
         socket.end()

@@ -103,3 +103,33 @@ describe('a name in Cyrillic and Kazakh letters cut across two TCP segments insi
     }
   })
 })
+
+describe('a half-open events connection (Asterisk gone without a word)', () => {
+  it('is found by the keep-alive\'s unanswered Ping and reopened; the calls after it are kept', async () => {
+    const peer = await startAmiPeer()
+    const database = await createTestDatabase()
+    const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '1s', AMI_KEEPALIVE: '500ms' } })
+    try {
+      await makeOrganization(database.db, { prefix: '101' })
+      const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+      const streamLogins = () => peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent,user').length
+      await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+      // a quiet line: pinged, answered, nothing reopened
+      await eventually(async () => peer.state.received.some((a) => a.Action === 'Ping'), 10_000, 'a keep-alive Ping')
+      const logins = streamLogins()
+      // the peer stops answering anything, as a host gone behind a dead route: the next Ping goes unanswered
+      peer.state.mode = 'silent'
+      await eventually(async () => streamLogins() > logins, 15_000, 'the connection reopened after an unanswered Ping')
+      peer.state.mode = 'normal'
+      await eventually(async () => peer.streaming() >= 1 && streamLogins() > logins + 1, 40_000, 'streaming again once Asterisk answers')
+      peer.replay('queue-answered.txt')
+      await eventually(async () => {
+        const res = await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })
+        return res.statusCode === 200 && res.json().outcome === 'answered'
+      }, 15_000, 'the call after the reconnection kept')
+    } finally {
+      await t.close()
+      await peer.close()
+    }
+  })
+})

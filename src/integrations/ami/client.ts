@@ -13,6 +13,8 @@ export interface AmiOptions {
   timeoutMs: number
   /** the event classes this connection receives (Login's `Events`): `off` unless it streams them */
   events?: string
+  /** a streaming connection that has heard nothing this long sends a Ping; unanswered within timeoutMs, it is reopened */
+  keepAliveMs?: number
 }
 
 /** what a connection that streams events hears: each event as it arrives, and the connection's state */
@@ -51,6 +53,8 @@ export function createAmiClient (options: AmiOptions) {
   // a character split across two TCP chunks (a Cyrillic caller name) is decoded once whole
   let decoder = new StringDecoder('utf8')
   let bannerSeen = false
+  /** when the connection last said anything (a keep-alive pings only a quiet one) */
+  let heardAt = 0
   let sequence = 0
   let failures = 0
   let retryAt = 0
@@ -98,6 +102,7 @@ export function createAmiClient (options: AmiOptions) {
   }
 
   function onData (chunk: Buffer): void {
+    heardAt = Date.now()
     buffer += decoder.write(chunk)
     if (!bannerSeen) {
       const eol = buffer.indexOf('\r\n')
@@ -179,6 +184,14 @@ export function createAmiClient (options: AmiOptions) {
       let stopped = false
       let connected = false
       let timer: NodeJS.Timeout | undefined
+      // a half-open connection (Asterisk gone without a FIN) is only found by asking: a Ping unanswered within the timeout drops it, and the loss reconnects
+      const keepAlive = options.keepAliveMs === undefined
+        ? undefined
+        : setInterval(() => {
+          if (!connected || !socket || Date.now() - heardAt < options.keepAliveMs!) return
+          send({ Action: 'Ping' }, false).catch(() => {})
+        }, Math.max(250, Math.floor(options.keepAliveMs / 4)))
+      keepAlive?.unref()
       const attempt = () => {
         if (stopped) return
         ensureConnected().then(() => {
@@ -205,6 +218,7 @@ export function createAmiClient (options: AmiOptions) {
       stopStreaming = () => {
         stopped = true
         clearTimeout(timer)
+        clearInterval(keepAlive)
         streaming = undefined
       }
       return stopStreaming
