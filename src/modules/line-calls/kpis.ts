@@ -3,6 +3,7 @@
 // service level as `ServicelevelPerf` (answered within the queue's `servicelevel` / answered) and
 // `ServicelevelPerf2` (answered or abandoned within it / answered and abandoned).
 import { eq, inArray, sql } from 'drizzle-orm'
+import type { PgTable } from 'drizzle-orm/pg-core'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { lineCallIntervals, lineCallOperatorIntervals, lineCalls, lineEntryIntervals, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
@@ -53,6 +54,13 @@ const inScope = (s: KpiScope) => sql.join([
 
 export type KpiGroupRow = KpiSums & { queue: string | null, slot: Date | null, day: string | null }
 
+/** a table of 15-minute bins as `c`, each bin with its 30-minute interval from the period's start (`slot`) and its day in the centre's zone (`day`) */
+const binned = (table: PgTable, s: KpiScope) => sql`(
+    select i.*, date_bin('30 minutes', i.bin, ${s.start.toISOString()}::timestamptz) as slot,
+      to_char(i.bin at time zone ${s.timeZone}, 'YYYY-MM-DD') as day
+    from ${table} i
+  ) c`
+
 /**
  * The calls that joined a queue in the period, from the sums the triggers keep by 15-minute bin
  * (line_call_intervals): per queue, per 30-minute interval of the centre's day, per day, and in all
@@ -62,11 +70,7 @@ export type KpiGroupRow = KpiSums & { queue: string | null, slot: Date | null, d
  */
 export const queueFigures = (db: AppDb, s: KpiScope) => selectRows<KpiGroupRow>(db, sql`
   select c.queue, c.slot, c.day, ${sums(s.shortAbandonSeconds)}
-  from (
-    select i.*, date_bin('30 minutes', i.bin, ${s.start.toISOString()}::timestamptz) as slot,
-      to_char(i.bin at time zone ${s.timeZone}, 'YYYY-MM-DD') as day
-    from ${lineCallIntervals} i
-  ) c
+  from ${binned(lineCallIntervals, s)}
   where ${inScope(s)}
   group by grouping sets ((c.queue), (c.slot), (c.day), ())
   having sum(c.offered) > 0`)
@@ -100,11 +104,7 @@ export const lineFigures = (db: AppDb, s: KpiScope) => selectRows<LineGroupRow>(
   select c.line, c.slot, c.day, sum(c.calls)::int as calls, sum(c.closed)::int as closed, sum(c.refused)::int as refused,
     sum(c.menu_hangup)::int as menu_hangup, sum(c.menu_timeout)::int as menu_timeout, sum(c.menu_invalid)::int as menu_invalid,
     sum(c.language_ru)::int as language_ru, sum(c.language_kk)::int as language_kk, sum(c.to_queue)::int as to_queue
-  from (
-    select i.*, date_bin('30 minutes', i.bin, ${s.start.toISOString()}::timestamptz) as slot,
-      to_char(i.bin at time zone ${s.timeZone}, 'YYYY-MM-DD') as day
-    from ${lineEntryIntervals} i
-  ) c
+  from ${binned(lineEntryIntervals, s)}
   where ${linesInScope(s)}
   group by grouping sets ((c.line), (c.slot), (c.day), ())
   having sum(c.calls) > 0`)
