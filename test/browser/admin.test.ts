@@ -317,6 +317,11 @@ async function englishTexts (page: Page): Promise<string[]> {
       if (!element || element.closest('[data-testid="current-user"], pre, code, script, style') || element.getClientRects().length === 0) continue
       texts.push(node.textContent?.trim() ?? '')
     }
+    // an icon's own name, hidden or not: what an accessibility check lists and a screen reader may say
+    for (const icon of document.body.querySelectorAll('.anticon[aria-label]')) {
+      const label = icon.getAttribute('aria-label')?.trim() ?? ''
+      if (!/[А-Яа-яЁёӘәҒғҚқҢңӨөҰұҮүҺһІі]/.test(label)) texts.push(`icon: ${label}`)
+    }
     for (const element of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (element.closest('[aria-hidden="true"], [data-testid="current-user"]')) continue
       for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
@@ -327,8 +332,8 @@ async function englishTexts (page: Page): Promise<string[]> {
     return texts
   })
   const allowed = /^(?:[A-Z0-9_./:@+-]+|Asterisk|PJSIP|WebSocket|Administrator|Telegram|WhatsApp|e-Otinish|eGov|[\w-]+\.conf|[a-z0-9]+(?:-[a-z0-9]+)+|[A-Z][a-z]+\/[A-Z][A-Za-z_]+|[\w.+-]+@[\w.-]+|https?:\/\/\S+)$/
-  const english = (text: string) => /[A-Za-z]{3,}/.test(text) && !/[А-Яа-яЁёӘәҒғҚқҢңӨөҰұҮүҺһІі]/.test(text) &&
-    !text.replace(/^(?:aria-label|title|placeholder|alt): /, '').split(/[\s,;()]+/).every((word) => word === '' || allowed.test(word))
+  const english = (text: string) => text.startsWith('icon: ') || (/[A-Za-z]{3,}/.test(text) && !/[А-Яа-яЁёӘәҒғҚқҢңӨөҰұҮүҺһІі]/.test(text) &&
+    !text.replace(/^(?:aria-label|title|placeholder|alt): /, '').split(/[\s,;()]+/).every((word) => word === '' || allowed.test(word)))
   return [...new Set(said.filter(english))]
 }
 

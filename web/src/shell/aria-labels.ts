@@ -8,7 +8,7 @@ type AriaName = keyof typeof ru.aria
  * after itself («down», «search», «ellipsis»), an InputNumber's arrows are «Increase Value» and
  * «Decrease Value», a Segmented is a «segmented control», a clear button «clear». None of it is
  * in its locales, so the names are said again here, in the console's language: an icon beside
- * words or outside any control is decoration and is hidden; an icon that is a control's only
+ * words or outside any control is decoration, hidden and its English name taken off; an icon that is a control's only
  * content, and the fixed English names, are translated (the English kept to translate again when
  * the language changes).
  */
@@ -48,8 +48,14 @@ function translate (element: Element, names: Record<string, AriaName>, i18n: I18
 function nameIcon (icon: Element, i18n: I18n): void {
   const control = icon.closest(CONTROL)
   const alone = control !== null && !control.hasAttribute('aria-label') && (control.textContent ?? '').trim() === ''
-  if (alone) translate(icon, ICON_NAMES, i18n)
-  else if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true')
+  if (alone) { translate(icon, ICON_NAMES, i18n); return }
+  // decoration: hidden, and its English name taken off the page (kept aside should the icon become a control's only content)
+  if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true')
+  const english = icon.getAttribute('aria-label')
+  if (english !== null) {
+    if (!icon.hasAttribute(ENGLISH)) icon.setAttribute(ENGLISH, english)
+    icon.removeAttribute('aria-label')
+  }
 }
 
 function name (element: Element, i18n: I18n): void {
@@ -57,9 +63,11 @@ function name (element: Element, i18n: I18n): void {
   else translate(element, NAMES, i18n)
 }
 
+const NAMED = `[aria-label], [${ENGLISH}]`
+
 function nameAll (root: Element, i18n: I18n): void {
-  if (root.hasAttribute('aria-label')) name(root, i18n)
-  for (const element of root.querySelectorAll('[aria-label]')) name(element, i18n)
+  if (root.matches(NAMED)) name(root, i18n)
+  for (const element of root.querySelectorAll(NAMED)) name(element, i18n)
 }
 
 /** names the controls of the page in the console's language from now on, as they appear and when the language changes */
