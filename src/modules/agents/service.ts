@@ -5,13 +5,10 @@ import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { memberInterface as interfaceOf, OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
 import type { AgentRepo } from './repo.js'
 import type { AgentChoice, AgentStateValue, AgentView } from './schemas.js'
 
-/** the pause reason of an operator whose console is closed (DESIGN 9) */
-export const OFFLINE = 'offline'
-
-const interfaceOf = (terminalId: string) => `PJSIP/${terminalId}`
 type Choice = Awaited<ReturnType<AgentRepo['choice']>>
 type Members = Map<string, QueueMemberState[]> | 'not_configured' | 'unreachable'
 

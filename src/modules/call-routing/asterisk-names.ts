@@ -12,3 +12,11 @@ export const menuName = (prefix: string, id: number) => `org${prefix}-menu${id}`
 export const scheduleName = (prefix: string, id: number) => `org${prefix}-sched${id}`
 /** as the dialplan plays it: the channel's language picks `<sounds>/<lang>/appeals/org<prefix>/<id>.wav` */
 export const promptSound = (prefix: string, id: number) => `appeals/org${prefix}/${id}`
+
+/** a terminal as a queue member (and as a device): the generated queues name members `PJSIP/<terminal>` */
+export const MEMBER_INTERFACE_PREFIX = 'PJSIP/'
+export const memberInterface = (terminalId: string) => `${MEMBER_INTERFACE_PREFIX}${terminalId}`
+/** the SIP terminal of a queue member's interface; undefined for any other (a Local channel, a trunk) */
+export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
+/** the pause reason of an operator whose console is closed (DESIGN 9): the agents pause with it, the line's states read it as offline */
+export const OFFLINE_PAUSE_REASON = 'offline'

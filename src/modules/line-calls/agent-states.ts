@@ -4,11 +4,10 @@
 // is the queue's `wrapuptime` from the agent's AgentComplete on.
 import type { memberStateNames } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
+import { OFFLINE_PAUSE_REASON } from '../call-routing/asterisk-names.js'
 
 export type AgentStateName = typeof memberStateNames[number]
 
-/** the pause reason of an operator whose console is closed (the agents module pauses with it) */
-const OFFLINE_REASON = 'offline'
 /** Asterisk's device states: in use, busy, on hold; ringing, ringing while in use; invalid, unavailable */
 const TALKING = new Set([2, 3, 8])
 const RINGING = new Set([6, 7])
@@ -54,7 +53,7 @@ export function createAgentTracker () {
     if (all.length === 0) return { state: 'offline', reason: null }
     if (all.every((q) => q.paused)) {
       const reason = all.find((q) => q.reason)?.reason ?? null
-      return reason === OFFLINE_REASON ? { state: 'offline', reason } : { state: 'break', reason }
+      return reason === OFFLINE_PAUSE_REASON ? { state: 'offline', reason } : { state: 'break', reason }
     }
     return { state: 'ready', reason: null }
   }

@@ -8,6 +8,7 @@ import { selectRows, type AppDb } from '../../db/client.js'
 import { lineCallIntervals, lineCallOperatorIntervals, lineCalls, lineEntryIntervals, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalIdsOf } from '../endpoints/queries.js'
+import { MEMBER_INTERFACE_PREFIX } from '../call-routing/asterisk-names.js'
 
 /** a caller waiting longer than this is not "waiting now": the hang-up was missed (reconciled after a reconnect) */
 export const WAITING_AT_MOST_MS = 12 * 3600_000
@@ -146,7 +147,7 @@ export const stateTimes = (db: AppDb, s: KpiScope, now: Date) => {
       select p.interface, p.state, case when p.state = 'break' then coalesce(p.reason, '') end as reason,
         extract(epoch from least(coalesce(p.ended_at, ${end}), ${end}) - greatest(p.started_at, ${start})) as seconds
       from ${memberStatePeriods} p
-      where ${s.organizationId === undefined ? sql`true` : sql`p.interface in (select 'PJSIP/' || t.id from (${terminalIdsOf(db, s.organizationId)}) t)`}
+      where ${s.organizationId === undefined ? sql`true` : sql`p.interface in (select ${MEMBER_INTERFACE_PREFIX} || t.id from (${terminalIdsOf(db, s.organizationId)}) t)`}
         and p.started_at < ${end} and (p.ended_at is null or p.ended_at > ${start})
     ) x
     where x.seconds > 0

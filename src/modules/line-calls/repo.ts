@@ -9,7 +9,8 @@ import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
 import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { AgentState } from './agent-states.js'
-import { terminalOfMember, type LineCall } from './tracker.js'
+import type { LineCall } from './tracker.js'
+import { MEMBER_INTERFACE_PREFIX, terminalOfMember } from '../call-routing/asterisk-names.js'
 
 /** the board lists this many waiting callers at most (the count is whole) */
 const MAX_WAITING_SHOWN = 200
@@ -107,7 +108,7 @@ export function createLineCallRepo (db: AppDb) {
         wrapup_until: memberStates.wrapup_until, terminal_id: terminal.id, organization_id: terminal.organization_id, terminal_name: terminal.name,
         last_name: employee.last_name, first_name: employee.first_name,
       }).from(memberStates)
-        .leftJoin(terminal, sql`${memberStates.interface} = 'PJSIP/' || ${terminal.id}`)
+        .leftJoin(terminal, sql`${memberStates.interface} = ${MEMBER_INTERFACE_PREFIX} || ${terminal.id}`)
         .leftJoin(employee, eq(employee.id, terminal.employee_id))
         .where(organizationId === undefined ? undefined : eq(terminal.organization_id, organizationId))
         .orderBy(asc(memberStates.interface))

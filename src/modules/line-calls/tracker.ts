@@ -71,9 +71,6 @@ const known = (value: string | undefined) => (value === undefined || value === '
 export type CallLanguage = typeof appealLanguages[number]
 const callLanguage = (value: string | undefined): CallLanguage | null => appealLanguages.find((l) => l === value) ?? null
 
-/** the SIP terminal of a queue member's interface (the generated queues name members `PJSIP/<terminal>`); undefined for any other */
-export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
-
 /** a call as its first event finds it: on the line, before any queue */
 export const newCall = (linkedid: string, callerNumber: string | null, at: Date): LineCall => ({
   linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_choice: null, menu_exit: null, closed: false, language: null,

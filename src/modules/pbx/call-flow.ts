@@ -2,7 +2,7 @@
 // each line opened by its schedule, the menus that set the call's language, the queues with their
 // overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
 // Every name written is made of ids and digits; free text only reaches comments.
-import { menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
+import { memberInterface, menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
 import { destinationOf } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { DestinationView } from '../call-routing/schemas.js'
@@ -192,7 +192,7 @@ export function queueSection (org: FlowOrganization, q: Queue): string[] {
     ...(q.announce_position || q.announce_holdtime ? [`announce-frequency=${q.periodic_announce_seconds}`] : []),
     ...(periodic ? [`periodic-announce=${promptSound(org.prefix, q.periodic_prompt_id!)}`, `periodic-announce-frequency=${q.periodic_announce_seconds}`] : []),
     'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
-    ...sortedBy([...members], ([id]) => id).map(([id, penalty]) => `member => PJSIP/${id},${penalty},${id}`),
+    ...sortedBy([...members], ([id]) => id).map(([id, penalty]) => `member => ${memberInterface(id)},${penalty},${id}`),
     '',
   ]
 }

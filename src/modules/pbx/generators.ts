@@ -1,4 +1,5 @@
 import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
+import { memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
@@ -117,7 +118,7 @@ function * queueGroups (orgs: PbxOrganization[]): Generator<string[]> {
       ? flow.routing.queues.flatMap((q) => queueSection(flow, q))
       : section(defaultQueueName(org), [
         'strategy=rrmemory', 'timeout=20', 'retry=5', 'wrapuptime=5', 'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
-        ...byExtension(org.terminals).map((t) => `member => PJSIP/${t.id}`),
+        ...byExtension(org.terminals).map((t) => `member => ${memberInterface(t.id)}`),
       ]))]
   }
 }
