@@ -427,6 +427,8 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.getByRole('heading', { name: 'Мониторинг' }).waitFor()
     const search = page.getByLabel('Поиск по обращениям и гражданам')
     const results = page.locator('.ant-select-dropdown:visible')
+    // the header's search is fetched after sign-in: '/' is its key once it is there (on a loaded machine it came after the heading)
+    await search.waitFor()
     await page.keyboard.press('/')
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Поиск по обращениям и гражданам', '/ comes to the search')
 
