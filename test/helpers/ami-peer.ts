@@ -192,6 +192,10 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
       }
       return events.length
     },
+    /** one event, as given, to every connection whose classes take it */
+    sendEvent: (fields: Record<string, string>) => {
+      for (const [socket, classes] of streams) if (delivered(fields, classes, read)) socket.write(message(Object.entries(fields).map(([k, v]) => `${k}: ${v}`)))
+    },
     /** drops the connections streaming events, as a restarting Asterisk or a network cut would */
     dropStreams: () => {
       for (const socket of streams.keys()) socket.destroy()

@@ -82,7 +82,9 @@ export function createAmiClient (options: AmiOptions) {
     const id = field(m, 'ActionID')
     const p = id === undefined ? undefined : pending.get(id)
     if (!p) {
-      if (id === undefined && field(m, 'Event') !== undefined) streaming?.event(m, new Date())
+      // an event is the stream's whether or not it names an action: Originate's OriginateResponse comes
+      // long after its answer, under its ActionID
+      if (field(m, 'Event') !== undefined) streaming?.event(m, new Date())
       return // otherwise an answer nobody waits for any more
     }
     if (p.response === undefined && field(m, 'Response') !== undefined) {
