@@ -189,8 +189,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, serviceVersion)
 
   const ami = deps.pbxControl || !config.pbx.ami ? undefined : createAmiClient(config.pbx.ami)
-  if (ami) app.addHook('onClose', async () => { ami.close() })
-  const control = deps.pbxControl ?? (ami ? amiPbxControl(ami) : undefined)
+  // reloads wait on a connection of their own: the desks' actions go on meanwhile
+  const reloads = ami && config.pbx.ami ? createAmiClient(config.pbx.ami) : undefined
+  if (ami) app.addHook('onClose', async () => { ami.close(); reloads?.close() })
+  const control = deps.pbxControl ?? (ami ? amiPbxControl(ami, reloads && { client: reloads, timeoutMs: config.pbx.ami!.reloadTimeoutMs }) : undefined)
   const mailer = deps.mailer ?? (config.smtpUrl
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer({ store: createMailOutboxRepo(db).store, log: (fields, msg) => app.log.info(fields, msg) }))

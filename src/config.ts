@@ -68,7 +68,7 @@ export interface Config {
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
     sipRealm: string
     /** unset: no Asterisk Manager Interface; reload and status say so */
-    ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number, keepAliveMs: number }
+    ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number, reloadTimeoutMs: number, keepAliveMs: number }
     /** how often the operators' states are checked against an Asterisk restart */
     agentRestoreIntervalMs: number
   }
@@ -197,7 +197,7 @@ function amiConfig (e: EnvValues): Config['pbx']['ami'] {
   if (e.AMI_HOST === undefined) return undefined
   if (!e.AMI_USERNAME) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
   if (!e.AMI_SECRET) throw new ConfigError('AMI_SECRET', 'must be set when AMI_HOST is', '')
-  return { host: e.AMI_HOST, port: e.AMI_PORT, username: e.AMI_USERNAME, secret: e.AMI_SECRET, timeoutMs: seconds(e.AMI_TIMEOUT) * 1000, keepAliveMs: seconds(e.AMI_KEEPALIVE) * 1000 }
+  return { host: e.AMI_HOST, port: e.AMI_PORT, username: e.AMI_USERNAME, secret: e.AMI_SECRET, timeoutMs: seconds(e.AMI_TIMEOUT) * 1000, reloadTimeoutMs: seconds(e.AMI_RELOAD_TIMEOUT) * 1000, keepAliveMs: seconds(e.AMI_KEEPALIVE) * 1000 }
 }
 
 /** one provider from LLM_PROVIDERS (JSON) or from LLM_<NAME>_* variables; `where` names the source in errors */

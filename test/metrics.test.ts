@@ -217,6 +217,6 @@ describe('metrics (GET /metrics on METRICS_PORT)', () => {
     const routes = new Set(families.get('http_request_duration_seconds')!.samples.map((m) => m.labels.route!))
     assert.ok([...routes].every((r) => r === 'unmatched' || r.startsWith('/')), [...routes].join(' '))
     const kinds = new Set(families.get('failures_total')!.samples.map((m) => m.labels.kind!))
-    assert.ok(kinds.size <= 7)
+    assert.ok(kinds.size <= 8)
   })
 })

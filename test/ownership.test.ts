@@ -10,7 +10,7 @@ import * as schema from '../src/db/schema/index.js'
 
 const OWNERS: Record<string, string[]> = {
   'modules/agents': ['agentChoices'],
-  'modules/line-calls': ['lineCalls', 'lineCallIntervals', 'lineCallOperatorIntervals', 'lineEntryIntervals', 'memberStates', 'memberStatePeriods'],
+  'modules/line-calls': ['lineCalls', 'lineCallIntervals', 'lineCallOperatorIntervals', 'lineEntryIntervals', 'lineEventLeader', 'memberStates', 'memberStatePeriods'],
   'modules/auth': ['authTokens', 'loginFailures', 'serviceSettings'],
   'modules/call-events': ['calls', 'callChunks', 'consolePresence'],
   'modules/call-routing': ['queues', 'queueMembers', 'menus', 'menuOptions', 'schedules', 'scheduleHours', 'inboundLines', 'prompts', 'promptRecordings'],

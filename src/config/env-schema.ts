@@ -85,6 +85,7 @@ export const EnvSchema = Type.Object({
   AMI_USERNAME: Type.Optional(text({ description: 'AMI user (required with `AMI_HOST`)' })),
   AMI_SECRET: Type.Optional(secret(1, { description: 'AMI secret (required with `AMI_HOST`)' })),
   AMI_TIMEOUT: duration({ default: '5s', description: 'AMI connection and action timeout' }),
+  AMI_RELOAD_TIMEOUT: duration({ default: '120s', description: 'how long a reload may take (`module reload res_pjsip.so` on a large PBX takes long): reloads run on an AMI connection of their own, so a long one holds up no desk action' }),
   AMI_KEEPALIVE: duration({ default: '20s', description: 'how often the events connection pings Asterisk when it has heard nothing: a connection that does not answer within AMI_TIMEOUT is reopened (a half-open one would freeze the line silently)' }),
   AGENT_RESTORE_INTERVAL: duration({ default: '30s', description: 'how often Asterisk\'s startup time is checked: after a restart the operators\' pauses are put back' }),
   CALL_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36_500, description: 'calls and transcripts, the line\'s calls and the agents\' state periods older than this are deleted (the queue figures\' sums stay)' }),

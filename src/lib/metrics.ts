@@ -11,6 +11,8 @@ import type { Running } from './module.js'
 export type FailureKind =
   | 'http_server_error' | 'notification_delivery' | 'ext_sync_delivery' | 'ami_connection'
   | 'llm_request' | 'line_call_save' | 'screen_pop'
+  /** a write of an instance that no longer leads the events' reading, refused by its fencing epoch */
+  | 'stale_leader_write'
 
 export type TranscriptionOutcome = 'stored' | 'final' | 'duplicate' | 'refused'
 

@@ -25,6 +25,18 @@ const recorded = {
 }
 export type PeerMode = 'normal' | 'silent' | 'drop'
 
+/** a repeatable sequence in [0, 1) (mulberry32): a failing cut can be replayed from its seed */
+export function seededRandom (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
 const CRLF = '\r\n'
 const message = (lines: string[]) => `${lines.join(CRLF)}${CRLF}${CRLF}`
 
@@ -33,7 +45,11 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
   const secret = options.secret ?? 'ami-secret'
   /** the AMI user's `read` in manager.conf: what the README tells a deployment to grant */
   const read = eventClasses(options.read ?? 'system,call,agent,user,reporting')
-  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0 }
+  const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0,
+    /** an action's answer held this long, by its Command (or Action): as Asterisk, a session's later actions wait behind it */
+    delays: {} as Record<string, number>,
+    /** QueueStatus answered this much later (a large PBX's status, read while events go on) */
+    statusDelayMs: 0 }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, Set<string>>()
@@ -133,11 +149,18 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
 
   const server = createServer((socket) => {
     state.connections++
+    socket.setNoDelay(true)
     sockets.add(socket)
     socket.on('close', () => { sockets.delete(socket); streams.delete(socket) })
     socket.on('error', () => {})
     socket.write(`Asterisk Call Manager/11.0.0${CRLF}`)
     let buffer = ''
+    /** Asterisk answers one session's actions in turn */
+    let turn: Promise<void> = Promise.resolve()
+    const answer = (action: Record<string, string>) => {
+      const delay = state.delays[action.Command ?? action.Action ?? ''] ?? (action.Action === 'QueueStatus' ? state.statusDelayMs : 0)
+      turn = turn.then(() => new Promise((resolve) => setTimeout(() => { if (!socket.destroyed) respond(socket, action); resolve() }, delay)))
+    }
     socket.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8')
       for (let end = buffer.indexOf(`${CRLF}${CRLF}`); end >= 0; end = buffer.indexOf(`${CRLF}${CRLF}`)) {
@@ -146,7 +169,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         state.received.push(action)
         if (state.mode === 'silent') continue
         if (state.mode === 'drop' && action.Action !== 'Login') { socket.destroy(); return }
-        respond(socket, action)
+        answer(action)
       }
     })
   })
@@ -189,6 +212,24 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         }
         await new Promise((resolve) => setTimeout(resolve, 15))
         for (const [socket, classes] of streams) if (delivered(e, classes, read)) socket.write(bytes.subarray(cut))
+      }
+      return events.length
+    },
+    /**
+     * As `replay`, the whole stream cut at random byte offsets (pieces of 1 to 200 bytes, a seeded
+     * choice, written a moment apart): inside a field, a line end, a character, the blank line.
+     */
+    replayInPieces: async (recording: string, seed: number, rewrite?: (m: Record<string, string>) => Record<string, string | undefined>) => {
+      const events = replayedEvents(recording).map((e) => rewrite ? rewrite(e.message) : e.message)
+      const random = seededRandom(seed)
+      for (const [socket, classes] of streams) {
+        const bytes = Buffer.from(events.filter((e) => delivered(e, classes, read)).map((e) => message(Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`))).join(''), 'utf8')
+        for (let at = 0; at < bytes.length;) {
+          const next = Math.min(bytes.length, at + 1 + Math.floor(random() * 200))
+          socket.write(bytes.subarray(at, next))
+          at = next
+          await new Promise((resolve) => setImmediate(resolve))
+        }
       }
       return events.length
     },

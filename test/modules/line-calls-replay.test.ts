@@ -16,8 +16,8 @@ import { eventually } from '../helpers/http-target.js'
 const RECORDING = 'line-109.txt'
 type Call = { linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null, language: string | null, queue: string | null, outcome: string, earlier_queues: { queue: string }[], ended_at: string | null }
 
-/** the recording replayed to a service whose AMI user reads `read`; resolves once `ended` calls (default: every caller's) have ended */
-async function lineOn (read?: string, ended?: number) {
+/** the recording replayed to a service whose AMI user reads `read` (`seed`: the stream cut at random byte offsets); resolves once `ended` calls (default: every caller's) have ended */
+async function lineOn ({ read, ended, seed }: { read?: string, ended?: number, seed?: number } = {}) {
   const peer = await startAmiPeer(read === undefined ? {} : { read })
   const database = await createTestDatabase()
   const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
@@ -27,7 +27,8 @@ async function lineOn (read?: string, ended?: number) {
   const calls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as Call[]).reverse()
   const expected = ended ?? replayedEvents(RECORDING).filter((e) => e.message.Event === 'Hangup' && e.message.Uniqueid === e.message.Linkedid).length
   const close = async () => { await t.close(); await peer.close() }
-  peer.replay(RECORDING)
+  if (seed === undefined) peer.replay(RECORDING)
+  else await peer.replayInPieces(RECORDING, seed)
   await eventually(async () => (await calls()).filter((c) => c.ended_at !== null).length === expected, 15_000, `the ${expected} calls ended`)
     .catch(async (err: unknown) => { await close(); throw err })
   return { peer, t, admin, calls, close }
@@ -72,13 +73,31 @@ describe('the 109 line replayed from a real Asterisk 22.10.1: every call kept, w
 
 describe('an AMI user whose read lacks `user` (the README before this fix): the dialplan\'s events never arrive', () => {
   let line: Awaited<ReturnType<typeof lineOn>>
-  before(async () => { line = await lineOn('system,call,agent,reporting', 3) })
+  before(async () => { line = await lineOn({ read: 'system,call,agent,reporting', ended: 3 }) })
   after(async () => { await line?.close() })
 
   it('the queued calls are kept without their line or menu; the others not at all', async () => {
     const calls = await line.calls()
     assert.deepEqual(calls.map((c) => [c.line, c.menu_choice, c.queue]), [[null, null, 'org101-q2'], [null, null, 'org101-queue'], [null, null, 'org101-queue']])
   })
+})
+
+describe('the same recording cut at random byte offsets (inside fields, line ends, characters, the blank line)', () => {
+  for (const seed of [46, 2026]) {
+    it(`seed ${seed}: the same eight calls`, async () => {
+      const line = await lineOn({ seed })
+      try {
+        const calls = await line.calls()
+        assert.deepEqual(calls.map((c) => [c.line, c.menu_exit, c.language, c.queue, c.outcome]), [
+          ['109', null, null, null, 'announced'], ['109', 'choice', 'kk', 'org101-q2', 'answered'], ['109', 'choice', 'ru', 'org101-queue', 'abandoned'],
+          ['109', 'choice', 'kk', 'org101-queue', 'abandoned'], ['109', 'hangup', null, null, 'ended'], ['109', 'timeout', null, null, 'hangup'],
+          ['109', 'invalid', null, null, 'announced'], ['5550123', null, null, null, 'refused'],
+        ])
+      } finally {
+        await line.close()
+      }
+    })
+  }
 })
 
 describe('a name in Cyrillic and Kazakh letters cut across two TCP segments inside a character', () => {

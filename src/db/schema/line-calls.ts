@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
@@ -173,3 +173,15 @@ export const memberStatePeriods = pgTable('member_state_periods', {
   index('member_state_periods_interface_idx').on(t.interface, t.started_at),
   index('member_state_periods_started_idx').on(t.started_at),
 ])
+
+/**
+ * The fencing epoch of the instance that reads Asterisk's events (DESIGN 9): one row, its epoch
+ * raised by each instance that takes the lead. Every write of the leader holds the row shared and
+ * checks its own epoch, so an instance that lost the lead (killed, cut off, paused) writes nothing
+ * once its successor has raised it.
+ */
+export const lineEventLeader = pgTable('line_event_leader', {
+  id: smallint('id').primaryKey().default(1),
+  epoch: integer('epoch').notNull(),
+  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [check('line_event_leader_one_row', sql`${t.id} = 1`)])

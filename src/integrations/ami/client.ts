@@ -121,14 +121,14 @@ export function createAmiClient (options: AmiOptions) {
     }
   }
 
-  function send (fields: Record<string, string>, list: boolean): Promise<AmiListResult> {
+  function send (fields: Record<string, string>, list: boolean, timeoutMs = options.timeoutMs): Promise<AmiListResult> {
     const id = `appeals-${++sequence}`
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id)
-        reject(new AmiError(`AMI ${fields.Action} got no answer within ${options.timeoutMs} ms`))
+        reject(new AmiError(`AMI ${fields.Action} got no answer within ${timeoutMs} ms`))
         drop('connection reset after a timeout') // a peer that stopped answering is not trusted with more
-      }, options.timeoutMs)
+      }, timeoutMs)
       pending.set(id, { resolve, reject, list, events: [], timer })
       socket!.write(encodeAction({ ...fields, ActionID: id }))
     })
@@ -168,10 +168,10 @@ export function createAmiClient (options: AmiOptions) {
   }
 
   return {
-    /** one action; an AMI `Response: Error` is answered, not thrown */
-    action: (fields: Record<string, string>): Promise<AmiMessage> => traced(`ami ${fields.Action ?? 'action'}`, { 'network.protocol.name': 'ami' }, async () => {
+    /** one action; an AMI `Response: Error` is answered, not thrown; `timeoutMs`: this action's own (a reload's), else the client's */
+    action: (fields: Record<string, string>, { timeoutMs }: { timeoutMs?: number } = {}): Promise<AmiMessage> => traced(`ami ${fields.Action ?? 'action'}`, { 'network.protocol.name': 'ami' }, async () => {
       await ensureConnected()
-      return (await send(fields, false)).response
+      return (await send(fields, false, timeoutMs)).response
     }),
     /** an action answered by an EventList */
     list: (fields: Record<string, string>): Promise<AmiListResult> => traced(`ami ${fields.Action ?? 'list'}`, { 'network.protocol.name': 'ami' }, async () => {

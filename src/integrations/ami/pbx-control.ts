@@ -5,6 +5,8 @@ import { field, fieldList, type AmiMessage } from './protocol.js'
 export interface PbxControl {
   /** a CLI command through AMI `Command`; answers the output lines */
   command: (command: string) => Promise<string[]>
+  /** a reloading CLI command: on a connection of its own, given AMI_RELOAD_TIMEOUT (Asterisk answers one session's actions in turn: a long reload would hold up every other) */
+  reload: (command: string) => Promise<string[]>
   /** `startedAt`: when Asterisk started, as it says (its own zone): another value means it restarted */
   status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null, startedAt: string | null }>
   /** registration state of PJSIP endpoints */
@@ -37,10 +39,14 @@ export function amiAnswers (ami: AmiClient): () => Promise<void> {
   return async () => { ensureSuccess(await ami.action({ Action: 'CoreStatus' }), 'CoreStatus') }
 }
 
-export function amiPbxControl (ami: AmiClient): PbxControl {
-  const command = async (text: string) => fieldList(ensureSuccess(await ami.action({ Action: 'Command', Command: text }), text), 'Output')
+/** `reloads`: the connection reloads run on and how long one may take (else `ami`'s, and its time-out) */
+export function amiPbxControl (ami: AmiClient, reloads?: { client: AmiClient, timeoutMs: number }): PbxControl {
+  const commandOn = (client: AmiClient, timeoutMs?: number) => async (text: string) =>
+    fieldList(ensureSuccess(await client.action({ Action: 'Command', Command: text }, { timeoutMs }), text), 'Output')
+  const command = commandOn(ami)
   return {
     command,
+    reload: reloads ? commandOn(reloads.client, reloads.timeoutMs) : command,
     async status () {
       const settings = ensureSuccess(await ami.action({ Action: 'CoreSettings' }), 'CoreSettings')
       const core = ensureSuccess(await ami.action({ Action: 'CoreStatus' }), 'CoreStatus')

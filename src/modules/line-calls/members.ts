@@ -3,7 +3,6 @@ import type { QueueMemberState } from '../../integrations/ami/queue-control.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { Clock } from '../../lib/clock.js'
 import { createAgentTracker, type AgentState } from './agent-states.js'
-import type { LineCallRepo } from './repo.js'
 
 /**
  * The queue members' states, live (DESIGN 9: Asterisk is the truth): folded from the events on the
@@ -12,7 +11,8 @@ import type { LineCallRepo } from './repo.js'
  * again from QueueStatus, since events sent while the connection was down are lost.
  */
 export function createMemberStates ({ repo, log, clock, changed, before }: {
-  repo: Pick<LineCallRepo, 'saveAgentState'>
+  /** the leader's write of a state */
+  repo: { saveAgentState: (state: AgentState) => Promise<void> }
   log: FastifyBaseLogger
   clock: Clock
   /** waited for before each write (the screen pops go first) */
@@ -20,7 +20,7 @@ export function createMemberStates ({ repo, log, clock, changed, before }: {
   /** told of every change once it is written */
   changed: (state: AgentState) => void
 }) {
-  const tracker = createAgentTracker()
+  let tracker = createAgentTracker()
   let saving: Promise<void> = Promise.resolve()
   const wrapups = new Set<NodeJS.Timeout>()
 
@@ -40,6 +40,11 @@ export function createMemberStates ({ repo, log, clock, changed, before }: {
     wrapups.add(timer)
   }
 
+  function endWrapups (): void {
+    for (const t of wrapups) clearTimeout(t)
+    wrapups.clear()
+  }
+
   return {
     apply (message: AmiMessage, at: Date, wrapupSeconds: number): void {
       const state = tracker.apply(message, at, wrapupSeconds)
@@ -50,9 +55,11 @@ export function createMemberStates ({ repo, log, clock, changed, before }: {
       for (const s of tracker.reconcile(members, clock())) write(s)
     },
     settled: () => saving,
-    stop (): void {
-      for (const t of wrapups) clearTimeout(t)
-      wrapups.clear()
+    stop: endWrapups,
+    /** nothing known any more (the lead lost: the next leader's states are Asterisk's, read anew) */
+    reset (): void {
+      endWrapups()
+      tracker = createAgentTracker()
     },
   }
 }

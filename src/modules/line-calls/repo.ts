@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { memberStatePeriods, memberStates, lineCalls } from '../../db/schema/index.js'
+import { memberStatePeriods, memberStates, lineCalls, lineEventLeader } from '../../db/schema/index.js'
 import { isoOrNull } from '../../lib/clock.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
@@ -33,8 +33,25 @@ const inPeriod = (f: PeriodFilter) => and(
   f.outcome === undefined ? undefined : eq(lineCalls.outcome, f.outcome)
 )
 
+/** a write of an instance that no longer leads the events' reading: refused (DESIGN 9, fencing) */
+export class StaleLeaderError extends Error {
+  constructor () { super('another instance has taken the lead of Asterisk\'s events') }
+}
+
+type Writer = Pick<AppDb, 'insert' | 'execute'>
+
 export function createLineCallRepo (db: AppDb) {
+  /** `write` in a transaction that holds the leader's row shared and finds `epoch` still there: a successor's raise waits for it, and refuses it after */
+  const fenced = (epoch: number | undefined, write: (tx: Writer) => Promise<unknown>) => db.transaction(async (tx) => {
+    const [leader] = await tx.select({ epoch: lineEventLeader.epoch }).from(lineEventLeader).for('share')
+    if (epoch === undefined || leader?.epoch !== epoch) throw new StaleLeaderError()
+    await write(tx)
+  })
   return {
+    /** this instance leads the events' reading from now: the epoch it writes under, raised past its predecessor's (whose writes in flight finish first) */
+    takeLead: async (): Promise<number> => (await db.insert(lineEventLeader).values({ epoch: 1 })
+      .onConflictDoUpdate({ target: lineEventLeader.id, set: { epoch: sql`${lineEventLeader.epoch} + 1`, since: sql`now()` } })
+      .returning({ epoch: lineEventLeader.epoch }))[0]!.epoch,
     /** the organization of a prefix now (a prefix may be changed, or freed and taken by another) */
     organizationOf: (prefix: string) => organizationIdByPrefix(db, prefix),
     /** the organization and timing of the queue Asterisk names so */
@@ -50,14 +67,14 @@ export function createLineCallRepo (db: AppDb) {
       const purgedPeriods = await tx.delete(memberStatePeriods).where(and(lt(memberStatePeriods.started_at, cutoff), lt(memberStatePeriods.ended_at, cutoff))).returning({ id: memberStatePeriods.id })
       return purgedCalls.length + purgedPeriods.length
     }),
-    /** the call as it stands now: inserted at its first event, then updated */
-    async save (call: LineCall, context: CallContext): Promise<void> {
+    /** the call as it stands now: inserted at its first event, then updated; by the leader of `epoch` only */
+    async save (call: LineCall, context: CallContext, epoch: number | undefined): Promise<void> {
       const { linkedid, organization_prefix: _prefix, ...rest } = call
       const row = {
         ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
         earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: l.joined_at.toISOString(), service_level_seconds: l.service_level_seconds ?? null })),
       }
-      await db.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row })
+      await fenced(epoch, (tx) => tx.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row }))
     },
     async list (f: LineCallFilter) {
       const where: SQL | undefined = and(f.organizationId === undefined ? undefined : eq(lineCalls.organization_id, f.organizationId), f.outcome ? eq(lineCalls.outcome, f.outcome) : undefined)
@@ -83,10 +100,10 @@ export function createLineCallRepo (db: AppDb) {
       const found = await terminalNames(db, interfaces.map(terminalOfMember).filter((id) => id !== undefined))
       return new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
     },
-    /** a member's new state: kept as its state now, the period before it closed and its own opened, in one statement */
-    async saveAgentState (a: AgentState): Promise<void> {
+    /** a member's new state: kept as its state now, the period before it closed and its own opened, in one statement; by the leader of `epoch` only */
+    async saveAgentState (a: AgentState, epoch: number | undefined): Promise<void> {
       const since = a.since.toISOString()
-      await db.execute(sql`
+      await fenced(epoch, (tx) => tx.execute(sql`
         with kept as (
           insert into ${memberStates} (interface, member_name, state, reason, since, wrapup_until)
           values (${a.interface}, ${a.member_name}, ${a.state}, ${a.reason}, ${since}::timestamptz, ${isoOrNull(a.wrapup_until)}::timestamptz)
@@ -95,7 +112,7 @@ export function createLineCallRepo (db: AppDb) {
         ), closed as (
           update ${memberStatePeriods} set ended_at = ${since}::timestamptz where interface = ${a.interface} and ended_at is null
         )
-        insert into ${memberStatePeriods} (interface, state, reason, started_at) values (${a.interface}, ${a.state}, ${a.reason}, ${since}::timestamptz)`)
+        insert into ${memberStatePeriods} (interface, state, reason, started_at) values (${a.interface}, ${a.state}, ${a.reason}, ${since}::timestamptz)`))
     },
     /** the organization of a terminal (a member `PJSIP/<terminal>`) */
     terminalOrganization: async (terminalId: string) => (await terminalOwner(db, terminalId))?.organization_id ?? null,

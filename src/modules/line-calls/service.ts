@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.js'
 import { localPeriod } from '../calendar/index.js'
 import { NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
-import type { CallContext, CallKey, LineCallRepo } from './repo.js'
+import { StaleLeaderError, type CallContext, type CallKey, type LineCallRepo } from './repo.js'
 import { lineCallView } from './queries.js'
 import { kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
@@ -41,7 +41,9 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   /** the consoles' live stream: the boards are told that the line changed */
   publish?: (event: LineLiveEvent) => Promise<void>
 }) {
-  const tracker = createCallTracker()
+  let tracker = createCallTracker()
+  /** the fencing epoch this instance writes under while it leads the events' reading; undefined: it does not */
+  let epoch: number | undefined
   const announce = createLineAnnouncer({ publish, log })
   /** the desk's answers still being written, by call: the caller's hang-up is told once its answer is */
   const answering = new Map<string, Promise<unknown>>()
@@ -51,12 +53,19 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
    */
   const popsWritten = async () => { if (answering.size > 0) await Promise.allSettled([...answering.values()]) }
   const members = createMemberStates({
-    repo, log, clock, before: popsWritten,
+    repo: { saveAgentState: (state) => repo.saveAgentState(state, epoch).catch(unlessFencedOut) }, log, clock, before: popsWritten,
     changed: (state) => {
       const terminal = terminalOfMember(state.interface)
       void (terminal === undefined ? Promise.resolve(null) : repo.terminalOrganization(terminal)).then(announce, () => announce(null))
     },
   })
+  /** a write refused since another instance took the lead: counted, not an error (its successor writes it) */
+  function unlessFencedOut (err: unknown): void {
+    if (!(err instanceof StaleLeaderError)) throw err
+    metrics.failure('stale_leader_write')
+    log.info('a write refused: another instance leads the reading of Asterisk\'s events now')
+  }
+
   /** saves in the order the events came: a call's later state never lands under an earlier one */
   let saving: Promise<void> = Promise.resolve()
 
@@ -79,7 +88,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     // the queue an overflowed call left counts it against that queue's own service level
     for (const leg of call.earlier_queues) leg.service_level_seconds ??= (await repo.queueOf(leg.queue))?.service_level ?? null
     if (call.ended_at) contexts.delete(call.linkedid)
-    await repo.save(call, context)
+    await repo.save(call, context, epoch)
     announce(context.organization_id)
   }
 
@@ -98,13 +107,14 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     if (queued) return snapshot
     saving = saving.then(async () => {
       await popsWritten()
-      const latest = unsaved.get(snapshot.linkedid)!
+      const latest = unsaved.get(snapshot.linkedid)
+      if (!latest) return // the lead was lost since
       unsaved.delete(snapshot.linkedid)
       const arrived = arrivedAt.get(snapshot.linkedid)
       arrivedAt.delete(snapshot.linkedid)
       await save(latest)
       if (arrived !== undefined) metrics.amiEvent(Math.max(0, Date.now() - arrived) / 1000)
-    }).catch((err: unknown) => {
+    }).catch(unlessFencedOut).catch((err: unknown) => {
       metrics.failure('line_call_save')
       log.warn({ err, linkedid: snapshot.linkedid }, 'a line call could not be saved')
     })
@@ -115,20 +125,20 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
-  /** the desk hears of an agent's answer at once (`answeredNow`), ahead of the saves queued before it, and of the end of a call it answered */
-  function tellDesk (call: LineCall, answeredNow: boolean, at: Date): void {
+  /** the desk hears of an agent's answer at once, ahead of the saves queued before it, and of the end of a call it answered */
+  function tellDesk (call: LineCall, news: 'answered' | 'ended' | undefined, at: Date): void {
     const terminal = terminalOfMember(call.answered_by)
     if (!desk || terminal === undefined) return
     const failed = (what: string) => (err: unknown) => {
       metrics.failure('screen_pop')
       log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`)
     }
-    if (answeredNow) {
+    if (news === 'answered') {
       const written: Promise<unknown> = desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
         .catch(failed('screen pop'))
         .finally(() => { if (answering.get(call.linkedid) === written) answering.delete(call.linkedid) })
       answering.set(call.linkedid, written)
-    } else if (call.ended_at) {
+    } else if (news === 'ended') {
       void (answering.get(call.linkedid) ?? Promise.resolve()).then(() => desk.hungUpOnLine(call.linkedid, at)).catch(failed('hang-up'))
     }
   }
@@ -136,13 +146,47 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   /** Asterisk's status after a (re)connection: the agents' states as it has them, the calls in progress checked (gap.ts) */
   async function afterGap (): Promise<void> {
     if (!queues) return
+    const following = tracker
     const at = clock()
     const status = await queues.status()
+    if (tracker !== following) return // the lead was lost meanwhile
     members.reconcile(status.members)
     await saving
     const { ongoing, ended } = callsAfterGap(await repo.inProgress(new Date(at.getTime() - WAITING_AT_MOST_MS), at), status, at)
+    if (tracker !== following) return
     for (const call of ongoing) if (tracker.adopt(call)) keep(call)
-    for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), false, at)
+    for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), 'ended', at)
+  }
+
+  /** an event applied: to the agents' states and the calls */
+  function apply (message: AmiMessage, at: Date): void {
+    members.apply(message, at, wrapupOf(message))
+    const call = tracker.apply(message, at)
+    if (!call) return
+    const event = field(message, 'Event')
+    tellDesk(keep(call, at), event === 'AgentConnect' ? 'answered' : event === 'Hangup' && call.ended_at !== null ? 'ended' : undefined, at)
+  }
+
+  /**
+   * The events that come while Asterisk's status is read after a gap: held, and applied once the
+   * status is (an AgentConnect of a caller who joined in the gap needs the call taken up first).
+   */
+  let held: { message: AmiMessage, at: Date }[] | undefined
+  let gapsBeingRead = 0
+  async function readGap (): Promise<void> {
+    held ??= []
+    gapsBeingRead++
+    try {
+      await afterGap()
+    } catch (err) {
+      log.warn({ err }, 'the line\'s calls and agents could not be checked against Asterisk\'s status')
+    } finally {
+      if (--gapsBeingRead === 0) {
+        const backlog = held ?? []
+        held = undefined
+        for (const e of backlog) apply(e.message, e.at)
+      }
+    }
   }
 
   /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
@@ -167,13 +211,26 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   return {
     /** an AMI event as it arrived */
     event (message: AmiMessage, at: Date): void {
-      members.apply(message, at, wrapupOf(message))
-      const call = tracker.apply(message, at)
-      if (!call) return
-      tellDesk(keep(call, at), field(message, 'Event') === 'AgentConnect', at)
+      if (held) held.push({ message, at })
+      else apply(message, at)
     },
     /** a connection to Asterisk opened: what it may have missed is read from its status */
-    connected: () => afterGap().catch((err: unknown) => { log.warn({ err }, 'the line\'s calls and agents could not be checked against Asterisk\'s status') }),
+    connected: readGap,
+    /** this instance leads the reading of the events from now (DESIGN 9): it writes under a new fencing epoch, its predecessor no more */
+    async lead (): Promise<void> {
+      epoch = await repo.takeLead()
+      log.info({ epoch }, 'leading the reading of Asterisk\'s events')
+    },
+    /** the lead lost: nothing more is written, nothing known is kept (a later lead starts from Asterisk's status) */
+    resign (): void {
+      epoch = undefined
+      tracker = createCallTracker()
+      members.reset()
+      unsaved.clear()
+      arrivedAt.clear()
+      contexts.clear()
+      held = undefined
+    },
     /** resolves once every event heard so far is saved (tests, and a stop) */
     settled: async () => { await saving; await members.settled() },
     stop: () => { members.stop(); announce.stop() },

@@ -5,7 +5,11 @@
 // Asterisk's words are not the centre's, and the record says what happened:
 // - a `Queue()` timeout arrives as `QueueCallerAbandon` too: only a caller whose own hang-up
 //   (`HangupRequest`) came first abandoned; the others timed out and went on in the dialplan;
-// - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`.
+// - `RingTime` is seconds in `AgentConnect` and milliseconds in `AgentRingNoAnswer`;
+// - `AgentComplete` is published on the queue's topic, the caller's other events on its channel's:
+//   it may come before or after the caller's `Hangup` (the record waits for it a while);
+// - the channel in the queue may be a Local channel's `;2` leg, not the caller's own (whose
+//   Uniqueid is the Linkedid): the call is the Linkedid's whichever leg joined.
 // What happens before a queue only the generated dialplan tells (`UserEvent AppealsCall`, class
 // `user`): the line entered and its organization, `Closed` when its schedule had it closed, `Menu`
 // on entering a menu, `Choice` (and `ChosenLanguage`) or `Exit` (timeout, invalid) on leaving it, `Sent`
@@ -82,8 +86,15 @@ export const newCall = (linkedid: string, callerNumber: string | null, at: Date)
 const routedEnds = ['announced', 'terminal', 'hangup'] as const satisfies readonly CallOutcome[]
 const menuExitOf = (value: string | undefined) => (['timeout', 'invalid'] as const).find((e) => e === value)
 
-/** how many ended calls' ids are remembered (far more than end while a status is read) */
+/** how many ended calls' ids are remembered (far more than end while a status is read), and answered ones awaiting their AgentComplete */
 const RECENTLY_ENDED_KEPT = 1000
+
+/** a bounded memory of the latest keys: the oldest forgotten first */
+function remember<V> (map: Map<string, V>, key: string, value: V): void {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > RECENTLY_ENDED_KEPT) map.delete(map.keys().next().value!)
+}
 
 /**
  * Folds events into calls. `apply` answers the call an event changed (undefined when it concerned
@@ -96,20 +107,23 @@ export function createCallTracker () {
   /** callers in a menu that has not heard their choice yet: hanging up there is leaving it */
   const inMenu = new Set<string>()
   /** the calls whose caller hung up lately, known or not: a call read back from Asterisk's status as it ends is not taken up again */
-  const ended = new Set<string>()
-  const endedLately = (linkedid: string) => {
-    ended.add(linkedid)
-    if (ended.size > RECENTLY_ENDED_KEPT) ended.delete(ended.values().next().value!)
-  }
-  /** the event is about the caller's own channel, not an agent's leg */
-  const callerLeg = (m: AmiMessage) => field(m, 'Uniqueid') === field(m, 'Linkedid')
+  const ended = new Map<string, true>()
+  const endedLately = (linkedid: string) => remember(ended, linkedid, true)
+  /** answered calls that ended before their AgentComplete came (it is the queue's event, not the channel's) */
+  const completing = new Map<string, LineCall>()
+  /** the channel that joined each call's queue, when not the caller's own (a Local channel's `;2` leg) */
+  const queueLegs = new Map<string, string>()
+  /** the caller's own channel (whose Uniqueid is the Linkedid): its hang-up ends the call */
+  const callerChannel = (m: AmiMessage) => field(m, 'Uniqueid') === field(m, 'Linkedid')
+  /** the caller's side of the call: its own channel, or the leg it waits in a queue on */
+  const callerSide = (m: AmiMessage) => callerChannel(m) || (field(m, 'Uniqueid') !== undefined && queueLegs.get(field(m, 'Linkedid') ?? '') === field(m, 'Uniqueid'))
 
   /** a call begins with the dialplan's announcement or with joining a queue; other events only add to one */
   const callOf = (m: AmiMessage, at: Date, event: string): LineCall | undefined => {
     const linkedid = field(m, 'Linkedid')
     if (!linkedid) return undefined
     let call = calls.get(linkedid)
-    if (!call && (event === 'QueueCallerJoin' || (event === 'UserEvent' && field(m, 'UserEvent') === 'AppealsCall')) && callerLeg(m)) {
+    if (!call && (event === 'QueueCallerJoin' || (event === 'UserEvent' && field(m, 'UserEvent') === 'AppealsCall'))) {
       call = newCall(linkedid, known(field(m, 'CallerIDNum')), at)
       calls.set(linkedid, call)
     }
@@ -138,6 +152,7 @@ export function createCallTracker () {
       inMenu.delete(call.linkedid)
     },
     QueueCallerJoin: (call, m, at) => {
+      if (!callerChannel(m) && field(m, 'Uniqueid')) queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
       // an overflow: the queue it timed out of keeps its part
       if (call.queue !== null && call.joined_at !== null) {
         call.earlier_queues.push({ queue: call.queue, joined_at: call.joined_at, hold_seconds: call.hold_seconds })
@@ -172,15 +187,20 @@ export function createCallTracker () {
       call.talk_seconds = integer(m, 'TalkTime')
       call.ended_by = field(m, 'Reason') ?? null
     },
-    HangupRequest: (call, m) => { if (callerLeg(m) && call.outcome === 'waiting') hungUp.add(call.linkedid) },
+    HangupRequest: (call, m) => { if (callerSide(m) && call.outcome === 'waiting') hungUp.add(call.linkedid) },
     QueueCallerAbandon: (call, m) => {
       call.hold_seconds = integer(m, 'HoldTime')
       call.outcome = hungUp.has(call.linkedid) ? 'abandoned' : 'timed_out'
       for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
     },
     Hangup: (call, m, at) => {
-      if (!callerLeg(m)) return
+      if (!callerChannel(m)) return
       endedLately(call.linkedid)
+      // until its AgentComplete tells Asterisk's figure, the talk is the time since the answer
+      if (call.answered_at !== null && call.talk_seconds === null) {
+        call.talk_seconds = Math.max(0, Math.round((at.getTime() - call.answered_at.getTime()) / 1000))
+        remember(completing, call.linkedid, call)
+      }
       if (call.outcome === 'waiting') call.outcome = 'abandoned'
       if (call.outcome === 'entered') call.outcome = 'ended'
       if (inMenu.has(call.linkedid)) call.menu_exit = 'hangup'
@@ -189,6 +209,7 @@ export function createCallTracker () {
       call.ended_at = at
       calls.delete(call.linkedid)
       hungUp.delete(call.linkedid)
+      queueLegs.delete(call.linkedid)
     },
   }
 
@@ -197,12 +218,15 @@ export function createCallTracker () {
       const event = field(m, 'Event') ?? ''
       const handler = handlers[event]
       if (!handler) return undefined
-      const call = callOf(m, at, event)
+      const linkedid = field(m, 'Linkedid') ?? ''
+      const late = event === 'AgentComplete' ? completing.get(linkedid) : undefined
+      const call = callOf(m, at, event) ?? late
       if (!call) {
-        if (event === 'Hangup' && callerLeg(m)) endedLately(field(m, 'Linkedid')!)
+        if (event === 'Hangup' && callerChannel(m)) endedLately(linkedid)
         return undefined
       }
       handler(call, m, at)
+      if (late) completing.delete(linkedid)
       return call
     },
     /** the calls not yet ended */
@@ -218,6 +242,7 @@ export function createCallTracker () {
       calls.delete(linkedid)
       hungUp.delete(linkedid)
       inMenu.delete(linkedid)
+      queueLegs.delete(linkedid)
       return !ended.has(linkedid)
     },
   }

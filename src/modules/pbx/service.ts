@@ -44,7 +44,7 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
     if (!control) return { success: false, message: NO_AMI, output: '', outcome: 'not_configured' as const }
     const output: string[] = []
     try {
-      for (const command of reloadCommands[module]) output.push(`> ${command}`, ...await control.command(command))
+      for (const command of reloadCommands[module]) output.push(`> ${command}`, ...await control.reload(command))
       return { success: true, message: `Reloaded: ${module}`, output: output.join('\n'), outcome: 'reloaded' as const }
     } catch (err) {
       return { success: false, message: `Reload failed: ${(err as Error).message}`, output: output.join('\n'), outcome: 'reload_failed' as const }

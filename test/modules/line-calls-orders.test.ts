@@ -1,0 +1,243 @@
+// The call folding in any order Asterisk can deliver, on a Local channel's leg, across a status read
+// and across instances (issue 46, item 7). Asterisk publishes a call's queue events and its
+// channel events on the caller channel's topic (in order), but `AgentComplete` on the queue's
+// topic and each agent leg's events on that leg's: those streams reach AMI interleaved any way.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { createDb, type Database } from '../../src/db/client.js'
+import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
+import { createLineCallRepo } from '../../src/modules/line-calls/repo.js'
+import { createLineCallService } from '../../src/modules/line-calls/service.js'
+import { createMetrics } from '../../src/lib/metrics.js'
+import { pino } from 'pino'
+import { seededRandom, startAmiPeer } from '../helpers/ami-peer.js'
+import { replayedEvents, type RecordedEvent } from '../helpers/ami-recording.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { createPostgresTestDatabaseUrl, createTestDatabase } from '../helpers/database.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { startService } from '../helpers/service-process.js'
+
+const ANSWERED = 'queue-answered.txt'
+const ABANDONED = 'queue-abandoned.txt'
+const CALLER = '1795557215.0'
+
+/** the calls a tracker folds from events in the order given (each at the time it was recorded) */
+function fold (events: RecordedEvent[]): LineCall[] {
+  const tracker = createCallTracker()
+  const calls = new Map<string, LineCall>()
+  for (const { at, message } of events) {
+    const call = tracker.apply(message, new Date(Date.UTC(2026, 10, 24) + at * 1000))
+    if (call) calls.set(call.linkedid, structuredClone(call))
+  }
+  return [...calls.values()]
+}
+
+/** the stream an event reaches AMI on: the queue's topic (AgentComplete), an agent leg's channel topic, or the caller's */
+function streamOf (e: RecordedEvent): string {
+  if (e.message.Event === 'AgentComplete') return 'queue'
+  if (e.message.Event?.startsWith('QueueMember')) return 'members'
+  const id = e.message.Uniqueid
+  return id !== undefined && id !== e.message.Linkedid ? `leg:${id}` : 'caller'
+}
+
+/** a merge of the streams, each kept in its own order; AgentComplete never before the answer it completes */
+function interleaving (events: RecordedEvent[], random: () => number): RecordedEvent[] {
+  const streams = new Map<string, RecordedEvent[]>()
+  for (const e of events) streams.set(streamOf(e), [...streams.get(streamOf(e)) ?? [], e])
+  const merged: RecordedEvent[] = []
+  let answered = false
+  while ([...streams.values()].some((s) => s.length > 0)) {
+    const ready = [...streams.entries()].filter(([name, s]) => s.length > 0 && (name !== 'queue' || answered))
+    const [, stream] = ready[Math.floor(random() * ready.length)]!
+    const next = stream.shift()!
+    if (next.message.Event === 'AgentConnect') answered = true
+    merged.push(next)
+  }
+  return merged
+}
+
+/** the call's queue run on a Local channel's `;2` leg (a `Dial(Local/...)` from the caller's channel): its queue events carry that leg's Uniqueid */
+function onLocalLeg (events: RecordedEvent[], linkedid: string): RecordedEvent[] {
+  const leg = `${linkedid}9`
+  const channel = 'Local/queue@appeals-queue-00000001;2'
+  const queueEvents = new Set(['QueueCallerJoin', 'QueueCallerLeave', 'QueueCallerAbandon', 'AgentCalled', 'AgentConnect', 'AgentComplete', 'AgentRingNoAnswer'])
+  const out: RecordedEvent[] = []
+  for (const e of events) {
+    const m = e.message
+    const first = m.Event === 'QueueCallerJoin' && m.Linkedid === linkedid
+    if (first) out.push({ at: e.at, message: { Event: 'Newchannel', Privilege: 'call,all', Channel: channel, Uniqueid: leg, Linkedid: linkedid, CallerIDNum: m.CallerIDNum ?? '' } })
+    if (m.Linkedid === linkedid && m.Uniqueid === linkedid && queueEvents.has(m.Event ?? '')) out.push({ at: e.at, message: { ...m, Uniqueid: leg, Channel: channel } })
+    else if (m.Event === 'Hangup' && m.Uniqueid === linkedid) {
+      // the Local leg goes first, then the caller's own channel
+      out.push({ at: e.at, message: { ...m, Uniqueid: leg, Channel: channel } }, e)
+    } else out.push(e)
+  }
+  return out
+}
+
+describe('one call\'s record whatever the order its events arrive in', () => {
+  const events = replayedEvents(ANSWERED)
+  const expected = fold(events)
+
+  it('the recorded order: answered, 3 s of talk, ended by the caller', () => {
+    assert.deepEqual(expected.map((c) => [c.linkedid, c.outcome, c.talk_seconds, c.ended_by]), [[CALLER, 'answered', 3, 'caller']])
+  })
+
+  it('AgentComplete (the queue\'s topic) at every place after the answer: before the caller\'s hang-up request, between it and the hang-up, after it', () => {
+    const complete = events.findIndex((e) => e.message.Event === 'AgentComplete')
+    const connect = events.findIndex((e) => e.message.Event === 'AgentConnect')
+    const rest = events.filter((_, i) => i !== complete)
+    let orders = 0
+    for (let place = connect + 1; place <= rest.length; place++) {
+      const order = [...rest.slice(0, place), events[complete]!, ...rest.slice(place)]
+      assert.deepEqual(fold(order), expected, `AgentComplete after ${order[place - 1]!.message.Event} (#${place})`)
+      orders++
+    }
+    assert.ok(orders > 50, `${orders} orders`)
+  })
+
+  it('the agent leg\'s, the queue\'s and the members\' streams merged at random (200 seeds), each in its own order', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const order = interleaving(events, seededRandom(seed))
+      assert.deepEqual(fold(order), expected, `seed ${seed}`)
+    }
+  })
+
+  it('the same calls on a Local channel\'s ;2 leg: answered, and abandoned by a caller\'s hang-up', () => {
+    assert.deepEqual(fold(onLocalLeg(events, CALLER)), expected)
+    const abandoned = replayedEvents(ABANDONED)
+    const first = fold(abandoned)[0]!
+    assert.equal(first.outcome, 'abandoned')
+    assert.deepEqual(fold(onLocalLeg(abandoned, first.linkedid))[0], first)
+  })
+})
+
+const amiEnv = (peer: { port: number }) => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '3s' })
+
+describe('the service, fed by the AMI peer: an order that lost data before, and events during a status read', () => {
+  let peer: Awaited<ReturnType<typeof startAmiPeer>>
+  let database: Database
+  let t: TestApp
+  let admin: Record<string, string>
+  before(async () => {
+    peer = await startAmiPeer()
+    database = await createTestDatabase()
+    t = await buildTestApp({ database, env: amiEnv(peer) })
+    await makeOrganization(database.db, { prefix: '101' })
+    admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  })
+  after(async () => { await t?.close(); await peer?.close() })
+  const call = async (linkedid: string) => {
+    const res = await t.app.inject({ url: `/api/line-calls/${linkedid}`, headers: admin })
+    return res.statusCode === 200 ? res.json() : undefined
+  }
+  const send = (events: RecordedEvent[], rename: string) => {
+    for (const e of events) peer.sendEvent(Object.fromEntries(Object.entries(e.message).map(([k, v]) => [k, ['Uniqueid', 'Linkedid'].includes(k) ? v.replace(CALLER.split('.')[0]!, rename) : v])))
+  }
+
+  it('the caller\'s Hangup before the AgentComplete: the talk time is Asterisk\'s, the end the caller\'s', async () => {
+    const events = replayedEvents(ANSWERED)
+    const complete = events.find((e) => e.message.Event === 'AgentComplete')!
+    send([...events.filter((e) => e !== complete), complete], '1795560001')
+    const record = await eventually(async () => { const c = await call('1795560001.0'); return c?.ended_by === 'caller' && c }, 10_000, 'the AgentComplete kept')
+    assert.deepEqual([record.outcome, record.talk_seconds, record.answered_by], ['answered', 3, 'PJSIP/101001'])
+  })
+
+  it('a caller who joined during a gap and is answered while Asterisk\'s status is read: answered, not lost', async () => {
+    const events = replayedEvents(ANSWERED)
+    const joined = events.findIndex((e) => e.message.Event === 'QueueCallerJoin')
+    peer.state.callers = [{ queue: 'org101-queue', uniqueid: '1795560002.0', callerNumber: '+77010000001', wait: 2 }]
+    peer.state.statusDelayMs = 1500
+    const statusReads = () => peer.state.received.filter((a) => a.Action === 'QueueStatus').length
+    const readsBefore = statusReads()
+    peer.dropStreams()
+    try {
+      await eventually(async () => peer.streaming() === 1 && statusReads() > readsBefore, 15_000, 'the service reconnected and reading the status')
+      // the answer and the end come while the status is still on its way
+      send(events.slice(joined + 1), '1795560002')
+      const record = await eventually(async () => { const c = await call('1795560002.0'); return c?.ended_at && c }, 15_000, 'the call ended')
+      assert.deepEqual([record.outcome, record.answered_by, record.talk_seconds, record.queue], ['answered', 'PJSIP/101001', 3, 'org101-queue'])
+    } finally {
+      peer.state.statusDelayMs = 0
+      peer.state.callers = []
+    }
+  })
+})
+
+describe('fencing: an instance that lost the lead writes nothing', () => {
+  it('after a successor raised the epoch, the old leader\'s saves (calls and agents) are refused and counted; leading again, it writes', async () => {
+    const database = await createTestDatabase()
+    try {
+      await makeOrganization(database.db, { prefix: '101' })
+      const repo = createLineCallRepo(database.db)
+      const metrics = createMetrics({ processFigures: false })
+      const service = createLineCallService({ repo, log: pino({ level: 'silent' }), clock: () => new Date(), timeZone: 'Asia/Almaty', metrics })
+      const feed = async (recording: string) => {
+        for (const e of replayedEvents(recording)) service.event(e.message, new Date())
+        await service.settled()
+      }
+      const refused = async () => (await metrics.registry.getSingleMetric('failures_total')!.get()).values.find((v) => v.labels.kind === 'stale_leader_write')?.value ?? 0
+      await service.lead()
+      // a successor takes the lead behind this instance's back (it was paused, cut off, believed dead)
+      await repo.takeLead()
+      await feed(ANSWERED)
+      assert.equal(await repo.get(CALLER), undefined, 'the call heard under a lost lead is not written')
+      assert.deepEqual(await repo.agentStatesNow(), [], 'nor the agents\' states')
+      assert.ok(await refused() >= 2, `${await refused()} writes refused`)
+      // leading again (its own epoch raised past the successor's), from nothing kept
+      service.resign()
+      await service.lead()
+      await feed(ABANDONED)
+      assert.deepEqual((await repo.list({ limit: 10, offset: 0 })).items.map((c) => c.outcome), ['abandoned', 'abandoned'])
+      assert.equal((await repo.agentStatesNow()).length, 2)
+      service.stop()
+    } finally {
+      await database.close()
+    }
+  })
+})
+
+describe('a takeover by a killed leader (PostgreSQL: the lock goes with its connection)', { skip: process.env.TEST_DATABASE_URL ? undefined : 'the embedded database has one process: it always leads' }, () => {
+  it('the leader killed mid-call: the other instance takes the lead under a new epoch, reads the call from the status and ends it with its talk time', async () => {
+    const peer = await startAmiPeer()
+    const { url, drop } = await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL!)
+    const env = { ...amiEnv(peer), DATABASE_URL: url }
+    const leader = startService({ ...env, SEED_ON_FIRST_START: 'false' })
+    let database: Database | undefined
+    let follower: TestApp | undefined
+    try {
+      await leader.listening
+      await eventually(async () => peer.streaming() === 1, 20_000, 'the first instance streaming')
+      database = await createDb({ databaseUrl: url })
+      await makeOrganization(database.db, { prefix: '101' })
+      const events = replayedEvents(ANSWERED)
+      const hangingUp = events.findIndex((e) => e.message.Event === 'HangupRequest')
+      peer.replay(ANSWERED, { to: hangingUp })
+      const status = async () => (await database!.query<{ outcome: string }>('select outcome from line_calls where linkedid = $1', [CALLER]))[0]?.outcome
+      await eventually(async () => (await status()) === 'answered', 15_000, 'the answer written by the first instance')
+      follower = await buildTestApp({ database, env })
+      const admin = await login(follower.app, await makeUser(database.db, { role: 'admin' }))
+      // Asterisk still has the agent in the call when the second instance reads its status
+      peer.state.members = [{ queue: 'org101-queue', name: 'Agent 101001', interface: 'PJSIP/101001', paused: false, reason: '', lastPause: 0, inCall: true }]
+      leader.child.kill('SIGKILL')
+      await leader.exited
+      await eventually(async () => peer.streaming() === 1 && peer.state.received.filter((a) => a.Action === 'QueueStatus').length > 0, 20_000, 'the second instance leading and reading the status')
+      const [{ epoch }] = await database.query<{ epoch: number }>('select epoch from line_event_leader') as [{ epoch: number }]
+      assert.equal(epoch, 2, 'the second lead raised the epoch past the killed one\'s')
+      peer.replay(ANSWERED, { from: hangingUp })
+      const record = await eventually(async () => {
+        const c = (await follower!.app.inject({ url: `/api/line-calls/${CALLER}`, headers: admin })).json()
+        return c.ended_at !== null && c
+      }, 15_000, 'the call ended by the second instance')
+      assert.deepEqual([record.outcome, record.answered_by, record.talk_seconds, record.ended_by], ['answered', 'PJSIP/101001', 3, 'caller'])
+    } finally {
+      leader.child.kill('SIGKILL')
+      // the test app closes the database it was given
+      await (follower ? follower.close() : database?.close())
+      await drop()
+      await peer.close()
+    }
+  })
+})
