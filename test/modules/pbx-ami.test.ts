@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Database } from '../../src/db/client.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { eventually } from '../helpers/http-target.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
@@ -18,7 +19,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
   let dir: string
   let admin: Record<string, string>
   let org: { id: number }
-  const amiEnv = (secret = 'ami-secret') => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: secret, AMI_TIMEOUT: '300ms', PBX_CONFIG_DIR: dir })
+  const amiEnv = (secret = 'ami-secret') => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: secret, AMI_TIMEOUT: '300ms', AMI_RELOAD_TIMEOUT: '5s', PBX_CONFIG_DIR: dir })
 
   before(async () => {
     peer = await startAmiPeer()
@@ -56,6 +57,23 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
       const res = (await t.app.inject({ method: 'POST', url: `/api/pbx/reload?module=${module}` })).json()
       assert.equal(res.success, true, module)
       assert.equal(peer.state.received.at(-1)!.Command, command)
+    }
+  })
+
+  it('a reload slower than AMI_TIMEOUT succeeds within AMI_RELOAD_TIMEOUT on a connection of its own; the desks\' actions answer meanwhile', async () => {
+    // Asterisk answers one session's actions in turn: a res_pjsip reload of a large PBX holds up its session
+    peer.state.delays['module reload res_pjsip.so'] = 1500
+    try {
+      const reloading = t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=pjsip' })
+      await eventually(async () => peer.state.received.some((a) => a.Command === 'module reload res_pjsip.so'), 5000, 'the reload sent')
+      const status = (await t.app.inject({ url: '/api/pbx/status' })).json()
+      assert.equal(status.connected, true, 'the status answered on the actions\' connection while the reload runs')
+      const pending = await Promise.race([reloading.then(() => 'answered'), Promise.resolve('pending')])
+      assert.equal(pending, 'pending', 'the status came before the reload\'s answer')
+      const reload = (await reloading).json()
+      assert.deepEqual([reload.success, reload.outcome], [true, 'reloaded'], reload.message)
+    } finally {
+      delete peer.state.delays['module reload res_pjsip.so']
     }
   })
 
