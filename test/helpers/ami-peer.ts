@@ -22,7 +22,12 @@ const recorded = {
   unpaused: recordedAnswer(queuePause, { Action: 'QueuePause', Paused: 'false' })[0]!,
   notFound: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/999999' })[0]!,
   incomplete: recordedAnswer(queuePause, { Action: 'QueuePause', ActionID: 'probe-18' })[0]!,
+  // a caller in the language menu, as Asterisk listed it (core-show-channels.txt)
+  channels: recordedAnswer(readRecording('core-show-channels.txt'), { Action: 'CoreShowChannels' }),
 }
+
+/** a channel up on the PBX: the peer's CoreShowChannels lists these, and one for each caller waiting in a queue */
+export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string }
 export type PeerMode = 'normal' | 'silent' | 'drop'
 
 /** a repeatable sequence in [0, 1) (mulberry32): a failing cut can be replayed from its seed */
@@ -49,7 +54,9 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     /** an action's answer held this long, by its Command (or Action): as Asterisk, a session's later actions wait behind it */
     delays: {} as Record<string, number>,
     /** QueueStatus answered this much later (a large PBX's status, read while events go on) */
-    statusDelayMs: 0 }
+    statusDelayMs: 0,
+    /** channels up besides the callers waiting (in a menu, an announcement) */
+    channels: [] as PeerChannel[] }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, Set<string>>()
@@ -124,6 +131,16 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
           })
         }
         write(withValues(complete, { ActionID: id, ListItems: String(queues.length + members.length + callers.length) }))
+        return
+      }
+      case 'CoreShowChannels': {
+        const [response, channel, complete] = [recorded.channels[0]!, recorded.channels[1]!, recorded.channels.at(-1)!]
+        const channels = [...state.channels, ...state.callers.map((c) => ({ uniqueid: c.uniqueid, linkedid: c.uniqueid, context: 'appeals-queue', application: 'Queue' }))]
+        write(withValues(response, { ActionID: id }))
+        for (const c of channels) {
+          write(withValues(channel, { ActionID: id, Channel: `PJSIP/trunk-${c.uniqueid}`, Uniqueid: c.uniqueid, Linkedid: c.linkedid, Context: c.context, Application: c.application }))
+        }
+        write(withValues(complete, { ActionID: id, ListItems: String(channels.length) }))
         return
       }
       case 'QueuePause': {

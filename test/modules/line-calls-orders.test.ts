@@ -164,6 +164,28 @@ describe('the service, fed by the AMI peer: an order that lost data before, and 
       peer.state.callers = []
     }
   })
+
+  it('a caller in the menu during a gap: on the line still (CoreShowChannels lists its channel), its hang-up in the menu kept after', async () => {
+    const line = replayedEvents('line-109.txt')
+    const inMenu = fold(line).find((c) => c.menu_exit === 'hangup')!
+    const events = line.filter((e) => e.message.Linkedid === inMenu.linkedid)
+    const hangup = events.findIndex((e) => e.message.Event === 'Hangup' && e.message.Uniqueid === inMenu.linkedid)
+    for (const e of events.slice(0, hangup)) peer.sendEvent(e.message)
+    await eventually(async () => (await call(inMenu.linkedid))?.menu_id !== undefined, 10_000, 'the caller in the menu kept')
+    const listed = () => peer.state.received.filter((a) => a.Action === 'CoreShowChannels').length
+    const listedBefore = listed()
+    peer.state.channels = [{ uniqueid: inMenu.linkedid, linkedid: inMenu.linkedid, context: 'org101-menu1', application: 'BackGround' }]
+    peer.dropStreams()
+    try {
+      await eventually(async () => peer.streaming() === 1 && listed() > listedBefore, 15_000, 'reconnected, the channels listed')
+      // the hang-up comes while (or after) the status is read
+      for (const e of events.slice(hangup)) peer.sendEvent(e.message)
+      const record = await eventually(async () => { const c = await call(inMenu.linkedid); return c?.ended_at && c }, 15_000, 'the call ended')
+      assert.deepEqual([record.line, record.outcome, record.menu_exit], ['109', 'ended', 'hangup'])
+    } finally {
+      peer.state.channels = []
+    }
+  })
 })
 
 describe('fencing: an instance that lost the lead writes nothing', () => {

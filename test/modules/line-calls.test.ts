@@ -111,13 +111,13 @@ describe('the calls in progress after a gap in the events, against Asterisk\'s Q
   it('a call answered before the gap whose agent is in a call still goes on; whose agent is free ended unseen; a new caller joined Wait seconds ago', () => {
     const answered = replay('queue-pause.txt').ended.find((c) => c.outcome === 'answered')!
     const talking = { ...answered, talk_seconds: null, ended_by: null, ended_at: null }
-    const still = callsAfterGap([talking], { callers: [caller('1795559000.1', 12)], members: [member(answered.answered_by!, true)] }, at)
+    const still = callsAfterGap([talking], { callers: [caller('1795559000.1', 12)], members: [member(answered.answered_by!, true)], live: new Set() }, at)
     assert.deepEqual(still.ongoing.map((c) => [c.linkedid, c.outcome, c.joined_at?.toISOString()]), [
       [answered.linkedid, 'answered', answered.joined_at!.toISOString()],
       ['1795559000.1', 'waiting', '2026-11-26T09:59:48.000Z'],
     ])
     assert.deepEqual(still.ended, [])
-    const over = callsAfterGap([talking], { callers: [], members: [member(answered.answered_by!, false)] }, at)
+    const over = callsAfterGap([talking], { callers: [], members: [member(answered.answered_by!, false)], live: new Set() }, at)
     assert.deepEqual(over.ended.map((c) => [c.outcome, c.ended_at?.toISOString(), c.talk_seconds]), [['answered', at.toISOString(), null]])
   })
 
@@ -127,7 +127,7 @@ describe('the calls in progress after a gap in the events, against Asterisk\'s Q
     const ringing = events.findIndex((e) => e.message.Event === 'AgentCalled') + 1
     let waiting: LineCall | undefined
     for (const { message } of events.slice(0, ringing)) waiting = tracker.apply(message, at) ?? waiting
-    const { ended } = callsAfterGap([structuredClone(waiting!)], { callers: [], members: [] }, at)
+    const { ended } = callsAfterGap([structuredClone(waiting!)], { callers: [], members: [], live: new Set([waiting!.linkedid]) }, at)
     assert.deepEqual(ended.map((c) => [c.outcome, c.attempts.map((a) => a.result)]), [['unobserved', ['not_answered']]])
     // the rest of the recording heard: the caller's hang-up; the call is not taken up again, nor closed as unseen
     for (const { message } of events.slice(ringing)) tracker.apply(message, at)
@@ -136,6 +136,21 @@ describe('the calls in progress after a gap in the events, against Asterisk\'s Q
     const unknown = createCallTracker()
     assert.equal(unknown.adopt(structuredClone(waiting!)), true)
     assert.equal(unknown.adopt(structuredClone(waiting!)), false, 'known already')
+  })
+
+  it('a call on the line before any queue (in a menu, an announcement) goes on while its channel is up (CoreShowChannels), else ended unseen', () => {
+    const tracker = createCallTracker()
+    let entered: LineCall | undefined
+    for (const { message } of replayedEvents('line-109.txt')) {
+      const call = tracker.apply(message, at)
+      if (call?.menu_exit === 'hangup') break
+      if (call && call.line === '109' && !call.closed) entered ??= structuredClone(call)
+    }
+    assert.equal(entered!.outcome, 'entered')
+    const up = callsAfterGap([entered!], { callers: [], members: [], live: new Set([entered!.linkedid, 'another.1']) }, at)
+    assert.deepEqual([up.ongoing.map((c) => [c.linkedid, c.outcome, c.ended_at]), up.ended], [[[entered!.linkedid, 'entered', null]], []])
+    const gone = callsAfterGap([entered!], { callers: [], members: [], live: new Set(['another.1']) }, at)
+    assert.deepEqual(gone.ended.map((c) => [c.outcome, c.ended_at?.toISOString()]), [['unobserved', at.toISOString()]])
   })
 })
 

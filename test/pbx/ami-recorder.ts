@@ -13,6 +13,8 @@ export interface AmiRecorder {
   mark: (what: string) => void
   /** the transcript so far */
   text: () => string
+  /** an action sent on the recorder's own session (its answer recorded like the rest: a fixture for the peer) */
+  send: (action: Record<string, string>) => void
   close: () => void
 }
 
@@ -54,6 +56,11 @@ export async function recordAmi (port: number, username: string, secret: string)
     events,
     mark: (what) => { parts.push(`##### [pbx] ${what} ${since()}\n`) },
     text: () => parts.join(''),
+    send: (action) => {
+      const text = `${Object.entries(action).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`
+      parts.push(`##### >>> SENT ${action.Action} ${since()}\n`, text)
+      socket.write(text)
+    },
     close: () => { socket.destroy() },
   }
 }

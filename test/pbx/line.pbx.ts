@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createAmiClient } from '../../src/integrations/ami/client.js'
 import { field } from '../../src/integrations/ami/protocol.js'
+import { createMetrics } from '../../src/lib/metrics.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
@@ -49,6 +50,9 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   const consoles: Awaited<ReturnType<typeof openSse>>[] = []
   let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number }
   let callerPort = 5300
+  const metrics = createMetrics({ processFigures: false })
+  /** a figure of the service's own metrics (of one `kind`) */
+  const gauge = async (name: string, kind?: string) => (await metrics.registry.getSingleMetric(name)!.get()).values.find((v) => kind === undefined || v.labels.kind === kind)?.value ?? 0
   const control = createAmiClient({ host: '127.0.0.1', port: amiPort, username: AMI.username, secret: AMI.secret, timeoutMs: 10_000 })
 
   const api = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, headers: Headers = admin) => {
@@ -90,6 +94,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const database = await createTestDatabase()
     t = await buildTestApp({
       database,
+      deps: { metrics },
       env: {
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
         PBX_CONFIG_DIR: generated, PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
@@ -127,8 +132,8 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
 
     asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, ami: AMI, extraAmiUsers: [RECORDER] })
     recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
-    // the service's own connection for events (its backoff may have grown while Asterisk was starting)
-    await eventually(async () => (await asterisk.cli('manager show connected')).split('\n').filter((l) => /^\s*appeals\s/.test(l)).length >= 1, 60_000, 'the service reading Asterisk\'s events')
+    // the service's own connection for events (its backoff may have grown while Asterisk was starting): its gauge, not any AMI session of the service's
+    await eventually(async () => await gauge('ami_connected') === 1, 60_000, 'the service reading Asterisk\'s events')
     for (const [i, terminal] of ['101001', '101002'].entries()) phones.push(await operatorPhone(pjsua, terminal, PASSWORD, 5201 + i))
     // the operators' consoles: open, so their phones ring (a closed console is offline)
     for (const headers of operators) consoles.push(await openSse(`${url}/api/call-events/stream`, headers))
@@ -270,6 +275,37 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
       assert.equal(mine.answered, Number(field(params, 'Completed')), `${field(params, 'Queue')}: answered = Completed`)
       assert.equal(mine.abandoned + mine.short_abandoned + mine.timed_out, Number(field(params, 'Abandoned')), `${field(params, 'Queue')}: abandoned + timed out = Abandoned`)
     }
+  })
+
+  it('a caller in the menu while the service\'s AMI connections are cut: kept on the line (CoreShowChannels), the hang-up in the menu recorded after', async () => {
+    // a menu that waits long enough for the cut and the reconnection to happen inside it
+    await api('PUT', `/api/organizations/${ids.org}/menus/${ids.menu}`, {
+      name: 'Язык / Тіл', prompt_id: ids.prompt, timeout: 10, attempts: 2,
+      options: [{ digit: '1', language: 'kk', destination: { kind: 'queue', queue_id: ids.queue } }, { digit: '2', language: 'ru', destination: { kind: 'queue', queue_id: ids.defaultQueue } }],
+      timeout_destination: { kind: 'hangup' }, invalid_destination: { kind: 'announcement', prompt_id: ids.prompt },
+    })
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(generation.success, true, JSON.stringify(generation))
+    /** the service's AMI sessions, by file descriptor (`manager show connected`: Username, IP, Start, Elapsed, FileDes, ...) */
+    const sessions = async () => (await asterisk.cli('manager show connected')).split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => p[0] === AMI.username).map((p) => p[4]!)
+    const known = await knownCalls()
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      const entered = await callAfter(known, (c) => c.outcome === 'entered' && c.menu_id !== null, 'the caller in the menu')
+      recorder.send({ Action: 'CoreShowChannels', ActionID: 'probe-channels' })
+      const cut = await sessions()
+      const lostBefore = await gauge('failures_total', 'ami_connection')
+      recorder.mark(`the service's ${cut.length} AMI sessions kicked`)
+      for (const fd of cut) await asterisk.cli(`manager kick session ${fd}`)
+      await eventually(async () => await gauge('failures_total', 'ami_connection') > lostBefore && await gauge('ami_connected') === 1, 30_000, 'the events connection lost, then open again')
+      await sleep(1500) // its status read after the connection, milliseconds long, well over
+      const during = await api('GET', `/api/line-calls/${entered.linkedid}`)
+      assert.deepEqual([during.outcome, during.ended_at], ['entered', null], 'still on the line after the gap')
+      phone.hangUp()
+      await phone.waitFor(/DISCONNECTED/, 'hung up')
+    })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the call ended after the gap')
+    assert.deepEqual([call.line, call.outcome, call.menu_exit], ['109', 'ended', 'hangup'])
   })
 
   it('breaks put back after Asterisk restarts; a closed console is offline', async () => {

@@ -41,6 +41,8 @@ export const lineCalls = pgTable('line_calls', {
   organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
   caller_number: varchar('caller_number', { length: 80 }),
   line: varchar('line', { length: 32 }),
+  /** the last menu the call entered (the routing's menu id); with no `menu_exit` yet, the caller is in it */
+  menu_id: integer('menu_id'),
   menu_choice: varchar('menu_choice', { length: 4 }),
   menu_exit: varchar('menu_exit', { length: 8, enum: menuExits }),
   /** the line's schedule had it closed when the call came */

@@ -34,6 +34,8 @@ export interface QueueControl {
   members: (iface?: string) => Promise<QueueMemberState[]>
   /** every member and every caller waiting, in one QueueStatus */
   status: () => Promise<{ members: QueueMemberState[], callers: QueueCallerState[] }>
+  /** the calls on the PBX now, queued or not (CoreShowChannels): the Linkedids of its channels */
+  liveCalls: () => Promise<Set<string>>
 }
 
 const flag = (m: AmiMessage, key: string) => field(m, key) === '1'
@@ -74,6 +76,11 @@ export function amiQueueControl (ami: AmiClient): QueueControl {
     async status () {
       const events = await queueStatus()
       return { members: of(events, 'QueueMember').map(memberOf), callers: of(events, 'QueueEntry').map(callerOf) }
+    },
+    async liveCalls () {
+      const { response, events } = await ami.list({ Action: 'CoreShowChannels' })
+      if (field(response, 'Response') !== 'Success') throw new AmiError(`CoreShowChannels: ${field(response, 'Message') ?? 'refused'}`)
+      return new Set(of(events, 'CoreShowChannel').map((e) => field(e, 'Linkedid') ?? '').filter((id) => id !== ''))
     },
   }
 }

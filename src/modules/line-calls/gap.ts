@@ -4,8 +4,9 @@
 // - a caller who joined a queue during the gap is taken up, joined `Wait` seconds ago;
 // - a caller kept as waiting who is in no queue any more left it unseen: `unobserved`, ended now
 //   (answered or abandoned, the events that told it are gone; the figures count it as offered only);
-// - a caller kept on the line before any queue (`entered`) goes on in the queue it is in now, or is
-//   closed as `unobserved` (QueueStatus does not tell whether it is still in a menu);
+// - a caller kept on the line before any queue (`entered`) goes on in the queue it is in now, goes on
+//   as it was while its channel is still up (CoreShowChannels: in a menu, hearing an announcement),
+//   and is closed as `unobserved` otherwise;
 // - an answered call whose agent is in no call any more ended during the gap: ended now.
 import type { QueueCallerState, QueueMemberState } from '../../integrations/ami/queue-control.js'
 import { newCall, type LineCall } from './tracker.js'
@@ -27,7 +28,7 @@ function endedDuringGap (call: LineCall, at: Date): LineCall {
  * The calls in progress (`open`: kept before Asterisk's status was read) set against that status,
  * read at `at`: those going on (to follow) and those that ended unseen (to close).
  */
-export function callsAfterGap (open: LineCall[], status: { callers: QueueCallerState[], members: QueueMemberState[] }, at: Date) {
+export function callsAfterGap (open: LineCall[], status: { callers: QueueCallerState[], members: QueueMemberState[], live: Set<string> }, at: Date) {
   const waiting = new Map(status.callers.filter((c) => c.uniqueid !== '').map((c) => [c.uniqueid, c]))
   const talking = new Set(status.members.filter((m) => m.inCall).map((m) => m.interface))
   const ongoing: LineCall[] = []
@@ -37,6 +38,7 @@ export function callsAfterGap (open: LineCall[], status: { callers: QueueCallerS
     waiting.delete(call.linkedid)
     if (call.outcome === 'waiting' && caller) ongoing.push({ ...call, queue: caller.queue, position: caller.position })
     else if (call.outcome === 'entered' && caller) ongoing.push({ ...call, queue: caller.queue, position: caller.position, joined_at: new Date(at.getTime() - caller.waitSeconds * 1000), outcome: 'waiting' })
+    else if (call.outcome === 'entered' && status.live.has(call.linkedid)) ongoing.push(call)
     else if (call.outcome === 'answered' && call.answered_by !== null && talking.has(call.answered_by)) ongoing.push(call)
     else ended.push(endedDuringGap(call, at))
   }

@@ -18,7 +18,7 @@ export function createLineCallsModule (deps: {
   database: Database, log: FastifyBaseLogger, clock: Clock, timeZone: string, events?: Pick<AmiClient, 'stream' | 'close'>, desk?: Desk
   /** CALL_RETENTION_DAYS and CALL_PURGE_INTERVAL: the line's calls go with the others */
   calls: Config['calls']
-  queues?: Pick<QueueControl, 'status'>
+  queues?: Pick<QueueControl, 'status' | 'liveCalls'>
   publish?: (event: LineLiveEvent) => Promise<void>
   metrics: Pick<Metrics, 'amiEvent' | 'amiConnected' | 'failure'>
 }): ServiceModule {

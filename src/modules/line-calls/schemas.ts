@@ -25,6 +25,7 @@ export const LineCallView = Type.Object({
   organization_id: Nullable(Type.Integer()),
   caller_number: Nullable(Type.String()),
   line: Nullable(Type.String({ description: 'the inbound line dialled' })),
+  menu_id: Nullable(Type.Integer({ description: 'the last menu the call entered; with menu_exit null, the caller is in it now' })),
   menu_choice: Nullable(Type.String({ description: 'the digit chosen in the last menu' })),
   menu_exit: Nullable(OneOf(menuExits, { description: 'how the caller left the last menu: choice, timeout (no digit, its attempts exhausted), invalid (a wrong digit), hangup (hung up in it); null: no menu' })),
   closed: Type.Boolean({ description: 'the line\'s schedule had it closed when the call came' }),

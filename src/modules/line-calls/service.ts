@@ -37,7 +37,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
   repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
   metrics: Pick<Metrics, 'amiEvent' | 'failure'>
   /** Asterisk's queues now (QueueStatus), read after each connection */
-  queues?: Pick<QueueControl, 'status'>
+  queues?: Pick<QueueControl, 'status' | 'liveCalls'>
   /** the consoles' live stream: the boards are told that the line changed */
   publish?: (event: LineLiveEvent) => Promise<void>
 }) {
@@ -148,11 +148,15 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     if (!queues) return
     const following = tracker
     const at = clock()
-    const status = await queues.status()
+    // without CoreShowChannels (an AMI user not allowed it) a call seen before any queue is closed as unobserved
+    const [status, live] = await Promise.all([queues.status(), queues.liveCalls().catch((err: unknown) => {
+      log.warn({ err }, 'CoreShowChannels refused: the calls before a queue are closed as unobserved after the gap')
+      return new Set<string>()
+    })])
     if (tracker !== following) return // the lead was lost meanwhile
     members.reconcile(status.members)
     await saving
-    const { ongoing, ended } = callsAfterGap(await repo.inProgress(new Date(at.getTime() - WAITING_AT_MOST_MS), at), status, at)
+    const { ongoing, ended } = callsAfterGap(await repo.inProgress(new Date(at.getTime() - WAITING_AT_MOST_MS), at), { ...status, live }, at)
     if (tracker !== following) return
     for (const call of ongoing) if (tracker.adopt(call)) keep(call)
     for (const call of ended) if (tracker.close(call.linkedid)) tellDesk(keep(call), 'ended', at)

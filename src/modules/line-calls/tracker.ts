@@ -41,8 +41,10 @@ export interface LineCall {
   /** announced by the generated dialplan (UserEvent AppealsCall) */
   line: string | null
   organization_prefix: string | null
+  /** the last menu entered (UserEvent's `Menu`) */
+  menu_id: number | null
   menu_choice: string | null
-  /** how the caller left the last menu entered; null: no menu */
+  /** how the caller left the last menu entered; null: no menu, or in it still */
   menu_exit: MenuExit | null
   /** the line's schedule had it closed */
   closed: boolean
@@ -77,7 +79,7 @@ const callLanguage = (value: string | undefined): CallLanguage | null => appealL
 
 /** a call as its first event finds it: on the line, before any queue */
 export const newCall = (linkedid: string, callerNumber: string | null, at: Date): LineCall => ({
-  linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_choice: null, menu_exit: null, closed: false, language: null,
+  linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_id: null, menu_choice: null, menu_exit: null, closed: false, language: null,
   queue: null, joined_at: null, position: null, attempts: [], earlier_queues: [], answered_by: null, answered_at: null, hold_seconds: null,
   talk_seconds: null, ended_by: null, outcome: 'entered', started_at: at, ended_at: null,
 })
@@ -104,8 +106,6 @@ export function createCallTracker () {
   const calls = new Map<string, LineCall>()
   /** callers whose own hang-up request came while they waited in a queue */
   const hungUp = new Set<string>()
-  /** callers in a menu that has not heard their choice yet: hanging up there is leaving it */
-  const inMenu = new Set<string>()
   /** the calls whose caller hung up lately, known or not: a call read back from Asterisk's status as it ends is not taken up again */
   const ended = new Map<string, true>()
   const endedLately = (linkedid: string) => remember(ended, linkedid, true)
@@ -144,12 +144,13 @@ export function createCallTracker () {
       if (field(m, 'Refused') === '1' && !queued) call.outcome = 'refused'
       const sent = routedEnds.find((r) => r === field(m, 'Sent'))
       if (sent && !queued) call.outcome = sent
-      if (field(m, 'Menu') === undefined) return
+      const menu = Number(field(m, 'Menu'))
+      if (!Number.isSafeInteger(menu)) return
+      call.menu_id = menu
       const choice = field(m, 'Choice')
       const exit = menuExitOf(field(m, 'Exit'))
       if (choice !== undefined) { call.menu_choice = choice; call.menu_exit = 'choice' } else if (exit !== undefined) call.menu_exit = exit
-      else { inMenu.add(call.linkedid); return }
-      inMenu.delete(call.linkedid)
+      else { call.menu_choice = null; call.menu_exit = null } // entering it
     },
     QueueCallerJoin: (call, m, at) => {
       if (!callerChannel(m) && field(m, 'Uniqueid')) queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
@@ -203,8 +204,7 @@ export function createCallTracker () {
       }
       if (call.outcome === 'waiting') call.outcome = 'abandoned'
       if (call.outcome === 'entered') call.outcome = 'ended'
-      if (inMenu.has(call.linkedid)) call.menu_exit = 'hangup'
-      inMenu.delete(call.linkedid)
+      if (call.menu_id !== null && call.menu_exit === null) call.menu_exit = 'hangup'
       for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
       call.ended_at = at
       calls.delete(call.linkedid)
@@ -241,7 +241,6 @@ export function createCallTracker () {
     close (linkedid: string): boolean {
       calls.delete(linkedid)
       hungUp.delete(linkedid)
-      inMenu.delete(linkedid)
       queueLegs.delete(linkedid)
       return !ended.has(linkedid)
     },

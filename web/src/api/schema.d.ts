@@ -3716,6 +3716,8 @@ export interface components {
             caller_number: string | null;
             /** @description the inbound line dialled */
             line: string | null;
+            /** @description the last menu the call entered; with menu_exit null, the caller is in it now */
+            menu_id: number | null;
             /** @description the digit chosen in the last menu */
             menu_choice: string | null;
             /**
