@@ -129,6 +129,22 @@ describe('operators\' availability (/api/agents): Asterisk\'s queue member pause
     assert.equal(pauses().length, before, 'nothing reached Asterisk')
   })
 
+  it('the desk and the line\'s board name each state alike (one model): on a call, on a break, ready', async () => {
+    const saved = structuredClone(peer.state.members)
+    try {
+      for (const m of peer.state.members) Object.assign(m, m.interface === 'PJSIP/101002' ? { paused: false, reason: '', inCall: true } : { paused: true, reason: 'lunch', inCall: false })
+      // the board's states are the events' (here: QueueStatus read after a new connection)
+      peer.dropStreams()
+      const board = async () => Object.fromEntries(((await get('/api/line-calls/board', admin)).json().agents as { interface: string, state: string }[]).map((a) => [a.interface, a.state]))
+      await eventually(async () => (await board())['PJSIP/101002'] === 'on_call', 15_000, 'the board from QueueStatus')
+      const desk = [(await get('/api/agents/me', first)).json(), (await get('/api/agents/me', second)).json()]
+      assert.deepEqual(desk.map((d) => [d.state, d.reason]), [['break', 'lunch'], ['on_call', null]])
+      assert.deepEqual(await board(), { 'PJSIP/101001': 'break', 'PJSIP/101002': 'on_call' })
+    } finally {
+      peer.state.members = saved
+    }
+  })
+
   it('after Asterisk restarts (its startup time changes) the states are put back', async () => {
     const stream = await openSse(`${url}/api/call-events/stream`, first)
     assert.equal((await choose({ state: 'break', reason: 'training' })).statusCode, 200)

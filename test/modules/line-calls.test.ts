@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { createAgentTracker } from '../../src/modules/line-calls/agent-states.js'
+import { createMemberTracker } from '../../src/modules/line-calls/member-tracker.js'
 import { callsAfterGap } from '../../src/modules/line-calls/gap.js'
 import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
 import { delivered, eventClasses, recordedEvents, replayedEvents } from '../helpers/ami-recording.js'
@@ -157,7 +157,7 @@ describe('the calls in progress after a gap in the events, against Asterisk\'s Q
 describe('the agents\' states from Asterisk\'s events', () => {
   /** each change of a recording: [event, member, state, reason, seconds since the session began] */
   function changes (recording: string, wrapupSeconds: number) {
-    const tracker = createAgentTracker()
+    const tracker = createMemberTracker()
     const seen: [string, string, string, string | null, number][] = []
     for (const { at, message } of recordedEvents(recording, 1)) {
       const s = tracker.apply(message, new Date(at * 1000), wrapupSeconds)

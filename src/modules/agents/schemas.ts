@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
+import { memberStateNames } from '../../db/schema/index.js'
 
 // An operator's availability (DESIGN 9): ready, on a break with a reason, or offline, as Asterisk's
 // queue member pause says; the desk's switch sets it.
@@ -12,13 +13,14 @@ export const AgentChoice = Type.Object({
 }, { $id: 'AgentChoice', additionalProperties: false })
 export type AgentChoice = Static<typeof AgentChoice>
 
-export const agentStateValues = ['ready', 'break', 'offline', 'no_terminal', 'not_in_queue', 'unknown'] as const
+/** the line board's states of a queue member (one model: call-routing/member-state.ts), and what only a user has */
+export const agentStateValues = [...memberStateNames, 'no_terminal', 'not_in_queue', 'unknown'] as const
 export type AgentStateValue = typeof agentStateValues[number]
 
 export const AgentView = Type.Object({
   user_id: Type.Integer(),
   state: OneOf(agentStateValues, {
-    description: 'as Asterisk has it: ready (a terminal unpaused), break (paused with a reason), offline (paused: no console open); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx)',
+    description: 'as Asterisk has it, in the line board\'s words: ready (a terminal unpaused), ringing, on_call, break (paused with a reason), offline (paused as no console is open, or the phone unreachable); wrap_up only the board shows (the events tell it); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx). With several terminals, the busiest one\'s',
   }),
   reason: Nullable(Type.String({ description: 'the pause\'s reason as Asterisk has it' })),
   chosen: Nullable(Type.Object({ state: Type.String(), reason: Nullable(Type.String()), changed_at: Timestamp() }, { description: 'what the operator last chose at the desk' })),

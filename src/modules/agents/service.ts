@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
 import { memberInterface as interfaceOf, OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
+import { busiestState, memberState } from '../call-routing/member-state.js'
 import type { AgentRepo } from './repo.js'
 import type { AgentChoice, AgentStateValue, AgentView } from './schemas.js'
 
@@ -37,15 +38,13 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
     }
   }
 
-  /** what Asterisk says of a user's terminals: any unpaused membership is ready */
+  /** what Asterisk says of a user's terminals now, in the board's words (member-state.ts): the busiest terminal's state */
   function stateOf (terminalIds: string[], found: Members): { state: AgentStateValue, reason: string | null } {
     if (terminalIds.length === 0) return { state: 'no_terminal', reason: null }
     if (typeof found === 'string') return { state: 'unknown', reason: null }
-    const memberships = terminalIds.flatMap((id) => found.get(interfaceOf(id)) ?? [])
+    const memberships = terminalIds.map((id) => found.get(interfaceOf(id)) ?? []).filter((m) => m.length > 0)
     if (memberships.length === 0) return { state: 'not_in_queue', reason: null }
-    if (memberships.some((m) => !m.paused)) return { state: 'ready', reason: null }
-    const reason = memberships.find((m) => m.reason)?.reason ?? null
-    return { state: reason === OFFLINE ? 'offline' : 'break', reason }
+    return busiestState(memberships.map((m) => memberState(m, { at: clock() })))!
   }
 
   function view (userId: number, terminalIds: string[], choice: Choice, found: Members): AgentView {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { QueueMemberState } from '../../integrations/ami/queue-control.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { Clock } from '../../lib/clock.js'
-import { createAgentTracker, type AgentState } from './agent-states.js'
+import { createMemberTracker, type MemberState } from './member-tracker.js'
 
 /**
  * The queue members' states, live (DESIGN 9: Asterisk is the truth): folded from the events on the
@@ -12,19 +12,19 @@ import { createAgentTracker, type AgentState } from './agent-states.js'
  */
 export function createMemberStates ({ repo, log, clock, changed, before }: {
   /** the leader's write of a state */
-  repo: { saveAgentState: (state: AgentState) => Promise<void> }
+  repo: { saveAgentState: (state: MemberState) => Promise<void> }
   log: FastifyBaseLogger
   clock: Clock
   /** waited for before each write (the screen pops go first) */
   before?: () => Promise<void>
   /** told of every change once it is written */
-  changed: (state: AgentState) => void
+  changed: (state: MemberState) => void
 }) {
-  let tracker = createAgentTracker()
+  let tracker = createMemberTracker()
   let saving: Promise<void> = Promise.resolve()
   const wrapups = new Set<NodeJS.Timeout>()
 
-  function write (state: AgentState): void {
+  function write (state: MemberState): void {
     const snapshot = { ...state }
     saving = saving.then(async () => { await before?.(); await repo.saveAgentState(snapshot); changed(snapshot) })
       .catch((err: unknown) => { log.warn({ err, member: snapshot.interface }, 'a queue member\'s state could not be saved') })
@@ -59,7 +59,7 @@ export function createMemberStates ({ repo, log, clock, changed, before }: {
     /** nothing known any more (the lead lost: the next leader's states are Asterisk's, read anew) */
     reset (): void {
       endWrapups()
-      tracker = createAgentTracker()
+      tracker = createMemberTracker()
     },
   }
 }

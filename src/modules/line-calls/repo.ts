@@ -8,7 +8,7 @@ import { queueByAsteriskName } from '../call-routing/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
 import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
-import type { AgentState } from './agent-states.js'
+import type { MemberState } from './member-tracker.js'
 import type { LineCall } from './tracker.js'
 import { MEMBER_INTERFACE_PREFIX, terminalOfMember } from '../call-routing/asterisk-names.js'
 
@@ -101,7 +101,7 @@ export function createLineCallRepo (db: AppDb) {
       return new Map(found.map((t) => [t.id, [t.last_name, t.first_name].filter(Boolean).join(' ') || t.terminal_name]))
     },
     /** a member's new state: kept as its state now, the period before it closed and its own opened, in one statement; by the leader of `epoch` only */
-    async saveAgentState (a: AgentState, epoch: number | undefined): Promise<void> {
+    async saveAgentState (a: MemberState, epoch: number | undefined): Promise<void> {
       const since = a.since.toISOString()
       await fenced(epoch, (tx) => tx.execute(sql`
         with kept as (

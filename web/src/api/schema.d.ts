@@ -3687,10 +3687,10 @@ export interface components {
         AgentView: {
             user_id: number;
             /**
-             * @description as Asterisk has it: ready (a terminal unpaused), break (paused with a reason), offline (paused: no console open); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx)
+             * @description as Asterisk has it, in the line board's words: ready (a terminal unpaused), ringing, on_call, break (paused with a reason), offline (paused as no console is open, or the phone unreachable); wrap_up only the board shows (the events tell it); no_terminal: the user works at no terminal; not_in_queue: its terminals are in no queue; unknown: Asterisk is not configured or not answering (see pbx). With several terminals, the busiest one's
              * @enum {string}
              */
-            state: "ready" | "break" | "offline" | "no_terminal" | "not_in_queue" | "unknown";
+            state: "ready" | "ringing" | "on_call" | "wrap_up" | "break" | "offline" | "no_terminal" | "not_in_queue" | "unknown";
             /** @description the pause's reason as Asterisk has it */
             reason: string | null;
             /** @description what the operator last chose at the desk */

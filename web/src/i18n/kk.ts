@@ -291,7 +291,7 @@ export const kk: Texts = {
     },
   },
   agent: {
-    state: 'Күйі', ready: 'Дайын', break: 'Үзіліс', offline: 'Желіде емес', unknown: 'Белгісіз', noTerminal: 'Терминал жоқ', notInQueue: 'Кезекте емес',
+    state: 'Күйі', ready: 'Дайын', break: 'Үзіліс', offline: 'Желіде емес', unknown: 'Белгісіз', noTerminal: 'Терминал жоқ', notInQueue: 'Кезекте емес', ringing: 'Кіріс қоңырау', onCall: 'Сөйлесуде', wrapUp: 'Өңдеуде',
     reason: 'Себебі', reasons: { break: 'Үзіліс', lunch: 'Түскі ас', training: 'Оқу', meeting: 'Жиналыс' } as Record<string, string>,
     pbxDown: 'АТС жауап бермейді: күйі белгісіз', pbxNone: 'АТС қосылмаған', supervisorPause: 'АТС-тегі үзіліс: {{reason}}',
   },

@@ -289,7 +289,7 @@ export const ru = {
     },
   },
   agent: {
-    state: 'Статус', ready: 'Готов', break: 'Перерыв', offline: 'Не в сети', unknown: 'Неизвестно', noTerminal: 'Нет терминала', notInQueue: 'Не в очереди',
+    state: 'Статус', ready: 'Готов', break: 'Перерыв', offline: 'Не в сети', unknown: 'Неизвестно', noTerminal: 'Нет терминала', notInQueue: 'Не в очереди', ringing: 'Входящий звонок', onCall: 'Разговор', wrapUp: 'Обработка',
     reason: 'Причина', reasons: { break: 'Перерыв', lunch: 'Обед', training: 'Обучение', meeting: 'Совещание' } as Record<string, string>,
     pbxDown: 'АТС не отвечает: статус неизвестен', pbxNone: 'АТС не подключена', supervisorPause: 'Пауза на АТС: {{reason}}',
   },

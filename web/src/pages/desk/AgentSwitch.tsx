@@ -8,8 +8,11 @@ import { keys } from '../../api/keys'
 import { problemText } from '../../forms/problems'
 
 const REASONS = ['break', 'lunch', 'training', 'meeting'] as const
-const COLOR: Record<string, string> = { ready: 'green', break: 'orange', offline: 'default', unknown: 'default', no_terminal: 'default', not_in_queue: 'default' }
-const WORD = { ready: 'ready', break: 'break', offline: 'offline', unknown: 'unknown', no_terminal: 'noTerminal', not_in_queue: 'notInQueue' } as const
+// the line board's colours and words for the same states (pages/board/LineBoard.tsx)
+const COLOR: Record<string, string> = { ready: 'green', ringing: 'gold', on_call: 'red', wrap_up: 'blue', break: 'orange', offline: 'default', unknown: 'default', no_terminal: 'default', not_in_queue: 'default' }
+const WORD = { ready: 'ready', ringing: 'ringing', on_call: 'onCall', wrap_up: 'wrapUp', break: 'break', offline: 'offline', unknown: 'unknown', no_terminal: 'noTerminal', not_in_queue: 'notInQueue' } as const
+/** the states an unpaused terminal is in: the operator chose ready */
+const AVAILABLE = new Set(['ready', 'ringing', 'on_call', 'wrap_up'])
 
 /** the operator's availability: ready, or a break with its reason; what Asterisk says is shown beside it */
 export function AgentSwitch () {
@@ -26,7 +29,7 @@ export function AgentSwitch () {
   const a = agent.data
   if (!a || a.state === 'no_terminal') return null
   // Asterisk's state when it has one; otherwise the operator's last choice, which it gets back later
-  const chosen = a.state === 'ready' || a.state === 'break' ? a.state : a.chosen?.state === 'break' ? 'break' : 'ready'
+  const chosen = AVAILABLE.has(a.state) ? 'ready' : a.state === 'break' ? 'break' : a.chosen?.state === 'break' ? 'break' : 'ready'
   const shown = a.state === 'break' && a.reason && !(REASONS as readonly string[]).includes(a.reason)
     ? t('agent.supervisorPause', { reason: a.reason })
     : a.state === 'break' && a.reason ? t(`agent.reasons.${a.reason}`) : t(`agent.${WORD[a.state]}`)

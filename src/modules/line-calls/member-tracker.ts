@@ -2,22 +2,18 @@
 // time each arrived in, states out. QueueMemberStatus and QueueMemberPause each carry a member's whole
 // state in one queue (device status, in call, paused and why); the wrap-up shows in no status, so it
 // is the queue's `wrapuptime` from the agent's AgentComplete on.
-import type { memberStateNames } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
-import { OFFLINE_PAUSE_REASON } from '../call-routing/asterisk-names.js'
+import { memberState, type MemberStateName, type Membership } from '../call-routing/member-state.js'
 
-export type AgentStateName = typeof memberStateNames[number]
-
-/** Asterisk's device states: in use, busy, on hold; ringing, ringing while in use; invalid, unavailable */
+/** Asterisk's device statuses a call's end leaves behind it: in use, busy, on hold */
 const TALKING = new Set([2, 3, 8])
-const RINGING = new Set([6, 7])
-const UNREACHABLE = new Set([4, 5])
 
-export interface AgentState {
+/** a queue member's state as it changed: the board's row, and the period it opens */
+export interface MemberState {
   /** the queue member: `PJSIP/<terminal>` */
   interface: string
   member_name: string
-  state: AgentStateName
+  state: MemberStateName
   /** a break's reason; null otherwise */
   reason: string | null
   since: Date
@@ -25,14 +21,13 @@ export interface AgentState {
   wrapup_until: Date | null
 }
 
-/** one membership's state, as the latest member event of that queue said */
-interface Membership { status: number, inCall: boolean, paused: boolean, reason: string }
-interface Member { name: string, queues: Map<string, Membership>, ringing: boolean, wrapupUntil: Date | null, current: AgentState | undefined }
+/** a member: each queue's membership as the latest member event of that queue said, and what only the events tell */
+interface Member { name: string, queues: Map<string, Membership>, ringing: boolean, wrapupUntil: Date | null, current: MemberState | undefined }
 
 /** a membership as QueueStatus' QueueMember or the member events give it */
 export interface MemberFacts { queue: string, interface: string, name?: string, status: number, inCall: boolean, paused: boolean, reason: string }
 
-export function createAgentTracker () {
+export function createMemberTracker () {
   const members = new Map<string, Member>()
 
   const memberOf = (iface: string, name?: string): Member => {
@@ -42,25 +37,9 @@ export function createAgentTracker () {
     return member
   }
 
-  function derive (m: Member, at: Date): { state: AgentStateName, reason: string | null } {
-    const all = [...m.queues.values()]
-    const latest = all.at(-1)
-    if (latest && UNREACHABLE.has(latest.status)) return { state: 'offline', reason: null }
-    if (all.some((q) => q.inCall || TALKING.has(q.status))) return { state: 'on_call', reason: null }
-    if (m.ringing || all.some((q) => RINGING.has(q.status))) return { state: 'ringing', reason: null }
-    if (m.wrapupUntil && m.wrapupUntil > at) return { state: 'wrap_up', reason: null }
-    // a member of no queue now takes no calls
-    if (all.length === 0) return { state: 'offline', reason: null }
-    if (all.every((q) => q.paused)) {
-      const reason = all.find((q) => q.reason)?.reason ?? null
-      return reason === OFFLINE_PAUSE_REASON ? { state: 'offline', reason } : { state: 'break', reason }
-    }
-    return { state: 'ready', reason: null }
-  }
-
   /** the member's state now; the changed state, or undefined when it stayed the same */
-  function settle (iface: string, m: Member, at: Date): AgentState | undefined {
-    const { state, reason } = derive(m, at)
+  function settle (iface: string, m: Member, at: Date): MemberState | undefined {
+    const { state, reason } = memberState([...m.queues.values()], { ringing: m.ringing, wrapupUntil: m.wrapupUntil, at })
     if (m.current && m.current.state === state && m.current.reason === reason) return undefined
     const since = state === 'ready' && m.current?.state === 'wrap_up' && m.wrapupUntil && m.wrapupUntil <= at ? m.wrapupUntil : at
     m.current = { interface: iface, member_name: m.name, state, reason, since, wrapup_until: state === 'wrap_up' ? m.wrapupUntil : null }
@@ -73,7 +52,7 @@ export function createAgentTracker () {
 
   return {
     /** an AMI event; `wrapupSeconds`: the wrap-up of the call an AgentComplete ends */
-    apply (m: AmiMessage, at: Date, wrapupSeconds = 0): AgentState | undefined {
+    apply (m: AmiMessage, at: Date, wrapupSeconds = 0): MemberState | undefined {
       const event = field(m, 'Event')
       const iface = field(m, 'Interface')
       if (!iface) return undefined
@@ -103,7 +82,7 @@ export function createAgentTracker () {
     },
 
     /** every membership as QueueStatus gives it (after a connection, which may have missed events); the states that changed */
-    reconcile (facts: MemberFacts[], at: Date): AgentState[] {
+    reconcile (facts: MemberFacts[], at: Date): MemberState[] {
       const seen = new Map<string, Member>()
       for (const f of facts) {
         const member = memberOf(f.interface, f.name)
@@ -115,11 +94,11 @@ export function createAgentTracker () {
     },
 
     /** the wrap-ups over by `at`: those agents' new states */
-    tick: (at: Date): AgentState[] =>
+    tick: (at: Date): MemberState[] =>
       [...members].filter(([, m]) => m.wrapupUntil && m.wrapupUntil <= at && m.current?.state === 'wrap_up').map(([iface, m]) => settle(iface, m, at)).filter((s) => s !== undefined),
 
     states: () => [...members.values()].map((m) => m.current).filter((s) => s !== undefined),
   }
 }
 
-export type AgentTracker = ReturnType<typeof createAgentTracker>
+export type MemberTracker = ReturnType<typeof createMemberTracker>
