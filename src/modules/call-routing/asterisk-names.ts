@@ -1,7 +1,11 @@
 // What Asterisk calls an organization's routing (DESIGN 9): names made of the organization's prefix
 // and ids only, never of free text. The API answers them, the PBX's files are written with them.
 
-export const queueName = (prefix: string, q: { id: number, is_default: boolean }) => q.is_default ? `org${prefix}-queue` : `org${prefix}-q${q.id}`
+export const queueName = (prefix: string, q: { id: number, is_default: boolean }) => q.is_default ? defaultQueueName(prefix) : `org${prefix}-q${q.id}`
+/** the organization's own queue: every terminal of it is a member */
+export const defaultQueueName = (prefix: string) => `org${prefix}-queue`
+/** the context of the organization's terminals' own calls (and of its extensions) */
+export const internalContext = (prefix: string) => `org${prefix}-internal`
 /** a queue's name read back: its organization's prefix and its id, or the organization's own queue */
 export function parseQueueName (name: string): { prefix: string, queue: number | 'default' } | undefined {
   const m = /^org([0-9]+)-(?:queue|q([0-9]{1,9}))$/.exec(name)

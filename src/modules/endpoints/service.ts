@@ -3,6 +3,7 @@ import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import { manageableTenant } from '../../lib/tenant.js'
+import { internalContext } from '../call-routing/asterisk-names.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, EndpointTxRepo, TerminalRow } from './repo.js'
 import type { EndpointCreate, EndpointResponse, EndpointUpdate } from './schemas.js'
@@ -13,7 +14,7 @@ const forwardings = ['unconditional', 'unavailable', 'noanswer', 'busy'] as cons
 
 /** the call-centre defaults of DESIGN 5.6 */
 const endpointDefaults = (prefix: string) => ({
-  transport: 'transport-udp', context: `org${prefix}-internal`, disallow: 'all', allow: 'alaw,ulaw',
+  transport: 'transport-udp', context: internalContext(prefix), disallow: 'all', allow: 'alaw,ulaw',
   direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru',
 })
 
@@ -106,7 +107,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
         checkForwarding(values)
         const { endpoint, terminal: own } = split(values)
         await tx.insert({ // an extension in use is a primary-key clash: 409
-          endpoint: { ...endpoint, id, aors: id, auth: id, context: `org${organization.prefix}-internal` },
+          endpoint: { ...endpoint, id, aors: id, auth: id, context: internalContext(organization.prefix) },
           auth: { id, auth_type: 'digest', username: id, realm: sipRealm, ...sipCredentials(id, sipRealm, input.password) },
           terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
         })

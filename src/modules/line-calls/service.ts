@@ -13,14 +13,12 @@ import { kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figu
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
-import { terminalOfMember } from '../call-routing/asterisk-names.js'
+import { parseQueueName, terminalOfMember } from '../call-routing/asterisk-names.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { createMemberStates } from './members.js'
 import { callsAfterGap } from './gap.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 
-/** the organization's prefix in the names the PBX's files give queues (`org<prefix>-...`) */
-const QUEUE_PREFIX = /^org([0-9]+)-/
 const WHAT = 'the line\'s calls'
 
 /** the operators' desks (the call events): an answer on the line pops the caller, the caller's hang-up frees the operator */
@@ -76,7 +74,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     const known = contexts.get(call.linkedid)
     if (known && known.queue === call.queue) return known.context
     const queue = call.queue === null ? undefined : await repo.queueOf(call.queue)
-    const prefix = call.organization_prefix ?? QUEUE_PREFIX.exec(call.queue ?? '')?.[1]
+    const prefix = call.organization_prefix ?? parseQueueName(call.queue ?? '')?.prefix
     const organizationId = queue?.organization_id ?? (prefix === undefined ? undefined : await repo.organizationOf(prefix)) ?? null
     const context = { organization_id: organizationId, service_level_seconds: queue?.service_level ?? null, wrapup_seconds: queue?.wrapup_time ?? null }
     if (organizationId !== null) contexts.set(call.linkedid, { queue: call.queue, context })

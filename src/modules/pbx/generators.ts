@@ -1,5 +1,5 @@
 import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
-import { memberInterface } from '../call-routing/asterisk-names.js'
+import { defaultQueueName, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
@@ -105,7 +105,6 @@ function * sipGroups (orgs: PbxOrganization[]): Generator<string[]> {
 export const sipConfig = (orgs: PbxOrganization[]): ConfigPieces => pieces(sipGroups(orgs))
 export const generateSip = (orgs: PbxOrganization[]) => wholeText(sipConfig(orgs))
 
-const defaultQueueName = (org: PbxOrganization) => `org${org.prefix}-queue`
 /** the call flow of an organization whose routing was loaded */
 export const flowOf = (org: PbxOrganization): FlowOrganization | undefined =>
   org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing }
@@ -116,7 +115,7 @@ function * queueGroups (orgs: PbxOrganization[]): Generator<string[]> {
     const flow = flowOf(org)
     yield [`; organization ${org.prefix}: ${comment(org.name)}`, ...(flow
       ? flow.routing.queues.flatMap((q) => queueSection(flow, q))
-      : section(defaultQueueName(org), [
+      : section(defaultQueueName(org.prefix), [
         'strategy=rrmemory', 'timeout=20', 'retry=5', 'wrapuptime=5', 'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
         ...byExtension(org.terminals).map((t) => `member => ${memberInterface(t.id)}`),
       ]))]
@@ -152,7 +151,7 @@ const STATUS_CHECKS = FORWARD_ON_STATUS.map(([status, label]) => ` same => n,Got
 
 /** a terminal's extension: its hint, the hop limit, then its forwardings (one string: 100,000 of them are written at once) */
 function terminalDialplan (org: PbxOrganization, t: PbxTerminal, options: PbxOptions): string {
-  const head = `exten => ${t.extension},hint,PJSIP/${t.id}
+  const head = `exten => ${t.extension},hint,${memberInterface(t.id)}
 exten => ${t.extension},1,NoOp(${t.id} ${comment(t.name).replace(/[(),$]/g, ' ')})
  same => n,Set(__CF_HOPS=$[0\${CF_HOPS} + 1])
  same => n,GotoIf($[\${CF_HOPS} > ${options.maxForwardHops}]?hoplimit)
@@ -165,7 +164,7 @@ exten => ${t.extension},1,NoOp(${t.id} ${comment(t.name).replace(/[(),$]/g, ' ')
     const target = t[enabled] && t[dest] ? forwardTarget(org, t[dest], options) : fallback
     return ` same => n(${label}),${target}\n same => n,Hangup()\n`
   }).join('')
-  return `${head} same => n,Dial(PJSIP/${t.id}${t.cf_noanswer_enabled ? `,${t.cf_noanswer_timeout}` : ''})\n${STATUS_CHECKS} same => n,Hangup()\n${forwards}${tail}`
+  return `${head} same => n,Dial(${memberInterface(t.id)}${t.cf_noanswer_enabled ? `,${t.cf_noanswer_timeout}` : ''})\n${STATUS_CHECKS} same => n,Hangup()\n${forwards}${tail}`
 }
 
 function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] {
@@ -192,7 +191,7 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
     yield [
       `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
       ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
-      '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org)})`, ' same => n,Hangup()']), '',
+      '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
       ...outboundDialplan(org, options),
       ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
     ]

@@ -1,4 +1,5 @@
 import { groupBy } from '../../lib/collections.js'
+import { internalContext } from '../call-routing/asterisk-names.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import type { PbxOrganization, PbxTerminal } from './generators.js'
 import type { PbxRepo } from './repo.js'
@@ -29,7 +30,7 @@ export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 
 /** a terminal's row as the generators write it, Asterisk's defaults filled in (an object literal: 100,000 are made at once) */
 function pbxTerminal (t: TerminalWithCredentials, prefix: string): PbxTerminal {
   return {
-    id: t.id, extension: t.extension, name: t.name, transport: t.transport ?? 'transport-udp', context: t.context ?? `org${prefix}-internal`,
+    id: t.id, extension: t.extension, name: t.name, transport: t.transport ?? 'transport-udp', context: t.context ?? internalContext(prefix),
     disallow: t.disallow ?? 'all', allow: t.allow ?? 'alaw,ulaw', direct_media: t.direct_media === true, rtp_symmetric: t.rtp_symmetric === true,
     force_rport: t.force_rport === true, rewrite_contact: t.rewrite_contact === true, language: t.language ?? 'ru', mailboxes: t.mailboxes,
     passwordDigests: passwordDigests(t.md5_cred, t.password_digest), realm: t.realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
