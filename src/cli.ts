@@ -55,7 +55,7 @@ const fileCommands: Record<string, (config: Config, args: string[]) => Promise<s
 }
 
 function embeddedDir (config: Config, tool: string): string {
-  if (config.databaseUrl) throw new Error(`DATABASE_URL is set: back up and restore a PostgreSQL database with ${tool} (README: Backups)`)
+  if (config.databaseUrl) throw new Error(`DATABASE_URL is set: back up and restore a PostgreSQL database with ${tool} (docs/operations.md: Backups)`)
   return config.dataDir
 }
 function fileArgument (args: string[], command: string): string {

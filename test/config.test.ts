@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import { readFileSync } from 'node:fs'
 import { loadConfig, parseDuration } from '../src/config.js'
 import { EnvSchema } from '../src/config/env-schema.js'
-import { withTable } from '../scripts/write-config-table.js'
+import { CONFIGURATION_PAGE, withTable } from '../scripts/write-config-table.js'
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -50,10 +50,10 @@ describe('configuration', () => {
     assert.equal(c.llm.redactPii, false)
   })
 
-  it('the README\'s configuration table is the one the schema writes, and names every variable', () => {
-    const readme = readFileSync('README.md', 'utf8')
-    assert.equal(readme, withTable(readme), 'README.md is out of date: npm run docs:config')
-    for (const name of Object.keys(EnvSchema.properties)) assert.ok(readme.includes(`| \`${name}\` |`), name)
+  it('the configuration page\'s table is the one the schema writes, and names every variable', () => {
+    const page = readFileSync(CONFIGURATION_PAGE, 'utf8')
+    assert.equal(page, withTable(page), `${CONFIGURATION_PAGE} is out of date: npm run docs:config`)
+    for (const name of Object.keys(EnvSchema.properties)) assert.ok(page.includes(`| \`${name}\` |`), name)
     // every variable the code reads is in the schema
     const source = readFileSync('src/config.ts', 'utf8')
     assert.ok(!/process\.env\.[A-Z]/.test(source) && !/env\['[A-Z_]+'\]/.test(source))

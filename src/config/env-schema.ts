@@ -1,5 +1,5 @@
 // The service's environment variables as one TypeBox schema: what each accepts, its default and what
-// it means. loadConfig validates process.env against it, and the README's configuration table is
+// it means. loadConfig validates process.env against it, and the configuration table (docs/configuration.md) is
 // written from it (`npm run docs:config`), so the two cannot drift apart.
 import { Type, type Static, type TSchema } from 'typebox'
 
@@ -18,9 +18,9 @@ export function parseDuration (raw: string): number | undefined {
 }
 
 interface Doc {
-  /** what the README says the variable is for */
+  /** what the configuration table says the variable is for */
   description: string
-  /** the default as the README states it, when it is not a literal value (computed, generated) */
+  /** the default as the configuration table states it, when it is not a literal value (computed, generated) */
   defaultDoc?: string
 }
 
@@ -111,7 +111,7 @@ export const EnvSchema = Type.Object({
   EXT_SYNC_BACKOFF: duration({ default: '5s', description: 'first retry delay (doubling)' }),
   EXT_SYNC_MAX_ATTEMPTS: integer({ default: 8, min: 1, max: 100, description: 'attempts before a change is `failed`' }),
   EXT_SYNC_INTERVAL: duration({ default: '2s', description: 'how often the worker looks for due work' }),
-  LLM_PROVIDERS: Type.Optional(text({ description: 'JSON array of LLM providers, each with the fields of `LLM_<NAME>_*` in lower case (see LLM gateway)' })),
+  LLM_PROVIDERS: Type.Optional(text({ description: 'JSON array of LLM providers, each with the fields of `LLM_<NAME>_*` in lower case (see docs/llm.md)' })),
   LLM_DEFAULT_PROVIDER: Type.Optional(text({ defaultDoc: 'the first provider', description: 'the provider used when a request names none' })),
   LLM_FALLBACK: Type.Optional(text({ description: 'comma-separated providers tried in this order after the chosen one fails' })),
   LLM_MAX_RETRIES: integer({ default: 2, min: 0, max: 10, description: 'retries per provider before the first byte' }),
@@ -141,7 +141,7 @@ export const LlmProviderSchema = Type.Object({
 
 export type LlmProviderValues = Static<typeof LlmProviderSchema>
 
-/** the README's configuration table, row for row from the schemas */
+/** the configuration table (docs/configuration.md), row for row from the schemas */
 export function configurationTable (): string {
   const row = (name: string, schema: TSchema) => {
     const s = schema as { default?: unknown, description: string, 'x-default-doc'?: string, 'x-problem': string }

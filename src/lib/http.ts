@@ -37,7 +37,7 @@ export function registerNotFound (app: FastifyInstance): void {
   const registered: RegisteredRoute[] = []
   app.decorate('registeredRoutes', registered)
   app.addHook('onRoute', (route) => {
-    // OpenAPI cannot describe a WebSocket: @fastify/swagger leaves those routes out, the README has them
+    // OpenAPI cannot describe a WebSocket: @fastify/swagger leaves those routes out, docs/telephony.md has them
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true || (route as { websocket?: boolean }).websocket === true
     for (const method of ([] as string[]).concat(route.method)) {
       methods.add(method as HTTPMethod)

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { Running } from './module.js'
 
-// The service's figures in Prometheus' text format (README "Metrics"), on a listener of their own
+// The service's figures in Prometheus' text format (docs/operations.md, "Metrics"), on a listener of their own
 // (METRICS_PORT): never on the public one. Each instance of the application has its own registry,
 // so that tests may run several in one process. Names and labels follow Prometheus' conventions:
 // the unit in the name, `_total` for counters, label values from small fixed sets.

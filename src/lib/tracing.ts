@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api'
 import type { FastifyInstance } from 'fastify'
 
-// Traces (README "Traces"): a request, its database statements and its calls out as one trace,
+// Traces (docs/operations.md, "Traces"): a request, its database statements and its calls out as one trace,
 // sent over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (integrations/tracing starts that). Off,
 // nothing here does any work: `traced` runs its work as it is, and no hook is added.
 

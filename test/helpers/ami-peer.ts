@@ -48,7 +48,7 @@ const message = (lines: string[]) => `${lines.join(CRLF)}${CRLF}${CRLF}`
 export async function startAmiPeer (options: { username?: string, secret?: string, read?: string } = {}) {
   const username = options.username ?? 'appeals'
   const secret = options.secret ?? 'ami-secret'
-  /** the AMI user's `read` in manager.conf: what the README tells a deployment to grant */
+  /** the AMI user's `read` in manager.conf: what docs/deployment.md tells a deployment to grant */
   const read = eventClasses(options.read ?? 'system,call,agent,user,reporting')
   const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0,
     /** an action's answer held this long, by its Command (or Action): as Asterisk, a session's later actions wait behind it */

@@ -1,7 +1,7 @@
 // The queue figures are read from sums kept by triggers as each call is written (line_call_intervals,
 // line_call_operator_intervals). Whatever the writes (calls joining, answered, abandoned, moved to
 // another queue or organization, corrected, deleted), the figures through HTTP must be those of
-// the calls themselves: here worked out in the test from the rows, by the README's definitions.
+// the calls themselves: here worked out in the test from the rows, by the definitions of docs/telephony.md.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
@@ -151,7 +151,7 @@ describe('the queue figures kept by bin agree with the calls, whatever the write
 
 const without = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)))
 
-/** the README's definitions, from the calls themselves */
+/** the definitions of docs/telephony.md, from the calls themselves */
 function sumsOf (calls: Call[], short: number): KpiSums {
   const answered = calls.filter((c) => c.outcome === 'answered')
   const completed = answered.filter((c) => c.talk_seconds !== null)

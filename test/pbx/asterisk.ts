@@ -1,7 +1,7 @@
 // A real Asterisk for `npm run test:pbx`: an installed build (ASTERISK_DIR) started in the
-// foreground on loopback, its whole configuration in a temporary directory and wired as the README
+// foreground on loopback, its whole configuration in a temporary directory and wired as docs/deployment.md
 // tells a deployment: the service's generated files included, a `trunk` endpoint whose context is
-// appeals-inbound (identified by the trunk's address), an AMI user with the README's permissions.
+// appeals-inbound (identified by the trunk's address), an AMI user with the permissions docs/deployment.md gives.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -98,11 +98,11 @@ bindaddr = 127.0.0.1
 secret = ${o.ami.secret}
 deny = 0.0.0.0/0.0.0.0
 permit = 127.0.0.1/255.255.255.255
-; the README's permissions
+; the permissions of docs/deployment.md
 read = system,call,agent,user,reporting
 write = system,command,agent,reporting,originate
 ${(o.extraAmiUsers ?? []).map((u) => `\n[${u.username}]\nsecret = ${u.secret}\npermit = 127.0.0.1/255.255.255.255\nread = all\nwrite = all\n`).join('')}`,
-    'pjsip.conf': `; the deployment's own trunk, as the README says: calls from the public network enter appeals-inbound
+    'pjsip.conf': `; the deployment's own trunk, as docs/deployment.md says: calls from the public network enter appeals-inbound
 [trunk]
 type = endpoint
 transport = transport-udp

@@ -9,7 +9,7 @@ export type PersonalDataAction = typeof personalDataActions[number]
 export type PersonalDataSubject = typeof personalDataSubjects[number]
 
 /**
- * Who was shown whose personal data (README "Audit of personal data"): append-only (a trigger
+ * Who was shown whose personal data (docs/access.md, "Audit of personal data"): append-only (a trigger
  * refuses updates, and deletes but the retention purge's), each row chained to the one before by
  * a keyed hash, so that a row changed or removed outside the service is found by the check.
  * No foreign keys: a record outlives the account and the appeal it names.

@@ -4,7 +4,7 @@ import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
 
 /**
- * waiting, answered, abandoned, timed_out, unobserved: the queue's (README "Queue figures");
+ * waiting, answered, abandoned, timed_out, unobserved: the queue's (docs/telephony.md, "Queue figures");
  * entered: on the line before any queue, still going; ended: the caller hung up before a queue or a
  * destination (in a menu, during the closed announcement); announced, terminal, hangup: the line's
  * routing sent it to an announcement, a terminal, or hung up, never queued; refused: a number no line owns.

@@ -3,8 +3,8 @@ import { request, type Dispatcher } from 'undici'
 
 // The project's provider interface: one chat model per provider and model, over its wire format
 // (openai-compatible.ts, anthropic.ts). HTTP is undici's `request` on its pooled keep-alive
-// connections; the answers are read with plain async iteration. See the README ("LLM gateway",
-// "Benchmarks") for why this is not the AI SDK's provider layer any more.
+// connections; the answers are read with plain async iteration. See docs/llm.md and
+// docs/benchmarks.md for why this is not the AI SDK's provider layer any more.
 
 export interface ChatMessage { role: 'system' | 'user' | 'assistant', content: string }
 

@@ -1,4 +1,4 @@
-// The queue figures from their sums (kpis.ts): each a formula of the README's "Queue figures".
+// The queue figures from their sums (kpis.ts): each a formula of "Queue figures" in docs/telephony.md.
 import type { LocalPeriod } from '../calendar/index.js'
 import type { KpiGroupRow, KpiSums, LineGroupRow, LineSums, OperatorRow, StateTimeRow } from './kpis.js'
 import type { LineKpis } from './schemas.js'

@@ -1,4 +1,4 @@
-// The line's queue figures (README "Queue figures"), after Asterisk's own definitions so that they can
+// The line's queue figures (docs/telephony.md, "Queue figures"), after Asterisk's own definitions so that they can
 // be checked against QueueSummary/QueueParams: HoldTime from joining to the answer or the leaving, the
 // service level as `ServicelevelPerf` (answered within the queue's `servicelevel` / answered) and
 // `ServicelevelPerf2` (answered or abandoned within it / answered and abandoned).

@@ -191,7 +191,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     }
   }
 
-  /** the queues' figures of a period (README "Queue figures"), per queue, interval, day and operator */
+  /** the queues' figures of a period (docs/telephony.md, "Queue figures"), per queue, interval, day and operator */
   async function kpis (actor: Principal, q: LineKpiQuery, { operators: withOperators = true } = {}): Promise<LineKpis> {
     const { organizationId } = supervisorScope(actor, WHAT)
     const now = clock()

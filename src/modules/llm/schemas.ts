@@ -73,7 +73,7 @@ export const SimpleResponse = Type.Object({ text: Type.String() }, { $id: 'Simpl
 
 export const TaskResponse = Type.Object({
   success: Type.Boolean(),
-  result: Nullable(Type.Object({}, { additionalProperties: true, description: 'the task\'s structured answer (see the README); null when success is false' })),
+  result: Nullable(Type.Object({}, { additionalProperties: true, description: 'the task\'s structured answer (see docs/llm.md); null when success is false' })),
   provider: Type.String(),
   model: Type.String(),
   usage: UsageRef,

@@ -136,7 +136,7 @@ export function createLlmService ({ config, gateway, repo, choices, log, metrics
       redacts_pii: config.redactPii ?? p.external,
     })),
 
-    /** upstream failure is an answer (success false, error), not an HTTP error: see the README */
+    /** upstream failure is an answer (success false, error), not an HTTP error: see docs/llm.md */
     async complete (body: CompletionBody, actor?: Principal | null) {
       const outcome = await generate('complete', actor, targetsFor(body), withSystem(body.messages, body.system_prompt), { temperature: body.temperature, maxTokens: body.max_tokens })
       if (!outcome.ok) {

@@ -304,7 +304,7 @@ export const kk: Texts = {
   },
   errors: {
     refused: 'Қызмет әрекетті қабылдамады ({{status}}).', fault: 'Қызметте ақау ({{status}}). Кейінірек қайталаңыз.',
-    /** the service's stable codes of its refusals (README: error codes) */
+    /** the service's stable codes of its refusals (docs/compatibility.md: error codes) */
     codes: {
       forbidden: 'Бұл әрекетке құқығыңыз жеткіліксіз', not_found: 'Табылмады: жазба жойылған немесе сізге қолжетімсіз болуы мүмкін',
       conflict: 'Әрекет мүмкін емес: мұндай деректер бар немесе өзгерген', unauthorized: 'Сессия аяқталды, қайта кіріңіз',

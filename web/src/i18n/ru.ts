@@ -303,7 +303,7 @@ export const ru = {
   /** the service's messages (English, as FastAPI's) in the console's language; others are shown as they come */
   errors: {
     refused: 'Сервис отклонил действие ({{status}}).', fault: 'Сбой сервиса ({{status}}). Повторите позже.',
-    /** the service's stable codes of its refusals (README: error codes) */
+    /** the service's stable codes of its refusals (docs/compatibility.md: error codes) */
     codes: {
       forbidden: 'Недостаточно прав для этого действия', not_found: 'Не найдено: возможно, запись удалена или недоступна вам',
       conflict: 'Действие невозможно: такие данные уже есть или изменились', unauthorized: 'Сессия завершена, войдите снова',
