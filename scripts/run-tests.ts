@@ -1,12 +1,15 @@
 // `npm test`: prepares one migrated database template for the run, then runs every test file with
 // node's test runner. Each file clones the template (DESIGN: no multi-second set-up per file).
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
 import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
 import { runMigrations } from '../src/db/migrate.js'
+
+/** how many of the slowest files the run names at its end */
+const SLOWEST_SHOWN = 12
 
 function testFiles (dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -36,6 +39,29 @@ async function preparePostgres (url: string): Promise<Record<string, string>> {
   return { TEST_PG_TEMPLATE: template }
 }
 
+/**
+ * Test files run side by side: most wait on sockets, timers and child processes rather than on the
+ * CPU, so a file per core and one more (TEST_CONCURRENCY overrides it); one file alone runs alone.
+ */
+function concurrency (files: string[]): number {
+  const asked = Number(process.env.TEST_CONCURRENCY)
+  if (Number.isInteger(asked) && asked > 0) return asked
+  return Math.min(files.length, availableParallelism() + 1)
+}
+
+/** the slowest files of a run, from what scripts/file-times-reporter.mjs wrote */
+function slowestFiles (timesFile: string, wallMs: number, atOnce: number): string {
+  const times = existsSync(timesFile)
+    ? readFileSync(timesFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { file: string, ms: number })
+    : []
+  const sum = times.reduce((total, t) => total + t.ms, 0)
+  return [
+    `# the run: ${(wallMs / 1000).toFixed(0)} s, ${atOnce} files at a time (the files' own times add up to ${(sum / 1000).toFixed(0)} s); the slowest:`,
+    ...times.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), t.file)}`),
+    '',
+  ].join('\n')
+}
+
 async function main (): Promise<number> {
   const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : testFiles('test')
   if (files.length === 0) {
@@ -48,11 +74,17 @@ async function main (): Promise<number> {
     // the embedded template always: the embedded driver's own tests run on it on a PostgreSQL run too
     const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}) }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=240000', ...files], {
-      stdio: 'inherit',
-      env: { ...process.env, ...env },
-    })
-    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)))
+    const started = Date.now()
+    const timesFile = join(workDir, 'file-times.jsonl')
+    const atOnce = concurrency(files)
+    const child = spawn(process.execPath, [
+      '--import', 'tsx', '--test', `--test-concurrency=${atOnce}`, '--test-timeout=240000',
+      '--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${timesFile}`,
+      ...files,
+    ], { stdio: 'inherit', env: { ...process.env, ...env } })
+    const code = await new Promise<number>((resolve) => child.on('exit', (exit) => resolve(exit ?? 1)))
+    process.stdout.write(slowestFiles(timesFile, Date.now() - started, atOnce))
+    return code
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }

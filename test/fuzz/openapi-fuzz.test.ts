@@ -5,10 +5,14 @@
 //
 // Seeded and reproducible: FUZZ_SEED=<seed printed below> replays a run; FUZZ_RUNS sets the
 // requests per operation, FUZZ_SECONDS the time the whole run may take. Every operation gets
-// FUZZ_MIN_RUNS requests whatever the time; the budget shares the rest among the operations not yet
-// run, so a slow machine fuzzes each operation less instead of skipping the last ones.
+// FUZZ_MIN_RUNS requests whatever the time. The rest of the budget goes where the schema changed:
+// to the operations whose schema (parameters, body and the components they use) differs from the
+// one recorded when they were last fuzzed in full (fuzzed-operations.json, written by
+// `npm run fuzz:record`), shared among those not yet run, so a slow machine fuzzes each less
+// instead of skipping the last ones. FUZZ_ALL=1 spends it on every operation.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -25,19 +29,38 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647)
 const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 300)
 const deadline = Date.now() + Number(process.env.FUZZ_SECONDS ?? 180) * 1000
 const minRunsPerOperation = Math.min(runsPerOperation, Number(process.env.FUZZ_MIN_RUNS ?? 40))
+/** `npm run fuzz:record`: every operation fuzzed in full, with no time limit, and the record written when all pass */
+const recording = process.env.FUZZ_RECORD === '1'
+const RECORD = new URL('./fuzzed-operations.json', import.meta.url)
+const recorded: Record<string, string> = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {}
 
 /** never answers by itself: an endless event stream */
 const skipped = new Set(['GET /api/call-events/stream'])
 
-interface Operation { method: string, path: string, parameters: JsonSchema[], body?: JsonSchema }
+interface Operation { method: string, path: string, parameters: JsonSchema[], body?: JsonSchema, key: string, schemaHash: string }
+
+/** an operation's inputs as fuzzed: its parameters, its body and every component they name, however deep */
+function schemaHash (inputs: unknown): string {
+  const named = new Map<string, unknown>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) { value.forEach(visit); return }
+    if (value === null || typeof value !== 'object') return
+    for (const [k, v] of Object.entries(value)) {
+      const name = k === '$ref' && typeof v === 'string' ? v.split('/').at(-1)! : undefined
+      if (name !== undefined && !named.has(name)) { named.set(name, components[name]); visit(components[name]) } else visit(v)
+    }
+  }
+  visit(inputs)
+  return createHash('sha256').update(JSON.stringify([inputs, [...named].sort(([a], [b]) => a.localeCompare(b))])).digest('hex').slice(0, 16)
+}
 
 const operations: Operation[] = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
-  Object.entries(ops).map(([method, op]) => ({
-    method: method.toUpperCase(),
-    path,
-    parameters: op.parameters ?? [],
-    body: op.requestBody?.content?.['application/json']?.schema,
-  }))).filter((op) => !skipped.has(`${op.method} ${op.path}`))
+  Object.entries(ops).map(([method, op]) => {
+    const inputs = { parameters: op.parameters ?? [], body: op.requestBody?.content?.['application/json']?.schema }
+    return { method: method.toUpperCase(), path, ...inputs, key: `${method.toUpperCase()} ${path}`, schemaHash: schemaHash(inputs) }
+  })).filter((op) => !skipped.has(op.key))
+/** the operations the time budget goes to: changed or new since the record (every one when recording, or with FUZZ_ALL=1) */
+const changed = operations.filter((op) => recording || process.env.FUZZ_ALL === '1' || recorded[op.key] !== op.schemaHash)
 
 interface Request { auth: 'admin' | 'none' | 'forged', path: Record<string, string>, query: [string, string][], body: unknown, sendBody: boolean }
 
@@ -66,6 +89,8 @@ describe('fuzzing every operation of openapi.json', () => {
   let adminHeader: Record<string, string>
   let requests = 0
   const statuses = new Map<number, number>()
+  /** the operations whose fuzzing passed (a record is written only when every one did) */
+  const passed = new Set<string>()
   const started = Date.now()
 
   before(async () => {
@@ -87,12 +112,16 @@ describe('fuzzing every operation of openapi.json', () => {
     await t.app.inject({ method: 'POST', url: '/api/references/persons', payload: { full_name: 'Фаззер Тест', iin: '061211600012', phone: '+77012345678' } })
     await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { call_id: 'fuzz-1', caller_phone: '+77012345678', operator_num: '555001' } })
     await t.app.inject({ method: 'POST', url: '/platform/tenants', payload: { tenant_id: '1', name: 'Fuzz tenant' } })
-    process.stdout.write(`# fuzz seed ${seed} (replay: FUZZ_SEED=${seed}), ${operations.length} operations, ${runsPerOperation} runs each\n`)
+    process.stdout.write(`# fuzz seed ${seed} (replay: FUZZ_SEED=${seed}), ${operations.length} operations: ${minRunsPerOperation} runs each, up to ${runsPerOperation} for the ${changed.length} whose schema changed since fuzzed-operations.json\n`)
   })
 
   after(async () => {
     const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([code, n]) => `${code}: ${n}`).join(', ')
     process.stdout.write(`# fuzz: ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}); ${byStatus}\n`)
+    if (recording && passed.size === operations.length) {
+      writeFileSync(RECORD, `${JSON.stringify(Object.fromEntries(operations.map((op) => [op.key, op.schemaHash]).sort(([a], [b]) => a!.localeCompare(b!))), null, 2)}\n`)
+      process.stdout.write(`# fuzz: every operation fuzzed in full; ${RECORD.pathname} written\n`)
+    }
     await t.close()
     await upstream.close()
     rmSync(configDir, { recursive: true, force: true })
@@ -116,8 +145,8 @@ describe('fuzzing every operation of openapi.json', () => {
     }
   })
 
-  for (const [index, op] of operations.entries()) {
-    it(`${op.method} ${op.path}`, async () => {
+  for (const op of operations) {
+    it(op.key, async () => {
       await adminToken()
       const property = fc.asyncProperty(requestArbitrary(op), async (r) => {
         const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => r.path[name] ?? '1')
@@ -146,11 +175,13 @@ describe('fuzzing every operation of openapi.json', () => {
       })
       const options = { endOnFailure: true, includeErrorInReport: true }
       await fc.assert(property, { ...options, seed, numRuns: minRunsPerOperation })
-      // this operation's share of the time left, among those not yet run
-      const share = (deadline - Date.now()) / (operations.length - index)
-      if (runsPerOperation > minRunsPerOperation && share > 0) {
-        await fc.assert(property, { ...options, seed: seed + 1, numRuns: runsPerOperation - minRunsPerOperation, interruptAfterTimeLimit: Math.max(1, Math.floor(share)) })
+      // a changed operation's share of the time left, among the changed ones not yet run
+      const rank = changed.indexOf(op)
+      const share = (deadline - Date.now()) / (changed.length - rank)
+      if (rank >= 0 && runsPerOperation > minRunsPerOperation && (share > 0 || recording)) {
+        await fc.assert(property, { ...options, seed: seed + 1, numRuns: runsPerOperation - minRunsPerOperation, ...(recording ? {} : { interruptAfterTimeLimit: Math.max(1, Math.floor(share)) }) })
       }
+      passed.add(op.key)
     })
   }
 

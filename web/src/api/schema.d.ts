@@ -4593,7 +4593,7 @@ export interface components {
         };
         TaskResponse: {
             success: boolean;
-            /** @description the task's structured answer (see the README); null when success is false */
+            /** @description the task's structured answer (see docs/llm.md); null when success is false */
             result: {
                 [key: string]: unknown;
             } | null;
