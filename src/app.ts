@@ -16,6 +16,7 @@ import { createMailOutboxRepo } from './integrations/mail/outbox-repo.js'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './integrations/mail/index.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import { createMetrics, metricsListener, type Metrics } from './lib/metrics.js'
+import { buildSerializer } from './lib/serializers.js'
 import { logContext, traceRequests } from './lib/tracing.js'
 import { mountModules, type Running } from './lib/module.js'
 import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
@@ -171,6 +172,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // a hop count as the function Fastify would make of it (its types only take the other forms)
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
+    // response serializers built on the shared schemas they name, once per process (lib/serializers.ts)
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   traceRequests(app)
