@@ -4,9 +4,11 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { chromium } from 'playwright-core'
 import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
 import { runMigrations } from '../src/db/migrate.js'
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
 
 /** how many of the slowest files the run names at its end */
 const SLOWEST_SHOWN = 12
@@ -62,6 +64,16 @@ function slowestFiles (timesFile: string, wallMs: number, atOnce: number): strin
   ].join('\n')
 }
 
+/**
+ * One Chromium for the run's browser suites, when there are any and Chromium is installed: each
+ * connects to it (TEST_BROWSER_WS) instead of starting its own.
+ */
+async function sharedChromium (files: string[]): Promise<{ env: Record<string, string>, close: () => Promise<void> }> {
+  if (!files.some((f) => f.includes('test/browser/')) || !existsSync(CHROMIUM)) return { env: {}, close: async () => {} }
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  return { env: { TEST_BROWSER_WS: server.wsEndpoint() }, close: () => server.close() }
+}
+
 async function main (): Promise<number> {
   const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : testFiles('test')
   if (files.length === 0) {
@@ -69,10 +81,13 @@ async function main (): Promise<number> {
     return 1
   }
   const workDir = mkdtempSync(join(tmpdir(), 'appeals-test-'))
+  let stopBrowser = async () => {}
   try {
     const url = process.env.TEST_DATABASE_URL
     // the embedded template always: the embedded driver's own tests run on it on a PostgreSQL run too
-    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}) }
+    const browser = await sharedChromium(files)
+    stopBrowser = browser.close
+    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}), ...browser.env }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const started = Date.now()
     const timesFile = join(workDir, 'file-times.jsonl')
@@ -86,6 +101,7 @@ async function main (): Promise<number> {
     process.stdout.write(slowestFiles(timesFile, Date.now() - started, atOnce))
     return code
   } finally {
+    await stopBrowser()
     rmSync(workDir, { recursive: true, force: true })
   }
 }

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs'
 import type { Browser } from 'playwright-core'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { replayedEvents } from '../helpers/ami-recording.js'
-import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
+import { ADMIN, apiToken, downloadedBytes, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 
 // The supervisor's wallboard in a real Chromium against `npm start`, whose AMI is the test peer
 // replaying the real Asterisk 22.10.1 recordings: the board follows the line live as a caller joins,
@@ -73,7 +73,8 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     const [file] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), reports.getByTestId('line-report-download').click()])
     assert.match(file.suggestedFilename(), /^line-operator-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/)
     const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile((await file.path())!)
+    const bytes = await downloadedBytes(file)
+    await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
     assert.equal(book.worksheets[0]!.name, 'Операторлар бойынша')
     assert.equal(book.worksheets[0]!.getRow(2).getCell(2).value, '101001')
     await screenshot(page, 'line-05-reports-kk')

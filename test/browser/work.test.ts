@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { activatedEmployee, ADMIN, apiToken, centreNightOf, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
+import { activatedEmployee, ADMIN, apiToken, centreNightOf, downloadedBytes, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 import { centreDayOf } from '../helpers/clock.js'
@@ -391,7 +390,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.getByRole('button', { name: 'XLSX' }).click()
     const file = await download
     assert.match(file.suggestedFilename(), /^appeals-\d{4}-\d{2}-\d{2}\.xlsx$/)
-    const bytes = readFileSync((await file.path())!)
+    const bytes = await downloadedBytes(file)
     assert.equal(bytes.subarray(0, 2).toString(), 'PK', 'an XLSX is a zip')
 
     await page.goto(`${service.url}/console/appeals/999999`)

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Download, type Page } from 'playwright-core'
 import { createPostgresTestDatabaseUrl } from './database.js'
 import { centreDayOf } from './clock.js'
 
@@ -79,12 +79,21 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const noBrowser = existsSync(CHROMIUM) || process.env.CI ? undefined : `no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH) to run the console's browser tests`
 
 /** Debian's Chromium through Playwright (its own browser download cannot work here) */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+/**
+ * The run's one Chromium (scripts/run-tests.ts starts it for the browser suites and says where in
+ * TEST_BROWSER_WS), or one of this file's own. Each suite works in contexts of its own; closing the
+ * browser closes them and leaves the shared one running.
+ */
 export async function launchChromium (): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const shared = process.env.TEST_BROWSER_WS
+  if (shared) return chromium.connect(shared)
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 }
+
+/** a downloaded file's bytes, read through the browser's connection (the run's shared Chromium is another process's: its files have no path here) */
+export const downloadedBytes = async (download: Download): Promise<Buffer> => Buffer.concat(await (await download.createReadStream()).toArray())
 
 /** a screenshot of the whole page under test-results/console/ */
 export async function screenshot (page: Page, name: string): Promise<void> {
