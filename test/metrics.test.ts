@@ -72,7 +72,7 @@ describe('metrics (GET /metrics on METRICS_PORT)', () => {
     t = await buildTestApp({
       env: {
         METRICS_PORT: '0',
-        AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s',
+        ...peer.env(),
         LLM_PROVIDERS: JSON.stringify([{ name: 'openai', kind: 'openai-compatible', base_url: upstream.url, api_key: 'sk-metrics-test-key', model: 'gpt-test', timeout: '2s' }]),
         LLM_MAX_RETRIES: '0',
       },

@@ -20,7 +20,7 @@ describe('readiness (GET /ready)', () => {
 
   before(async () => {
     peer = await startAmiPeer()
-    t = await buildTestApp({ env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '1500ms', PBX_CONFIG_DIR: dir } })
+    t = await buildTestApp({ env: { ...peer.env({ AMI_TIMEOUT: '1500ms' }), PBX_CONFIG_DIR: dir } })
   })
   after(async () => {
     await t.close()

@@ -55,7 +55,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT) and the request id in logs', () =
     smtp = await startSmtpServer()
     peer = await startAmiPeer()
     const env = {
-      SMTP_URL: smtp.url, AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s',
+      SMTP_URL: smtp.url, ...peer.env(),
       LLM_PROVIDERS: JSON.stringify([{ name: 'openai', kind: 'openai-compatible', base_url: upstream.url, api_key: 'sk-tracing-test-key', model: 'gpt-test', timeout: '2s' }]),
     }
     const logs = new Writable({ write (chunk: Buffer, _enc, done) { for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line)); done() } })

@@ -8,26 +8,29 @@ import fastJsonStringify from 'fast-json-stringify'
 type Schema = Record<string, unknown>
 type Serializer = (doc: unknown) => string
 
-/** the $id a `$ref` names (`Name#`, `Name#/properties/x`): the part before the fragment */
-const idOf = (ref: string) => ref.split('#')[0]!
-
-/** the shared schemas `schema` names, and the ones they name in turn */
-function referenced (schema: unknown, external: Record<string, Schema>): Record<string, Schema> {
-  const found: Record<string, Schema> = {}
+/**
+ * The named schemas `schema` refers to (`$ref`), and the ones they refer to in turn, however deep:
+ * `nameOf` reads a schema's name out of a `$ref` (undefined: not one of `schemas`).
+ */
+export function referencedSchemas<S> (schema: unknown, schemas: Record<string, S>, nameOf: (ref: string) => string | undefined): Record<string, S> {
+  const found: Record<string, S> = {}
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) { for (const v of value) visit(v); return }
     if (value === null || typeof value !== 'object') return
     for (const [key, v] of Object.entries(value)) {
-      const id = key === '$ref' && typeof v === 'string' ? idOf(v) : undefined
-      if (id !== undefined && id !== '' && external[id] !== undefined && found[id] === undefined) {
-        found[id] = external[id]
-        visit(external[id])
+      const name = key === '$ref' && typeof v === 'string' ? nameOf(v) : undefined
+      if (name !== undefined && schemas[name] !== undefined && found[name] === undefined) {
+        found[name] = schemas[name]
+        visit(schemas[name])
       } else visit(v)
     }
   }
   visit(schema)
   return found
 }
+
+/** Fastify's shared schemas are named by their $id: a `$ref` is `Name#` or `Name#/properties/x` */
+const sharedName = (ref: string) => ref.split('#')[0] || undefined
 
 /** serializers built in this process: by the schema's text, with the shared schemas they were built on */
 const built = new Map<string, { on: Record<string, Schema>, options: string, serialize: Serializer }[]>()
@@ -42,7 +45,7 @@ export function buildSerializer (externalSchemas: unknown, serializerOpts: unkno
   return ({ schema: routeSchema }: { schema?: unknown }): Serializer => {
     const schema = routeSchema as Schema
     const key = JSON.stringify(schema)
-    const on = referenced(schema, external)
+    const on = referencedSchemas(schema, external, sharedName)
     if (typeof schema.$id === 'string') delete on[schema.$id] // the root is not its own external schema
     const same = built.get(key)?.find((b) => b.options === options && sameSchemas(b.on, on))
     if (same) return same.serialize

@@ -16,7 +16,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
 
   before(async () => {
     peer = await startAmiPeer()
-    service = await startServiceAsReadme({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' })
+    service = await startServiceAsReadme(peer.env())
     browser = await launchChromium()
     const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')

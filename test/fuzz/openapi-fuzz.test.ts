@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import { seedReferenceData } from '../../src/db/seed/index.js'
+import { referencedSchemas } from '../../src/lib/serializers.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeUser } from '../helpers/factories.js'
 import { startLlmUpstream, type LlmUpstream } from '../helpers/llm-upstream.js'
@@ -41,17 +42,8 @@ interface Operation { method: string, path: string, parameters: JsonSchema[], bo
 
 /** an operation's inputs as fuzzed: its parameters, its body and every component they name, however deep */
 function schemaHash (inputs: unknown): string {
-  const named = new Map<string, unknown>()
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) { value.forEach(visit); return }
-    if (value === null || typeof value !== 'object') return
-    for (const [k, v] of Object.entries(value)) {
-      const name = k === '$ref' && typeof v === 'string' ? v.split('/').at(-1)! : undefined
-      if (name !== undefined && !named.has(name)) { named.set(name, components[name]); visit(components[name]) } else visit(v)
-    }
-  }
-  visit(inputs)
-  return createHash('sha256').update(JSON.stringify([inputs, [...named].sort(([a], [b]) => a.localeCompare(b))])).digest('hex').slice(0, 16)
+  const named = referencedSchemas(inputs, components, (ref) => ref.split('/').at(-1))
+  return createHash('sha256').update(JSON.stringify([inputs, Object.entries(named).sort(([a], [b]) => a.localeCompare(b))])).digest('hex').slice(0, 16)
 }
 
 const operations: Operation[] = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>

@@ -197,6 +197,10 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     username,
     secret,
     state,
+    /** the service's AMI settings for this peer (AMI_TIMEOUT 2 s unless `overrides` say otherwise) */
+    env: (overrides: Record<string, string> = {}): Record<string, string> => ({
+      AMI_HOST: '127.0.0.1', AMI_PORT: String((server.address() as AddressInfo).port), AMI_USERNAME: username, AMI_SECRET: secret, AMI_TIMEOUT: '2s', ...overrides,
+    }),
     /** connections streaming events now */
     streaming: () => streams.size,
     /**

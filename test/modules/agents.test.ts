@@ -31,7 +31,7 @@ describe('operators\' availability (/api/agents): Asterisk\'s queue member pause
   before(async () => {
     peer = await startAmiPeer()
     database = await createTestDatabase()
-    const env = { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '1s', AGENT_RESTORE_INTERVAL: '200ms' }
+    const env = { ...peer.env({ AMI_TIMEOUT: '1s' }), AGENT_RESTORE_INTERVAL: '200ms' }
     // the organization and its operators are made by a first run of the service; the one under test starts after it
     t = await buildTestApp({ database, env })
     const db = database.db

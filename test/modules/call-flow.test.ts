@@ -60,7 +60,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     peer = await startAmiPeer()
     dir = mkdtempSync(join(tmpdir(), 'appeals-flow-'))
     database = await createTestDatabase()
-    t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s', PBX_CONFIG_DIR: dir } })
+    t = await buildTestApp({ database, env: { ...peer.env(), PBX_CONFIG_DIR: dir } })
     admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
     org = await makeOrganization(database.db, { prefix: '101', name: 'Единый контакт-центр [evil]\nexten => 666' })
     for (const extension of ['001', '002']) {

@@ -14,7 +14,6 @@ import { assertLiveEvents, openSse } from '../helpers/sse.js'
 
 type Headers = Record<string, string>
 type Peer = Awaited<ReturnType<typeof startAmiPeer>>
-const amiEnv = (peer: Peer) => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' })
 
 describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against the AMI peer replaying the real recordings', () => {
   let peer: Peer
@@ -31,7 +30,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
   before(async () => {
     peer = await startAmiPeer()
     database = await createTestDatabase()
-    t = await buildTestApp({ database, env: amiEnv(peer) })
+    t = await buildTestApp({ database, env: peer.env() })
     await t.app.ready()
     const db = database.db
     const org = await makeOrganization(db, { prefix: '101' })
@@ -365,10 +364,10 @@ describe('one consumer of Asterisk\'s events across instances (PostgreSQL: an ad
     const streamLogins = () => peer.state.received.filter((a) => a.Action === 'Login' && a.Events === 'call,agent,user').length
     try {
       // the first instance starts alone and leads; the second starts beside it
-      apps.push(await buildTestApp({ database: databases[0]!, env: amiEnv(peer) }))
+      apps.push(await buildTestApp({ database: databases[0]!, env: peer.env() }))
       await apps[0]!.app.ready()
       await eventually(async () => peer.streaming() === 1, 10_000, 'the first instance streaming')
-      apps.push(await buildTestApp({ database: databases[1]!, env: amiEnv(peer) }))
+      apps.push(await buildTestApp({ database: databases[1]!, env: peer.env() }))
       await apps[1]!.app.ready()
       await new Promise((resolve) => setTimeout(resolve, 4000)) // past a lock check of the second: still one stream
       assert.equal(peer.streaming(), 1)

@@ -113,8 +113,6 @@ describe('one call\'s record whatever the order its events arrive in', () => {
   })
 })
 
-const amiEnv = (peer: { port: number }) => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '3s' })
-
 describe('the service, fed by the AMI peer: an order that lost data before, and events during a status read', () => {
   let peer: Awaited<ReturnType<typeof startAmiPeer>>
   let database: Database
@@ -123,7 +121,7 @@ describe('the service, fed by the AMI peer: an order that lost data before, and 
   before(async () => {
     peer = await startAmiPeer()
     database = await createTestDatabase()
-    t = await buildTestApp({ database, env: amiEnv(peer) })
+    t = await buildTestApp({ database, env: peer.env({ AMI_TIMEOUT: '3s' }) })
     await makeOrganization(database.db, { prefix: '101' })
     admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
     await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
@@ -225,7 +223,7 @@ describe('a takeover by a killed leader (PostgreSQL: the lock goes with its conn
   it('the leader killed mid-call: the other instance takes the lead under a new epoch, reads the call from the status and ends it with its talk time', async () => {
     const peer = await startAmiPeer()
     const { url, drop } = await createPostgresTestDatabaseUrl(process.env.TEST_DATABASE_URL!)
-    const env = { ...amiEnv(peer), DATABASE_URL: url }
+    const env = { ...peer.env({ AMI_TIMEOUT: '3s' }), DATABASE_URL: url }
     const leader = startService({ ...env, SEED_ON_FIRST_START: 'false' })
     let database: Database | undefined
     let follower: TestApp | undefined

@@ -33,7 +33,7 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
   before(async () => {
     peer = await startAmiPeer()
     database = await createTestDatabase()
-    t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+    t = await buildTestApp({ database, env: peer.env() })
     url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const db = database.db
     const org = await makeOrganization(db, { prefix: '101' })

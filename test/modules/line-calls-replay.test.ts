@@ -20,7 +20,7 @@ type Call = { linkedid: string, line: string | null, closed: boolean, menu_choic
 async function lineOn ({ read, ended, seed }: { read?: string, ended?: number, seed?: number } = {}) {
   const peer = await startAmiPeer(read === undefined ? {} : { read })
   const database = await createTestDatabase()
-  const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+  const t = await buildTestApp({ database, env: peer.env() })
   await makeOrganization(database.db, { prefix: '101' })
   const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
   await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
@@ -104,7 +104,7 @@ describe('a name in Cyrillic and Kazakh letters cut across two TCP segments insi
   it('is read whole: the agent rung keeps its member name', async () => {
     const peer = await startAmiPeer()
     const database = await createTestDatabase()
-    const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '2s' } })
+    const t = await buildTestApp({ database, env: peer.env() })
     try {
       await makeOrganization(database.db, { prefix: '101' })
       const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
@@ -127,7 +127,7 @@ describe('a half-open events connection (Asterisk gone without a word)', () => {
   it('is found by the keep-alive\'s unanswered Ping and reopened; the calls after it are kept', async () => {
     const peer = await startAmiPeer()
     const database = await createTestDatabase()
-    const t = await buildTestApp({ database, env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '1s', AMI_KEEPALIVE: '500ms' } })
+    const t = await buildTestApp({ database, env: { ...peer.env({ AMI_TIMEOUT: '1s' }), AMI_KEEPALIVE: '500ms' } })
     try {
       await makeOrganization(database.db, { prefix: '101' })
       const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))

@@ -19,7 +19,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
   let dir: string
   let admin: Record<string, string>
   let org: { id: number }
-  const amiEnv = (secret = 'ami-secret') => ({ AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: secret, AMI_TIMEOUT: '2s', AMI_RELOAD_TIMEOUT: '10s', PBX_CONFIG_DIR: dir })
+  const amiEnv = (secret = 'ami-secret') => peer.env({ AMI_SECRET: secret, AMI_RELOAD_TIMEOUT: '10s', PBX_CONFIG_DIR: dir })
 
   before(async () => {
     peer = await startAmiPeer()
