@@ -56,13 +56,13 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     // two callers hang up waiting (4 s and 5 s: one short abandon, one abandon)
     peer.replay('queue-abandoned.txt')
     await queues.getByRole('row', { name: /org101-queue\s+3\s+1\s+1 \+1/ }).waitFor({ timeout: 15_000 })
-    await panel.getByTestId('agent-101001').getByText('Перерыв (break)').waitFor({ timeout: 15_000 })
+    await panel.getByTestId('agent-101001').getByText(/: Перерыв ·/).waitFor({ timeout: 15_000 })
     await screenshot(page, 'line-03-abandoned')
 
     // in Kazakh
     await page.getByText('Қазақша').click()
     await panel.getByText('Желі: кезектер мен операторлар').waitFor()
-    await panel.getByTestId('agent-101001').getByText('Үзілісте (break)').waitFor()
+    await panel.getByTestId('agent-101001').getByText(/: Үзілісте ·/).waitFor()
     assert.ok(await panel.getByText('Тастап кеткені').isVisible())
     await screenshot(page, 'line-04-kk')
 
@@ -98,6 +98,9 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await lines.getByRole('row', { name: /^109\s+7\s+1\s+1\s+1\s+1\s+2\s+1\s+3$/ }).waitFor({ timeout: 15_000 })
     assert.ok(await page.getByText('Бүгінгі желілер').isVisible())
     assert.ok(await lines.getByRole('columnheader', { name: 'Мәзірде тұтқаны қойды' }).isVisible())
+    // the operators' breaks as the real Asterisk had them (lunch, meeting), their reasons in Kazakh
+    await panel.getByTestId('agent-101001').getByText(/Үзілісте \(Түскі ас\)/).waitFor({ timeout: 15_000 })
+    await panel.getByTestId('agent-101002').getByText(/Үзілісте \(Жиналыс\)/).waitFor()
     await screenshot(page, 'line-07-lines-kk')
     await page.close()
   })

@@ -64,7 +64,7 @@ export function LineBoard () {
           <Space wrap data-testid='line-agents'>
             {(data?.agents ?? []).slice().sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state)).map((a) => (
               <Tag key={a.interface} color={STATE_COLORS[a.state]} style={{ padding: '4px 8px', fontSize: 13 }} data-testid={`agent-${a.terminal_id ?? a.interface}`}>
-                {a.name}: {t(`line.states.${a.state}`)}{a.reason && a.state === 'break' ? ` (${a.reason})` : ''} · {waited(a.since)}
+                {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${t(`agent.reasons.${a.reason}`, { defaultValue: a.reason })})` : ''} · {waited(a.since)}
               </Tag>
             ))}
             {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t('line.noAgents')}</Typography.Text>}
