@@ -95,10 +95,13 @@ export async function launchChromium (): Promise<Browser> {
 /** a downloaded file's bytes, read through the browser's connection (the run's shared Chromium is another process's: its files have no path here) */
 export const downloadedBytes = async (download: Download): Promise<Buffer> => Buffer.concat(await (await download.createReadStream()).toArray())
 
-/** a screenshot of the whole page under test-results/console/ */
+/**
+ * A screenshot of the whole page under test-results/console/. Its bound is generous: on a loaded
+ * 2-core machine with three suites in one Chromium a tall page's capture once took over 30 s in CI.
+ */
 export async function screenshot (page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', timeout: 120_000 })
 }
 
 export async function apiToken (url: string, credentials: { email: string, password: string }): Promise<string> {
