@@ -19,6 +19,7 @@ import { createMetrics, metricsListener, type Metrics } from './lib/metrics.js'
 import { buildSerializer } from './lib/serializers.js'
 import { logContext, traceRequests } from './lib/tracing.js'
 import { mountModules, type Running } from './lib/module.js'
+import { openAccessWarnings, recordRoutes } from './lib/auth.js'
 import { createReferenceCache, REFERENCE_CHANNEL, referenceCachePlugin } from './lib/reference-cache.js'
 import { createNotifier, listeningOf } from './db/notify.js'
 import { appliedMigrations, shippedMigrations } from './db/migrate.js'
@@ -177,6 +178,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   traceRequests(app)
+  recordRoutes(app)
   // the process's own figures (CPU, memory, event loop) and the requests' only where someone scrapes them
   const scraped = config.metrics !== undefined || deps.metrics !== undefined
   const metrics = deps.metrics ?? createMetrics({ processFigures: scraped })
@@ -240,7 +242,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     audit,
     createHealthModule({
       database,
-      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined },
+      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: openAccessWarnings(config) },
     }),
     createConsoleModule({ timeZone: config.appeals.timeZone }),
     createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),

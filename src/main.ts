@@ -2,6 +2,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { openAccessWarnings } from './lib/auth.js'
 import { STOP_GRACE_MS } from './config/env-schema.js'
 import { createDb } from './db/client.js'
 import { runMigrations } from './db/migrate.js'
@@ -42,8 +43,8 @@ async function main (): Promise<void> {
   } else if (admin.created) {
     app.log.info({ email: admin.email }, 'first administrator created')
   }
-  if (!config.serviceToken) app.log.warn('SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller')
-  if (config.authMode === 'interface') app.log.warn('AUTH_MODE=interface: routes without the interface\'s Bearer marker are open; set AUTH_MODE=strict to require a user token for writes')
+  for (const warning of openAccessWarnings(config)) app.log.warn(warning)
+  if (!config.serviceToken && config.authMode === 'strict') app.log.info('SERVICE_TOKEN is not set: machine routes (call events, platform control) accept administrators\' tokens only; set it for the call-events glue')
 
   // `npm run cli -- backup FILE` asks the running service for a backup of its embedded database
   const stopBackups = database.kind === 'pglite' ? await serveBackups(database, config.dataDir, app.log) : undefined

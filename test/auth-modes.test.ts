@@ -6,8 +6,8 @@ import { buildTestApp, testEnv } from './helpers/app.js'
 import { login, makeUser } from './helpers/factories.js'
 
 describe('AUTH_MODE', () => {
-  it('interface (default): unmarked routes are open; a token that is sent is still verified', async () => {
-    const t = await buildTestApp()
+  it('interface (chosen explicitly): unmarked routes are open; a token that is sent is still verified', async () => {
+    const t = await buildTestApp({ env: { AUTH_MODE: 'interface' } })
     try {
       assert.equal((await t.app.inject({ url: '/api/references/persons?q=1' })).statusCode, 200, 'the persons search is open, as the interface has it')
       assert.equal((await t.app.inject({ method: 'POST', url: '/api/shared/groups', payload: { name: 'Open' } })).statusCode, 200)
@@ -37,9 +37,10 @@ describe('AUTH_MODE', () => {
       assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers: operator })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers })).statusCode, 404, 'a platform administrator passes')
       assert.equal((await t.app.inject({ url: '/platform/tenants/x', headers: { authorization: `Bearer ${serviceToken}` } })).statusCode, 404)
-      // PBX routes need a user token for reads too in strict mode
+      // PBX routes are an administrator's in strict mode, reads too
       assert.equal((await t.app.inject({ url: '/api/pbx/status' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/pbx/preview/sip' })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/api/pbx/status', headers: operator })).json().code, 'administrators_only')
       assert.equal((await t.app.inject({ url: '/api/pbx/status', headers })).statusCode, 200)
       // so does the list of online operators, which carries callers' numbers
       assert.equal((await t.app.inject({ url: '/api/call-events/online-operators' })).statusCode, 401)
@@ -47,6 +48,22 @@ describe('AUTH_MODE', () => {
       // and the persons search, which answers citizens' IINs and phones
       assert.equal((await t.app.inject({ url: '/api/references/persons?q=1' })).statusCode, 401)
       assert.equal((await t.app.inject({ url: '/api/references/persons?q=1', headers })).statusCode, 200)
+    } finally { await t.close() }
+  })
+
+  it('strict without SERVICE_TOKEN: machine routes take administrators\' tokens (the platform control its platform administrators\'), nobody else', async () => {
+    const t = await buildTestApp({ env: { AUTH_MODE: 'strict' } })
+    try {
+      const event = { operator_num: '101001', caller_phone: '+77011234567', call_datetime: new Date().toISOString() }
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: event })).statusCode, 401)
+      const operator = await login(t.app, await makeUser(t.database.db, { role: 'operator' }))
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: event, headers: operator })).json().code, 'administrators_only')
+      const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+      assert.notEqual((await t.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: event, headers: admin })).statusCode, 401)
+      assert.equal((await t.app.inject({ url: '/platform/tenants' })).statusCode, 401)
+      const staffAdmin = await login(t.app, await makeUser(t.database.db, { role: 'admin', user_type: 'staff' }))
+      assert.equal((await t.app.inject({ url: '/platform/tenants', headers: staffAdmin })).json().code, 'platform_administrators_only')
+      assert.equal((await t.app.inject({ url: '/platform/tenants', headers: admin })).statusCode, 200)
     } finally { await t.close() }
   })
 })

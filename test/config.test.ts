@@ -13,7 +13,7 @@ describe('configuration', () => {
     assert.equal(c.dataDir, './data')
     assert.equal(c.databaseUrl, undefined)
     assert.equal(c.logLevel, 'info')
-    assert.equal(c.authMode, 'interface')
+    assert.equal(c.authMode, 'strict', 'closed unless a client of the old service needs it open')
     assert.equal(c.accessTokenTtlSeconds, 12 * 3600)
   })
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { AuthMode } from '../config.js'
 import type { Role, UserType } from '../db/schema/users.js'
@@ -14,28 +14,38 @@ export interface Principal {
   organization_id: number | null
 }
 
+/** roles a route admits: any signed-in user (`true`) or these */
+export type Admits = true | readonly Role[]
+
 declare module 'fastify' {
+  /**
+   * Who may call a route: its marks, read by the auth plugin on every request and listed route by
+   * route in docs/access.md (`npm run docs:access`). An unmarked route is open in AUTH_MODE=interface
+   * and needs a user token for writes in AUTH_MODE=strict.
+   */
   interface FastifyContextConfig {
-    /** stays open in AUTH_MODE=strict (login, password reset, invitations) */
+    /** open in every mode (sign-in, password reset, invitations, health, the console's files) */
     public?: boolean
-    /** machine route: when SERVICE_TOKEN is set, only that token is accepted */
+    /** machine route: when SERVICE_TOKEN is set, only that token is accepted; without it, open in interface mode and an administrator's token in strict */
     machine?: boolean
     /** a machine route that a platform administrator's own token opens too (the console's tenants page) */
     platformAdmins?: boolean
-    /** in AUTH_MODE=strict a user token is required for reads too (PBX routes) */
-    strictReads?: boolean
+    /** the interface's Bearer marker: a user token in every mode; with roles, a user of one of them (403 otherwise) */
+    user?: Admits
+    /** unmarked in the interface, closed in AUTH_MODE=strict for reads too: a user token, or one of these roles (403 otherwise) */
+    strict?: Admits
+    /** a token the route reads and judges itself, said in words (a WebSocket's query or subprotocol: browsers cannot set its headers) */
+    ownToken?: string
   }
   interface FastifyRequest {
     principal: Principal | null
     viaServiceToken: boolean
   }
   interface FastifyInstance {
-    /** the route requires a valid user token (the interface's Bearer marker) */
-    requireUser: onRequestHookHandler
-    /** the route requires a valid user token of one of these roles */
-    requireRole: (...roles: Role[]) => onRequestHookHandler
     /** the principal of a token that did not come in the Authorization header (WebSocket upgrades) */
     resolvePrincipal: (token: string) => Promise<Principal | undefined>
+    /** every route with its access marks (docs/access.md) */
+    markedRoutes: () => MarkedRoute[]
   }
 }
 
@@ -59,32 +69,98 @@ export function bearerToken (req: FastifyRequest): string | undefined {
   return m[1]
 }
 
+/** what a route asks of its caller in one mode, from its marks */
+export type Requirement =
+  | { kind: 'open' }
+  /** a user token (of these roles; `platform`: a platform administrator's) */
+  | { kind: 'user', admits: Admits, platform?: boolean }
+  /** SERVICE_TOKEN (or a platform administrator's token) */
+  | { kind: 'service', platformAdmins: boolean }
+  /** a token that the route reads and judges itself */
+  | { kind: 'own_token', who: string }
+
+export interface AccessContext { authMode: AuthMode, serviceToken: boolean }
+export type RouteMarks = Pick<FastifyContextConfig, 'public' | 'machine' | 'platformAdmins' | 'user' | 'strict' | 'ownToken'>
+
+const OPEN: Requirement = { kind: 'open' }
+const ADMINS: readonly Role[] = ['admin']
+
+/** the one reading of a route's marks: the plugin enforces it, docs/access.md lists it */
+export function requirementOf (marks: RouteMarks, method: string, { authMode, serviceToken }: AccessContext): Requirement {
+  if (marks.public) return OPEN
+  if (marks.ownToken) return { kind: 'own_token', who: marks.ownToken }
+  if (marks.user) return { kind: 'user', admits: marks.user }
+  const strict = authMode === 'strict'
+  if (marks.machine) {
+    if (serviceToken) return { kind: 'service', platformAdmins: marks.platformAdmins === true }
+    return strict ? { kind: 'user', admits: ADMINS, platform: marks.platformAdmins === true } : OPEN
+  }
+  if (!strict) return OPEN
+  if (marks.strict) return { kind: 'user', admits: marks.strict }
+  // the service token is a machine credential: it opens machine routes, not the users' writes
+  return WRITE_METHODS.has(method) ? { kind: 'user', admits: true } : OPEN
+}
+
+function refusalOf (required: Requirement, req: FastifyRequest): Error | undefined {
+  switch (required.kind) {
+    case 'open':
+    case 'own_token':
+      return undefined
+    case 'service':
+      if (req.viaServiceToken || (required.platformAdmins && isPlatformAdmin(req.principal))) return undefined
+      return new UnauthorizedError(required.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')
+    case 'user': {
+      const principal = req.principal
+      if (!principal) return new UnauthorizedError()
+      if (required.platform && principal.user_type !== 'platform') return new ForbiddenError('Only the platform\'s administrators may do this (or set SERVICE_TOKEN)', 'platform_administrators_only')
+      if (required.admits === true || required.admits.includes(principal.role)) return undefined
+      return required.admits.length === 1 && required.admits[0] === 'admin'
+        ? new ForbiddenError('Only administrators may do this', 'administrators_only')
+        : new ForbiddenError(`Only these roles may do this: ${required.admits.join(', ')}`, 'role_not_allowed')
+    }
+  }
+}
+
+/** marks every route the plugin registers after this call (a route's own marks win) */
+export function markRoutes (app: FastifyInstance, marks: RouteMarks): void {
+  app.addHook('onRoute', (route) => { route.config = { ...marks, ...route.config } })
+}
+
+export interface MarkedRoute {
+  method: string
+  url: string
+  marks: RouteMarks
+  /** a built file of the console or the API's docs, served as a route of its own (its name changes with each build) */
+  staticFile: boolean
+}
+
+/**
+ * Keeps every route the application registers after this call, for `app.markedRoutes()` (the table
+ * of docs/access.md). The marks are read when asked: a plugin's markRoutes runs after this hook.
+ */
+export function recordRoutes (app: FastifyInstance): void {
+  const registered: { method: string | string[], url: string, route: { config?: RouteMarks }, staticFile: boolean }[] = []
+  app.addHook('onRoute', (route) => {
+    const staticFile = route.schema?.hide === true && /\.[a-z0-9]+$/i.test(route.url)
+    registered.push({ method: route.method, url: route.url, route, staticFile })
+  })
+  app.decorate('markedRoutes', (): MarkedRoute[] => registered.flatMap(({ method, url, route, staticFile }) =>
+    (Array.isArray(method) ? method : [method]).filter((m) => m !== 'HEAD').map((m) => ({ method: m, url, marks: route.config ?? {}, staticFile }))))
+}
+
 /**
  * Every request: a bearer token that is sent is verified (401 when invalid, even on open routes),
- * and the caller is recorded. Routes then declare what they need with `app.requireUser` /
- * `app.requireRole(...)` or route config (`machine`, `public`, `strictReads`).
+ * the caller is recorded, and the route's marks (`public`, `machine`, `user`, `strict`, ...) decide.
  */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   const serviceDigest = options.serviceToken ? digest(options.serviceToken) : undefined
   const isServiceToken = (token: string) => serviceDigest !== undefined && timingSafeEqual(digest(token), serviceDigest)
+  const context: AccessContext = { authMode: options.authMode, serviceToken: serviceDigest !== undefined }
 
   app.decorateRequest('principal', null)
   app.decorateRequest('viaServiceToken', false)
 
-  /** what the route asks of a caller whose token (if any) is known: an error, or nothing */
-  function refusal (req: FastifyRequest): UnauthorizedError | undefined {
-    if (serviceDigest === undefined && options.authMode !== 'strict') return undefined // nothing a route could ask
-    const config = req.routeOptions.config
-    if (config.machine && serviceDigest !== undefined && !req.viaServiceToken && !(config.platformAdmins && isPlatformAdmin(req.principal))) {
-      return new UnauthorizedError(config.platformAdmins ? 'This route accepts only the service token or a platform administrator\'s' : 'This route accepts only the service token')
-    }
-    // the service token is a machine credential: it opens machine routes, not the users' writes
-    if (options.authMode === 'strict' && !config.public && !config.machine && !req.principal &&
-        (WRITE_METHODS.has(req.method) || config.strictReads)) {
-      return new UnauthorizedError('Not authenticated (AUTH_MODE=strict)')
-    }
-    return undefined
-  }
+  const refusal = (req: FastifyRequest) => refusalOf(requirementOf(req.routeOptions.config, req.method, context), req)
 
   const admit = (req: FastifyRequest, principal: Principal | null | undefined, done: (err?: Error) => void) => {
     req.principal = principal ?? null
@@ -106,16 +182,16 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     options.resolvePrincipal(token).then((principal) => { admit(req, principal, done) }, done)
   })
 
-  const requireUser: onRequestHookHandler = (req, _reply, done) => {
-    done(req.principal ? undefined : new UnauthorizedError())
-  }
-  app.decorate('requireUser', requireUser)
   app.decorate('resolvePrincipal', options.resolvePrincipal)
-  app.decorate('requireRole', (...allowed: Role[]): onRequestHookHandler => (req, _reply, done) => {
-    if (!req.principal) done(new UnauthorizedError())
-    else done(allowed.includes(req.principal.role) ? undefined : new ForbiddenError())
-  })
 }, { name: 'auth' })
+
+/** what the configuration leaves open to callers without a token: said at start and on /ready */
+export function openAccessWarnings ({ authMode, serviceToken }: { authMode: AuthMode, serviceToken?: string }): string[] {
+  return [
+    ...(authMode === 'interface' ? ['AUTH_MODE=interface: the routes the interface leaves unmarked are open without a token (every unmarked write, the PBX\'s previews, generation and reloads, the persons search, the online operators); leave AUTH_MODE unset (strict) unless a client of the old service needs them open'] : []),
+    ...(serviceToken === undefined && authMode === 'interface' ? ['SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller'] : []),
+  ]
+}
 
 const isPlatformAdmin = (principal: Principal | null) => principal?.user_type === 'platform' && principal.role === 'admin'
 

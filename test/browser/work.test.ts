@@ -572,6 +572,11 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     assert.ok((await chartRows('Өңірлер бойынша')).includes('Көрсетілмеген20'), 'the desk\'s two appeals, no region given')
     assert.equal(await board.getByTestId('llm-usage').count(), 0, 'the LLM\'s usage is the administrator\'s')
     await screenshot(board, '31-board-kk')
+    // the whole PBX is the administrators': a supervisor who finds its page is told so in words, in its language
+    await board.goto(`${service.url}/console/admin/pbx`)
+    await board.getByTestId('pbx-status-error').getByText('Тек әкімшілерге қолжетімді').waitFor()
+    await board.getByRole('tabpanel').getByText('Тек әкімшілерге қолжетімді').waitFor()
+    await screenshot(board, '31-pbx-refused-kk')
     await board.context().close()
 
     const adminBoard = await newPage(browser)

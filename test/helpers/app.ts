@@ -11,7 +11,14 @@ export interface TestApp {
   close: () => Promise<void>
 }
 
+/**
+ * The module suites call the interface's routes as its clients do: unmarked ones without a token,
+ * in AUTH_MODE=interface (chosen explicitly, as for the old service's clients). The default,
+ * strict, is tried route by route in test/access.test.ts, and the browser and process suites start
+ * the service as the README does.
+ */
 export const testEnv: Record<string, string> = {
+  AUTH_MODE: 'interface',
   JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
   LOG_LEVEL: 'silent',
   PUBLIC_URL: 'http://appeals.test',

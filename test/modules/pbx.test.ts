@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -46,20 +46,19 @@ describe('PBX configuration routes without AMI', () => {
     assert.match((await t.app.inject({ url: '/api/pbx/preview/extensions' })).json().content, /exten => _XXXXXX,1/)
   })
 
-  it('the SIP preview masks every credential unless an administrator asks; the file on disk is complete', async () => {
+  it('the SIP preview masks every credential for everyone, administrators too; only the file on disk has them', async () => {
     const digest = (content: string) => [...content.matchAll(/^password_digest=(?:MD5|SHA-256):(.*)$/gm)].map((m) => m[1]!)
     const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
-    for (const headers of [{}, manager]) {
+    for (const headers of [{}, manager, admin]) {
       const masked = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers })).json().content)
       assert.ok(masked.length >= 2)
       assert.ok(masked.every((d) => /^(\*{32}|\*{64})$/.test(d)), masked.join())
     }
-    const full = digest((await t.app.inject({ url: '/api/pbx/preview/sip', headers: admin })).json().content)
-    assert.ok(full.length >= 2 && full.every((d) => /^([0-9a-f]{32}|[0-9a-f]{64})$/.test(d)), full.join())
   })
 
   it('generate-configs writes the three files, then keeps the previous set in a timestamped backup', async () => {
-    const first = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+    const umask = process.umask(0o077) // a strict umask must not shut Asterisk's group out
+    const first = await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' }).then((r) => r.json()).finally(() => process.umask(umask))
     assert.equal(first.success, true, JSON.stringify(first))
     assert.equal(first.outcome, 'written')
     assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
@@ -67,11 +66,15 @@ describe('PBX configuration routes without AMI', () => {
     const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
     const digests = [...before.matchAll(/^password_digest=(MD5|SHA-256):(.*)$/gm)]
     assert.ok(digests.length >= 2 && digests.every((m) => /^[0-9a-f]+$/.test(m[2]!) && m[2]!.length === (m[1] === 'MD5' ? 32 : 64)), 'the file on disk has the credentials')
+    // the digests are as good as passwords: the files are their owner's and group's (Asterisk's) only, whatever the umask
+    for (const f of first.files as string[]) assert.equal(statSync(f).mode & 0o777, 0o640, f)
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Новый', extension: '003', password: PASSWORD } })
     const second = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=true' })).json()
     assert.equal(second.success, true)
     assert.ok(second.backup_path?.startsWith(join(dir, 'backups')))
     assert.equal(readFileSync(join(second.backup_path, 'pjsip.conf'), 'utf8'), before)
+    for (const f of readdirSync(second.backup_path)) assert.equal(statSync(join(second.backup_path, f)).mode & 0o777, 0o640, `backup ${f}`)
+    assert.equal(statSync(second.backup_path).mode & 0o007, 0, 'others cannot even list the backup')
     assert.match(readFileSync(join(dir, 'pjsip.conf'), 'utf8'), /\[101003\]/)
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary files left')
   })

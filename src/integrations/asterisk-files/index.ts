@@ -1,7 +1,14 @@
-import { copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
 export interface WrittenSet { files: string[], backupPath: string | null }
+
+/**
+ * The files carry the terminals' password digests: readable by their owner and group only (Asterisk
+ * reads them through its group: docs/telephony.md), whatever the process's umask.
+ */
+export const CONFIG_FILE_MODE = 0o640
+export const CONFIG_DIR_MODE = 0o750
 
 const WRITE_BATCH = 1 << 20
 /** buffers to one writev: well below the system's IOV_MAX (1,024 on Linux) */
@@ -9,8 +16,9 @@ const WRITE_BUFFERS = 512
 
 /** writes the pieces in order, about a megabyte at a time: a file of 100 MB is never held whole */
 async function writeDurably (path: string, content: Iterable<string>): Promise<void> {
-  const handle = await open(path, 'w', 0o640)
+  const handle = await open(path, 'w', CONFIG_FILE_MODE)
   try {
+    await handle.chmod(CONFIG_FILE_MODE) // the mode open() gives is narrowed by the umask: a umask of 077 would shut Asterisk's group out
     let batch: Buffer[] = []
     let size = 0
     const flush = async () => {
@@ -56,6 +64,7 @@ async function keepPrevious (from: string, to: string): Promise<void> {
     if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK', 'ENOSYS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err
     await copyDurably(from, to)
   }
+  await chmod(to, CONFIG_FILE_MODE) // a file an earlier version wrote readable by all is kept as files are written now
 }
 
 const TEMP_FILE = /^\..+\.tmp-\d+$/
@@ -77,7 +86,7 @@ async function backUp (dir: string, names: string[], now: Date): Promise<string>
   let backupPath = join(backups, stamp)
   for (let n = 1; await exists(backupPath); n++) backupPath = join(backups, `${stamp}-${n}`)
   const partial = join(backups, `.${stamp}.partial`)
-  await mkdir(partial, { recursive: true })
+  await mkdir(partial, { recursive: true, mode: CONFIG_DIR_MODE })
   for (const name of names) await keepPrevious(join(dir, name), join(partial, name))
   await syncDirectory(partial)
   await rename(partial, backupPath)
@@ -101,7 +110,7 @@ const exists = async (path: string) => stat(path).then(() => true, () => false)
  * generation are removed first; only the newest `keepBackups` backups are kept.
  */
 export async function writeConfigSet (dir: string, files: Record<string, Iterable<string>>, now: Date, keepBackups = 20): Promise<WrittenSet> {
-  await mkdir(dir, { recursive: true })
+  await mkdir(dir, { recursive: true, mode: CONFIG_DIR_MODE })
   await removeLeftovers(dir)
   const names = Object.keys(files).sort()
   const temp = (name: string) => join(dir, `.${name}.tmp-${process.pid}`)

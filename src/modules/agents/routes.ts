@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bearer, ref } from '../../lib/openapi.js'
@@ -9,7 +10,7 @@ const security = bearer
 
 /** The operators' availability (beyond the interface): the desk's switch and the supervisors' view. */
 const routes: FastifyPluginAsyncTypebox<{ service: AgentService }> = async (app, { service }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
   app.get('/me', {
     schema: { tags, security, operationId: 'getMyAgentState', summary: 'The signed-in operator\'s state as Asterisk has it, and their last choice', response: { 200: ref(AgentView) } },
   }, async (req) => service.me(req.principal!))

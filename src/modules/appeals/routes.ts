@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
@@ -16,7 +17,7 @@ const tags = ['appeals']
 /** Beyond the interface: the register of citizens' appeals (DESIGN 7). */
 /** `exportMaxRows`: an export holds at most this many rows (APPEAL_EXPORT_MAX_ROWS; 100,000 stream in bounded memory) */
 const routes: FastifyPluginAsyncTypebox<{ service: AppealService, assistant: AppealAssistant, timeZone: string, exportMaxRows: number }> = async (app, { service, assistant, timeZone, exportMaxRows }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
   const one = { security: bearer, tags, params: AppealIdParams, response: { 200: ref(AppealResponse) } }
 
   app.post('', {

@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import { exportStream, sendExport, type ExportTable } from '../../lib/table-export.js'
@@ -28,7 +29,7 @@ const AUDIT_TABLE: ExportTable<AccessRecord> = {
 
 /** Beyond the interface: who was shown whose personal data, for the data protection officers. */
 const routes: FastifyPluginAsyncTypebox<{ service: AuditService, timeZone: string, exportMaxRows: number }> = async (app, { service, timeZone, exportMaxRows }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
 
   app.get('', {
     schema: { tags, operationId: 'personalDataAccess', summary: 'Who was shown which citizen\'s data, newest first (data protection officers)', security: bearer, querystring: AccessQuery, response: { 200: ref(AccessPage) } },

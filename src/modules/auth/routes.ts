@@ -21,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AuthService, variant: string 
   }, async (req) => service.login(req.body.email, req.body.password, req.ip))
 
   app.post('/change-password', {
-    onRequest: app.requireUser,
+    config: { user: true },
     schema: { tags, operationId: op('changePassword'), summary: 'Change the caller\'s password (revokes earlier tokens)', security: bearer, body: ref(ChangePasswordRequest), response: { 200: ref(ChangePasswordResponse) } },
   }, async (req) => service.changePassword(req.principal!, req.body.current_password, req.body.new_password))
 
@@ -36,12 +36,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: AuthService, variant: string 
   }, async (req) => service.activateInvite(req.body.token, req.body.password))
 
   app.get('/profile', {
-    onRequest: app.requireUser,
+    config: { user: true },
     schema: { tags, operationId: op('getProfile'), summary: 'The caller\'s profile', security: bearer, response: { 200: ref(Profile) } },
   }, async (req) => service.getProfile(req.principal!))
 
   app.put('/profile', {
-    onRequest: app.requireUser,
+    config: { user: true },
     schema: { tags, operationId: op('updateProfile'), summary: 'Update the caller\'s phone and/or position', security: bearer, querystring: ProfileUpdateQuery, response: { 200: ref(MessageResponse) } },
   }, async (req) => service.updateProfile(req.principal!, req.query))
 
@@ -60,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AuthService, variant: string 
   }, async (req) => service.sendInvite(req.params.employee_id, req.principal))
 
   app.get('/verify-docs', {
-    config: open,
+    config: { ownToken: 'admin (header or access_token cookie)' },
     schema: { tags, operationId: op('verifyDocs'), summary: 'For a reverse proxy\'s auth_request: 200 with an administrator token (header or access_token cookie)', response: { 200: ref(MessageResponse) } },
   }, async (req) => service.verifyDocs(req.principal, cookieValue(req, 'access_token')))
 }

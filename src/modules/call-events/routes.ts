@@ -106,7 +106,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
   }
 
   app.get('/stream', {
-    onRequest: app.requireUser,
+    config: { user: true },
     schema: { tags, security: bearer, operationId: 'callEventStream', summary: 'Server-Sent Events for operator consoles: call.answered, call.transcription, call.final (an admin sees all, a manager its organization, an operator its own)' },
   }, async (req, reply) => {
     let res: ServerResponse | undefined
@@ -151,6 +151,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
     await registerWebSockets(sockets, { maxPayload: 64 * 1024, handleProtocols: (offered: Set<string>) => (offered.has('bearer') ? 'bearer' : false) })
     sockets.get('/ws', {
       websocket: true,
+      config: { ownToken: 'user token (query or subprotocol)' },
       onRequest: async (req) => {
         if (req.principal) return
         const query = req.query as { token?: string }
@@ -190,19 +191,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
 
   app.get('/online-operators', {
     // open as the interface has it, but callers' numbers are masked without a token that may see them
-    config: { strictReads: true },
+    config: { strict: true },
     schema: { tags, operationId: 'onlineOperators', summary: 'Operators online: console connected (any instance) or terminal registered in Asterisk, with state idle/on_call, caller and since when (the caller\'s number masked unless the token\'s user may see that terminal\'s calls)', response: { 200: Type.Array(ref(OnlineOperator)) } },
   }, async (req) => service.onlineOperators(req.principal))
 
   app.get('/calls', {
-    onRequest: app.requireUser,
-    config: { personalData: { subject: 'call', ids: (calls: Array<{ id: number }>) => calls.map((c) => c.id) } },
+    config: { user: true, personalData: { subject: 'call', ids: (calls: Array<{ id: number }>) => calls.map((c) => c.id) } },
     schema: { tags, security: bearer, operationId: 'listCalls', summary: 'Call history: an admin sees all, a manager its organization\'s, an operator its own', querystring: CallListQuery, response: { 200: Type.Array(ref(CallSummary)) } },
   }, async (req) => service.list(req.principal!, req.query))
 
   app.get('/current', {
-    onRequest: app.requireUser,
-    config: { personalData: { subject: 'call', ids: (current: { call: { id: number } } | null) => current ? [current.call.id] : [] } },
+    config: { user: true, personalData: { subject: 'call', ids: (current: { call: { id: number } } | null) => current ? [current.call.id] : [] } },
     schema: {
       tags, security: bearer, operationId: 'currentCall',
       summary: 'The user\'s call going on (answered, transcript open, begun within 2 hours) with the caller as matched now and the earlier calls from the number; 204 when there is none (a reloaded desk finds its caller again)',
@@ -214,8 +213,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallEventService, live: LiveE
   })
 
   app.get('/calls/:call_id', {
-    onRequest: app.requireUser,
-    config: { personalData: { subject: 'call', ids: (call: { id: number }) => [call.id] } },
+    config: { user: true, personalData: { subject: 'call', ids: (call: { id: number }) => [call.id] } },
     schema: { tags, security: bearer, operationId: 'getCall', summary: 'One call with its transcript and chunks', params: CallIdParams, response: { 200: ref(CallDetail) } },
   }, async (req) => service.get(req.principal!, req.params.call_id))
 }

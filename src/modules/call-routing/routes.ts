@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static, type TSchema } from 'typebox'
-import type { Principal } from '../../lib/auth.js'
+import { markRoutes, type Principal } from '../../lib/auth.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import {
   ItemParams, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptCreate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
@@ -24,7 +24,7 @@ export const WAV_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.w
 
 /** An organization's call routing, under /api/organizations/{tenant_id}/ (all Bearer: an admin or the organization's manager). */
 const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService, maxRecordingBytes: number }> = async (app, { service, maxRecordingBytes }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
   app.addContentTypeParser(WAV_TYPES, { parseAs: 'buffer', bodyLimit: maxRecordingBytes }, (_req, body, done) => { done(null, body) })
 
   const { queues, prompts } = service

@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
@@ -21,15 +22,15 @@ const childLevels: { level: LevelName, path: string, name: string, parentQuery: 
 ]
 
 const routes: FastifyPluginAsyncTypebox<{ service: ClassifierService }> = async (app, { service }) => {
-  app.addHook('onRequest', app.requireUser)
-  const adminOnly = app.requireRole('admin')
+  markRoutes(app, { user: true })
+  const adminOnly = { user: ['admin'] } as const
 
   app.get('', {
     schema: { tags, security, operationId: 'listClassifiers', summary: 'List classifiers', querystring: ClassifierListQuery, response: { 200: Type.Array(ref(ClassifierResponse)) } },
   }, async (req) => service.list('classifier', { includeInactive: req.query.include_inactive }))
 
   app.post('', {
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'createClassifier', summary: 'Create a classifier', body: ref(ClassifierCreate), response: { 201: ref(ClassifierResponse) } },
   }, async (req, reply) => reply.code(201).send(await service.create('classifier', req.body)))
 
@@ -41,15 +42,15 @@ const routes: FastifyPluginAsyncTypebox<{ service: ClassifierService }> = async 
       return service.list(c.level, { parentId: query[c.parentQuery] as number | undefined, includeInactive: query.include_inactive as boolean })
     })
     app.post(c.path, {
-      onRequest: adminOnly,
+      config: adminOnly,
       schema: { tags, security, operationId: `create${c.name}`, summary: `Create ${c.path.slice(1)} item`, body: ref(c.create), response: { 201: ref(c.response) } },
     }, async (req, reply) => reply.code(201).send(await service.create(c.level, req.body as Record<string, unknown>)))
     app.put(`${c.path}/:item_id`, {
-      onRequest: adminOnly,
+      config: adminOnly,
       schema: { tags, security, operationId: `update${c.name}`, summary: 'Update (partial; is_active=false hides it)', params: ItemIdParams, body: ref(c.update), response: { 200: ref(c.response) } },
     }, async (req) => service.update(c.level, req.params.item_id, req.body as Record<string, unknown>))
     app.delete(`${c.path}/:item_id`, {
-      onRequest: adminOnly,
+      config: adminOnly,
       schema: { tags, security, operationId: `delete${c.name}`, summary: 'Delete when nothing is below it (409 otherwise)', params: ItemIdParams, response: { 200: ref(MessageResponse) } },
     }, async (req) => service.remove(c.level, req.params.item_id))
   }
@@ -59,12 +60,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: ClassifierService }> = async 
   }, async (req) => service.get('classifier', req.params.classifier_id))
 
   app.put('/:classifier_id', {
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'updateClassifier', summary: 'Update a classifier (partial)', params: ClassifierIdParams, body: ref(ClassifierUpdate), response: { 200: ref(ClassifierResponse) } },
   }, async (req) => service.update('classifier', req.params.classifier_id, req.body))
 
   app.delete('/:classifier_id', {
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'deleteClassifier', summary: 'Delete a classifier without appeal types (409 otherwise)', params: ClassifierIdParams, response: { 200: ref(MessageResponse) } },
   }, async (req) => service.remove('classifier', req.params.classifier_id))
 

@@ -28,9 +28,12 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string }> = a
   app.get('/console', hide, async (_req, reply) => reply.redirect('/console/', 301))
 
   if (!existsSync(`${root}index.html`)) {
-    app.get('/console/*', hide, async () => {
-      throw new ServiceUnavailableError('The console is not built: run `npm run console:build` (npm start does it when needed)')
-    })
+    // the same routes as a built console's (docs/access.md lists them), each saying so
+    for (const path of ['/console/', '/console/*']) {
+      app.get(path, hide, async () => {
+        throw new ServiceUnavailableError('The console is not built: run `npm run console:build` (npm start does it when needed)')
+      })
+    }
     return
   }
   const index = withTimeZone(readFileSync(`${root}index.html`, 'utf8'), options.timeZone)

@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
@@ -9,7 +10,7 @@ const tags = ['employees']
 
 /** Beyond the interface: the employees that invitations are sent to (admins, and managers for their organization). */
 const routes: FastifyPluginAsyncTypebox<{ service: EmployeeService }> = async (app, { service }) => {
-  app.addHook('onRequest', app.requireRole('admin', 'manager'))
+  markRoutes(app, { user: ['admin', 'manager'] })
 
   app.get('', {
     schema: { tags, operationId: 'listEmployees', summary: 'List employees', security: bearer, querystring: EmployeeListQuery, response: { 200: Type.Array(ref(EmployeeResponse)) } },

@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
@@ -10,7 +11,7 @@ const security = bearer
 
 /** SIP terminals of one tenant, under /api/organizations/{tenant_id}/endpoints/ (all Bearer). */
 const routes: FastifyPluginAsyncTypebox<{ service: EndpointService }> = async (app, { service }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
 
   app.get('/', {
     prefixTrailingSlash: 'slash',

@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import { exportStream, sendExport } from '../../lib/table-export.js'
@@ -13,7 +14,7 @@ const security = bearer
 
 /** The line's calls from Asterisk's events (beyond the interface): admins see all, managers their organization's. */
 const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: string }> = async (app, { service, timeZone }) => {
-  app.addHook('onRequest', app.requireUser)
+  markRoutes(app, { user: true })
   app.get('', {
     config: { personalData: { subject: 'line_call', ids: (page: { items: Array<{ linkedid: string }> }) => page.items.map((c) => c.linkedid) } },
     schema: { tags, security, operationId: 'listLineCalls', summary: 'The line\'s calls, newest first, as Asterisk\'s events told them (calls in progress too)', querystring: LineCallQuery, response: { 200: ref(LineCallPage) } },

@@ -68,7 +68,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LlmService }> = async (app, {
   }
 
   app.get('/usage', {
-    onRequest: app.requireRole('admin'),
+    config: { user: ['admin'] },
     schema: { tags, security: bearer, operationId: 'llmUsage', summary: 'Calls, failures, tokens and latency by UTC day, provider and task (admin)', querystring: UsageQuery, response: { 200: Type.Array(ref(LLMUsageRow)) } },
   }, async (req) => {
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS

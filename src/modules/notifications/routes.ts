@@ -1,3 +1,4 @@
+import { markRoutes } from '../../lib/auth.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import { Notification, NotificationIdParams, NotificationListQuery, NotificationPage } from './schemas.js'
@@ -7,7 +8,7 @@ const tags = ['appeals']
 
 /** Beyond the interface: the notification outbox (DESIGN 7.4), for admins. */
 const routes: FastifyPluginAsyncTypebox<{ service: NotificationService }> = async (app, { service }) => {
-  app.addHook('onRequest', app.requireRole('admin'))
+  markRoutes(app, { user: ['admin'] })
 
   app.get('', {
     schema: { tags, operationId: 'listNotifications', summary: 'The notification outbox, newest first (admins)', security: bearer, querystring: NotificationListQuery, response: { 200: ref(NotificationPage) } },

@@ -46,7 +46,7 @@ function passwordDigests (md5: string | null, sha256: string | null): string[] {
   return [...(md5 ? [`MD5:${md5}`] : []), ...(sha256 ? [sha256] : [])]
 }
 
-/** the model as an open preview shows it: SIP digests are as good as passwords, so every one is masked */
+/** the model as a preview shows it: SIP digests are as good as passwords, so every one is masked */
 export function withMaskedCredentials (orgs: PbxOrganization[]): PbxOrganization[] {
   const mask = (digest: string) => digest.replace(/:(.*)$/, (_, hash: string) => `:${'*'.repeat(hash.length)}`)
   return orgs.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, passwordDigests: t.passwordDigests.map(mask) })) }))

@@ -85,11 +85,11 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
   const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => { const flow = flowOf(o); return flow ? promptFiles(flow) : [] })
 
   return {
-    /** the file as it would be written; credentials masked unless `reveal` (an administrator asks) */
-    async preview (type: ConfigType, reveal: boolean) {
+    /** the file as it would be written, every secret masked for everyone: only the files on disk carry them */
+    async preview (type: ConfigType) {
       const settings = await options()
       const model = await loadPbxModel(repo)
-      const content = wholeText(generators[type].render(reveal ? model : withMaskedCredentials(model), settings))
+      const content = wholeText(generators[type].render(withMaskedCredentials(model), settings))
       return { config_type: type, content, lines_count: content.split('\n').length }
     },
 

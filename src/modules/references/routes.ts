@@ -47,13 +47,11 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
   // the console's: the interface's shapes name an item once, the console speaks Russian and Kazakh
   for (const { kind, path, topic, name } of kazakhNamed) {
     app.get(`/kazakh-names${path}`, {
-      onRequest: app.requireUser,
-      config: { cachedAs: topic },
+      config: { user: true, cachedAs: topic },
       schema: { tags, security: bearer, operationId: `list${name}KazakhNames`, summary: `The Kazakh names of the ${path.slice(1)} that have one (inactive included)`, response: { 200: Type.Array(ref(KazakhName)) } },
     }, async () => service.kazakhNames(kind))
     app.put(`/kazakh-names${path}/:item_id`, {
-      onRequest: app.requireRole('admin'),
-      config: { changes: [topic] },
+      config: { user: ['admin'], changes: [topic] },
       schema: { tags, security: bearer, operationId: `set${name}KazakhName`, summary: 'Name an item in Kazakh, or (null) no longer', params: ItemIdParams, body: ref(KazakhNameUpdate), response: { 200: ref(KazakhNameResult) } },
     }, async (req) => service.setKazakhName(kind, req.params.item_id, req.body.name_kk))
   }
@@ -73,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
 
   app.get('/persons', {
     // open as the interface has it; it answers citizens' IINs and phones, so a strict service asks for a token
-    config: { strictReads: true, personalData: { subject: 'person', ids: (persons: Array<{ id: number }>) => persons.map((p) => p.id) } },
+    config: { strict: true, personalData: { subject: 'person', ids: (persons: Array<{ id: number }>) => persons.map((p) => p.id) } },
     schema: { tags, operationId: 'searchPersons', summary: 'Search persons: substrings of name and e-mail, digits of IIN and phone; exact IIN/phone first', querystring: PersonListQuery, response: { 200: Type.Array(ref(PersonResponse)) } },
   }, async (req) => service.searchPersons(req.query))
   app.post('/persons', {

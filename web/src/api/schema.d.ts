@@ -1745,7 +1745,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sip configuration as it would be written (credentials masked unless the token is an administrator's) */
+        /** The sip configuration as it would be written, every secret (password digests) masked */
         get: operations["previewSipConfig"];
         put?: never;
         post?: never;
@@ -1762,7 +1762,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The queues configuration as it would be written (credentials masked unless the token is an administrator's) */
+        /** The queues configuration as it would be written, every secret (password digests) masked */
         get: operations["previewQueuesConfig"];
         put?: never;
         post?: never;
@@ -1779,7 +1779,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The extensions configuration as it would be written (credentials masked unless the token is an administrator's) */
+        /** The extensions configuration as it would be written, every secret (password digests) masked */
         get: operations["previewExtensionsConfig"];
         put?: never;
         post?: never;
@@ -2716,6 +2716,8 @@ export interface components {
                     detail: string | null;
                 } | null;
             };
+            /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+            warnings: string[];
         };
         LoginRequest: {
             email: string;
@@ -5884,6 +5886,8 @@ export interface operations {
                                 detail: string | null;
                             } | null;
                         };
+                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+                        warnings: string[];
                     };
                 };
             };
@@ -5927,6 +5931,8 @@ export interface operations {
                                 detail: string | null;
                             } | null;
                         };
+                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+                        warnings: string[];
                     };
                 };
             };

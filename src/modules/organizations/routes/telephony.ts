@@ -17,19 +17,18 @@ const security = bearer
  * notification settings.
  */
 const routes: FastifyPluginAsyncTypebox<{ service: OrganizationService }> = async (app, { service }) => {
-  const adminOnly = app.requireRole('admin')
+  const adminOnly = { user: ['admin'] } as const
 
   app.get('/', {
     prefixTrailingSlash: 'slash',
-    onRequest: app.requireUser,
     // the same bytes for every user; the counts' changes drop it too (migration 0021)
-    config: { cachedAs: 'organizations' },
+    config: { user: true, cachedAs: 'organizations' },
     schema: { tags, security, operationId: 'listTelephonyOrganizations', summary: 'List organizations (Shape B)', querystring: TelephonyListQuery, response: { 200: Type.Array(ref(TelephonyOrganizationResponse)) } },
   }, async (req) => service.list({ oblastId: req.query.oblast_id, includeInactive: req.query.include_inactive, skip: req.query.skip, limit: req.query.limit }))
 
   app.post('/', {
     prefixTrailingSlash: 'slash',
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'createTelephonyOrganization', summary: 'Create an organization (Shape B)', body: ref(TelephonyOrganizationCreate), response: { 201: ref(TelephonyOrganizationResponse) } },
   }, async (req, reply) => reply.code(201).send(await service.createTelephony(req.body)))
 
@@ -38,17 +37,17 @@ const routes: FastifyPluginAsyncTypebox<{ service: OrganizationService }> = asyn
   }, async (req) => service.findByPartner(req.query.partner_uuid))
 
   app.get('/:organization_id', {
-    onRequest: app.requireUser,
+    config: { user: true },
     schema: { tags, security, operationId: 'getOrganization', summary: 'Get an organization (the union of Shape A and Shape B)', params: OrganizationIdParams, response: { 200: ref(OrganizationDetailResponse) } },
   }, async (req) => service.get(req.params.organization_id))
 
   app.put('/:organization_id', {
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'updateOrganization', summary: 'Update with a Shape A or a Shape B body; fields not sent keep their values', params: OrganizationIdParams, body: ref(OrganizationDetailUpdate), response: { 200: ref(OrganizationDetailResponse) } },
   }, async (req) => service.update(req.params.organization_id, req.body))
 
   app.delete('/:organization_id', {
-    onRequest: adminOnly,
+    config: adminOnly,
     schema: { tags, security, operationId: 'deleteOrganization', summary: 'Delete an organization nothing refers to', params: OrganizationIdParams, response: { 200: ref(MessageResponse) } },
   }, async (req) => service.remove(req.params.organization_id))
 
@@ -60,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: OrganizationService }> = asyn
     app.route({
       method,
       url: '/:organization_id/notifications',
-      onRequest: app.requireRole('admin', 'manager'),
+      config: { user: ['admin', 'manager'] },
       schema: { tags, security, operationId: `${method === 'PUT' ? 'put' : 'post'}NotificationSettings`, summary: 'Save notification settings (PUT and POST both upsert; fields not sent keep their values)', params: OrganizationIdParams, body: ref(NotificationSettingsSave), response: { 200: ref(NotificationSettings) } },
       handler: async (req) => service.saveNotifications(req.principal!, req.params.organization_id, req.body),
     })

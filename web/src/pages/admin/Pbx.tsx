@@ -30,7 +30,7 @@ export function Pbx () {
             <Descriptions.Item label={t('pbx.calls')}>{s.current_calls ?? '—'}</Descriptions.Item>
           </Descriptions>
         )}
-        {status.isError && <Alert type='error' message={t('common.networkError')} />}
+        {status.isError && <Alert type='error' showIcon message={problemText(t, status.error as unknown as ApiProblem)} data-testid='pbx-status-error' />}
       </Card>
       <Space wrap>
         <Button type='primary' loading={generate.isPending} onClick={() => generate.mutate()}>{t('pbx.generate')}</Button>
