@@ -6,7 +6,7 @@ import { AuditQuery, PlatformAuditEntry, TenantCreate, TenantListQuery, TenantPa
 import type { Actor, PlatformService, TenantAction } from './service.js'
 
 const tags = ['platform']
-/** the control plane's routes: when SERVICE_TOKEN is set, that token or a platform administrator's */
+/** the control plane's routes: SERVICE_TOKEN or a platform administrator's token (without SERVICE_TOKEN: the latter in strict mode, anyone in interface mode) */
 const config = { machine: true, platformAdmins: true }
 
 const actorOf = (req: FastifyRequest): Actor => ({

@@ -5,13 +5,31 @@ import { useTranslation } from 'react-i18next'
 import type { ApiProblem, Schemas } from '../../api/client'
 import { generateConfigs, pbxPreviewQuery, pbxStatusQuery, reloadPbx } from '../../api/telephony'
 import { messageOf, problemText } from '../../forms/problems'
+import { useSession } from '../../session/session'
+import { isAdmin } from '../../shell/access'
 import { AsteriskConfig } from './AsteriskConfig'
 
 const PREVIEWS = ['sip', 'queues', 'extensions'] as const
 type Preview = typeof PREVIEWS[number]
 
-/** the PBX: Asterisk's status, the three generated files previewed, generation with its errors, reload */
+/**
+ * The whole PBX is the administrators' (the service refuses others 403 `administrators_only`): anyone
+ * else who finds the page is told so, and the console asks the service nothing it would refuse.
+ */
 export function Pbx () {
+  const { t } = useTranslation()
+  const { user } = useSession()
+  if (user && isAdmin(user)) return <PbxAdministration />
+  return (
+    <Space direction='vertical' size='middle' style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('admin.pages.pbx')}</Typography.Title>
+      <Alert type='warning' showIcon message={problemText(t, { status: 403, code: 'administrators_only', detail: undefined })} data-testid='pbx-refused' />
+    </Space>
+  )
+}
+
+/** Asterisk's status, the three generated files previewed, generation with its errors, reload */
+function PbxAdministration () {
   const { t } = useTranslation()
   const [tab, setTab] = useState<Preview>('sip')
   const status = useQuery(pbxStatusQuery)
