@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process'
+import { rename, rm } from 'node:fs/promises'
+import type { AudioEncoder, CompressedRecording } from './index.js'
+import { readWavHeader } from './wav.js'
+
+/** a decoded recording may differ from its source by less than this (one Opus frame at most) */
+const LENGTH_TOLERANCE_SECONDS = 0.06
+
+/** runs a program to its end: its standard output's byte count (not kept) and its error text */
+function run (program: string, args: string[]): Promise<{ code: number | null, outBytes: number, err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let outBytes = 0
+    let err = ''
+    child.stdout.on('data', (chunk: Buffer) => { outBytes += chunk.length })
+    child.stderr.on('data', (chunk: Buffer) => { if (err.length < 4000) err += chunk.toString() })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, outBytes, err: err.trim() }))
+  })
+}
+
+/**
+ * Ogg/Opus through Xiph's own tools (opus-tools: `opusenc`, `opusdec`, on libopus), which a
+ * deployment installs from its distribution (Debian: `apt-get install opus-tools`): the reference
+ * encoder, maintained with libopus, and no native module to build with the service. Constant
+ * 12 kbit/s in 60 ms frames keeps every call under 2 kB a second (1.6 kB with Ogg's overhead):
+ * VBR, constrained or not, went to 17 kbit/s on steady tones.
+ */
+export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusdec', bitrateKbps = 12 }: { encoder?: string, decoder?: string, bitrateKbps?: number } = {}): AudioEncoder {
+  return {
+    async probe () {
+      try {
+        const [enc, dec] = await Promise.all([run(encoder, ['--version']), run(decoder, ['--version'])])
+        return enc.code === 0 && dec.code === 0 ? `${encoder} (opus-tools)` : undefined
+      } catch { return undefined }
+    },
+
+    async compress (from: string, to: string): Promise<CompressedRecording> {
+      const source = await readWavHeader(from)
+      if (!source?.closed) throw new Error(`${from}: not a finished PCM WAV`)
+      const partial = `${to}.partial`
+      try {
+        const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '5', from, partial])
+        if (encoded.code !== 0) throw new Error(`${encoder} failed (${encoded.code}): ${encoded.err}`)
+        // decoded again, at the source's rate: the bytes it gives are its length
+        const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'])
+        if (decoded.code !== 0) throw new Error(`${decoder} could not read what ${encoder} wrote (${decoded.code}): ${decoded.err}`)
+        const seconds = (decoded.outBytes - 44) / (source.sampleRate * source.channels * 2)
+        if (Math.abs(seconds - source.seconds) > LENGTH_TOLERANCE_SECONDS) throw new Error(`${partial} decodes to ${seconds.toFixed(3)} s where ${from} holds ${source.seconds.toFixed(3)} s`)
+        await rename(partial, to)
+        return { seconds: source.seconds }
+      } catch (err) {
+        await rm(partial, { force: true })
+        throw err
+      }
+    },
+  }
+}

@@ -1,0 +1,41 @@
+import { open } from 'node:fs/promises'
+
+/** What a WAV file's header says, and whether its writer has closed it. */
+export interface WavHeader {
+  sampleRate: number
+  channels: number
+  bitsPerSample: number
+  /** bytes of samples the header counts (0 while Asterisk still writes the file) */
+  dataBytes: number
+  /** the header's counts match the bytes on disk: Asterisk fills them in only when it closes the file */
+  closed: boolean
+  seconds: number
+}
+
+const HEADER_BYTES = 44
+
+/**
+ * The header of a PCM WAV as Asterisk writes it (format_wav.c: 44 bytes, the sizes left 0 until the
+ * file is closed, then a pad byte when the data is odd): a recording whose sizes match its length is
+ * finished, one whose sizes are 0 is still being written. Undefined for anything else.
+ */
+export async function readWavHeader (path: string): Promise<WavHeader | undefined> {
+  const handle = await open(path, 'r')
+  try {
+    const { size } = await handle.stat()
+    const header = Buffer.alloc(HEADER_BYTES)
+    const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, 0)
+    if (bytesRead < HEADER_BYTES || header.toString('latin1', 0, 4) !== 'RIFF' || header.toString('latin1', 8, 16) !== 'WAVEfmt ' ||
+      header.toString('latin1', 36, 40) !== 'data' || header.readUInt16LE(20) !== 1) return undefined
+    const channels = header.readUInt16LE(22)
+    const sampleRate = header.readUInt32LE(24)
+    const bitsPerSample = header.readUInt16LE(34)
+    const riffBytes = header.readUInt32LE(4)
+    const dataBytes = header.readUInt32LE(40)
+    if (channels === 0 || sampleRate === 0 || bitsPerSample === 0) return undefined
+    const closed = dataBytes > 0 && riffBytes === 36 + dataBytes && (size === HEADER_BYTES + dataBytes || size === HEADER_BYTES + dataBytes + 1)
+    return { sampleRate, channels, bitsPerSample, dataBytes, closed, seconds: dataBytes / (sampleRate * channels * bitsPerSample / 8) }
+  } finally {
+    await handle.close()
+  }
+}

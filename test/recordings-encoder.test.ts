@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { createOpusToolsEncoder, readWavHeader } from '../src/integrations/recordings/index.js'
+
+const haveOpusTools = (() => { try { execFileSync('opusenc', ['--version'], { stdio: 'ignore' }); return true } catch { return false } })()
+
+/** a WAV as Asterisk's format_wav writes it: 8 kHz 16-bit mono, the sizes 0 until it closes the file, a pad byte after odd data */
+function asteriskWav (samples: Int16Array, { closed = true, extraByte = false }: { closed?: boolean, extraByte?: boolean } = {}): Buffer {
+  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
+  const body = extraByte ? Buffer.concat([data, Buffer.from([7])]) : data
+  const header = Buffer.alloc(44)
+  header.write('RIFF', 0, 'latin1')
+  header.writeUInt32LE(closed ? 36 + body.length : 0, 4)
+  header.write('WAVEfmt ', 8, 'latin1')
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(8000, 24)
+  header.writeUInt32LE(16000, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write('data', 36, 'latin1')
+  header.writeUInt32LE(closed ? body.length : 0, 40)
+  return Buffer.concat([header, body, ...(closed && body.length % 2 === 1 ? [Buffer.from([0])] : [])])
+}
+
+/** speech-band tones, `seconds` long, at about a third of full scale */
+const voice = (seconds: number) => Int16Array.from({ length: 8000 * seconds }, (_, i) => Math.round(5000 * Math.sin(2 * Math.PI * 440 * i / 8000) + 4000 * Math.sin(2 * Math.PI * 1250 * i / 8000)))
+const rms = (samples: Int16Array) => Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length)
+const pcmOf = (wav: Buffer) => new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)))
+
+describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'recordings-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = (name: string, bytes: Buffer) => { const path = join(dir, name); writeFileSync(path, bytes); return path }
+
+  it('a WAV Asterisk still writes (sizes 0) is not finished; a closed one is, with its length; anything else is no WAV', async () => {
+    const samples = voice(1)
+    assert.equal((await readWavHeader(file('open.wav', asteriskWav(samples, { closed: false }))))?.closed, false)
+    const closed = await readWavHeader(file('closed.wav', asteriskWav(samples)))
+    assert.deepEqual(closed && [closed.closed, closed.sampleRate, closed.channels, closed.seconds], [true, 8000, 1, 1])
+    assert.equal((await readWavHeader(file('odd.wav', asteriskWav(samples, { extraByte: true }))))?.closed, true, 'odd data and its pad byte')
+    const grown = Buffer.concat([asteriskWav(samples), Buffer.alloc(320)]) // written on after a header was filled in
+    assert.equal((await readWavHeader(file('grown.wav', grown)))?.closed, false)
+    assert.equal(await readWavHeader(file('text.wav', Buffer.from('not a recording at all, but long enough to hold a header'))), undefined)
+    assert.equal(await readWavHeader(file('short.wav', Buffer.from('RIFF'))), undefined)
+  })
+
+  it('compresses a finished call to Ogg/Opus under 2 kB a second, decoded back to the same length and loudness', { skip: !haveOpusTools && 'opus-tools is not installed (apt-get install opus-tools)' }, async () => {
+    const encoder = createOpusToolsEncoder()
+    assert.match(await encoder.probe() ?? '', /opusenc/)
+    const samples = voice(20)
+    const from = file('call-1.wav', asteriskWav(samples))
+    const to = join(dir, 'call-1.ogg')
+    assert.deepEqual(await encoder.compress(from, to), { seconds: 20 })
+    const ogg = readFileSync(to)
+    assert.equal(ogg.toString('latin1', 0, 4), 'OggS')
+    assert.ok(ogg.length <= 2000 * 20, `${ogg.length} bytes for 20 s`)
+    assert.ok(!existsSync(`${to}.partial`))
+    const decoded = pcmOf(execFileSync('opusdec', ['--quiet', '--rate', '8000', '--force-wav', to, '-'], { maxBuffer: 1 << 24 }))
+    assert.ok(Math.abs(decoded.length - samples.length) <= 480, `${decoded.length} samples decoded of ${samples.length}`)
+    const loudness = rms(decoded) / rms(samples)
+    assert.ok(loudness > 0.8 && loudness < 1.2, `loudness kept: ${loudness.toFixed(2)}`)
+  })
+
+  it('refuses a recording still being written, and an encoder that fails leaves nothing behind', { skip: !haveOpusTools && 'opus-tools is not installed' }, async () => {
+    const open = file('call-2.wav', asteriskWav(voice(1), { closed: false }))
+    await assert.rejects(createOpusToolsEncoder().compress(open, join(dir, 'call-2.ogg')), /not a finished PCM WAV/)
+    const closed = file('call-3.wav', asteriskWav(voice(1)))
+    await assert.rejects(createOpusToolsEncoder({ encoder: 'false' }).compress(closed, join(dir, 'call-3.ogg')), /false failed/)
+    // an "encoder" whose output no decoder reads
+    const fake = file('fake-opusenc', Buffer.from('#!/bin/sh\nfor last; do :; done\necho nonsense > "$last"\n'))
+    execFileSync('chmod', ['+x', fake])
+    await assert.rejects(createOpusToolsEncoder({ encoder: fake }).compress(closed, join(dir, 'call-3.ogg')), /could not read/)
+    assert.ok(!existsSync(join(dir, 'call-3.ogg')) && !existsSync(join(dir, 'call-3.ogg.partial')))
+    assert.equal(statSync(closed).size, 44 + 16000, 'the raw file is untouched')
+    assert.equal(await createOpusToolsEncoder({ encoder: 'no-such-opusenc' }).probe(), undefined)
+  })
+})
