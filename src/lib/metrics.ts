@@ -13,6 +13,8 @@ export type FailureKind =
   | 'llm_request' | 'line_call_save' | 'screen_pop'
   /** a write of an instance that no longer leads the events' reading, refused by its fencing epoch */
   | 'stale_leader_write'
+  /** a recording that could not be taken over or compressed (its raw file kept) */
+  | 'recording'
 
 export type TranscriptionOutcome = 'stored' | 'final' | 'duplicate' | 'refused'
 
