@@ -30,6 +30,7 @@ import type { LlmGateway } from './integrations/llm/gateway.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 import * as appeals from './modules/appeals/index.js'
 import * as audit from './modules/audit/index.js'
+import * as recordings from './modules/recordings/index.js'
 import * as auth from './modules/auth/index.js'
 import * as calendar from './modules/calendar/index.js'
 import * as callEvents from './modules/call-events/index.js'
@@ -122,7 +123,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -215,6 +216,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const classifiers = createClassifiersModule({ db })
   const regions = createRegionsModule({ db })
   const audit = createAuditModule({ db, oneWriter: database.kind === 'pglite', clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs })
+  const recorded = recordings.createRecordingsModule({ db, recordings: config.recordings, metrics, log, audit: audit.port, clock, isCentreStaff: centreStaffPolicy(db) })
   // an operator's console opening or closing makes their phone ring or not (the agents' module, below)
   const callEvents = createCallEventsModule({
     database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db), metrics, audit: audit.port,
@@ -242,7 +244,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     audit,
     createHealthModule({
       database,
-      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: openAccessWarnings(config) },
+      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: () => [...openAccessWarnings(config), ...recorded.port.warnings()] },
     }),
     createConsoleModule({ timeZone: config.appeals.timeZone }),
     createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),
@@ -259,6 +261,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     lineCalls.createLineCallsModule({
       database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
     }),
+    recorded,
     llm,
     createGroupsModule({ db }),
     calendar,

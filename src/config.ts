@@ -58,6 +58,13 @@ export interface Config {
     deadlineIntervalMs: number
     exportMaxRows: number
   }
+  recordings: {
+    /** where MixMonitor leaves raw recordings and the service keeps them (`kept/<day>/`) */
+    dir: string
+    /** days an operator may hear the calls it took */
+    operatorDays: number
+    sweepIntervalMs: number
+  }
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
     configDir: string
@@ -298,6 +305,11 @@ export function loadConfig (env: Env = process.env): Config {
       purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,
     },
     appeals: appealsConfig(e),
+    recordings: {
+      dir: e.RECORDINGS_DIR ?? `${e.DATA_DIR}/recordings`,
+      operatorDays: e.RECORDING_OPERATOR_DAYS,
+      sweepIntervalMs: seconds(e.RECORDING_SWEEP_INTERVAL) * 1000,
+    },
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
       soundsDir: e.PBX_SOUNDS_DIR ?? `${e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`}/sounds`,

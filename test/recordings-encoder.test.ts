@@ -5,28 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { createOpusToolsEncoder, readWavHeader } from '../src/integrations/recordings/index.js'
-
-const haveOpusTools = (() => { try { execFileSync('opusenc', ['--version'], { stdio: 'ignore' }); return true } catch { return false } })()
-
-/** a WAV as Asterisk's format_wav writes it: 8 kHz 16-bit mono, the sizes 0 until it closes the file, a pad byte after odd data */
-function asteriskWav (samples: Int16Array, { closed = true, extraByte = false }: { closed?: boolean, extraByte?: boolean } = {}): Buffer {
-  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
-  const body = extraByte ? Buffer.concat([data, Buffer.from([7])]) : data
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0, 'latin1')
-  header.writeUInt32LE(closed ? 36 + body.length : 0, 4)
-  header.write('WAVEfmt ', 8, 'latin1')
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(8000, 24)
-  header.writeUInt32LE(16000, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write('data', 36, 'latin1')
-  header.writeUInt32LE(closed ? body.length : 0, 40)
-  return Buffer.concat([header, body, ...(closed && body.length % 2 === 1 ? [Buffer.from([0])] : [])])
-}
+import { asteriskWav, haveOpusTools } from './helpers/asterisk-wav.js'
 
 /** speech-band tones, `seconds` long, at about a third of full scale */
 const voice = (seconds: number) => Int16Array.from({ length: 8000 * seconds }, (_, i) => Math.round(5000 * Math.sin(2 * Math.PI * 440 * i / 8000) + 4000 * Math.sin(2 * Math.PI * 1250 * i / 8000)))

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,28 +10,10 @@ import { callRecordings } from '../../src/db/schema/index.js'
 import { createOpusToolsEncoder, type AudioEncoder } from '../../src/integrations/recordings/index.js'
 import { createMetrics } from '../../src/lib/metrics.js'
 import { createRecordingTakeover } from '../../src/modules/recordings/takeover.js'
+import { asteriskWav as wavOf, haveOpusTools, tone } from '../helpers/asterisk-wav.js'
 import { createTestDatabase } from '../helpers/database.js'
 
-const haveOpusTools = (() => { try { execFileSync('opusenc', ['--version'], { stdio: 'ignore' }); return true } catch { return false } })()
-
-/** `seconds` of a tone as Asterisk's format_wav leaves a file: closed (sizes filled in) or still written (sizes 0) */
-function asteriskWav (seconds: number, closed = true): Buffer {
-  const data = Buffer.from(Int16Array.from({ length: 8000 * seconds }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / 8000))).buffer)
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0, 'latin1')
-  header.writeUInt32LE(closed ? 36 + data.length : 0, 4)
-  header.write('WAVEfmt ', 8, 'latin1')
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(8000, 24)
-  header.writeUInt32LE(16000, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write('data', 36, 'latin1')
-  header.writeUInt32LE(closed ? data.length : 0, 40)
-  return Buffer.concat([header, data])
-}
+const asteriskWav = (seconds: number, closed = true) => wavOf(tone(seconds), { closed })
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
 

@@ -4,7 +4,7 @@ import { oneOf } from './checks.js'
 import { users } from './users.js'
 
 export const personalDataActions = ['read', 'export'] as const
-export const personalDataSubjects = ['appeal', 'transcript', 'person', 'call', 'line_call'] as const
+export const personalDataSubjects = ['appeal', 'transcript', 'person', 'call', 'line_call', 'recording'] as const
 export type PersonalDataAction = typeof personalDataActions[number]
 export type PersonalDataSubject = typeof personalDataSubjects[number]
 

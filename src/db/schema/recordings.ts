@@ -26,6 +26,8 @@ export const callRecordings = pgTable('call_recordings', {
   bytes: bigint('bytes', { mode: 'number' }).notNull(),
   sha256: varchar('sha256', { length: 64 }).notNull(),
   taken_at: timestamp('taken_at', { withTimezone: true }).notNull().defaultNow(),
+  /** when the service found the kept file gone (removed outside it): the recording answers 410 from then */
+  missing_at: timestamp('missing_at', { withTimezone: true }),
 }, (t) => [
   oneOf('call_recordings_format_check', t.format, recordingFormats),
   unique('call_recordings_leg_key').on(t.linkedid, t.leg),

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-o
 import type { AppDb } from '../../db/client.js'
 import { dataProtectionOfficers, personalDataAccess, type PersonalDataAction, type PersonalDataSubject } from '../../db/schema/index.js'
 import { CHAIN_START, chainHash, type ChainedFields } from './chain.js'
+import { isDataProtectionOfficer } from './queries.js'
 
 export type AccessRecord = typeof personalDataAccess.$inferSelect
 
@@ -87,10 +88,7 @@ export function createAuditRepo (db: AppDb, { oneWriter = false }: { oneWriter?:
       })
     },
 
-    async isOfficer (userId: number): Promise<boolean> {
-      const [row] = await db.select({ id: dataProtectionOfficers.user_id }).from(dataProtectionOfficers).where(eq(dataProtectionOfficers.user_id, userId))
-      return row !== undefined
-    },
+    isOfficer: (userId: number): Promise<boolean> => isDataProtectionOfficer(db, userId),
 
     /** grants (or with `revoke`, takes back) the audit's reading to an employee */
     async setOfficer (userId: number, revoke: boolean): Promise<void> {

@@ -4,6 +4,10 @@ import { callChunks, calls } from '../../db/schema/index.js'
 
 /* What other modules may ask of the calls tables (their owner is this module). */
 
+/** the row of a call by its telephony id (Asterisk's Linkedid for the line's calls) */
+export const callRowIdOf = async (db: AppDb, callId: string): Promise<number | undefined> =>
+  (await db.select({ id: calls.id }).from(calls).where(eq(calls.call_id, callId)))[0]?.id
+
 /** the call an appeal is registered from: the caller's phone, the matched person, the transcript */
 export const callForAppeal = async (db: AppDb, id: number) =>
   (await db.select({ id: calls.id, caller_phone: calls.caller_phone, person_id: calls.person_id, transcript: calls.transcript, organization_id: calls.organization_id })

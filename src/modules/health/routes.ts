@@ -31,7 +31,7 @@ export const ReadyResponse = Type.Object({
     listen: Check({ channels: Type.Array(Type.Object({ channel: Type.String(), listening: Type.Boolean() })) }),
     ami: Type.Union([Check(), Type.Null()], { description: 'null: AMI is not configured' }),
   }),
-  warnings: Type.Array(Type.String(), { description: 'what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same' }),
+  warnings: Type.Array(Type.String(), { description: 'what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there), and recordings kept as WAV while no encoder runs; ready all the same' }),
 }, { $id: 'ReadyResponse' })
 
 export const schemas = [HealthResponse, RootResponse, ReadyResponse]
@@ -50,8 +50,8 @@ export interface Readiness {
   listening: () => { channel: string, listening: boolean }[]
   /** undefined: AMI not configured */
   ami?: () => Promise<void>
-  /** what the configuration leaves open (lib/auth.ts openAccessWarnings) */
-  warnings: string[]
+  /** what the configuration leaves open (lib/auth.ts openAccessWarnings) and what runs short of its best (no encoder for the recordings) */
+  warnings: () => string[]
 }
 
 /**
@@ -89,7 +89,7 @@ const routes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>, databaseKin
     const listen = { ok: deaf.length === 0, detail: deaf.length === 0 ? null : `not listening: ${deaf.join(', ')}`, channels }
     const checks = { database, migrations, listen, ami }
     const failed = Object.entries(checks).filter(([, c]) => c !== null && !c.ok).map(([name]) => name)
-    const warnings = readiness.warnings
+    const warnings = readiness.warnings()
     if (failed.length === 0) return { status: 'ready' as const, checks, warnings }
     return reply.code(503).send({ status: 'not_ready' as const, detail: `Not ready: ${failed.join(', ')}`, checks, warnings })
   })

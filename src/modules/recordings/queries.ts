@@ -20,3 +20,15 @@ export const rawRecordings = (db: AppDb, limit: number): Promise<RecordingRow[]>
 export async function markCompressed (db: AppDb, id: number, kept: { file: string, bytes: number, sha256: string }): Promise<void> {
   await db.update(callRecordings).set({ ...kept, format: 'opus' }).where(eq(callRecordings.id, id))
 }
+
+/** a call's recorded legs, in the order they began */
+export const legsOf = (db: AppDb, linkedid: string): Promise<RecordingRow[]> =>
+  db.select().from(callRecordings).where(eq(callRecordings.linkedid, linkedid)).orderBy(callRecordings.started_at, callRecordings.id)
+
+export const recordingById = async (db: AppDb, id: number): Promise<RecordingRow | undefined> =>
+  (await db.select().from(callRecordings).where(eq(callRecordings.id, id)))[0]
+
+/** the kept file is gone: said once, from then on */
+export async function markMissing (db: AppDb, id: number): Promise<void> {
+  await db.update(callRecordings).set({ missing_at: sql`coalesce(${callRecordings.missing_at}, now())` }).where(eq(callRecordings.id, id))
+}

@@ -58,10 +58,12 @@ const exists = (path: string) => stat(path).then(() => true, () => false)
  */
 export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { db: AppDb, dir: string, encoder: AudioEncoder, metrics: Pick<Metrics, 'failure'>, log: FastifyBaseLogger }) {
   let encodes: Promise<boolean> | undefined
+  let known: boolean | undefined
   /** probed once while it answers; probed again by each sweep while it does not (an encoder installed later is used) */
   const canEncode = async () => {
     const probed = await (encodes ??= encoder.probe().then((found) => found !== undefined))
     if (!probed) encodes = undefined
+    known = probed
     return probed
   }
 
@@ -111,6 +113,8 @@ export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { d
   return {
     /** whether recordings are compressed now (said at start and on /ready) */
     canEncode,
+    /** what the last probe found, without probing (undefined before the first) */
+    encodes: () => known,
 
     /** every finished raw leg in RECORDINGS_DIR taken over; then the raw ones kept earlier compressed */
     async sweep (): Promise<SweepResult & { recompressed: number }> {

@@ -2096,6 +2096,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls/{linkedid}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A call's recorded legs that the caller may hear, in the order they began ([] when none) */
+        get: operations["listCallRecordings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recordings/{recording_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recording to hear (audio/ogg; audio/wav while no encoder ran), with HTTP Range: 206 for a range, 416 for one that names no byte; 404 for whoever may not hear it, 410 when its file was removed. Every listen is in the personal-data audit */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/llm/models": {
         parameters: {
             query?: never;
@@ -2716,7 +2750,7 @@ export interface components {
                     detail: string | null;
                 } | null;
             };
-            /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+            /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there), and recordings kept as WAV while no encoder runs; ready all the same */
             warnings: string[];
         };
         LoginRequest: {
@@ -5130,6 +5164,25 @@ export interface components {
                 problem: "changed" | "missing_before";
             } | null;
         };
+        Recording: {
+            id: number;
+            /** @description the call (Asterisk's Linkedid) */
+            linkedid: string;
+            /** @description the Uniqueid of the channel that recorded: a transfer or a second operator is another leg */
+            leg: string;
+            /** @description the operator's terminal on that leg */
+            terminal: string | null;
+            /** Format: date-time */
+            started_at: string;
+            seconds: number;
+            bytes: number;
+            /** @description `opus`: Ogg/Opus; `wav`: kept raw until an encoder runs */
+            format: "opus" | "wav";
+            /** @description the file was removed outside the service: fetching it answers 410 */
+            missing: boolean;
+            /** @description where it is heard: GET with Range */
+            url: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5743,7 +5796,7 @@ export interface operations {
                 /** @description the employee who was shown the data */
                 actor_id?: number;
                 /** @description what was shown */
-                subject?: "appeal" | "transcript" | "person" | "call" | "line_call";
+                subject?: "appeal" | "transcript" | "person" | "call" | "line_call" | "recording";
                 /** @description one appeal, person or call: the records that showed it */
                 subject_id?: string;
                 action?: "read" | "export";
@@ -5787,7 +5840,7 @@ export interface operations {
                 /** @description the employee who was shown the data */
                 actor_id?: number;
                 /** @description what was shown */
-                subject?: "appeal" | "transcript" | "person" | "call" | "line_call";
+                subject?: "appeal" | "transcript" | "person" | "call" | "line_call" | "recording";
                 /** @description one appeal, person or call: the records that showed it */
                 subject_id?: string;
                 action?: "read" | "export";
@@ -5886,7 +5939,7 @@ export interface operations {
                                 detail: string | null;
                             } | null;
                         };
-                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there), and recordings kept as WAV while no encoder runs; ready all the same */
                         warnings: string[];
                     };
                 };
@@ -5931,7 +5984,7 @@ export interface operations {
                                 detail: string | null;
                             } | null;
                         };
-                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there); ready all the same */
+                        /** @description what the configuration leaves open to callers without a token (AUTH_MODE=interface, SERVICE_TOKEN unset there), and recordings kept as WAV while no encoder runs; ready all the same */
                         warnings: string[];
                     };
                 };
@@ -10528,6 +10581,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listCallRecordings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linkedid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recording"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Default Response */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/ogg": components["schemas"]["HTTPValidationError"];
+                    "audio/wav": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -1,0 +1,2 @@
+export { createRecordingsModule } from './module.js'
+export { schemas } from './schemas.js'
