@@ -10,10 +10,11 @@ import { benchLlm } from './llm.js'
 import { benchOrganizations } from './organizations.js'
 import { benchPersons } from './persons.js'
 import { benchAudit } from './audit.js'
+import { benchRecordings } from './recordings.js'
 import { benchReferenceData } from './reference-data.js'
 import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation, line: benchLine, audit: benchAudit }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation, line: benchLine, audit: benchAudit, recordings: benchRecordings }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue
