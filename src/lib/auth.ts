@@ -160,7 +160,17 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   app.decorateRequest('principal', null)
   app.decorateRequest('viaServiceToken', false)
 
-  const refusal = (req: FastifyRequest) => refusalOf(requirementOf(req.routeOptions.config, req.method, context), req)
+  // a route's requirement is read from its marks once per method, not on each request
+  const requirements = new WeakMap<object, Map<string, Requirement>>()
+  const requirementFor = (req: FastifyRequest): Requirement => {
+    const config = req.routeOptions.config
+    let byMethod = requirements.get(config)
+    if (!byMethod) requirements.set(config, byMethod = new Map())
+    let required = byMethod.get(req.method)
+    if (!required) byMethod.set(req.method, required = requirementOf(config, req.method, context))
+    return required
+  }
+  const refusal = (req: FastifyRequest) => refusalOf(requirementFor(req), req)
 
   const admit = (req: FastifyRequest, principal: Principal | null | undefined, done: (err?: Error) => void) => {
     req.principal = principal ?? null
