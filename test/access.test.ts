@@ -165,13 +165,14 @@ describe('secure by default: the service started as the README says', () => {
     return { status: res.status, body: await res.text() }
   }
 
-  it('anonymous: the SIP preview, generation, reloads, the persons search and the online operators are 401; /ready warns of nothing', async () => {
+  it('anonymous: the SIP preview, generation, reloads, the persons search and the online operators are 401; /ready warns of no opening', async () => {
     for (const [method, path] of [...PBX_WIDE, ['GET', '/api/references/persons?q=900101'], ['GET', '/api/call-events/online-operators']] as const) {
       const res = await call(method, path)
       assert.equal(res.status, 401, `${method} ${path}: ${res.body}`)
     }
     const ready = JSON.parse((await call('GET', '/ready')).body) as { warnings: string[] }
-    assert.deepEqual(ready.warnings, [])
+    // (a machine without opus-tools adds the recordings' warning: not an opening)
+    assert.deepEqual(ready.warnings.filter((w) => /^(AUTH_MODE|SERVICE_TOKEN)/.test(w)), [])
   })
 
   it('a manager of another organization is 403 administrators_only on the PBX-wide routes; the admin\'s preview has no digest', async () => {
