@@ -1,5 +1,6 @@
-import { chmod, copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 
 export interface WrittenSet { files: string[], backupPath: string | null }
 
@@ -40,30 +41,13 @@ async function writeDurably (path: string, content: Iterable<string>): Promise<v
   }
 }
 
-/** makes the names in a directory (created, renamed, removed) durable */
-async function syncDirectory (path: string): Promise<void> {
-  const handle = await open(path, 'r')
-  try { await handle.sync() } finally { await handle.close() }
-}
-
-async function copyDurably (from: string, to: string): Promise<void> {
-  await copyFile(from, to)
-  const handle = await open(to, 'r+')
-  try { await handle.sync() } finally { await handle.close() }
-}
-
 /**
  * The previous file kept under a second name: a hard link (no copy: the file is about to be replaced
  * by a rename, so the backup's name is the only one left of it), or a copy where the file system
  * has no hard links.
  */
 async function keepPrevious (from: string, to: string): Promise<void> {
-  try {
-    await link(from, to)
-  } catch (err) {
-    if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK', 'ENOSYS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err
-    await copyDurably(from, to)
-  }
+  await linkOrCopy(from, to)
   await chmod(to, CONFIG_FILE_MODE) // a file an earlier version wrote readable by all is kept as files are written now
 }
 
@@ -88,9 +72,9 @@ async function backUp (dir: string, names: string[], now: Date): Promise<string>
   const partial = join(backups, `.${stamp}.partial`)
   await mkdir(partial, { recursive: true, mode: CONFIG_DIR_MODE })
   for (const name of names) await keepPrevious(join(dir, name), join(partial, name))
-  await syncDirectory(partial)
+  await syncPath(partial)
   await rename(partial, backupPath)
-  await syncDirectory(backups)
+  await syncPath(backups)
   return backupPath
 }
 
@@ -124,7 +108,7 @@ export async function writeConfigSet (dir: string, files: Record<string, Iterabl
   const previous = (await Promise.all(names.map(async (name) => ((await exists(join(dir, name))) ? name : undefined)))).filter((n): n is string => n !== undefined)
   if (previous.length > 0) backupPath = await backUp(dir, previous, now)
   for (const name of names) await rename(temp(name), join(dir, name))
-  await syncDirectory(dir)
+  await syncPath(dir)
   await pruneBackups(dir, keepBackups)
   return { files: names.map((name) => join(dir, name)), backupPath }
 }

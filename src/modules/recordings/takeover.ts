@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { copyFile, link, mkdir, open, readdir, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDb } from '../../db/client.js'
 import { readWavHeader, type AudioEncoder, type WavHeader } from '../../integrations/recordings/index.js'
+import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 import type { Metrics } from '../../lib/metrics.js'
 import { indexRecording, markCompressed, rawRecordings, recordingOf } from './queries.js'
 
@@ -30,22 +31,6 @@ async function sha256Of (path: string): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
   return hash.digest('hex')
-}
-
-async function syncFile (path: string): Promise<void> {
-  const handle = await open(path, 'r')
-  try { await handle.sync() } finally { await handle.close() }
-}
-
-/** the raw file under a second name, its bytes unchanged: a hard link, a copy across file systems */
-async function keepRaw (from: string, to: string): Promise<void> {
-  await rm(to, { force: true })
-  try {
-    await link(from, to)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err
-    await copyFile(from, to)
-  }
 }
 
 const exists = (path: string) => stat(path).then(() => true, () => false)
@@ -75,13 +60,19 @@ export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { d
     const ended = (await stat(raw)).mtimeMs
     const startedAt = new Date(ended - header.seconds * 1000)
     const day = startedAt.toISOString().slice(0, 10)
-    await mkdir(join(dir, KEPT, day), { recursive: true })
+    const folder = join(dir, KEPT, day)
+    await mkdir(folder, { recursive: true })
     const compress = await canEncode()
     const file = join(KEPT, day, `${linkedid}-${leg}.${compress ? 'ogg' : 'wav'}`)
-    if (compress) await encoder.compress(raw, join(dir, file))
-    else await keepRaw(raw, join(dir, file))
-    await syncFile(join(dir, file))
     const kept = join(dir, file)
+    if (compress) {
+      await encoder.compress(raw, kept)
+    } else {
+      await rm(kept, { force: true }) // what a crashed sweep linked before
+      await linkOrCopy(raw, kept)
+    }
+    await syncPath(kept)
+    await syncPath(folder) // its name too, before the row says it is there
     await indexRecording(db, {
       linkedid: linkedid!, leg: leg!, terminal: terminal ?? null, file, format: compress ? 'opus' : 'wav', started_at: startedAt,
       seconds: header.seconds, bytes: (await stat(kept)).size, sha256: await sha256Of(kept),
@@ -98,7 +89,7 @@ export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { d
       const file = row.file.replace(/\.wav$/, '.ogg')
       try {
         await encoder.compress(from, join(dir, file))
-        await syncFile(join(dir, file))
+        await syncPath(join(dir, file))
         await markCompressed(db, row.id, { file, bytes: (await stat(join(dir, file))).size, sha256: await sha256Of(join(dir, file)) })
         await rm(from, { force: true })
         done++
