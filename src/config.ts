@@ -1,5 +1,6 @@
 // The only module that reads process.env. Every variable is checked here, once, against the schema
 // of config/env-schema.ts; a bad value stops the start with one line naming the variable.
+import { resolve } from 'node:path'
 import type { ValidateFunction } from 'ajv'
 import type { TObject, TSchema } from 'typebox'
 import { makeAjv } from './lib/validators.js'
@@ -70,6 +71,8 @@ export interface Config {
     configDir: string
     /** Asterisk's sounds directory: the prompts go under <lang>/appeals/org<prefix>/ */
     soundsDir: string
+    /** RECORDINGS_DIR as Asterisk sees it: the dialplan records into it */
+    recordingsDir: string
     /** how many backups of earlier configuration sets generate-configs keeps */
     backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
@@ -129,6 +132,14 @@ export interface LlmConfig {
   maxRetries: number
   backoffMs: number
   retryAfterCapMs: number
+}
+
+/** where the dialplan has MixMonitor write: a path the dialplan can carry (no comma, space or `$`) */
+function pbxRecordingsDir (e: EnvValues): string {
+  if (e.PBX_RECORDINGS_DIR !== undefined) return e.PBX_RECORDINGS_DIR.replace(/\/+$/, '') || '/'
+  const dir = resolve(e.RECORDINGS_DIR ?? `${e.DATA_DIR}/recordings`)
+  if (!/^\/[A-Za-z0-9._/-]*$/.test(dir)) throw new ConfigError('RECORDINGS_DIR', 'made absolute, must be a path of letters, digits and . _ - / (the dialplan writes it); else set PBX_RECORDINGS_DIR', dir)
+  return dir
 }
 
 export class ConfigError extends Error {
@@ -313,6 +324,7 @@ export function loadConfig (env: Env = process.env): Config {
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
       soundsDir: e.PBX_SOUNDS_DIR ?? `${e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`}/sounds`,
+      recordingsDir: pbxRecordingsDir(e),
       backupRetention: e.PBX_BACKUP_RETENTION,
       sipRealm: e.PBX_SIP_REALM,
       ami: amiConfig(e),

@@ -80,6 +80,7 @@ export const EnvSchema = Type.Object({
   PBX_SOUNDS_DIR: Type.Optional(text({ defaultDoc: '`PBX_CONFIG_DIR/sounds`', description: 'Asterisk\'s sounds directory (astsoundsdir): recorded prompts are written under `<lang>/appeals/`' })),
   PBX_BACKUP_RETENTION: integer({ default: 20, min: 1, max: 10_000, description: 'how many backups of earlier configuration sets are kept (older ones are removed)' }),
   RECORDINGS_DIR: Type.Optional(text({ defaultDoc: '`DATA_DIR/recordings`', description: 'where Asterisk\'s MixMonitor leaves the calls\' raw recordings and the service keeps them compressed (`kept/<day>/`): one directory both read and write' })),
+  PBX_RECORDINGS_DIR: Type.Optional(text({ defaultDoc: 'RECORDINGS_DIR, made absolute', pattern: '^/[A-Za-z0-9._/-]*$', problem: 'must be an absolute path of letters, digits and . _ - /', description: 'RECORDINGS_DIR as Asterisk sees it (another mount point of the same volume); the generated dialplan records into it' })),
   RECORDING_OPERATOR_DAYS: integer({ default: 7, min: 0, max: 3650, description: 'days an operator may hear the calls it took' }),
   RECORDING_SWEEP_INTERVAL: duration({ default: '10s', description: 'how often finished recordings are taken over from RECORDINGS_DIR' }),
   PBX_SIP_REALM: text({ default: 'asterisk', pattern: '^[A-Za-z0-9._-]{1,40}$', problem: 'must be 1 to 40 letters, digits, dots, dashes or underscores', description: 'realm of the SIP digest credentials (the realm Asterisk challenges with)' }),

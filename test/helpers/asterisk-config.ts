@@ -30,7 +30,7 @@ export const asterisk22Options: Record<string, readonly string[]> = {
   auth: ['type', 'auth_type', 'username', 'realm', 'password_digest', 'supported_algorithms_uas', 'supported_algorithms_uac', 'nonce_lifetime'],
   aor: ['type', 'max_contacts', 'remove_existing', 'qualify_frequency'],
   'queues.conf [general]': ['persistentmembers', 'autofill', 'monitor-type', 'shared_lastcall', 'log_membername_as_agent'],
-  'queues.conf queue': ['strategy', 'timeout', 'retry', 'wrapuptime', 'ringinuse', 'joinempty', 'leavewhenempty', 'member', 'musicclass', 'maxlen', 'servicelevel',
+  'queues.conf queue': ['strategy', 'setinterfacevar', 'timeout', 'retry', 'wrapuptime', 'ringinuse', 'joinempty', 'leavewhenempty', 'member', 'musicclass', 'maxlen', 'servicelevel',
     'announce-position', 'announce-holdtime', 'announce-frequency', 'periodic-announce', 'periodic-announce-frequency'],
 }
 

@@ -16,7 +16,7 @@ const PASSWORD = 'Abcdefghij0123456789'
 type Headers = Record<string, string>
 
 /** the dialplan applications Asterisk 22 has that the generated dialplan may use */
-const ASTERISK_22_APPLICATIONS = ['Answer', 'Background', 'Busy', 'Congestion', 'Dial', 'ExecIf', 'Gosub', 'Goto', 'GotoIf', 'GotoIfTime', 'Hangup', 'NoOp', 'Playback', 'Queue', 'Return', 'Set', 'UserEvent', 'WaitExten']
+const ASTERISK_22_APPLICATIONS = ['Answer', 'Background', 'Busy', 'Congestion', 'Dial', 'ExecIf', 'Gosub', 'Goto', 'GotoIf', 'GotoIfTime', 'Hangup', 'NoOp', 'MixMonitor', 'Playback', 'Queue', 'Read', 'Return', 'Set', 'UserEvent', 'WaitExten']
 
 const tone = (rate: number) => Int16Array.from({ length: rate / 2 }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / rate)))
 
@@ -60,7 +60,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     peer = await startAmiPeer()
     dir = mkdtempSync(join(tmpdir(), 'appeals-flow-'))
     database = await createTestDatabase()
-    t = await buildTestApp({ database, env: { ...peer.env(), PBX_CONFIG_DIR: dir } })
+    t = await buildTestApp({ database, env: { ...peer.env(), PBX_CONFIG_DIR: dir, PBX_RECORDINGS_DIR: '/var/spool/asterisk/appeals' } })
     admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
     org = await makeOrganization(database.db, { prefix: '101', name: 'Единый контакт-центр [evil]\nexten => 666' })
     for (const extension of ['001', '002']) {
@@ -100,7 +100,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
   it('the inbound context: a line announces itself, follows its schedule to its menu or its closed announcement; an unknown number is refused', async () => {
     const text = await preview('extensions')
     assert.deepEqual(stepsOf(text, 'appeals-inbound', '109'), [
-      '1,NoOp(line 109 of organization 101)', 'n,Answer()', 'n,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LINE=109)', 'n,UserEvent(AppealsCall,Line: 109,Organization: 101)',
+      '1,NoOp(line 109 of organization 101)', 'n,Answer()', 'n,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LINE=109)', 'n,Set(__APPEALS_RECORD=1)', 'n,UserEvent(AppealsCall,Line: 109,Organization: 101)',
       `n,Gosub(org101-sched${ids.calendar},s,1)`, 'n,GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', 'n,UserEvent(AppealsCall,Closed: 1)',
       'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()',
       `n(open),Goto(org101-menu${ids.menu},s,1)`,
@@ -118,8 +118,69 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.deepEqual(stepsOf(text, menu, '2').slice(0, 2), ['1,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LANG=ru)'])
     assert.deepEqual(stepsOf(text, menu, 't'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: timeout)`, 'n,Goto(org101-queue,s,1)'])
     assert.deepEqual(stepsOf(text, menu, 'i'), [`1,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: invalid)`, 'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
-    assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow')
+    assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow; the answering operator\'s channel runs the recording')
     assert.deepEqual(stepsOf(text, 'org101-internal', '0'), ['1,Goto(org101-queue,s,1)'], 'a terminal dialling 0 reaches the default queue')
+  })
+
+  it('recording: the operator\'s leg is recorded from its answer, on the queue and on a transfer to a terminal; a line tells the caller, or records nothing', async () => {
+    const base = `/api/organizations/${org.id}`
+    let text = await preview('extensions')
+    assert.deepEqual(stepsOf(text, 'appeals-record', 's'), [
+      '1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)', 'n,MixMonitor(/var/spool/asterisk/appeals/${LINKEDID}-${UNIQUEID}-${CHANNEL(endpoint)}.wav)', 'n(done),Return()',
+    ])
+    assert.ok(stepsOf(text, 'org101-internal', '001').includes('n,Dial(PJSIP/101001,,U(appeals-record))'), 'a call put through to a terminal (a transfer) is a recorded call\'s next leg')
+    const lines = (await call('GET', `${base}/lines`)).json() as Array<{ id: number, number: string, recording: string, recording_prompt_id: number | null }>
+    const astana = lines.find((l) => l.number === '+77172000109')!
+    assert.deepEqual([astana.recording, astana.recording_prompt_id], ['always', null], 'a line records by default')
+
+    // the notice is played on the open path, before the destination; a prompt without a recording is a problem
+    let res = await call('PUT', `${base}/lines/${astana.id}`, { recording_prompt_id: ids.prompt })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().recording_prompt_id, ids.prompt)
+    text = await preview('extensions')
+    assert.deepEqual(stepsOf(text, 'appeals-inbound', '+77172000109').slice(-3), [`n(open),Playback(appeals/org101/${ids.prompt})`, 'n,UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
+    res = await call('PUT', `${base}/lines/${astana.id}`, { recording_prompt_id: ids.silent })
+    const generated = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs', headers: admin })).json()
+    assert.deepEqual(generated.errors, [`organization 101: line +77172000109's recording notice plays prompt ${ids.silent}, which has no recording`])
+
+    // off: nothing of the call is recorded, and no notice is played
+    res = await call('PUT', `${base}/lines/${astana.id}`, { recording: 'off' })
+    assert.equal(res.statusCode, 200, res.body)
+    text = await preview('extensions')
+    const steps = stepsOf(text, 'appeals-inbound', '+77172000109')
+    assert.ok(!steps.includes('n,Set(__APPEALS_RECORD=1)') && !steps.some((s) => s.includes('Playback')), steps.join('\n'))
+
+    // bad input: a mode that is not one, a prompt of no such id (or another organization's)
+    res = await call('PUT', `${base}/lines/${astana.id}`, { recording: 'sometimes' })
+    assert.equal(res.statusCode, 422, res.body)
+    assert.deepEqual(res.json().detail[0].loc, ['body', 'recording'])
+    res = await call('PUT', `${base}/lines/${astana.id}`, { recording_prompt_id: 999_999 })
+    assert.equal(res.statusCode, 409, res.body)
+    assert.match(res.json().detail, /recording_prompt_id: prompt 999999/)
+    assert.equal((await call('PUT', `${base}/lines/${astana.id}`, { recording: 'always', recording_prompt_id: null })).statusCode, 200)
+  })
+
+  it('rating: after the operator hangs up the caller hears the queue\'s rating menu; a digit 1-5 is announced, anything else ends the call', async () => {
+    const base = `/api/organizations/${org.id}`
+    let res = await call('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: ids.prompt, rating_timeout: 7 })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual([res.json().rating_prompt_id, res.json().rating_timeout], [ids.prompt, 7])
+    const text = await preview('extensions')
+    assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [
+      `1,Queue(org101-q${ids.queue},c,,,600,,appeals-record)`, 'n,GotoIf($["${MEMBERINTERFACE}" != ""]?rating)', 'n,Goto(org101-queue,s,1)',
+      `n(rating),Read(APPEALS_RATING,appeals/org101/${ids.prompt},1,,1,7)`, 'n,GotoIf($[${REGEX("^[1-5]$" ${APPEALS_RATING})}]?rated)', 'n,Hangup()',
+      'n(rated),UserEvent(AppealsCall,Rating: ${APPEALS_RATING})', 'n,Hangup()',
+    ])
+    const queue = parseConf(await preview('queues')).find((s) => s.name === `org101-q${ids.queue}`)!
+    assert.ok(queue.options.some(([k, v]) => k === 'setinterfacevar' && v === 'yes'), 'the caller\'s channel learns who answered')
+    for (const bad of [{ rating_timeout: 0 }, { rating_timeout: 31 }, { rating_prompt_id: 'x' }]) {
+      res = await call('PUT', `${base}/queues/${ids.queue}`, bad)
+      assert.equal(res.statusCode, 422, `${JSON.stringify(bad)}: ${res.body}`)
+    }
+    res = await call('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: 999_999 })
+    assert.equal(res.statusCode, 409, res.body)
+    assert.equal((await call('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: null })).statusCode, 200)
+    assert.deepEqual(stepsOf(await preview('extensions'), `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'])
   })
 
   it('schedules: weekly hours by GotoIfTime in TIME_ZONE, the calendar as one subroutine with its dated exceptions; a calendar edit shows', async () => {

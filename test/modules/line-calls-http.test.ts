@@ -140,6 +140,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       average_talk: 3.3, // (3 + 4 + 3) / 3
       average_handling: 8.3, // (3 + 4 + 3 + 3 × 5) / 3
       longest_hold: 60,
+      ratings: 0, average_rating: null, rated_share: 0, // no rating menu on these queues
     }
     assert.deepEqual(kpis.totals, expected)
     assert.deepEqual(kpis.queues, [{ queue: 'org101-queue', ...expected, waiting_now: 0, longest_wait_now: null }])
@@ -269,7 +270,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     const operators = res.json().operators as Record<string, unknown>[]
     assert.deepEqual(operators.map((o) => o.interface), ['PJSIP/101001'])
     assert.deepEqual(operators[0], {
-      interface: 'PJSIP/101001', terminal_id: '101001', name: 'Иванов Иван', calls: 0, talk_seconds: 0, wrapup_seconds: 0, handling_seconds: 0, average_handling: null,
+      interface: 'PJSIP/101001', terminal_id: '101001', name: 'Иванов Иван', calls: 0, talk_seconds: 0, wrapup_seconds: 0, handling_seconds: 0, average_handling: null, ratings: 0, average_rating: null, rated_share: null,
       state_seconds: { ready: 5400, ringing: 10, on_call: 300, wrap_up: 30, break: 4500, offline: 76_160 }, // 86 400 in all
       pauses: [{ reason: 'lunch', seconds: 3600 }, { reason: 'coffee', seconds: 600 }, { reason: '', seconds: 300 }],
       pause_seconds: 4500,

@@ -18,6 +18,8 @@ export const promptLanguages = ['ru', 'kk'] as const
 export const scheduleKinds = ['calendar', 'always', 'weekly'] as const
 /** where a call goes: a queue, a terminal, a menu, a recorded announcement (then the call ends), or nowhere */
 export const destinationKinds = ['queue', 'terminal', 'menu', 'announcement', 'hangup'] as const
+/** whether a line's answered calls are recorded (DESIGN 10) */
+export const lineRecordingModes = ['always', 'off'] as const
 export type DestinationKind = typeof destinationKinds[number]
 
 export const prompts = pgTable('prompts', {
@@ -125,6 +127,10 @@ export const queues = pgTable('queues', {
   /** seconds a caller waits at most; then the overflow destination (null: waits on) */
   max_wait: integer('max_wait'),
   ...destinationColumns('overflow'),
+  /** a rating menu the caller hears after the operator hangs up (digits 1-5); null: none */
+  rating_prompt_id: integer('rating_prompt_id'),
+  /** seconds the rating menu waits for a digit */
+  rating_timeout: integer('rating_timeout').notNull().default(5),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t): PgTableExtraConfigValue[] => [
@@ -133,6 +139,7 @@ export const queues = pgTable('queues', {
   uniqueIndex('queues_default_unique').on(t.organization_id).where(sql`${t.is_default}`),
   oneOf('queues_strategy_check', t.strategy, queueStrategies),
   foreignKey({ name: 'queues_periodic_prompt_fk', columns: [t.organization_id, t.periodic_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
+  foreignKey({ name: 'queues_rating_prompt_fk', columns: [t.organization_id, t.rating_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
   ...destinationConstraints('queues', 'overflow', t, t.organization_id),
 ])
 
@@ -195,11 +202,17 @@ export const inboundLines = pgTable('inbound_lines', {
   schedule_id: integer('schedule_id'),
   ...destinationColumns('dest'),
   ...destinationColumns('closed'),
+  /** always: every answered call is recorded (its legs, from the operator's answer); off: none */
+  recording: varchar('recording', { length: 8, enum: lineRecordingModes }).notNull().default('always'),
+  /** the prompt that tells the caller the call is recorded, played when the line is open, before its destination */
+  recording_prompt_id: integer('recording_prompt_id'),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t): PgTableExtraConfigValue[] => [
   index('inbound_lines_organization_idx').on(t.organization_id),
   foreignKey({ name: 'inbound_lines_schedule_fk', columns: [t.organization_id, t.schedule_id], foreignColumns: [schedules.organization_id, schedules.id] }),
+  foreignKey({ name: 'inbound_lines_recording_prompt_fk', columns: [t.organization_id, t.recording_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
+  oneOf('inbound_lines_recording_check', t.recording, lineRecordingModes),
   ...destinationConstraints('inbound_lines', 'dest', t, t.organization_id),
   ...destinationConstraints('inbound_lines', 'closed', t, t.organization_id),
 ])

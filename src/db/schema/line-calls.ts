@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { organizations } from './organizations.js'
+import { users } from './users.js'
 
 /**
  * waiting, answered, abandoned, timed_out, unobserved: the queue's (docs/telephony.md, "Queue figures");
@@ -62,6 +63,12 @@ export const lineCalls = pgTable('line_calls', {
   service_level_seconds: integer('service_level_seconds'),
   wrapup_seconds: integer('wrapup_seconds'),
   outcome: varchar('outcome', { length: 10, enum: lineCallOutcomes }).notNull(),
+  /** the citizen's score (1-5) from the queue's rating menu after the operator hung up */
+  rating: smallint('rating'),
+  /** a low score (1 or 2) is on the supervisors' review list until one marks it reviewed */
+  reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
+  reviewed_by: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+  review_comment: varchar('review_comment', { length: 2000 }),
   started_at: timestamp('started_at', { withTimezone: true }).notNull(),
   ended_at: timestamp('ended_at', { withTimezone: true }),
 }, (t) => [
@@ -76,6 +83,9 @@ export const lineCalls = pgTable('line_calls', {
   index('line_calls_answered_idx').on(t.answered_at),
   // the callers waiting now, on every board's read
   index('line_calls_waiting_idx').on(t.joined_at).where(sql`outcome = 'waiting'`),
+  // the supervisors' review list: low scores not yet reviewed
+  index('line_calls_review_idx').on(t.ended_at).where(sql`rating <= 2 and reviewed_at is null`),
+  check('line_calls_rating_check', sql`${t.rating} between 1 and 5`),
 ])
 
 /** the shortest bin that every time zone's half hours are made of (every zone's offset is a multiple of 15 minutes) */
@@ -105,6 +115,9 @@ export const lineCallIntervals = pgTable('line_call_intervals', {
   handling_sum: doublePrecision('handling_sum').notNull().default(0),
   /** the longest wait written into the bin (a call's wait is written once, when it leaves the queue) */
   longest_hold: real('longest_hold'),
+  /** answered calls of the bin the citizen scored in the rating menu, and the scores' sum */
+  rated: integer('rated').notNull().default(0),
+  rating_sum: integer('rating_sum').notNull().default(0),
 }, (t) => [
   unique('line_call_intervals_key').on(t.bin, t.organization_id, t.queue, t.abandon_hold).nullsNotDistinct(),
   index('line_call_intervals_organization_idx').on(t.organization_id, t.bin),
@@ -143,6 +156,8 @@ export const lineCallOperatorIntervals = pgTable('line_call_operator_intervals',
   completed: integer('completed').notNull().default(0),
   talk_sum: doublePrecision('talk_sum').notNull().default(0),
   wrapup_sum: doublePrecision('wrapup_sum').notNull().default(0),
+  rated: integer('rated').notNull().default(0),
+  rating_sum: integer('rating_sum').notNull().default(0),
 }, (t) => [
   unique('line_call_operator_intervals_key').on(t.bin, t.organization_id, t.queue, t.answered_by).nullsNotDistinct(),
   index('line_call_operator_intervals_organization_idx').on(t.organization_id, t.bin),

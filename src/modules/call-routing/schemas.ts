@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { destinationKinds, promptLanguages, queueStrategies, scheduleKinds } from '../../db/schema/index.js'
+import { destinationKinds, lineRecordingModes, promptLanguages, queueStrategies, scheduleKinds } from '../../db/schema/index.js'
 import { Id, Name, Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
 import { ref } from '../../lib/openapi.js'
 
@@ -53,6 +53,8 @@ const queueSettings = {
   periodic_announce_seconds: Seconds(15, 3600, 'how often the periodic prompt is played'),
   max_wait: Nullable(Seconds(10, 7200, 'seconds a caller waits at most before the overflow destination; null: no limit')),
   overflow: ref(Destination),
+  rating_prompt_id: Nullable(Id({ description: 'a rating menu the caller hears after the operator hangs up, a digit 1-5 (in the call\'s language); null: none' })),
+  rating_timeout: Seconds(1, 30, 'seconds the rating menu waits for a digit'),
 }
 const queueOptional = Object.fromEntries(Object.entries(queueSettings).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof typeof queueSettings]: ReturnType<typeof Type.Optional<typeof queueSettings[K]>> }
 
@@ -68,6 +70,7 @@ export const QueueResponse = Type.Object({
   ring_timeout: Type.Integer(), retry: Type.Integer(), wrapup_time: Type.Integer(), max_callers: Type.Integer(), service_level: Type.Integer(),
   music_class: Type.String(), announce_position: Type.Boolean(), announce_holdtime: Type.Boolean(), periodic_prompt_id: Nullable(Type.Integer()),
   periodic_announce_seconds: Type.Integer(), max_wait: Nullable(Type.Integer()), overflow: ref(DestinationView),
+  rating_prompt_id: Nullable(Type.Integer()), rating_timeout: Type.Integer(),
   created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'QueueResponse' })
 export type QueueResponse = Static<typeof QueueResponse>
@@ -135,10 +138,13 @@ const lineSettings = {
   schedule_id: Nullable(Id({ description: 'open by this schedule; null: at all hours' })),
   destination: ref(Destination),
   closed_destination: ref(Destination),
+  recording: OneOf(lineRecordingModes, { description: 'always: every answered call is recorded, from the operator\'s answer to the hang-up; off: none' }),
+  recording_prompt_id: Nullable(Id({ description: 'the prompt telling the caller the call is recorded, played before the line\'s destination while it is open' })),
 }
 export const LineCreate = Type.Object({
   number: lineSettings.number, name: lineSettings.name, destination: lineSettings.destination,
   schedule_id: Type.Optional(lineSettings.schedule_id), closed_destination: Type.Optional(lineSettings.closed_destination),
+  recording: Type.Optional(lineSettings.recording), recording_prompt_id: Type.Optional(lineSettings.recording_prompt_id),
 }, { $id: 'LineCreate', additionalProperties: false })
 export type LineCreate = Static<typeof LineCreate>
 export const LineUpdate = Type.Object(Object.fromEntries(Object.entries(lineSettings).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof typeof lineSettings]: ReturnType<typeof Type.Optional<typeof lineSettings[K]>> },
@@ -146,7 +152,8 @@ export const LineUpdate = Type.Object(Object.fromEntries(Object.entries(lineSett
 export type LineUpdate = Static<typeof LineUpdate>
 export const LineResponse = Type.Object({
   id: Type.Integer(), tenant_id: Type.Integer(), number: Type.String(), name: Type.String(), schedule_id: Nullable(Type.Integer()),
-  destination: ref(DestinationView), closed_destination: ref(DestinationView), created_at: Timestamp(), updated_at: Timestamp(),
+  destination: ref(DestinationView), closed_destination: ref(DestinationView), recording: Type.String(), recording_prompt_id: Nullable(Type.Integer()),
+  created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'LineResponse' })
 export type LineResponse = Static<typeof LineResponse>
 

@@ -72,6 +72,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       ring_timeout: q.ring_timeout, retry: q.retry, wrapup_time: q.wrapup_time, max_callers: q.max_callers, service_level: q.service_level,
       music_class: q.music_class, announce_position: q.announce_position, announce_holdtime: q.announce_holdtime, periodic_prompt_id: q.periodic_prompt_id,
       periodic_announce_seconds: q.periodic_announce_seconds, max_wait: q.max_wait, overflow: destinationOf('overflow', q),
+      rating_prompt_id: q.rating_prompt_id, rating_timeout: q.rating_timeout,
       created_at: iso(q.created_at), updated_at: iso(q.updated_at),
     }))
   }
@@ -85,6 +86,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       }
     }
     if (input.periodic_prompt_id != null) refs.prompts.push({ at: ['body', 'periodic_prompt_id'], id: input.periodic_prompt_id })
+    if (input.rating_prompt_id != null) refs.prompts.push({ at: ['body', 'rating_prompt_id'], id: input.rating_prompt_id })
     const seen = new Set<string>()
     for (const [i, m] of (input.members ?? []).entries()) {
       if (seen.has(m.terminal_id)) throw RequestValidationError.field(['body', 'members', i, 'terminal_id'], `Terminal ${m.terminal_id} is listed twice`, m.terminal_id)
@@ -150,7 +152,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
 
   const lineView = (l: LineRow): LineResponse => ({
     id: l.id, tenant_id: l.organization_id, number: l.number, name: l.name, schedule_id: l.schedule_id,
-    destination: destinationOf('dest', l), closed_destination: destinationOf('closed', l), created_at: iso(l.created_at), updated_at: iso(l.updated_at),
+    destination: destinationOf('dest', l), closed_destination: destinationOf('closed', l), recording: l.recording, recording_prompt_id: l.recording_prompt_id, created_at: iso(l.created_at), updated_at: iso(l.updated_at),
   })
 
   function lineReferences (input: LineUpdate): References {
@@ -158,6 +160,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
     if (input.destination) refs.destinations.push({ at: ['body', 'destination'], destination: input.destination })
     if (input.closed_destination) refs.destinations.push({ at: ['body', 'closed_destination'], destination: input.closed_destination })
     if (input.schedule_id != null) refs.schedules.push({ at: ['body', 'schedule_id'], id: input.schedule_id })
+    if (input.recording_prompt_id != null) refs.prompts.push({ at: ['body', 'recording_prompt_id'], id: input.recording_prompt_id })
     return refs
   }
 

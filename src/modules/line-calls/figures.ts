@@ -13,6 +13,12 @@ const tenth = (x: number) => Math.round(x * 10) / 10
 /** a share in percent to 0.1, as Asterisk writes its ServicelevelPerf */
 const percent = (part: number, whole: number) => whole === 0 ? null : tenth(100 * part / whole)
 const average = (sum: number | null, n: number) => n === 0 || sum === null ? null : tenth(sum / n)
+/** the citizens' scores: how many, their average (to 0.01) and the share of the answered calls scored */
+const ratingsOf = (rated: number, sum: number, answered: number) => ({
+  ratings: rated,
+  average_rating: rated === 0 ? null : Math.round(100 * sum / rated) / 100,
+  rated_share: percent(rated, answered),
+})
 
 export function figuresOf (s: KpiSums) {
   const leftWaiting = s.abandoned + s.short_abandoned + s.timed_out
@@ -29,12 +35,13 @@ export function figuresOf (s: KpiSums) {
     average_talk: average(s.talk_sum, s.completed),
     average_handling: average(s.handling_sum, s.completed),
     longest_hold: s.longest_hold,
+    ...ratingsOf(s.rated, s.rating_sum, s.answered),
   }
 }
 
 export const NO_CALLS: KpiSums = {
   offered: 0, answered: 0, abandoned: 0, short_abandoned: 0, timed_out: 0, answered_in_sl: 0, abandoned_in_sl: 0, completed: 0,
-  hold_sum: null, talk_sum: null, handling_sum: null, longest_hold: null,
+  hold_sum: null, talk_sum: null, handling_sum: null, longest_hold: null, rated: 0, rating_sum: 0,
 }
 
 /** the grouping sets' rows as the answer's breakdowns: every interval and day of the period, empty ones too */
@@ -115,7 +122,7 @@ export function operatorsOf (calls: OperatorRow[], times: StateTimeRow[], names:
   const timesByMember = new Map<string, StateTimeRow[]>()
   for (const r of times) timesByMember.set(r.interface, [...timesByMember.get(r.interface) ?? [], r])
   return [...new Set([...callsOf.keys(), ...timesByMember.keys()])].sort().map((iface) => {
-    const r = callsOf.get(iface) ?? { interface: iface, calls: 0, completed: 0, talk_sum: null, wrapup_sum: null }
+    const r = callsOf.get(iface) ?? { interface: iface, calls: 0, completed: 0, talk_sum: null, wrapup_sum: null, rated: 0, rating_sum: 0 }
     const terminal = terminalOfMember(iface) ?? null
     const talk = r.talk_sum ?? 0
     const wrapup = r.wrapup_sum ?? 0
@@ -128,6 +135,7 @@ export function operatorsOf (calls: OperatorRow[], times: StateTimeRow[], names:
       wrapup_seconds: wrapup,
       handling_seconds: talk + wrapup,
       average_handling: average(r.talk_sum === null ? null : talk + wrapup, r.completed),
+      ...ratingsOf(r.rated, r.rating_sum, r.calls),
       ...timesOf(timesByMember.get(iface) ?? []),
     }
   })

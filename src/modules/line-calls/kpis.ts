@@ -29,6 +29,9 @@ export interface KpiSums {
   talk_sum: number | null
   handling_sum: number | null
   longest_hold: number | null
+  /** answered calls the citizen scored, and the scores' sum */
+  rated: number
+  rating_sum: number
 }
 
 /** a period's sums from its bins (a row a bin, organization, queue and abandoned wait) */
@@ -44,7 +47,9 @@ const sums = (short: number) => sql`
     sum(c.hold_sum)::float8 as hold_sum,
     sum(c.talk_sum)::float8 as talk_sum,
     sum(c.handling_sum)::float8 as handling_sum,
-    max(c.longest_hold)::float8 as longest_hold`
+    max(c.longest_hold)::float8 as longest_hold,
+    sum(c.rated)::int as rated,
+    sum(c.rating_sum)::int as rating_sum`
 
 /** the bins of the period (its ends are local midnights: whole bins), of the organization and queue asked */
 const inScope = (s: KpiScope) => sql.join([
@@ -119,12 +124,13 @@ export const waitingNow = (db: AppDb, s: Pick<KpiScope, 'organizationId' | 'queu
     ${s.queue === undefined ? sql`` : sql`and c.queue = ${s.queue}`}
   group by c.queue`)
 
-export type OperatorRow = { interface: string, calls: number, completed: number, talk_sum: number | null, wrapup_sum: number | null }
+export type OperatorRow = { interface: string, calls: number, completed: number, talk_sum: number | null, wrapup_sum: number | null, rated: number, rating_sum: number }
 
 /** per queue member who answered: the calls answered in the period, their talk and wrap-up (from the bins of line_call_operator_intervals) */
 export const operatorFigures = (db: AppDb, s: KpiScope) => selectRows<OperatorRow>(db, sql`
   select c.answered_by as interface, sum(c.calls)::int as calls, sum(c.completed)::int as completed,
-    case when sum(c.completed) > 0 then sum(c.talk_sum)::float8 end as talk_sum, case when sum(c.completed) > 0 then sum(c.wrapup_sum)::float8 end as wrapup_sum
+    case when sum(c.completed) > 0 then sum(c.talk_sum)::float8 end as talk_sum, case when sum(c.completed) > 0 then sum(c.wrapup_sum)::float8 end as wrapup_sum,
+    sum(c.rated)::int as rated, sum(c.rating_sum)::int as rating_sum
   from ${lineCallOperatorIntervals} c
   where ${inScope(s)}
   group by c.answered_by

@@ -144,12 +144,23 @@ export function createLineCallRepo (db: AppDb) {
           and(eq(lineCalls.outcome, 'entered'), gt(lineCalls.started_at, since), lt(lineCalls.started_at, before))
         )
       )).limit(MAX_IN_PROGRESS)
-      return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, attempts, ...call }) => ({
+      return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, reviewed_at: _at, reviewed_by: _by, review_comment: _comment, attempts, ...call }) => ({
         ...call, organization_prefix: null, language: call.language as LineCall['language'], menu_exit: call.menu_exit as LineCall['menu_exit'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
         earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: new Date(l.joined_at) })),
       }))
     },
     get: (linkedid: string) => lineCallRecord(db, linkedid),
+    /** the supervisors' review list: calls scored 1 or 2 not yet reviewed, latest first */
+    async awaitingReview (organizationId: number | undefined, limit: number, offset: number) {
+      const where = and(sql`${lineCalls.rating} <= 2 and ${lineCalls.reviewed_at} is null`, organizationId === undefined ? undefined : eq(lineCalls.organization_id, organizationId))
+      const items = await db.select().from(lineCalls).where(where).orderBy(desc(lineCalls.ended_at), desc(lineCalls.linkedid)).limit(limit).offset(offset)
+      const total = (await db.select({ n: count() }).from(lineCalls).where(where))[0]!.n
+      return { items, total }
+    },
+    /** a low score reviewed: once, by one supervisor; undefined when the call is not (or no longer) awaiting review */
+    markReviewed: async (linkedid: string, by: number, comment: string, at: Date) => (await db.update(lineCalls)
+      .set({ reviewed_at: at, reviewed_by: by, review_comment: comment })
+      .where(and(eq(lineCalls.linkedid, linkedid), sql`${lineCalls.rating} <= 2 and ${lineCalls.reviewed_at} is null`)).returning())[0],
   }
 }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import { exportStream, sendExport } from '../../lib/table-export.js'
 import { callsTable, kpiFiles } from './export.js'
-import { LineBoard, LineCallExportQuery, LineCallPage, LineCallParams, LineCallQuery, LineCallView, LineKpiExportQuery, LineKpiQuery, LineKpis } from './schemas.js'
+import { LineBoard, LineCallExportQuery, LineCallPage, LineCallParams, LineCallQuery, LineCallView, LineKpiExportQuery, LineKpiQuery, LineKpis, ReviewBody, ReviewQuery } from './schemas.js'
 import type { LineCallService } from './service.js'
 
 const tags = ['line-calls']
@@ -46,6 +46,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     config: { personalData: { subject: 'line_call', ids: (board: { waiting: Array<{ linkedid: string }> }) => board.waiting.map((w) => w.linkedid), rowsOnly: true } },
     schema: { tags, security, operationId: 'lineBoard', summary: 'The live board: today\'s figures per queue, the callers waiting now and the agents\' states (the console reads it again on each line.changed)', response: { 200: ref(LineBoard) } },
   }, async (req) => service.board(req.principal!))
+  app.get('/reviews', {
+    config: { personalData: { subject: 'line_call', ids: (page: { items: Array<{ linkedid: string }> }) => page.items.map((c) => c.linkedid) } },
+    schema: { tags, security, operationId: 'lineCallsForReview', summary: 'The calls the citizen scored 1 or 2 in the rating menu, latest first, until a supervisor reviews each', querystring: ReviewQuery, response: { 200: ref(LineCallPage) } },
+  }, async (req) => service.awaitingReview(req.principal!, req.query))
+  app.post('/:linkedid/review', {
+    schema: { tags, security, operationId: 'reviewLineCall', summary: 'A low-scored call reviewed by a supervisor, with a comment: it leaves the review list', params: LineCallParams, body: ref(ReviewBody), response: { 200: ref(LineCallView) } },
+  }, async (req) => service.review(req.principal!, req.params.linkedid, req.body.comment))
   app.get('/:linkedid', {
     config: { personalData: { subject: 'line_call', ids: (call: { linkedid: string }) => [call.linkedid] } },
     schema: { tags, security, operationId: 'getLineCall', summary: 'One call by its Linkedid', params: LineCallParams, response: { 200: ref(LineCallView) } },

@@ -10,6 +10,12 @@ export const LineCallQuery = Type.Object({
 }, { additionalProperties: false })
 export type LineCallQuery = Static<typeof LineCallQuery>
 
+export const ReviewQuery = Type.Object({ ...Pagination(50) }, { additionalProperties: false })
+export type ReviewQuery = Static<typeof ReviewQuery>
+export const ReviewBody = Type.Object({
+  comment: Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description: 'what the supervisor found and did' }),
+}, { $id: 'LineCallReview', additionalProperties: false })
+
 export const LineCallParams = Type.Object({ linkedid: Type.String({ pattern: '^[0-9]+\\.[0-9]+$', maxLength: 64, description: 'Asterisk\'s Linkedid: the caller channel\'s Uniqueid' }) })
 
 const Attempt = Type.Object({
@@ -48,6 +54,10 @@ export const LineCallView = Type.Object({
   service_level_seconds: Nullable(Type.Integer({ description: 'the queue\'s servicelevel when the call was in it (null: a queue the service does not know; 20 is used)' })),
   wrapup_seconds: Nullable(Type.Integer({ description: 'the queue\'s wrapuptime: the agent\'s wrap-up after the call' })),
   outcome: OneOf(lineCallOutcomes, { description: 'waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()\'s time limit: the dialplan went on), unobserved (it left its queue, or the line, while the service heard no events: its end is unknown); never queued: entered (on the line now, before any queue), ended (the caller hung up before a queue or a destination), announced (sent to an announcement), terminal (sent to a terminal), hangup (the routing hung up), refused (a number no line owns)' }),
+  rating: Nullable(Type.Integer({ minimum: 1, maximum: 5, description: 'the citizen\'s score in the queue\'s rating menu after the operator hung up' })),
+  reviewed_at: Nullable(Type.String({ format: 'date-time', description: 'a low score (1, 2) stays on the supervisors\' review list until a supervisor reviews it' })),
+  reviewed_by: Nullable(Type.Integer()),
+  review_comment: Nullable(Type.String()),
   started_at: Timestamp(),
   ended_at: Nullable(Timestamp()),
 }, { $id: 'LineCallView' })
@@ -84,6 +94,13 @@ export type LineCallExportQuery = Static<typeof LineCallExportQuery>
 const Seconds = (description: string) => Nullable(Type.Number({ description: `${description}; seconds, null when there is no call to average` }))
 const Percent = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent to 0.1, null when there is no call to count` }))
 
+/** the citizens' scores in the queues' rating menus */
+const RatingFigures = {
+  ratings: Type.Integer({ description: 'answered calls the citizen scored (1-5) in the queue\'s rating menu' }),
+  average_rating: Nullable(Type.Number({ minimum: 1, maximum: 5, description: 'their average score, to 0.01; null when none' })),
+  rated_share: Percent('100 × ratings / answered calls'),
+}
+
 const QueueFigures = {
   offered: Type.Integer({ description: 'calls that joined the queue' }),
   answered: Type.Integer(),
@@ -97,6 +114,7 @@ const QueueFigures = {
   average_talk: Seconds('the average talk of the answered calls that ended'),
   average_handling: Seconds('the average talk + wrap-up of the answered calls that ended'),
   longest_hold: Nullable(Type.Number({ description: 'the longest hold of the period\'s calls, seconds' })),
+  ...RatingFigures,
 }
 
 const LineFigures = {
@@ -134,6 +152,7 @@ export const LineKpis = Type.Object({
     wrapup_seconds: Type.Number(),
     handling_seconds: Type.Number({ description: 'talk + wrap-up' }),
     average_handling: Seconds('handling_seconds / the calls that ended'),
+    ...RatingFigures,
     state_seconds: Type.Object({
       ready: Type.Number(), ringing: Type.Number(), on_call: Type.Number(), wrap_up: Type.Number(), break: Type.Number(), offline: Type.Number(),
     }, { description: 'the time the member spent in each state within the period (up to now), seconds' }),
@@ -175,4 +194,4 @@ export const LineBoard = Type.Object({
 }, { $id: 'LineBoard' })
 export type LineBoard = Static<typeof LineBoard>
 
-export const schemas = [LineCallView, LineCallPage, LineKpis, LineBoard]
+export const schemas = [LineCallView, LineCallPage, LineKpis, LineBoard, ReviewBody]

@@ -5,12 +5,12 @@ import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { localPeriod } from '../calendar/index.js'
-import { NotFoundError } from '../../lib/errors.js'
+import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
 import { StaleLeaderError, type CallContext, type CallKey, type LineCallRepo } from './repo.js'
 import { lineCallView } from './queries.js'
 import { kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
-import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
+import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type ReviewQuery, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
 import { parseQueueName, terminalOfMember } from '../call-routing/asterisk-names.js'
@@ -62,6 +62,14 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     if (!(err instanceof StaleLeaderError)) throw err
     metrics.failure('stale_leader_write')
     log.info('a write refused: another instance leads the reading of Asterisk\'s events now')
+  }
+
+  /** a call the supervisor may see (an admin any, a manager its organization's); else 404 */
+  async function visibleCall (actor: Principal, linkedid: string) {
+    const scope = supervisorScope(actor, WHAT)
+    const call = await repo.get(linkedid)
+    if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
+    return call
   }
 
   /** saves in the order the events came: a call's later state never lands under an earlier one */
@@ -280,10 +288,22 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     },
 
     async get (actor: Principal, linkedid: string) {
+      return lineCallView(await visibleCall(actor, linkedid))
+    },
+
+    /** the calls the citizen scored 1 or 2, until a supervisor reviews each */
+    async awaitingReview (actor: Principal, q: ReviewQuery) {
       const scope = supervisorScope(actor, WHAT)
-      const call = await repo.get(linkedid)
-      if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
-      return lineCallView(call)
+      const { items, total } = await repo.awaitingReview(scope.organizationId, q.limit, q.skip)
+      return { items: items.map(lineCallView), total }
+    },
+
+    async review (actor: Principal, linkedid: string, comment: string) {
+      const call = await visibleCall(actor, linkedid)
+      if (call.rating === null || call.rating > 2) throw new ConflictError(`Call ${linkedid} was not scored 1 or 2: it is not for review`, 'not_for_review')
+      const reviewed = await repo.markReviewed(linkedid, actor.id, comment, clock())
+      if (!reviewed) throw new ConflictError(`Call ${linkedid} has been reviewed already`, 'already_reviewed')
+      return lineCallView(reviewed)
     },
   }
 }

@@ -14,7 +14,7 @@
 // `user`): the line entered and its organization, `Closed` when its schedule had it closed, `Menu`
 // on entering a menu, `Choice` (and `ChosenLanguage`) or `Exit` (timeout, invalid) on leaving it, `Sent`
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
-// line owns.
+// line owns, and `Rating` (1-5) from the queue's rating menu after the operator hung up.
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
@@ -64,6 +64,8 @@ export interface LineCall {
   /** who ended an answered call (AgentComplete's Reason: caller, agent or transfer) */
   ended_by: string | null
   outcome: CallOutcome
+  /** the citizen's score from the queue's rating menu (1-5) */
+  rating: number | null
   started_at: Date
   ended_at: Date | null
 }
@@ -81,7 +83,7 @@ const callLanguage = (value: string | undefined): CallLanguage | null => appealL
 export const newCall = (linkedid: string, callerNumber: string | null, at: Date): LineCall => ({
   linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_id: null, menu_choice: null, menu_exit: null, closed: false, language: null,
   queue: null, joined_at: null, position: null, attempts: [], earlier_queues: [], answered_by: null, answered_at: null, hold_seconds: null,
-  talk_seconds: null, ended_by: null, outcome: 'entered', started_at: at, ended_at: null,
+  talk_seconds: null, ended_by: null, outcome: 'entered', rating: null, started_at: at, ended_at: null,
 })
 
 /** the destinations that end a call on the line itself (`Sent`): the outcome of a call never queued */
@@ -140,6 +142,8 @@ export function createCallTracker () {
       call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix
       call.language = callLanguage(field(m, 'ChosenLanguage')) ?? call.language
       if (field(m, 'Closed') === '1') call.closed = true
+      const rating = Number(field(m, 'Rating'))
+      if (Number.isInteger(rating) && rating >= 1 && rating <= 5) call.rating = rating
       const queued = call.joined_at !== null
       if (field(m, 'Refused') === '1' && !queued) call.outcome = 'refused'
       const sent = routedEnds.find((r) => r === field(m, 'Sent'))

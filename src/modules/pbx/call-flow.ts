@@ -11,6 +11,8 @@ import { comment, ordinal, sortedBy, yn } from './config-text.js'
 
 export const INBOUND_CONTEXT = 'appeals-inbound'
 export const CALENDAR_CONTEXT = 'appeals-calendar'
+/** the subroutine run on an operator's channel when it answers (Queue's gosub, Dial's U option): it records the leg when the line records */
+export const RECORD_CONTEXT = 'appeals-record'
 
 type Queue = OrganizationRouting['queues'][number]
 type Menu = OrganizationRouting['menus'][number]
@@ -23,6 +25,8 @@ export interface FlowOrganization {
   name: string
   terminalIds: string[]
   routing: OrganizationRouting
+  /** the deployment records calls (RECORDINGS_DIR is known to Asterisk): a line's `recording` takes effect */
+  records: boolean
 }
 
 /** the centre's working calendar as the dialplan checks it: its hours, and its exceptions of two years */
@@ -83,12 +87,46 @@ function extension (name: string, body: Step[]): string[] {
 }
 const labelled = (label: string, body: string[]): Step[] => body.map((step, i) => (i === 0 ? { label, step } : step))
 
-/** a queue's entry: waits at most its max_wait, then (or when it cannot be joined) the overflow destination */
+/** the queue's rating menu, when its prompt has a recording */
+const ratingPrompt = (org: FlowOrganization, q: Queue) =>
+  q.rating_prompt_id !== null && org.routing.prompts.some((p) => p.id === q.rating_prompt_id) ? promptSound(org.prefix, q.rating_prompt_id) : undefined
+
+/**
+ * A queue's entry: waits at most its max_wait, then (or when it cannot be joined) the overflow
+ * destination. The answering operator's channel runs the recording subroutine. With a rating menu the
+ * caller stays when the operator hangs up (`c`): an answered call (MEMBERINTERFACE set by
+ * setinterfacevar) hears the prompt, and a digit 1-5 is announced as the call's `Rating`.
+ */
 function queueContext (org: FlowOrganization, q: Queue): string[] {
   const name = queueName(org.prefix, q)
+  const rating = ratingPrompt(org, q)
+  const args = [name, rating ? 'c' : '', '', '', q.max_wait ? String(q.max_wait) : '', '', org.records ? RECORD_CONTEXT : '']
+  while (args.at(-1) === '') args.pop()
+  const rated: Step[] = rating
+    ? [...labelled('rating', [`Read(APPEALS_RATING,${rating},1,,1,${q.rating_timeout})`, 'GotoIf($[${REGEX("^[1-5]$" ${APPEALS_RATING})}]?rated)', 'Hangup()']),
+        ...labelled('rated', [announce({ Rating: '${APPEALS_RATING}' }), 'Hangup()'])]
+    : []
   return [
     `[${name}]`, `; queue ${q.id}: ${comment(q.name)}`,
-    ...extension('s', [`Queue(${name}${q.max_wait ? `,,,,${q.max_wait}` : ''})`, ...destinationSteps(org, destinationOf('overflow', q))]),
+    ...extension('s', [
+      `Queue(${args.join(',')})`, ...(rating ? ['GotoIf($["${MEMBERINTERFACE}" != ""]?rating)'] : []),
+      ...destinationSteps(org, destinationOf('overflow', q)), ...rated,
+    ]),
+    '',
+  ]
+}
+
+/**
+ * The recording of an operator's leg (DESIGN 10): both parties mixed from the answer to the hang-up,
+ * as `<Linkedid>-<Uniqueid>-<terminal>.wav` in the directory Asterisk shares with the service, when
+ * the line the call came in on records (`APPEALS_RECORD`, inherited by every channel of the call).
+ */
+export function recordContext (dir: string): string[] {
+  return [
+    `[${RECORD_CONTEXT}]`, '; a leg of a recorded call: MixMonitor on the operator\'s channel, from its answer to the hang-up',
+    'exten => s,1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)',
+    ` same => n,MixMonitor(${dir}/\${LINKEDID}-\${UNIQUEID}-\${CHANNEL(endpoint)}.wav)`,
+    ' same => n(done),Return()',
     '',
   ]
 }
@@ -144,14 +182,19 @@ export function calendarContext (c: DialplanCalendar): string[] {
   ]
 }
 
-/** a line's entry in the inbound context: announced to the service, then open or closed by its schedule */
+/** a line's entry in the inbound context: announced to the service, then open or closed by its schedule; an open recorded line tells the caller first */
 function lineSteps (org: FlowOrganization, l: Line): string[] {
-  const open = destinationSteps(org, destinationOf('dest', l))
+  const recorded = org.records && l.recording === 'always'
+  const notice = recorded && l.recording_prompt_id !== null && org.routing.prompts.some((p) => p.id === l.recording_prompt_id)
+    ? [`Playback(${promptSound(org.prefix, l.recording_prompt_id)})`]
+    : []
+  const open = [...notice, ...destinationSteps(org, destinationOf('dest', l))]
   const gate: Step[] = l.schedule_id === null
     ? open
     : [`Gosub(${scheduleName(org.prefix, l.schedule_id)},s,1)`, 'GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', announce({ Closed: 1 }), ...destinationSteps(org, destinationOf('closed', l)), ...labelled('open', open)]
   return [`; ${comment(l.name)}`, ...extension(l.number, [
     `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', 'Set(CHANNEL(language)=ru)', `Set(__APPEALS_LINE=${l.number})`,
+    ...(recorded ? ['Set(__APPEALS_RECORD=1)'] : []),
     announce({ Line: l.number, Organization: org.prefix }), ...gate,
   ])]
 }
@@ -192,6 +235,8 @@ export function queueSection (org: FlowOrganization, q: Queue): string[] {
     ...(q.announce_position || q.announce_holdtime ? [`announce-frequency=${q.periodic_announce_seconds}`] : []),
     ...(periodic ? [`periodic-announce=${promptSound(org.prefix, q.periodic_prompt_id!)}`, `periodic-announce-frequency=${q.periodic_announce_seconds}`] : []),
     'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
+    // the rating menu follows an answered call only (MEMBERINTERFACE on the caller's channel)
+    ...(ratingPrompt(org, q) ? ['setinterfacevar=yes'] : []),
     ...sortedBy([...members], ([id]) => id).map(([id, penalty]) => `member => ${memberInterface(id)},${penalty},${id}`),
     '',
   ]
@@ -202,14 +247,22 @@ export function flowProblems (org: FlowOrganization): string[] {
   const recorded = new Set(org.routing.prompts.map((p) => p.id))
   const out: string[] = []
   const played = (what: string, id: number | null) => { if (id !== null && !recorded.has(id)) out.push(`organization ${org.prefix}: ${what} plays prompt ${id}, which has no recording`) }
-  for (const q of org.routing.queues) { played(`queue ${q.id}`, q.periodic_prompt_id); played(`queue ${q.id}'s overflow`, destinationOf('overflow', q).prompt_id) }
+  for (const q of org.routing.queues) {
+    played(`queue ${q.id}`, q.periodic_prompt_id)
+    played(`queue ${q.id}'s overflow`, destinationOf('overflow', q).prompt_id)
+    played(`queue ${q.id}'s rating menu`, q.rating_prompt_id)
+  }
   for (const m of org.routing.menus) {
     played(`menu ${m.id}`, m.prompt_id)
     played(`menu ${m.id}'s timeout`, destinationOf('timeout', m).prompt_id)
     played(`menu ${m.id}'s invalid choice`, destinationOf('invalid', m).prompt_id)
     for (const o of m.options) played(`menu ${m.id}'s digit ${o.digit}`, destinationOf('dest', o).prompt_id)
   }
-  for (const l of org.routing.lines) { played(`line ${l.number}`, destinationOf('dest', l).prompt_id); played(`line ${l.number} when closed`, destinationOf('closed', l).prompt_id) }
+  for (const l of org.routing.lines) {
+    played(`line ${l.number}`, destinationOf('dest', l).prompt_id)
+    played(`line ${l.number} when closed`, destinationOf('closed', l).prompt_id)
+    if (l.recording === 'always') played(`line ${l.number}'s recording notice`, l.recording_prompt_id)
+  }
   return out
 }
 

@@ -1,4 +1,4 @@
-import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
+import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
 import { defaultQueueName, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
@@ -45,6 +45,8 @@ export interface PbxOptions {
   calendar?: DialplanCalendar
   /** forwarding hops before a call is dropped (loops between forwarded terminals) */
   maxForwardHops: number
+  /** where Asterisk writes the calls' recordings (the service's RECORDINGS_DIR as Asterisk sees it); absent: nothing is recorded */
+  recordingsDir?: string
 }
 
 export const defaultPbxOptions: PbxOptions = { trunk: 'trunk', maxForwardHops: 3 }
@@ -106,8 +108,8 @@ export const sipConfig = (orgs: PbxOrganization[]): ConfigPieces => pieces(sipGr
 export const generateSip = (orgs: PbxOrganization[]) => wholeText(sipConfig(orgs))
 
 /** the call flow of an organization whose routing was loaded */
-export const flowOf = (org: PbxOrganization): FlowOrganization | undefined =>
-  org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing }
+export const flowOf = (org: PbxOrganization, options?: PbxOptions): FlowOrganization | undefined =>
+  org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing, records: options?.recordingsDir !== undefined }
 
 function * queueGroups (orgs: PbxOrganization[]): Generator<string[]> {
   yield [HEADER, '', ...section('general', ['persistentmembers=yes', 'autofill=yes'])]
@@ -164,7 +166,10 @@ exten => ${t.extension},1,NoOp(${t.id} ${comment(t.name).replace(/[(),$]/g, ' ')
     const target = t[enabled] && t[dest] ? forwardTarget(org, t[dest], options) : fallback
     return ` same => n(${label}),${target}\n same => n,Hangup()\n`
   }).join('')
-  return `${head} same => n,Dial(${memberInterface(t.id)}${t.cf_noanswer_enabled ? `,${t.cf_noanswer_timeout}` : ''})\n${STATUS_CHECKS} same => n,Hangup()\n${forwards}${tail}`
+  // a call transferred to the terminal is a recorded call's next leg
+  const record = options.recordingsDir === undefined ? '' : `,U(${RECORD_CONTEXT})`
+  const timeout = t.cf_noanswer_enabled ? `,${t.cf_noanswer_timeout}` : record ? ',' : ''
+  return `${head} same => n,Dial(${memberInterface(t.id)}${timeout}${record})\n${STATUS_CHECKS} same => n,Hangup()\n${forwards}${tail}`
 }
 
 function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] {
@@ -186,7 +191,7 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
   yield [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
   const flows: FlowOrganization[] = []
   for (const org of byPrefix(orgs)) {
-    const flow = flowOf(org)
+    const flow = flowOf(org, options)
     if (flow) flows.push(flow)
     yield [
       `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
@@ -197,6 +202,7 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
     ]
   }
   if (flows.length > 0) yield ['; organizations\' inbound lines', ...inboundContext(flows), ...(options.calendar ? calendarContext(options.calendar) : [])]
+  if (options.recordingsDir !== undefined) yield recordContext(options.recordingsDir)
 }
 export const extensionsConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces => pieces(extensionGroups(orgs, options))
 export const generateExtensions = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions) => wholeText(extensionsConfig(orgs, options))

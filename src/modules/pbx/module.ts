@@ -16,7 +16,7 @@ export interface PbxPort {
 /** the generated Asterisk configuration, the prompts beside it, and its reload */
 export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort }): ServiceModule<PbxPort> {
   const service = createPbxService({
-    repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, soundsDir: deps.pbx.soundsDir,
+    repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
     backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current,
   })
   return {

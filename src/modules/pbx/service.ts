@@ -27,12 +27,14 @@ const reloadCommands: Record<typeof reloadModules[number], string[]> = {
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, soundsDir, backupRetention = 20, clock, control, calendar }: {
+export function createPbxService ({ repo, transaction, configDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   configDir: string
   /** Asterisk's sounds directory: the recorded prompts are written under it */
   soundsDir: string
+  /** where the dialplan has Asterisk record the calls; absent: nothing is recorded */
+  recordingsDir?: string
   /** the centre's working calendar (schedules that follow it are written out from it) */
   calendar: () => Promise<WorkingCalendar>
   /** backups kept (PBX_BACKUP_RETENTION) */
@@ -54,7 +56,7 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, bac
   /** read before a generation's transaction begins: the calendar's kept copy refills through the plain handle */
   async function options (): Promise<PbxOptions> {
     const current = await calendar()
-    return { ...defaultPbxOptions, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
+    return { ...defaultPbxOptions, recordingsDir, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
   }
 
   async function generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
