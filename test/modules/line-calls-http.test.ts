@@ -354,6 +354,50 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     assert.equal((await get('/api/line-calls/kpis', operator)).statusCode, 403)
     assert.equal((await t.app.inject({ url: '/api/line-calls/kpis' })).statusCode, 401)
   })
+
+  it('the citizen\'s score after the operator hung up (Asterisk 22\'s recorded traffic): kept on the call, in the figures; a 1 or 2 waits on the review list', async () => {
+    const RATED = '1795922610.0'
+    peer.replay('queue-rated.txt')
+    const call = await eventually(async () => { const c = (await get(`/api/line-calls/${RATED}`)).json(); return c.ended_at ? c : undefined }, 10_000, 'the rated call ended')
+    assert.deepEqual([call.outcome, call.answered_by, call.ended_by, call.rating, call.menu_choice, call.language], ['answered', 'PJSIP/101001', 'agent', 4, '1', 'kk'])
+    const day = (offset: number) => centreDayOf(Date.now() + offset * 86_400_000)
+    const kpis = (await get(`/api/line-calls/kpis?date_from=${day(-1)}&date_to=${day(1)}`, manager)).json()
+    const queue = kpis.queues.find((q: { queue: string }) => q.queue === 'org101-q2')
+    assert.deepEqual([queue.answered, queue.ratings, queue.average_rating, queue.rated_share], [1, 1, 4, 100])
+    assert.equal(kpis.totals.ratings, 1)
+    const agent = kpis.operators.find((o: { interface: string }) => o.interface === 'PJSIP/101001')
+    assert.deepEqual([agent.ratings, agent.average_rating], [1, 4])
+    const board = (await get('/api/line-calls/board', manager)).json()
+    assert.equal(board.totals.ratings, 1, 'the board shows the day\'s scores')
+    assert.deepEqual((await get('/api/line-calls/reviews', manager)).json(), { items: [], total: 0 }, 'a 4 is not for review')
+    let res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${RATED}/review`, headers: manager, payload: { comment: 'Проверено' } })
+    assert.deepEqual([res.statusCode, res.json().code], [409, 'not_for_review'])
+
+    // the same call scored 2 (another call's ids): on the list until a supervisor reviews it
+    const LOW = '1795922999.0'
+    peer.replay('queue-rated.txt', { rewrite: (m) => ({ ...m, ...(m.Linkedid ? { Linkedid: m.Linkedid.replace('1795922610', '1795922999') } : {}), ...(m.Uniqueid ? { Uniqueid: m.Uniqueid.replace('1795922610', '1795922999') } : {}), ...(m.Rating ? { Rating: '2', UserEvent: m.UserEvent } : {}) }) })
+    const listed = await eventually(async () => { const page = (await get('/api/line-calls/reviews', manager)).json(); return page.total === 1 ? page : undefined }, 10_000, 'the low score on the review list')
+    assert.deepEqual([listed.items[0].linkedid, listed.items[0].rating, listed.items[0].reviewed_at], [LOW, 2, null])
+    assert.deepEqual((await get('/api/line-calls/reviews', otherManager)).json(), { items: [], total: 0 }, 'another organization\'s supervisor sees none')
+    assert.equal((await get('/api/line-calls/reviews', operator)).statusCode, 403)
+    for (const [payload, field] of [[{}, 'comment'], [{ comment: '' }, 'comment'], [{ comment: '   ' }, 'comment'], [{ comment: 'x'.repeat(2001) }, 'comment']] as const) {
+      res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${LOW}/review`, headers: manager, payload })
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`)
+      assert.deepEqual(res.json().detail[0].loc, ['body', field])
+    }
+    res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${LOW}/review`, headers: otherManager, payload: { comment: 'Чужой' } })
+    assert.equal(res.statusCode, 404, 'another organization\'s call: no hint it exists')
+    res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${LOW}/review`, headers: operator, payload: { comment: 'Я' } })
+    assert.equal(res.statusCode, 403)
+    res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${LOW}/review`, headers: manager, payload: { comment: 'Прослушано: оператор не уточнил адрес, проведена беседа' } })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().review_comment, 'Прослушано: оператор не уточнил адрес, проведена беседа')
+    assert.ok(res.json().reviewed_at)
+    assert.deepEqual((await get('/api/line-calls/reviews', manager)).json(), { items: [], total: 0 }, 'reviewed: off the list')
+    res = await t.app.inject({ method: 'POST', url: `/api/line-calls/${LOW}/review`, headers: admin, payload: { comment: 'Ещё раз' } })
+    assert.deepEqual([res.statusCode, res.json().code], [409, 'already_reviewed'])
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/line-calls/1.2/review', headers: manager, payload: { comment: 'Нет' } })).statusCode, 404)
+  })
 })
 
 describe('one consumer of Asterisk\'s events across instances (PostgreSQL: an advisory lock)', { skip: process.env.TEST_DATABASE_URL ? undefined : 'the embedded database has one process: it always reads the events' }, () => {

@@ -3,19 +3,22 @@
 // and what the service keeps and shows is asserted against what Asterisk itself says. Without an
 // Asterisk (CI) the suite says what is missing and is skipped.
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createAmiClient } from '../../src/integrations/ami/client.js'
 import { field } from '../../src/integrations/ami/protocol.js'
 import { createMetrics } from '../../src/lib/metrics.js'
+import { dataProtectionOfficers } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 import { openSse } from '../helpers/sse.js'
 import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
+import { makeWav } from '../../src/modules/call-routing/wav.js'
 import { recordAmi, type AmiRecorder } from './ami-recorder.js'
 import { pbxTools, startAsterisk, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
@@ -33,12 +36,14 @@ const tone = (rate: number, seconds: number) => Int16Array.from({ length: rate *
 const localDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
 const weekend = () => ['Sat', 'Sun'].includes(new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, weekday: 'short' }).format(new Date()))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const rms = (samples: Int16Array) => Math.sqrt(samples.reduce((n, x) => n + x * x, 0) / Math.max(1, samples.length))
 
 describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, the desk, the line\'s record and figures', { skip: 'missing' in tools ? `no Asterisk to test against: set ${tools.missing}` : undefined }, () => {
   const { asteriskDir, pjsua } = tools as { asteriskDir: string, pjsua: string }
   const amiPort = 15_038 + (process.pid % 1000)
   let dir: string
   let t: TestApp
+  let database: Awaited<ReturnType<typeof createTestDatabase>>
   let url: string
   let asterisk: Asterisk
   let recorder: AmiRecorder
@@ -66,8 +71,8 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   const knownCalls = async () => new Set((await calls()).map((c) => c.linkedid))
 
   /** a citizen's call: dials the line, then `then` (DTMF, waiting, hanging up), each step marked in the AMI recording */
-  async function citizenCalls (number: string, then: (phone: Phone) => Promise<void>) {
-    const phone = citizenPhone(pjsua, '+77010000001', callerPort++)
+  async function citizenCalls (number: string, then: (phone: Phone) => Promise<void>, playing?: string) {
+    const phone = citizenPhone(pjsua, '+77010000001', callerPort++, playing)
     phones.push(phone)
     recorder.mark(`citizen +77010000001 dials ${number}`)
     phone.dial(lineUri(number))
@@ -91,13 +96,13 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     dir = mkdtempSync(join(tmpdir(), 'appeals-pbx-'))
     const generated = join(dir, 'generated')
     mkdirSync(generated)
-    const database = await createTestDatabase()
+    database = await createTestDatabase()
     t = await buildTestApp({
       database,
       deps: { metrics },
       env: {
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
-        PBX_CONFIG_DIR: generated, PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
+        PBX_CONFIG_DIR: generated, PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'), RECORDING_SWEEP_INTERVAL: '1s', TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
       },
     })
     url = await t.app.listen({ port: 0, host: '127.0.0.1' })
@@ -345,5 +350,99 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
       writeFileSync(kept, (await t.app.inject({ url: `${base}/prompts/${prompt}/recordings/ru`, headers: admin })).rawPayload)
       assert.match(await asterisk.cli(`file convert ${kept} ${kept}.sln`), /Converted/, `${what}: Asterisk reads the file as kept`)
     }
+  })
+
+  it('a call recorded from the operator\'s answer: fetched by Range, its length and sound what was said; the caller scores it 4 after the operator hangs up', async () => {
+    const base = `/api/organizations/${ids.org}`
+    await api('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: ids.prompt, rating_timeout: 6 })
+    const line = (await api('GET', `${base}/lines`))[0] as { id: number, recording: string }
+    assert.equal(line.recording, 'always')
+    await api('PUT', `${base}/lines/${line.id}`, { recording_prompt_id: ids.prompt })
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(generation.success, true, JSON.stringify(generation))
+    await eventually(async () => (await asterisk.cli(`dialplan show s@org101-q${ids.queue}`)).includes('Read(APPEALS_RATING'), 30_000, 'the rating menu in Asterisk\'s dialplan')
+    await api('PUT', '/api/agents/me', { state: 'ready' }, operators[0])
+    await eventually(async () => (await pausesOf('101001')).every((p) => !p.paused), 15_000, '101001 ready')
+
+    // what the citizen says: a steady 440 Hz tone, looped for the whole call
+    const said = tone(8000, 2)
+    const playing = join(dir, 'citizen-says.wav')
+    writeFileSync(playing, makeWav(8000, said))
+    const saidRms = rms(said)
+    // the rated call on a recorder of its own: the fixture the CI replays (queue-rated.txt)
+    recorder.close()
+    recorded.push(recorder.text())
+    recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+    const known = await knownCalls()
+    const operator = phones[0]!
+    const operatorFrom = operator.output().length
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      await sleep(1800) // the recording notice, then the menu
+      phone.dtmf('1')
+      await operator.waitFor(/state changed to CONFIRMED/, '101001 answering', 30_000, operatorFrom)
+      await sleep(4000)
+      recorder.mark('operator 101001 hangs up')
+      operator.hangUp()
+      await sleep(2000) // the rating prompt
+      phone.dtmf('4')
+      await phone.waitFor(/DISCONNECTED/, 'Asterisk ending the call after the score', 30_000)
+    }, playing)
+    if (process.env.PBX_RECORD_RATED) writeFileSync(process.env.PBX_RECORD_RATED, recorder.text(), 'latin1')
+
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the rated call kept')
+    assert.deepEqual([call.outcome, call.answered_by, call.ended_by, call.rating], ['answered', 'PJSIP/101001', 'agent', 4])
+    const kpis = await api('GET', '/api/line-calls/kpis')
+    const queue = kpis.queues.find((q: { queue: string }) => q.queue === `org101-q${ids.queue}`)
+    assert.deepEqual([queue.ratings, queue.average_rating], [1, 4], JSON.stringify(queue))
+    const agent = kpis.operators.find((o: { interface: string }) => o.interface === 'PJSIP/101001')
+    assert.deepEqual([agent.ratings, agent.average_rating], [1, 4])
+
+    // the leg, taken over and compressed
+    const legs = await eventually(async () => {
+      const found = await api('GET', `/api/line-calls/${call.linkedid}/recordings`) as Array<{ id: number, terminal: string, format: string, seconds: number, bytes: number }>
+      return found.length > 0 && found.every((l) => l.format === 'opus') ? found : undefined
+    }, 60_000, 'the recording taken over')
+    assert.equal(legs.length, 1, JSON.stringify(legs))
+    const leg = legs[0]!
+    assert.equal(leg.terminal, '101001')
+    const connect = recorder.events.find((e) => e.fields.Event === 'AgentConnect' && e.fields.Linkedid === call.linkedid)!
+    const agentGone = recorder.events.find((e) => e.fields.Event === 'Hangup' && e.fields.Linkedid === call.linkedid && e.fields.Channel?.startsWith('PJSIP/101001-'))!
+    const talked = (agentGone.at - connect.at) / 1000
+    assert.ok(Math.abs(leg.seconds - talked) < 1.5, `recorded ${leg.seconds} s of a ${talked.toFixed(1)} s talk`)
+
+    // fetched in two Range requests, decoded: as long as the talk, as loud as what was said
+    const part = async (range: string) => {
+      const res = await t.app.inject({ url: `/api/recordings/${leg.id}`, headers: { ...operators[0]!, range } })
+      assert.equal(res.statusCode, 206, `${range}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+      assert.equal(res.headers['content-type'], 'audio/ogg')
+      return res
+    }
+    const head = await part('bytes=0-1023')
+    assert.equal(head.headers['content-range'], `bytes 0-1023/${leg.bytes}`)
+    const tail = await part('bytes=1024-')
+    const ogg = join(dir, 'fetched.opus')
+    writeFileSync(ogg, Buffer.concat([head.rawPayload, tail.rawPayload]))
+    execFileSync('opusdec', ['--quiet', '--rate', '8000', ogg, `${ogg}.wav`])
+    const decoded = readFileSync(`${ogg}.wav`)
+    const samples = new Int16Array(decoded.buffer.slice(decoded.byteOffset + 44, decoded.byteOffset + decoded.length - ((decoded.length - 44) % 2)))
+    assert.ok(Math.abs(samples.length / 8000 - leg.seconds) < 0.2, `decoded ${samples.length / 8000} s, indexed ${leg.seconds} s`)
+    // the middle of the talk (its first and last half second may hold the path's start and end)
+    const middle = samples.subarray(4000, samples.length - 4000)
+    const heard = rms(middle)
+    assert.ok(heard > 0.6 * saidRms && heard < 1.4 * saidRms, `the recording's RMS ${heard.toFixed(0)} against the ${saidRms.toFixed(0)} said`)
+    process.stdout.write(`# pbx: recorded ${leg.seconds} s of a ${talked.toFixed(1)} s talk in ${leg.bytes} bytes; RMS ${heard.toFixed(0)} of ${saidRms.toFixed(0)} said\n`)
+
+    // another organization's operator: no hint it exists; the listen above is in the audit
+    const other = await makeOrganization(database.db, { prefix: '102', name: 'Другая организация' })
+    const stranger = await login(t.app, await makeUser(database.db, { role: 'operator', organization_id: other.id }))
+    assert.equal((await t.app.inject({ url: `/api/recordings/${leg.id}`, headers: stranger })).statusCode, 404)
+    const listed = await t.app.inject({ url: `/api/line-calls/${call.linkedid}/recordings`, headers: stranger })
+    assert.deepEqual([listed.statusCode, listed.json()], [200, []])
+    const officer = await makeUser(database.db, { role: 'manager', organization_id: ids.org })
+    await database.db.insert(dataProtectionOfficers).values({ user_id: officer.id })
+    const audit = await api('GET', `/api/audit/personal-data?subject=recording&subject_id=${leg.id}`, undefined, await login(t.app, officer))
+    // the listing of the call's legs, and each part heard
+    assert.deepEqual(audit.items.map((r: { detail: { range?: string } | null }) => r.detail?.range).filter(Boolean).sort(), ['bytes=0-1023', 'bytes=1024-'])
   })
 })

@@ -59,9 +59,10 @@ export async function operatorPhone (pjsua: string, terminal: string, password: 
   return phone
 }
 
-/** a citizen calling from the public network: the trunk's address, the caller's number as its user */
-export function citizenPhone (pjsua: string, number: string, port: number): Phone {
-  return startPjsua(pjsua, [`--id=sip:${number}@${TRUNK_ADDRESS}`, `--local-port=${port}`, `--bound-addr=${TRUNK_ADDRESS}`, `--ip-addr=${TRUNK_ADDRESS}`])
+/** a citizen calling from the public network: the trunk's address, the caller's number as its user; `playing`: a WAV it says into every call, over and over */
+export function citizenPhone (pjsua: string, number: string, port: number, playing?: string): Phone {
+  return startPjsua(pjsua, [`--id=sip:${number}@${TRUNK_ADDRESS}`, `--local-port=${port}`, `--bound-addr=${TRUNK_ADDRESS}`, `--ip-addr=${TRUNK_ADDRESS}`,
+    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : [])])
 }
 
 /** the line's number as the trunk delivers it */

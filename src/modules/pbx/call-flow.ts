@@ -125,7 +125,7 @@ export function recordContext (dir: string): string[] {
   return [
     `[${RECORD_CONTEXT}]`, '; a leg of a recorded call: MixMonitor on the operator\'s channel, from its answer to the hang-up',
     'exten => s,1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)',
-    ` same => n,MixMonitor(${dir}/\${LINKEDID}-\${UNIQUEID}-\${CHANNEL(endpoint)}.wav)`,
+    ` same => n,MixMonitor(${dir}/\${CHANNEL(linkedid)}-\${UNIQUEID}-\${CHANNEL(endpoint)}.wav)`,
     ' same => n(done),Return()',
     '',
   ]
