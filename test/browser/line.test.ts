@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
 import type { Browser } from 'playwright-core'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { replayedEvents } from '../helpers/ami-recording.js'
+import { asteriskWav, tone } from '../helpers/asterisk-wav.js'
+import { eventually } from '../helpers/http-target.js'
 import { ADMIN, apiToken, downloadedBytes, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 
 // The supervisor's wallboard in a real Chromium against `npm start`, whose AMI is the test peer
@@ -13,10 +18,11 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
   let peer: Awaited<ReturnType<typeof startAmiPeer>>
   let service: Awaited<ReturnType<typeof startServiceAsReadme>>
   let browser: Browser
+  const recordings = mkdtempSync(join(tmpdir(), 'appeals-recordings-'))
 
   before(async () => {
     peer = await startAmiPeer()
-    service = await startServiceAsReadme(peer.env())
+    service = await startServiceAsReadme({ ...peer.env(), RECORDINGS_DIR: recordings, RECORDING_SWEEP_INTERVAL: '1s' })
     browser = await launchChromium()
     const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
@@ -27,6 +33,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await browser?.close()
     await service?.stop()
     await peer?.close()
+    rmSync(recordings, { recursive: true, force: true })
   })
 
   it('the board follows the line live: a caller waits with the wait ticking, is answered, another abandons; in Kazakh too; the hall\'s screen', async () => {
@@ -102,6 +109,78 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await panel.getByTestId('agent-101001').getByText(/Үзілісте \(Түскі ас\)/).waitFor({ timeout: 15_000 })
     await panel.getByTestId('agent-101002').getByText(/Үзілісте \(Жиналыс\)/).waitFor()
     await screenshot(page, 'line-07-lines-kk')
+    await page.close()
+  })
+
+  it('a recorded call on the appeal card: space plays it, arrows jump, 2x, the position kept on reload; its score of 2 waits on the review list until reviewed', async () => {
+    const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
+    // Asterisk 22's traffic of a call the citizen scored (here 2), and the leg MixMonitor left
+    const RATED = '1795922610.0'
+    peer.replay('queue-rated.txt', { rewrite: (m) => (m.Rating ? { ...m, Rating: '2' } : m) })
+    writeFileSync(join(recordings, `${RATED}-1795922610.1-101001.wav`), asteriskWav(tone(12)))
+    const call = await eventually(async () => (await admin<{ id: number, call_id: string }[]>('GET', '/api/call-events/calls?operator_num=101001')).find((c) => c.call_id === RATED), 20_000, 'the desk\'s record of the call')
+    const [classifier] = await admin<{ id: number }[]>('GET', '/api/classifiers')
+    const tree = await admin<{ appeal_types: { id: number }[] }>('GET', `/api/classifiers/${classifier!.id}/tree`)
+    const category = await admin('POST', '/api/classifiers/categories', { appeal_type_id: tree.appeal_types[0]!.id, name: 'Коммунальные услуги' })
+    const water = await admin('POST', '/api/classifiers/subcategories', { category_id: category.id, name: 'Водоснабжение', priority: 3, time_to_work: 4, time_to_close: 40 })
+    const [source] = await admin<{ id: number }[]>('GET', '/api/references/sources')
+    const [method] = await admin<{ id: number }[]>('GET', '/api/references/response-methods')
+    const appeal = await admin<{ id: number }>('POST', '/api/appeals', {
+      citizen: { full_name: 'Абаев Марат', phone: '+77010000001' }, source_id: source!.id, language: 'kk', text: 'Нет воды третий день', subcategory_id: water.id,
+      response_method_id: method!.id, call_row_id: call.id,
+    })
+    await eventually(async () => (await admin<unknown[]>('GET', `/api/line-calls/${RATED}/recordings`)).length === 1, 30_000, 'the recording taken over')
+
+    const page = await newPage(browser)
+    await signIn(page, service.url, ADMIN, `/console/appeals/${appeal.id}`)
+    const player = page.getByTestId('recording-player')
+    await player.waitFor({ timeout: 20_000 })
+    const audio = () => page.evaluate(() => { const a = document.querySelector('audio')!; return { paused: a.paused, at: a.currentTime, duration: a.duration, rate: a.playbackRate } })
+    await page.waitForFunction(() => (document.querySelector('audio')?.duration ?? 0) > 11, undefined, { timeout: 20_000 })
+    await player.focus()
+    await page.keyboard.press('Space')
+    await page.waitForFunction(() => { const a = document.querySelector('audio')!; return !a.paused && a.currentTime > 0.3 }, undefined, { timeout: 20_000 })
+    const before = (await audio()).at
+    await page.keyboard.press('ArrowRight')
+    assert.ok((await audio()).at >= before + 4.5, `→ jumps 5 s: ${before} → ${(await audio()).at}`)
+    await player.getByText('2×').click()
+    assert.equal((await audio()).rate, 2)
+    await player.focus()
+    await page.keyboard.press('Space')
+    await page.waitForFunction(() => document.querySelector('audio')!.paused)
+    const left = (await audio()).at
+    assert.ok(left >= 5, `paused at ${left} s`)
+    await screenshot(page, 'line-08-appeal-recording')
+    // where it was left is where it starts after a reload
+    await page.reload()
+    await page.waitForFunction(() => (document.querySelector('audio')?.duration ?? 0) > 11, undefined, { timeout: 20_000 })
+    await page.waitForFunction((at) => Math.abs(document.querySelector('audio')!.currentTime - Math.floor(at)) < 1.01, left, { timeout: 10_000 })
+    // ArrowLeft goes back 5 s
+    await player.focus()
+    const kept = (await audio()).at
+    await page.keyboard.press('ArrowLeft')
+    assert.ok(Math.abs((await audio()).at - Math.max(0, kept - 5)) < 0.5)
+
+    // the score of 2 on the supervisors' review list, with its recording; reviewed with a comment, it leaves the list
+    await page.goto(`${service.url}/console/calls`)
+    await page.getByTestId('review-tab').getByText('На разбор (1)').waitFor({ timeout: 20_000 })
+    await page.getByTestId('review-tab').click()
+    const list = page.getByTestId('review-list')
+    await list.getByTestId('recording-player').waitFor({ timeout: 20_000 })
+    await list.getByRole('button', { name: 'Отметить разобранным' }).click()
+    await list.getByText('Напишите, что выяснено при разборе').waitFor()
+    await screenshot(page, 'line-09-review-empty-comment')
+    await list.getByLabel('Что выяснено и что сделано').fill('Прослушано: оператор не уточнил адрес; беседа проведена')
+    await list.getByRole('button', { name: 'Отметить разобранным' }).click()
+    await page.getByTestId('review-tab').getByText('На разбор (0)').waitFor({ timeout: 20_000 })
+    await list.getByText('Низких оценок на разбор нет').waitFor()
+    const reviewed = await admin<{ review_comment: string, rating: number }>('GET', `/api/line-calls/${RATED}`)
+    assert.deepEqual([reviewed.rating, reviewed.review_comment], [2, 'Прослушано: оператор не уточнил адрес; беседа проведена'])
+    // in Kazakh, the calls' list with the score
+    await page.getByText('Қазақша').click()
+    await page.getByRole('tab', { name: 'Барлық қоңыраулар' }).click()
+    await page.getByTestId('line-calls').getByTestId('call-rating').first().waitFor()
+    await screenshot(page, 'line-10-calls-kk')
     await page.close()
   })
 })

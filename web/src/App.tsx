@@ -20,6 +20,7 @@ const Inbox = named(() => import('./pages/appeals/Inbox'), 'Inbox')
 const AppealPage = named(() => import('./pages/appeals/AppealPage'), 'AppealPage')
 const Board = named(() => import('./pages/board/Board'), 'Board')
 const Hall = named(() => import('./pages/board/LineBoard'), 'Hall')
+const LineCalls = named(() => import('./pages/calls/LineCalls'), 'LineCalls')
 const Employees = named(() => import('./pages/admin/Employees'), 'Employees')
 const Terminals = named(() => import('./pages/admin/Terminals'), 'Terminals')
 const Pbx = named(() => import('./pages/admin/Pbx'), 'Pbx')
@@ -75,6 +76,7 @@ export function App () {
         <Route path='/appeals' element={<AppealsList />} />
         <Route path='/appeals/:id' element={<AppealPage />} />
         <Route path='/board' element={<Board />} />
+        <Route path='/calls' element={<LineCalls />} />
         <Route path='/admin/employees' element={<Employees />} />
         <Route path='/admin/terminals' element={<Terminals />} />
         <Route path='/admin/routing' element={<Routing />} />

@@ -36,6 +36,13 @@ export const keys = {
     stats: (from: string, to: string, level: string) => ['appeals', 'stats', from, to, level],
   },
   persons: { search: (q: string) => ['persons', q] },
+  /** the line's calls as kept, the review list of low scores, and each call's recorded legs */
+  lineCalls: {
+    all: ['line-calls'],
+    list: (page: number, outcome?: string) => ['line-calls', 'list', page, outcome],
+    reviews: (page: number) => ['line-calls', 'reviews', page],
+    recordings: (linkedid: string) => ['line-calls', 'recordings', linkedid],
+  },
   agent: { me: ['agent', 'me'] },
   board: {
     operators: ['board', 'operators'],

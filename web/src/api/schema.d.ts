@@ -2079,6 +2079,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line-calls/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calls the citizen scored 1 or 2 in the rating menu, latest first, until a supervisor reviews each */
+        get: operations["lineCallsForReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line-calls/{linkedid}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A low-scored call reviewed by a supervisor, with a comment: it leaves the review list */
+        post: operations["reviewLineCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line-calls/{linkedid}": {
         parameters: {
             query?: never;
@@ -3483,6 +3517,10 @@ export interface components {
             /** @description seconds a caller waits at most before the overflow destination; null: no limit */
             max_wait?: number | null;
             overflow?: components["schemas"]["Destination"];
+            /** @description a rating menu the caller hears after the operator hangs up, a digit 1-5 (in the call's language); null: none */
+            rating_prompt_id?: number | null;
+            /** @description seconds the rating menu waits for a digit */
+            rating_timeout?: number;
         };
         QueueUpdate: {
             name?: string;
@@ -3526,6 +3564,10 @@ export interface components {
             /** @description seconds a caller waits at most before the overflow destination; null: no limit */
             max_wait?: number | null;
             overflow?: components["schemas"]["Destination"];
+            /** @description a rating menu the caller hears after the operator hangs up, a digit 1-5 (in the call's language); null: none */
+            rating_prompt_id?: number | null;
+            /** @description seconds the rating menu waits for a digit */
+            rating_timeout?: number;
         };
         QueueResponse: {
             id: number;
@@ -3552,6 +3594,8 @@ export interface components {
             periodic_announce_seconds: number;
             max_wait: number | null;
             overflow: components["schemas"]["DestinationView"];
+            rating_prompt_id: number | null;
+            rating_timeout: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3671,6 +3715,13 @@ export interface components {
             /** @description open by this schedule; null: at all hours */
             schedule_id?: number | null;
             closed_destination?: components["schemas"]["Destination"];
+            /**
+             * @description always: every answered call is recorded, from the operator's answer to the hang-up; off: none
+             * @enum {string}
+             */
+            recording?: "always" | "off";
+            /** @description the prompt telling the caller the call is recorded, played before the line's destination while it is open */
+            recording_prompt_id?: number | null;
         };
         LineUpdate: {
             /** @description as the trunk delivers it: a short number (109) or a full one (+77172...) */
@@ -3680,6 +3731,13 @@ export interface components {
             schedule_id?: number | null;
             destination?: components["schemas"]["Destination"];
             closed_destination?: components["schemas"]["Destination"];
+            /**
+             * @description always: every answered call is recorded, from the operator's answer to the hang-up; off: none
+             * @enum {string}
+             */
+            recording?: "always" | "off";
+            /** @description the prompt telling the caller the call is recorded, played before the line's destination while it is open */
+            recording_prompt_id?: number | null;
         };
         LineResponse: {
             id: number;
@@ -3689,6 +3747,8 @@ export interface components {
             schedule_id: number | null;
             destination: components["schemas"]["DestinationView"];
             closed_destination: components["schemas"]["DestinationView"];
+            recording: string;
+            recording_prompt_id: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3808,6 +3868,15 @@ export interface components {
              * @enum {string}
              */
             outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
+            /** @description the citizen's score in the queue's rating menu after the operator hung up */
+            rating: number | null;
+            /**
+             * Format: date-time
+             * @description a low score (1, 2) stays on the supervisors' review list until a supervisor reviews it
+             */
+            reviewed_at: string | null;
+            reviewed_by: number | null;
+            review_comment: string | null;
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -3848,6 +3917,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
             };
             queues: {
                 queue: string;
@@ -3874,6 +3949,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
                 /** @description callers in the queue now */
                 waiting_now: number;
                 /** @description how long the longest-waiting caller has waited now, seconds */
@@ -3906,6 +3987,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
             }[];
             days: {
                 /** Format: date */
@@ -3933,6 +4020,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
             }[];
             operators: {
                 /** @description the queue member: PJSIP/<terminal> */
@@ -3948,6 +4041,12 @@ export interface components {
                 handling_seconds: number;
                 /** @description handling_seconds / the calls that ended; seconds, null when there is no call to average */
                 average_handling: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
                 /** @description the time the member spent in each state within the period (up to now), seconds */
                 state_seconds: {
                     ready: number;
@@ -4090,6 +4189,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
             };
             queues: {
                 queue: string;
@@ -4116,6 +4221,12 @@ export interface components {
                 average_handling: number | null;
                 /** @description the longest hold of the period's calls, seconds */
                 longest_hold: number | null;
+                /** @description answered calls the citizen scored (1-5) in the queue's rating menu */
+                ratings: number;
+                /** @description their average score, to 0.01; null when none */
+                average_rating: number | null;
+                /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
+                rated_share: number | null;
                 /** @description callers in the queue now */
                 waiting_now: number;
                 /** @description how long the longest-waiting caller has waited now, seconds */
@@ -4169,6 +4280,10 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             }[];
+        };
+        LineCallReview: {
+            /** @description what the supervisor found and did */
+            comment: string;
         };
         ConfigPreview: {
             config_type: string;
@@ -10549,6 +10664,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LineBoard"];
+                };
+            };
+        };
+    };
+    lineCallsForReview: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineCallPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    reviewLineCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asterisk's Linkedid: the caller channel's Uniqueid */
+                linkedid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineCallReview"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineCallView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -9,7 +9,7 @@ export const kk: Texts = {
   language: { label: 'Тіл', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
-  nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', inbox: 'Кіріс', board: 'Мониторинг', admin: 'Әкімшілік' },
+  nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', inbox: 'Кіріс', board: 'Мониторинг', calls: 'Желі қоңыраулары', admin: 'Әкімшілік' },
   aria: {
     increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір',
   },
@@ -147,6 +147,19 @@ export const kk: Texts = {
     lines: 'Бүгінгі желілер', lineNumber: 'Желі', lineCalls: 'Қоңыраулар', lineClosed: 'Кестеден тыс', lineMenuHangup: 'Мәзірде тұтқаны қойды', lineMenuTimeout: 'Таңдамады',
     lineMenuInvalid: 'Қате цифр', lineKk: 'Қазақша', lineRu: 'Орысша', lineToQueue: 'Кезекке', lineRefused: 'Нөмір қызмет көрсетілмейді', noLineCalls: 'Бүгін желіге қоңырау болған жоқ',
     format: 'Файл пішімі', download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
+    rating: 'Азаматтардың бағасы',
+  },
+  recording: {
+    title: 'Сөйлесу жазбасы', none: 'Сөйлесу жазбасы жоқ', player: 'Жазба ойнатқышы: бос орын — ойнату және кідірту, көрсеткілер — 5 секунд артқа және алға',
+    leg: 'Терминал {{terminal}} · {{at}} · {{length}}', keys: 'Бос орын — ойнату/кідірту, ← және → — 5 секундқа', back: '5 секунд артқа', forward: '5 секунд алға', s: 'с', speed: 'Жылдамдық',
+    missing: 'Жазба файлы дискіден жүйеден тыс жойылған: оны тыңдау мүмкін емес', notAllowed: 'Бұл жазба сізге қолжетімсіз', failed: 'Жазбаны жүктеу мүмкін болмады', listFailed: 'Қоңырау жазбаларын алу мүмкін болмады',
+  },
+  calls: {
+    title: 'Желі қоңыраулары', all: 'Барлық қоңыраулар', review: 'Талдауға ({{count}})', started: 'Басталуы', rating: 'Баға', ratingOf: '5-тен {{rating}} баға', none: 'Қоңыраулар жоқ',
+    language: 'Тіл', endedBy: 'Аяқтаған', endedBys: { caller: 'Азамат', agent: 'Оператор', transfer: 'Ауыстыру' } as Record<string, string>, reviewed: 'Талданды {{at}}',
+    supervisorsOnly: 'Желі қоңыраулары тек басшыларға қолжетімді', nothingToReview: 'Талдауға төмен бағалар жоқ', reviewTitle: 'Қоңырауды талдау',
+    comment: 'Не анықталды және не істелді', commentRequired: 'Талдауда не анықталғанын жазыңыз', commentTooLong: '2000 таңбадан аспауы керек', markReviewed: 'Талданды деп белгілеу',
+    alreadyReviewed: 'Бұл қоңырауды басқа басшы талдап қойған',
   },
   board: {
     title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',

@@ -7,7 +7,7 @@ export const ru = {
   language: { label: 'Язык', ru: 'Русский', kk: 'Қазақша', short: { ru: 'РУС', kk: 'ҚАЗ' } },
   /** the language an appeal is written in, named in the console's */
   appealLanguage: { ru: 'Русский', kk: 'Казахский' },
-  nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', inbox: 'Входящие', board: 'Мониторинг', admin: 'Администрирование' },
+  nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', inbox: 'Входящие', board: 'Мониторинг', calls: 'Звонки линии', admin: 'Администрирование' },
   aria: {
     increase: 'Увеличить', decrease: 'Уменьшить', choice: 'Выбор', clear: 'Очистить', close: 'Закрыть', search: 'Найти', more: 'Ещё', reload: 'Обновить', menu: 'Меню',
   },
@@ -145,6 +145,19 @@ export const ru = {
     lines: 'Линии сегодня', lineNumber: 'Линия', lineCalls: 'Звонков', lineClosed: 'Вне графика', lineMenuHangup: 'Положили трубку в меню', lineMenuTimeout: 'Не выбрали',
     lineMenuInvalid: 'Неверная цифра', lineKk: 'Казахский', lineRu: 'Русский', lineToQueue: 'В очередь', lineRefused: 'Номер не обслуживается', noLineCalls: 'Сегодня на линии не звонили',
     format: 'Формат файла', download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
+    rating: 'Оценка граждан',
+  },
+  recording: {
+    title: 'Запись разговора', none: 'Записи разговора нет', player: 'Проигрыватель записи: пробел — пуск и пауза, стрелки — на 5 секунд назад и вперёд',
+    leg: 'Терминал {{terminal}} · {{at}} · {{length}}', keys: 'Пробел — пуск/пауза, ← и → — на 5 секунд', back: 'На 5 секунд назад', forward: 'На 5 секунд вперёд', s: 'с', speed: 'Скорость',
+    missing: 'Файл записи удалён с диска вне системы: прослушать её нельзя', notAllowed: 'Эта запись вам недоступна', failed: 'Не удалось загрузить запись', listFailed: 'Не удалось получить записи звонка',
+  },
+  calls: {
+    title: 'Звонки линии', all: 'Все звонки', review: 'На разбор ({{count}})', started: 'Начало', rating: 'Оценка', ratingOf: 'Оценка {{rating}} из 5', none: 'Звонков нет',
+    language: 'Язык', endedBy: 'Завершил', endedBys: { caller: 'Гражданин', agent: 'Оператор', transfer: 'Перевод' } as Record<string, string>, reviewed: 'Разобран {{at}}',
+    supervisorsOnly: 'Звонки линии доступны только руководителям', nothingToReview: 'Низких оценок на разбор нет', reviewTitle: 'Разбор звонка',
+    comment: 'Что выяснено и что сделано', commentRequired: 'Напишите, что выяснено при разборе', commentTooLong: 'Не больше 2000 знаков', markReviewed: 'Отметить разобранным',
+    alreadyReviewed: 'Этот звонок уже разобрал другой руководитель',
   },
   board: {
     title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',

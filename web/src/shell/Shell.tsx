@@ -1,4 +1,4 @@
-import { DashboardOutlined, FileTextOutlined, InboxOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
+import { AudioOutlined, DashboardOutlined, FileTextOutlined, InboxOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
 import { Alert, Button, Grid, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
 import { lazy, Suspense } from 'react'
 import type { TFunction } from 'i18next'
@@ -78,7 +78,7 @@ function menuOf (user: SessionUser, workplace: Workplace | undefined, t: TFuncti
     ...(canUseDesk(user, workplace) ? [{ key: '/desk', icon: <PhoneOutlined aria-hidden />, label: t('nav.desk') }] : []),
     ...(canUseInbox(user, workplace) ? [{ key: '/inbox', icon: <InboxOutlined aria-hidden />, label: t('nav.inbox') }] : []),
     { key: '/appeals', icon: <FileTextOutlined aria-hidden />, label: t('nav.appeals') },
-    ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined aria-hidden />, label: t('nav.board') }] : []),
+    ...(canUseBoard(user) ? [{ key: '/board', icon: <DashboardOutlined aria-hidden />, label: t('nav.board') }, { key: '/calls', icon: <AudioOutlined aria-hidden />, label: t('nav.calls') }] : []),
     ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined aria-hidden />, label: t('nav.admin'), children: admin }] : []),
     { key: '/profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
   ]

@@ -9,6 +9,7 @@ import { keys } from '../../api/keys'
 import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, useNames, useOrganizations, useRegionNames, useResponseMethods, useSources, useSubcategories } from '../../references/references'
+import { CallRecordings } from '../calls/RecordingPlayer'
 import { AnswerCheckView } from './AnswerCheck'
 import { AppealActions } from './AppealActions'
 import { StatusTag } from './StatusTag'
@@ -115,6 +116,11 @@ export function AppealPage () {
               />
             </Card>
             {transcript.data?.line_call && <LineCallCard call={transcript.data.line_call} />}
+            {transcript.data?.call_id && (
+              <Card size='small' title={t('recording.title')} data-testid='appeal-recording'>
+                <CallRecordings linkedid={transcript.data.call_id} />
+              </Card>
+            )}
             {a.call_row_id != null && (
               <Card size='small' title={t('desk.transcript')} loading={transcript.isLoading}>
                 {transcript.isError && <Alert type='error' message={t('common.networkError')} />}

@@ -82,6 +82,7 @@ export function LineBoard () {
           { title: t('line.serviceLevel'), dataIndex: 'service_level', render: percent },
           { title: t('line.asa'), dataIndex: 'average_speed_of_answer', render: (v: number | null) => (v === null ? '—' : clock(v)) },
           { title: t('line.aht'), dataIndex: 'average_handling', render: (v: number | null) => (v === null ? '—' : clock(v)) },
+          { title: t('line.rating'), dataIndex: 'average_rating', render: (v: number | null, q) => (v === null ? '—' : <span data-testid='queue-rating'>{v.toFixed(2)} <Typography.Text type='secondary'>({q.ratings})</Typography.Text></span>) },
           { title: t('line.waitingNow'), dataIndex: 'waiting_now' },
           { title: t('line.longestWait'), dataIndex: 'longest_wait_now', render: (v: number | null) => (v === null ? '—' : longestNow(v)) },
         ]}

@@ -1,0 +1,39 @@
+import { api, problemOf, type ApiProblem, type Schemas } from './client'
+import { keys } from './keys'
+import { load } from './load'
+
+// The line's calls as kept (/api/line-calls), the supervisors' review list, and the calls' recordings
+// (/api/recordings): heard with the session's token, so fetched whole and played from memory.
+
+export const PAGE_SIZE = 50
+
+export const lineCallsQuery = (page: number, outcome?: Schemas['LineCallView']['outcome']) => ({
+  queryKey: keys.lineCalls.list(page, outcome),
+  queryFn: () => load(api.GET('/api/line-calls', { params: { query: { skip: page * PAGE_SIZE, limit: PAGE_SIZE, ...(outcome ? { outcome } : {}) } } })),
+})
+
+export const reviewsQuery = (page: number) => ({
+  queryKey: keys.lineCalls.reviews(page),
+  queryFn: () => load(api.GET('/api/line-calls/reviews', { params: { query: { skip: page * PAGE_SIZE, limit: PAGE_SIZE } } })),
+})
+
+export const reviewCall = (linkedid: string, comment: string) =>
+  load(api.POST('/api/line-calls/{linkedid}/review', { params: { path: { linkedid } }, body: { comment } }))
+
+export const callRecordingsQuery = (linkedid: string) => ({
+  queryKey: keys.lineCalls.recordings(linkedid),
+  queryFn: () => load(api.GET('/api/line-calls/{linkedid}/recordings', { params: { path: { linkedid } } })),
+})
+
+/** a recording's sound, whole (a call's is some hundred kilobytes); its problem thrown as the pages show them */
+export async function fetchRecording (id: number): Promise<Blob> {
+  let answer
+  try {
+    answer = await api.GET('/api/recordings/{recording_id}', { params: { path: { recording_id: id } }, parseAs: 'blob' })
+  } catch {
+    const unreachable: ApiProblem = { status: 0, detail: undefined }
+    throw unreachable
+  }
+  if (!answer.response.ok) throw problemOf(answer.error, answer.response)
+  return answer.data as Blob
+}
