@@ -216,7 +216,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const classifiers = createClassifiersModule({ db })
   const regions = createRegionsModule({ db })
   const audit = createAuditModule({ db, oneWriter: database.kind === 'pglite', clock, log, audit: config.audit, jwtSecret, timeZone: config.appeals.timeZone, exportMaxRows: config.appeals.exportMaxRows, purgeIntervalMs: config.calls.purgeIntervalMs })
-  const recorded = recordings.createRecordingsModule({ db, recordings: config.recordings, metrics, log, audit: audit.port, clock, isCentreStaff: centreStaffPolicy(db) })
+  const recorded = recordings.createRecordingsModule({ db, recordings: config.recordings, metrics, log, audit: audit.port, clock, timeZone: config.appeals.timeZone, isCentreStaff: centreStaffPolicy(db) })
   // an operator's console opening or closing makes their phone ring or not (the agents' module, below)
   const callEvents = createCallEventsModule({
     database, clock, calls: config.calls, log, control, isCentreStaff: centreStaffPolicy(db), metrics, audit: audit.port,

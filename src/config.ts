@@ -65,6 +65,11 @@ export interface Config {
     /** days an operator may hear the calls it took */
     operatorDays: number
     sweepIntervalMs: number
+    /** RECORDING_RETENTION_DAYS, purged every CALL_PURGE_INTERVAL */
+    retentionDays: number
+    purgeIntervalMs: number
+    /** RECORDINGS_MAX_BYTES: the disk they may take */
+    maxBytes?: number
   }
   pbx: {
     /** where generate-configs writes pjsip/queues/extensions files */
@@ -320,6 +325,9 @@ export function loadConfig (env: Env = process.env): Config {
       dir: e.RECORDINGS_DIR ?? `${e.DATA_DIR}/recordings`,
       operatorDays: e.RECORDING_OPERATOR_DAYS,
       sweepIntervalMs: seconds(e.RECORDING_SWEEP_INTERVAL) * 1000,
+      retentionDays: e.RECORDING_RETENTION_DAYS,
+      purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,
+      maxBytes: e.RECORDINGS_MAX_BYTES,
     },
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,

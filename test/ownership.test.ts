@@ -28,7 +28,7 @@ const OWNERS: Record<string, string[]> = {
   'integrations/mail': ['mailOutbox'],
   'modules/notifications': ['notifications'],
   'modules/audit': ['personalDataAccess', 'dataProtectionOfficers'],
-  'modules/recordings': ['callRecordings'],
+  'modules/recordings': ['callRecordings', 'recordingBins'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

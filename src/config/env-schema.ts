@@ -83,6 +83,8 @@ export const EnvSchema = Type.Object({
   PBX_RECORDINGS_DIR: Type.Optional(text({ defaultDoc: 'RECORDINGS_DIR, made absolute', pattern: '^/[A-Za-z0-9._/-]*$', problem: 'must be an absolute path of letters, digits and . _ - /', description: 'RECORDINGS_DIR as Asterisk sees it (another mount point of the same volume); the generated dialplan records into it' })),
   RECORDING_OPERATOR_DAYS: integer({ default: 7, min: 0, max: 3650, description: 'days an operator may hear the calls it took' }),
   RECORDING_SWEEP_INTERVAL: duration({ default: '10s', description: 'how often finished recordings are taken over from RECORDINGS_DIR' }),
+  RECORDING_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36500, description: 'recordings older than this are deleted (with CALL_PURGE_INTERVAL), each purge audited; a recording of an appeal not yet closed is kept, and counted from the appeal\'s closing' }),
+  RECORDINGS_MAX_BYTES: Type.Optional(integer({ min: 1, max: Number.MAX_SAFE_INTEGER, description: 'the disk the recordings may take: the board and /metrics then say how many days are left at the last week\'s pace' })),
   PBX_SIP_REALM: text({ default: 'asterisk', pattern: '^[A-Za-z0-9._-]{1,40}$', problem: 'must be 1 to 40 letters, digits, dots, dashes or underscores', description: 'realm of the SIP digest credentials (the realm Asterisk challenges with)' }),
   AMI_HOST: Type.Optional(text({ description: 'host of the Asterisk Manager Interface; unset = no AMI (reload and status say so)' })),
   AMI_PORT: integer({ default: 5038, min: 1, max: 65535, description: 'AMI port' }),

@@ -3,7 +3,8 @@ import { bigserial, index, integer, jsonb, pgTable, text, timestamp, varchar } f
 import { oneOf } from './checks.js'
 import { users } from './users.js'
 
-export const personalDataActions = ['read', 'export'] as const
+/** read, export: shown to someone; purge: deleted by the retention */
+export const personalDataActions = ['read', 'export', 'purge'] as const
 export const personalDataSubjects = ['appeal', 'transcript', 'person', 'call', 'line_call', 'recording'] as const
 export type PersonalDataAction = typeof personalDataActions[number]
 export type PersonalDataSubject = typeof personalDataSubjects[number]

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, index, pgTable, real, serial, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, pgTable, real, serial, timestamp, unique, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 
 /** `opus`: compressed and checked; `wav`: kept raw while no encoder could run (compressed once one can) */
@@ -35,3 +35,14 @@ export const callRecordings = pgTable('call_recordings', {
   // the raw recordings that still wait for an encoder
   index('call_recordings_raw_idx').on(t.id).where(sql`format = 'wav'`),
 ])
+
+/**
+ * The disk the kept recordings take, by the 15 minutes they were taken over in: kept by a trigger on
+ * call_recordings (a missing file no longer counts), so that /metrics and the board read a few
+ * hundred rows, not every recording.
+ */
+export const recordingBins = pgTable('recording_bins', {
+  bin: timestamp('bin', { withTimezone: true }).primaryKey(),
+  files: integer('files').notNull().default(0),
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+})

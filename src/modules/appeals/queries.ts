@@ -1,8 +1,17 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { appeals } from '../../db/schema/index.js'
 
 /* What other modules may ask of the appeals (their owner is this module). */
+
+/**
+ * Until when the appeals registered from a call (`callRow`, a column or subquery of the caller's
+ * query) hold what belongs to it: 'infinity' while one is not closed, else the last closing; null
+ * when none was registered from it.
+ */
+export const appealsHoldUntil = (callRow: SQLWrapper) => sql`(
+  select case when bool_or(a.closed_at is null) then 'infinity'::timestamptz else max(a.closed_at) end
+  from ${appeals} a where a.call_row_id = ${callRow})`
 
 /** the organizations executing the appeals registered from a call (its recordings are theirs to hear) */
 export const executorsOfCall = async (db: AppDb, callRowId: number): Promise<number[]> =>

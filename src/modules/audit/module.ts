@@ -5,13 +5,13 @@ import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
 import { createRetentionJob } from '../../lib/retention.js'
 import type { Config } from '../../config.js'
-import { createAccessRecorder, recordPersonalDataReads, recordShown, type ShownRecorder } from './recorder.js'
+import { createAccessRecorder, recordPersonalDataReads, recordPurge, recordShown, type PurgeRecorder, type ShownRecorder } from './recorder.js'
 import { createAuditRepo } from './repo.js'
 import routes from './routes.js'
 import { createAuditService } from './service.js'
 
 /** what other modules record through the audit; nothing when PERSONAL_DATA_AUDIT=false */
-export interface AuditPort { recordShown?: ShownRecorder }
+export interface AuditPort { recordShown?: ShownRecorder, recordPurged?: PurgeRecorder }
 
 /**
  * The audit of personal data: every answer of a route marked `personalData` recorded (mounted
@@ -27,7 +27,7 @@ export function createAuditModule (deps: {
   const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old records of personal data access', clock: deps.clock, log: deps.log, retentionDays: deps.audit.retentionDays, intervalMs: deps.purgeIntervalMs })
   const recorder = deps.audit.enabled ? createAccessRecorder({ repo, key }) : undefined
   return {
-    port: { recordShown: recorder && recordShown(recorder, deps.clock) },
+    port: { recordShown: recorder && recordShown(recorder, deps.clock), recordPurged: recorder && recordPurge(recorder, deps.clock) },
     running: [retention],
     async register (app) {
       if (recorder) recordPersonalDataReads(app, recorder, deps.clock)

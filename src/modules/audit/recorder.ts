@@ -93,5 +93,13 @@ export function recordPersonalDataReads (app: FastifyInstance, recorder: AccessR
 /** records what a request shows outside its answer (a live stream's events): the same record as a route's */
 export type ShownRecorder = (req: FastifyRequest, subject: PersonalDataSubject, ids: Array<string | number>, detail?: object) => Promise<void>
 
+/** what the retention deleted of a subject: a record with no actor, whatever request */
+export type PurgeRecorder = (subject: PersonalDataSubject, ids: Array<string | number>, detail: object) => Promise<void>
+
+export const recordPurge = (recorder: AccessRecorder, clock: Clock): PurgeRecorder => (subject, ids, detail) => recorder.record({
+  at: clock(), actor_id: null, actor_email: null, actor_role: null, ip: null, request_id: null,
+  action: 'purge', subject, subject_ids: [...new Set(ids.map(String))], route: 'retention', detail,
+})
+
 export const recordShown = (recorder: AccessRecorder, clock: Clock): ShownRecorder =>
   (req, subject, ids, detail) => recorder.record(entryOf(req, { subject }, 'read', clock, ids, detail))

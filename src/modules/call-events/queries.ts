@@ -1,8 +1,11 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { callChunks, calls } from '../../db/schema/index.js'
 
 /* What other modules may ask of the calls tables (their owner is this module). */
+
+/** the row of the call whose telephony id is `callId` (a column of the caller's query), as a subquery */
+export const callRowOf = (callId: SQLWrapper) => sql`(select c.id from ${calls} c where c.call_id = ${callId})`
 
 /** the row of a call by its telephony id (Asterisk's Linkedid for the line's calls) */
 export const callRowIdOf = async (db: AppDb, callId: string): Promise<number | undefined> =>

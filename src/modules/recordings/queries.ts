@@ -1,6 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
-import { callRecordings } from '../../db/schema/index.js'
+import { callRecordings, recordingBins } from '../../db/schema/index.js'
+import { appealsHoldUntil } from '../appeals/queries.js'
+import { callRowOf } from '../call-events/queries.js'
 
 export type RecordingRow = typeof callRecordings.$inferSelect
 export type NewRecording = typeof callRecordings.$inferInsert
@@ -32,3 +34,26 @@ export const recordingById = async (db: AppDb, id: number): Promise<RecordingRow
 export async function markMissing (db: AppDb, id: number): Promise<void> {
   await db.update(callRecordings).set({ missing_at: sql`coalesce(${callRecordings.missing_at}, now())` }).where(eq(callRecordings.id, id))
 }
+
+/**
+ * The recordings the retention may delete: begun before the cutoff, and of no appeal still open nor
+ * closed after it (an appeal's recordings are counted from its closing); oldest first.
+ */
+export const purgeable = (db: AppDb, cutoff: Date, limit: number) => db.select({ id: callRecordings.id, linkedid: callRecordings.linkedid, file: callRecordings.file })
+  .from(callRecordings)
+  .where(sql`${callRecordings.started_at} < ${cutoff.toISOString()}::timestamptz
+    and coalesce(${appealsHoldUntil(callRowOf(callRecordings.linkedid))}, '-infinity'::timestamptz) < ${cutoff.toISOString()}::timestamptz`)
+  .orderBy(callRecordings.started_at).limit(limit)
+
+export const deleteRecordings = async (db: AppDb, ids: number[]): Promise<void> => {
+  if (ids.length > 0) await db.delete(callRecordings).where(inArray(callRecordings.id, ids))
+}
+
+/** the disk the kept recordings take, and what was taken over since `since` and `weekAgo` (from the trigger's bins) */
+export const usageOf = async (db: AppDb, since: Date, weekAgo: Date): Promise<{ files: number, bytes: number, since_bytes: number, week_bytes: number }> =>
+  (await db.select({
+    files: sql<number>`coalesce(sum(${recordingBins.files}), 0)::int`,
+    bytes: sql<number>`coalesce(sum(${recordingBins.bytes}), 0)::float8`,
+    since_bytes: sql<number>`coalesce(sum(${recordingBins.bytes}) filter (where ${recordingBins.bin} >= ${since.toISOString()}::timestamptz), 0)::float8`,
+    week_bytes: sql<number>`coalesce(sum(${recordingBins.bytes}) filter (where ${recordingBins.bin} >= ${weekAgo.toISOString()}::timestamptz), 0)::float8`,
+  }).from(recordingBins))[0]!

@@ -4,7 +4,7 @@ import { markRoutes } from '../../lib/auth.js'
 import { AppError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ShownRecorder } from '../audit/recorder.js'
-import { LinkedidParams, Recording, RecordingIdParams, type RecordingOut } from './schemas.js'
+import { LinkedidParams, Recording, RecordingIdParams, RecordingUsage, type RecordingOut, type RecordingUsage as Usage } from './schemas.js'
 import type { RecordingService } from './service.js'
 
 const tags = ['recordings']
@@ -13,8 +13,13 @@ const security = bearer
 const AUDIO = Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary' })
 
 /** Beyond the interface: the calls' recordings (DESIGN 10), heard by those the service lets hear them. */
-const routes: FastifyPluginAsyncTypebox<{ service: RecordingService, shown?: ShownRecorder }> = async (app, { service, shown }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: RecordingService, shown?: ShownRecorder, usage: () => Promise<Usage> }> = async (app, { service, shown, usage }) => {
   markRoutes(app, { user: true })
+
+  app.get('/recordings/usage', {
+    config: { user: ['admin', 'manager'] },
+    schema: { tags, security, operationId: 'recordingUsage', summary: 'The disk the recordings take, what arrives a day, and the days left before RECORDINGS_MAX_BYTES', response: { 200: ref(RecordingUsage) } },
+  }, async () => usage())
 
   app.get('/line-calls/:linkedid/recordings', {
     config: { personalData: { subject: 'recording', ids: (legs: RecordingOut[]) => legs.map((r) => r.id), rowsOnly: true } },

@@ -17,4 +17,14 @@ export const Recording = Type.Object({
 }, { $id: 'Recording' })
 export type RecordingOut = Static<typeof Recording>
 
-export const schemas = [Recording]
+export const RecordingUsage = Type.Object({
+  files: Type.Integer({ description: 'recordings kept (a file found missing is not counted)' }),
+  bytes: Type.Integer({ description: 'the disk they take' }),
+  today_bytes: Type.Integer({ description: 'taken over since the centre\'s midnight' }),
+  daily_bytes: Type.Integer({ description: 'taken over a day, on average over the last 7 days' }),
+  max_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'RECORDINGS_MAX_BYTES; null when not set' }),
+  days_left: Type.Union([Type.Integer(), Type.Null()], { description: 'days until max_bytes at daily_bytes a day; null without max_bytes or arrivals' }),
+}, { $id: 'RecordingUsage' })
+export type RecordingUsage = Static<typeof RecordingUsage>
+
+export const schemas = [Recording, RecordingUsage]

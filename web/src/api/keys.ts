@@ -42,6 +42,7 @@ export const keys = {
     list: (page: number, outcome?: string) => ['line-calls', 'list', page, outcome],
     reviews: (page: number) => ['line-calls', 'reviews', page],
     recordings: (linkedid: string) => ['line-calls', 'recordings', linkedid],
+    usage: ['line-calls', 'recordings-usage'],
   },
   agent: { me: ['agent', 'me'] },
   board: {

@@ -37,3 +37,5 @@ export async function fetchRecording (id: number): Promise<Blob> {
   if (!answer.response.ok) throw problemOf(answer.error, answer.response)
   return answer.data as Blob
 }
+
+export const recordingUsageQuery = { queryKey: keys.lineCalls.usage, queryFn: () => load(api.GET('/api/recordings/usage')) }

@@ -2130,6 +2130,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/recordings/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The disk the recordings take, what arrives a day, and the days left before RECORDINGS_MAX_BYTES */
+        get: operations["recordingUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line-calls/{linkedid}/recordings": {
         parameters: {
             query?: never;
@@ -5298,6 +5315,20 @@ export interface components {
             /** @description where it is heard: GET with Range */
             url: string;
         };
+        RecordingUsage: {
+            /** @description recordings kept (a file found missing is not counted) */
+            files: number;
+            /** @description the disk they take */
+            bytes: number;
+            /** @description taken over since the centre's midnight */
+            today_bytes: number;
+            /** @description taken over a day, on average over the last 7 days */
+            daily_bytes: number;
+            /** @description RECORDINGS_MAX_BYTES; null when not set */
+            max_bytes: number | null;
+            /** @description days until max_bytes at daily_bytes a day; null without max_bytes or arrivals */
+            days_left: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -5914,7 +5945,7 @@ export interface operations {
                 subject?: "appeal" | "transcript" | "person" | "call" | "line_call" | "recording";
                 /** @description one appeal, person or call: the records that showed it */
                 subject_id?: string;
-                action?: "read" | "export";
+                action?: "read" | "export" | "purge";
                 /** @description from this instant (ISO 8601 with an offset) */
                 from?: string;
                 /** @description before this instant */
@@ -5958,7 +5989,7 @@ export interface operations {
                 subject?: "appeal" | "transcript" | "person" | "call" | "line_call" | "recording";
                 /** @description one appeal, person or call: the records that showed it */
                 subject_id?: string;
-                action?: "read" | "export";
+                action?: "read" | "export" | "purge";
                 /** @description from this instant (ISO 8601 with an offset) */
                 from?: string;
                 /** @description before this instant */
@@ -10764,6 +10795,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    recordingUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingUsage"];
                 };
             };
         };

@@ -19,6 +19,7 @@ import { LineBoard } from './LineBoard'
 import { LineReports } from './LineReports'
 import { LiveCalls } from './LiveCalls'
 import { LlmUsage } from './LlmUsage'
+import { RecordingsDisk } from './RecordingsDisk'
 
 type Level = 'appeal_type' | 'category' | 'subcategory'
 const levelList: Record<Level, NamedList> = { appeal_type: 'appeal-types', category: 'categories', subcategory: 'subcategories' }
@@ -81,6 +82,7 @@ export function Board () {
       </Row>
       <LineBoard />
       <LineReports />
+      <RecordingsDisk />
       <Card
         size='small' title={t('board.statistics')}
         extra={<DatePicker.RangePicker value={period} allowClear={false} onChange={(v) => { if (v?.[0] && v[1]) setPeriod([v[0], v[1]]) }} aria-label={t('appeals.period')} />}
