@@ -260,6 +260,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     agents,
     lineCalls.createLineCallsModule({
       database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
+      callEnded: recorded.port.callEnded,
     }),
     recorded,
     llm,

@@ -21,6 +21,7 @@ export function createLineCallsModule (deps: {
   queues?: Pick<QueueControl, 'status' | 'liveCalls'>
   publish?: (event: LineLiveEvent) => Promise<void>
   metrics: Pick<Metrics, 'amiEvent' | 'amiConnected' | 'failure'>
+  callEnded?: (linkedid: string) => void
 }): ServiceModule {
   const { database, events, calls, ...rest } = deps
   const repo = createLineCallRepo(database.db)

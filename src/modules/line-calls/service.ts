@@ -31,8 +31,10 @@ export interface Desk {
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish, metrics }: {
+export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish, metrics, callEnded }: {
   repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
+  /** a call's end saved (its recordings' files are closed: the recordings take them over) */
+  callEnded?: (linkedid: string) => void
   metrics: Pick<Metrics, 'amiEvent' | 'failure'>
   /** Asterisk's queues now (QueueStatus), read after each connection */
   queues?: Pick<QueueControl, 'status' | 'liveCalls'>
@@ -95,6 +97,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     for (const leg of call.earlier_queues) leg.service_level_seconds ??= (await repo.queueOf(leg.queue))?.service_level ?? null
     if (call.ended_at) contexts.delete(call.linkedid)
     await repo.save(call, context, epoch)
+    if (call.ended_at) callEnded?.(call.linkedid)
     announce(context.organization_id)
   }
 

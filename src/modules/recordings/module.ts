@@ -19,7 +19,12 @@ import { createRecordingUsage } from './usage.js'
 export interface RecordingsPort {
   /** what /ready warns of: recordings kept as WAV while no encoder runs */
   warnings: () => string[]
+  /** a call ended (Asterisk's Hangup): its legs' files are closed, taken over shortly */
+  callEnded: () => void
 }
+
+/** after a call's hang-up, the wait before its legs are taken over: MixMonitor closes a leg's file as its channel goes */
+const AFTER_HANGUP_MS = 1500
 
 const NO_ENCODER = 'recordings: no encoder (opusenc and opusdec from opus-tools) runs here: recordings are kept as WAV, and compressed once one does'
 
@@ -58,7 +63,7 @@ export function createRecordingsModule (deps: {
   figure('recordings_today_bytes', 'Recordings taken over since the centre\'s midnight, bytes', (u) => u.today_bytes)
   if (maxBytes !== undefined) figure('recordings_days_left', 'Days until RECORDINGS_MAX_BYTES at the last week\'s pace (NaN while nothing arrived that week)', (u) => u.days_left)
   return {
-    port: { warnings: () => (takeover.encodes() === false ? [NO_ENCODER] : []) },
+    port: { warnings: () => (takeover.encodes() === false ? [NO_ENCODER] : []), callEnded: () => sweep.soon(AFTER_HANGUP_MS) },
     running: [
       { start: () => { void takeover.canEncode().then((can) => { if (!can) deps.log.warn(NO_ENCODER) }) } },
       sweep,
