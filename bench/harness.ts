@@ -74,8 +74,10 @@ export async function startBaseline (handlers: Record<string, (url: URL) => Prom
 
 export interface LoadResult { rps: number, p50: number, p99: number, errors: number, non2xx: number }
 
-export async function load (url: string, headers: Record<string, string> = {}, request: { method?: string, body?: string, connections?: number, seconds?: number } = {}): Promise<LoadResult> {
+/** `rate`: requests a second in all (autocannon's -R), else as fast as the connections go */
+export async function load (url: string, headers: Record<string, string> = {}, request: { method?: string, body?: string, connections?: number, seconds?: number, rate?: number } = {}): Promise<LoadResult> {
   const args = ['-c', String(request.connections ?? BENCH_CONNECTIONS), '-d', String(request.seconds ?? BENCH_SECONDS), '-j']
+  if (request.rate) args.push('-R', String(request.rate))
   if (request.method) args.push('-m', request.method)
   if (request.body) args.push('-b', request.body)
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`)

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { createOpusToolsEncoder, readWavHeader } from '../src/integrations/recordings/index.js'
+import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, readOggOpus, readWavHeader } from '../src/integrations/recordings/index.js'
 import { asteriskWav, haveOpusTools } from './helpers/asterisk-wav.js'
 
 /** speech-band tones, `seconds` long, at about a third of full scale */
@@ -58,5 +58,55 @@ describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
     assert.ok(!existsSync(join(dir, 'call-3.ogg')) && !existsSync(join(dir, 'call-3.ogg.partial')))
     assert.equal(statSync(closed).size, 44 + 16000, 'the raw file is untouched')
     assert.equal(await createOpusToolsEncoder({ encoder: 'no-such-opusenc' }).probe(), undefined)
+  })
+
+  it('libopus in the process: an Ogg Opus stream the reference decoder (opusdec) plays at the source\'s length and loudness, under 2 kB a second', async () => {
+    const encoder = createLibopusEncoder()
+    assert.match(await encoder.probe() ?? '', /libopus/)
+    // lengths that end inside a frame, and a frame and a half
+    for (const samples of [voice(20), voice(1).subarray(0, 4321), voice(1).subarray(0, 720)]) {
+      const from = file(`lib-${samples.length}.wav`, asteriskWav(samples))
+      const to = join(dir, `lib-${samples.length}.opus`)
+      const kept = await encoder.compress(from, to)
+      assert.equal(kept.seconds, samples.length / 8000)
+      const ogg = readFileSync(to)
+      assert.ok(ogg.length <= 2000 * Math.max(1, samples.length / 8000), `${ogg.length} bytes for ${samples.length / 8000} s`)
+      const stream = readOggOpus(ogg)
+      assert.deepEqual([stream.preSkip, stream.inputRate, Number(stream.lastGranule) - stream.preSkip], [312, 8000, samples.length * 6], 'the end trimmed to the source\'s length')
+      assert.ok(!existsSync(`${to}.partial`))
+      if (!haveOpusTools) continue
+      // the reference decoder applies the pre-skip and the end trimming: exactly the source's samples
+      const decoded = pcmOf(execFileSync('opusdec', ['--quiet', '--rate', '8000', '--force-wav', to, '-'], { maxBuffer: 1 << 24 }))
+      assert.equal(decoded.length, samples.length, `${decoded.length} samples decoded of ${samples.length}`)
+      if (samples.length < 8000) continue
+      const loudness = rms(decoded) / rms(samples)
+      assert.ok(loudness > 0.8 && loudness < 1.2, `loudness kept: ${loudness.toFixed(2)}`)
+    }
+  })
+
+  it('a page that fails its CRC, a stream cut short or not Opus is refused when read back; a WAV libopus cannot take is refused, nothing left behind', async () => {
+    const to = join(dir, 'crc.opus')
+    await createLibopusEncoder().compress(file('crc.wav', asteriskWav(voice(3))), to)
+    const ogg = readFileSync(to)
+    const flipped = Buffer.from(ogg)
+    flipped[flipped.length - 10]! ^= 0xff
+    assert.throws(() => readOggOpus(flipped), /fails its CRC/)
+    assert.throws(() => readOggOpus(ogg.subarray(0, ogg.length - 7)), /runs past the end/)
+    assert.throws(() => readOggOpus(Buffer.from('OggS is not enough')), /Ogg|past the end/)
+    // 11025 Hz is no rate of Opus's: refused (the takeover keeps the raw file), no partial file left
+    const odd = asteriskWav(voice(1))
+    odd.writeUInt32LE(11_025, 24)
+    const refused = join(dir, 'odd.opus')
+    await assert.rejects(createLibopusEncoder().compress(file('odd.wav', odd), refused), /Opus rate expected/)
+    await assert.rejects(createLibopusEncoder().compress(file('open-lib.wav', asteriskWav(voice(1), { closed: false })), refused), /not a finished PCM WAV/)
+    assert.ok(!existsSync(refused) && !existsSync(`${refused}.partial`))
+  })
+
+  it('the first encoder that runs here is used: libopus, else opus-tools; none, and compressing fails', async () => {
+    const none = { probe: async () => undefined, compress: async () => { throw new Error('unreachable') } }
+    assert.match(await firstEncoder(none, createLibopusEncoder()).probe() ?? '', /libopus/)
+    const chosen = firstEncoder(createOpusToolsEncoder({ encoder: 'no-such-opusenc' }), none)
+    assert.equal(await chosen.probe(), undefined)
+    await assert.rejects(chosen.compress(file('none.wav', asteriskWav(voice(1))), join(dir, 'none.opus')), /no encoder runs here/)
   })
 })

@@ -6,7 +6,7 @@ export interface CompressedRecording {
   seconds: number
 }
 
-/** Compresses a finished recording; one implementation: Xiph's opus-tools (`./opus-tools.ts`). */
+/** Compresses a finished recording: libopus in the process (`./libopus.ts`), else Xiph's opus-tools (`./opus-tools.ts`). */
 export interface AudioEncoder {
   /** what encodes, or undefined when it cannot run here (the raw WAVs are then kept as they are) */
   probe: () => Promise<string | undefined>
@@ -17,5 +17,26 @@ export interface AudioEncoder {
   compress: (from: string, to: string) => Promise<CompressedRecording>
 }
 
+export { createLibopusEncoder } from './libopus.js'
 export { createOpusToolsEncoder } from './opus-tools.js'
+export { readOggOpus } from './ogg-opus.js'
+
+/** the first of these that runs here, asked at each probe (one installed later is used) */
+export function firstEncoder (...encoders: AudioEncoder[]): AudioEncoder {
+  let chosen: AudioEncoder | undefined
+  return {
+    async probe () {
+      for (const e of encoders) {
+        const name = await e.probe()
+        if (name !== undefined) { chosen = e; return name }
+      }
+      chosen = undefined
+      return undefined
+    },
+    async compress (from, to) {
+      if (!chosen && await this.probe() === undefined) throw new Error('no encoder runs here')
+      return chosen!.compress(from, to)
+    },
+  }
+}
 export { readWavHeader, type WavHeader } from './wav.js'

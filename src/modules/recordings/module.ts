@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDb } from '../../db/client.js'
-import { createOpusToolsEncoder, type AudioEncoder } from '../../integrations/recordings/index.js'
+import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, type AudioEncoder } from '../../integrations/recordings/index.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Metrics } from '../../lib/metrics.js'
@@ -26,7 +26,7 @@ export interface RecordingsPort {
 /** after a call's hang-up, the wait before its legs are taken over: MixMonitor closes a leg's file as its channel goes */
 const AFTER_HANGUP_MS = 1500
 
-const NO_ENCODER = 'recordings: no encoder (opusenc and opusdec from opus-tools) runs here: recordings are kept as WAV, and compressed once one does'
+const NO_ENCODER = 'recordings: no encoder (libopus through @discordjs/opus, or opusenc and opusdec from opus-tools) runs here: recordings are kept as WAV, and compressed once one does'
 
 /**
  * The calls' recordings (DESIGN 10): the finished legs Asterisk leaves in RECORDINGS_DIR taken over
@@ -38,7 +38,7 @@ export function createRecordingsModule (deps: {
   isCentreStaff: (principal: Principal) => Promise<boolean>, encoder?: AudioEncoder
 }): ServiceModule<RecordingsPort> {
   const { dir, operatorDays, sweepIntervalMs, retentionDays, purgeIntervalMs, maxBytes } = deps.recordings
-  const takeover = createRecordingTakeover({ db: deps.db, dir, encoder: deps.encoder ?? createOpusToolsEncoder(), metrics: deps.metrics, log: deps.log })
+  const takeover = createRecordingTakeover({ db: deps.db, dir, encoder: deps.encoder ?? firstEncoder(createLibopusEncoder(), createOpusToolsEncoder()), metrics: deps.metrics, log: deps.log })
   const audibleOf = createHearingPolicy({ db: deps.db, operatorDays, isCentreStaff: deps.isCentreStaff, now: deps.clock })
   const service = createRecordingService({ db: deps.db, dir, audibleOf })
   const sweep = periodic(async () => {
