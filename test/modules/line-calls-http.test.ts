@@ -314,7 +314,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     // the figures: the same numbers as /kpis, a row per breakdown's member
     const kpis = (await get(`/api/line-calls/kpis?${period}`, manager)).json()
     const byDay = csvLines((await get(`/api/line-calls/kpis/export?${period}&by=day&format=csv`, manager)).body)
-    assert.equal(byDay[0], 'День,Поступило,Отвечено,Брошено,Брошено быстро,Истекло ожидание,Отвечено в пределах SL,"Уровень обслуживания, %","Уровень обслуживания с брошенными, %","Ср. ожидание ответа, с","Ср. разговор, с","Ср. обработка, с","Макс. ожидание, с"')
+    assert.equal(byDay[0], 'День,Поступило,Отвечено,Брошено,Брошено быстро,Истекло ожидание,Отвечено в пределах SL,"Уровень обслуживания, %","Уровень обслуживания с брошенными, %","Ср. ожидание ответа, с","Ср. разговор, с","Ср. обработка, с","Макс. ожидание, с",Оценок,Ср. оценка,"Оценили, %"')
     assert.deepEqual(byDay.slice(1).map((l) => l.split(',').slice(0, 3)), kpis.days.map((d: { day: string, offered: number, answered: number }) => [d.day, String(d.offered), String(d.answered)]))
     const byQueue = csvLines((await get(`/api/line-calls/kpis/export?${period}&by=queue&format=csv&lang=kk`, manager)).body)
     assert.ok(byQueue[0]!.startsWith('Кезек,Түскені,'))

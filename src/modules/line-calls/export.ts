@@ -48,12 +48,19 @@ export const callsTable: ExportTable<LineCallRow> = {
     { ru: 'Ответил', kk: 'Жауап берді', width: 16, value: (c) => c.answered_by ?? '' },
     { ru: 'Разговор, с', kk: 'Сөйлесу, с', width: 10, value: (c) => c.talk_seconds },
     { ru: 'Завершил', kk: 'Аяқтаған', width: 14, value: (c, _at, lang) => (c.ended_by === null ? '' : endedByWords[c.ended_by]?.[lang] ?? c.ended_by) },
+    { ru: 'Оценка', kk: 'Баға', width: 7, value: (c) => c.rating },
     { ru: 'Окончание', kk: 'Аяқталуы', width: 17, value: (c, at) => at(c.ended_at) },
     { ru: 'Linkedid', kk: 'Linkedid', width: 16, value: (c) => c.linkedid },
   ],
 }
 
 type Figures = LineKpis['totals']
+/** the citizens' scores of a breakdown's member: the queues' and the operators' */
+const ratingColumns = <Row extends { ratings: number, average_rating: number | null, rated_share: number | null }>(): ExportColumn<Row>[] => [
+  { ru: 'Оценок', kk: 'Бағалар', width: 8, value: (f) => f.ratings },
+  { ru: 'Ср. оценка', kk: 'Орташа баға', width: 8, value: (f) => f.average_rating },
+  { ru: 'Оценили, %', kk: 'Бағалағандар, %', width: 10, value: (f) => f.rated_share },
+]
 const figureColumns: ExportColumn<Figures>[] = [
   { ru: 'Поступило', kk: 'Түскені', width: 10, value: (f) => f.offered },
   { ru: 'Отвечено', kk: 'Жауап берілгені', width: 10, value: (f) => f.answered },
@@ -67,6 +74,7 @@ const figureColumns: ExportColumn<Figures>[] = [
   { ru: 'Ср. разговор, с', kk: 'Орташа сөйлесу, с', width: 12, value: (f) => f.average_talk },
   { ru: 'Ср. обработка, с', kk: 'Орташа өңдеу, с', width: 12, value: (f) => f.average_handling },
   { ru: 'Макс. ожидание, с', kk: 'Ең ұзақ күту, с', width: 12, value: (f) => f.longest_hold },
+  ...ratingColumns<Figures>(),
 ]
 /** a breakdown's key column, then the figures */
 const figuresTable = <Row extends Figures>(sheet: Words, key: ExportColumn<Row>): ExportTable<Row> => ({ sheet, columns: [key, ...figureColumns as ExportColumn<Row>[]] })
@@ -117,6 +125,7 @@ export const kpiFiles: Record<typeof kpiBreakdownNames[number], (k: LineKpis) =>
       { ru: 'Перерывы, с', kk: 'Үзілістер, с', width: 12, value: (o) => o.pause_seconds },
       { ru: 'Перерывы по причинам', kk: 'Үзілістер себептері бойынша', width: 30, value: (o) => o.pauses.map((p) => `${p.reason || '—'}: ${p.seconds}`).join('; ') },
       { ru: 'Занятость, %', kk: 'Жүктемесі, %', width: 10, value: (o) => o.occupancy },
+      ...ratingColumns<LineKpis['operators'][number]>(),
     ],
   }),
 }

@@ -4,7 +4,7 @@ import { markRoutes } from '../../lib/auth.js'
 import { AppError } from '../../lib/errors.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ShownRecorder } from '../audit/recorder.js'
-import { LinkedidParams, Recording, RecordingIdParams, RecordingUsage, type RecordingOut, type RecordingUsage as Usage } from './schemas.js'
+import { LinkedidParams, Recording, RecordingIdParams, RecordingUsage, type RecordingOut } from './schemas.js'
 import type { RecordingService } from './service.js'
 
 const tags = ['recordings']
@@ -13,7 +13,7 @@ const security = bearer
 const AUDIO = Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary' })
 
 /** Beyond the interface: the calls' recordings (DESIGN 10), heard by those the service lets hear them. */
-const routes: FastifyPluginAsyncTypebox<{ service: RecordingService, shown?: ShownRecorder, usage: () => Promise<Usage> }> = async (app, { service, shown, usage }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: RecordingService, shown?: ShownRecorder, usage: () => Promise<RecordingUsage> }> = async (app, { service, shown, usage }) => {
   markRoutes(app, { user: true })
 
   app.get('/recordings/usage', {
