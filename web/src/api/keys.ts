@@ -44,6 +44,8 @@ export const keys = {
     recordings: (linkedid: string) => ['line-calls', 'recordings', linkedid],
     usage: ['line-calls', 'recordings-usage'],
   },
+  /** a recording's sound, fetched once: apart from the calls, whose review reads them again */
+  recordingSound: (id: number) => ['recording-sound', id],
   agent: { me: ['agent', 'me'] },
   board: {
     operators: ['board', 'operators'],

@@ -25,6 +25,8 @@ export const callRecordingsQuery = (linkedid: string) => ({
   queryFn: () => load(api.GET('/api/line-calls/{linkedid}/recordings', { params: { path: { linkedid } } })),
 })
 
+export const recordingSoundQuery = (id: number) => ({ queryKey: keys.recordingSound(id), queryFn: () => fetchRecording(id) })
+
 /** a recording's sound, whole (a call's is some hundred kilobytes); its problem thrown as the pages show them */
 export async function fetchRecording (id: number): Promise<Blob> {
   let answer

@@ -3,7 +3,7 @@ import { Alert, Button, Segmented, Skeleton, Space, Tooltip, Typography } from '
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem, Schemas } from '../../api/client'
-import { callRecordingsQuery, fetchRecording } from '../../api/recordings'
+import { callRecordingsQuery, recordingSoundQuery } from '../../api/recordings'
 import { useFormat } from '../../i18n/format'
 import { clock } from '../board/LineBoard'
 
@@ -45,7 +45,7 @@ export function RecordingPlayer ({ recording }: { recording: Recording }) {
   const audio = useRef<HTMLAudioElement>(null)
   const [speed, setSpeed] = useState<number>(1)
   const sound = useQuery({
-    queryKey: ['recording-sound', recording.id], queryFn: () => fetchRecording(recording.id),
+    ...recordingSoundQuery(recording.id),
     enabled: !recording.missing, staleTime: Infinity, gcTime: 5 * 60_000, retry: false,
   })
   const url = useMemo(() => (sound.data ? URL.createObjectURL(sound.data) : undefined), [sound.data])
