@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe, it, mock } from 'node:test'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -109,20 +109,34 @@ describe('bursts (live events to consoles)', () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve))
 
   it('the items of one burst leave in one write; those that follow within the interval wait and leave together; a quiet source\'s item leaves at once', async () => {
-    const writes: string[][] = []
-    const burst = createBurst((items: string[]) => { writes.push(items) }, (item) => item.length)
-    burst.push('1'); burst.push('2'); burst.push('3')
-    await tick()
-    burst.push('4')
-    await tick()
-    burst.push('5')
-    await settle(60)
-    assert.deepEqual(writes, [['1', '2', '3'], ['4', '5']])
-    // the last write is over 16 ms old now: the next item leaves on the next tick, before any timer
-    await settle(20)
-    burst.push('6')
-    await new Promise((resolve) => process.nextTick(resolve))
-    assert.deepEqual(writes[2], ['6'], 'a quiet source does not wait for the interval')
+    // the interval on a clock of the test's own: the same whatever the machine's load
+    let now = 1000
+    mock.timers.enable({ apis: ['setTimeout'] })
+    try {
+      const writes: string[][] = []
+      const burst = createBurst((items: string[]) => { writes.push(items) }, (item) => item.length, () => now)
+      const nextTick = () => new Promise((resolve) => process.nextTick(resolve))
+      burst.push('1'); burst.push('2'); burst.push('3')
+      await nextTick()
+      assert.deepEqual(writes, [['1', '2', '3']], 'a quiet source\'s burst leaves on the next tick')
+      now += 5
+      burst.push('4')
+      now += 5
+      burst.push('5')
+      await nextTick()
+      assert.deepEqual(writes.length, 1, 'within 16 ms of the last write: they wait')
+      // the timer set at '4' (11 ms to the interval's end) runs
+      now += 6
+      mock.timers.tick(11)
+      assert.deepEqual(writes, [['1', '2', '3'], ['4', '5']], 'and leave together when the interval is over')
+      // the last write is over 16 ms old now: the next item leaves on the next tick, before any timer
+      now += 20
+      burst.push('6')
+      await nextTick()
+      assert.deepEqual(writes[2], ['6'], 'a quiet source does not wait for the interval')
+    } finally {
+      mock.timers.reset()
+    }
   })
 
   it('a burst heavier than 64 KiB leaves at once, without waiting for the interval', async () => {

@@ -19,7 +19,7 @@ export interface Burst<T> {
  * much time has passed. A quiet source's item leaves at once; a busy one's waits at most that long.
  * `write` gets them in order.
  */
-export function createBurst<T> (write: (items: T[]) => void, weight: (item: T) => number): Burst<T> {
+export function createBurst<T> (write: (items: T[]) => void, weight: (item: T) => number, now: () => number = () => performance.now()): Burst<T> {
   let items: T[] = []
   let held = 0
   let lastWrite = -Infinity
@@ -31,7 +31,7 @@ export function createBurst<T> (write: (items: T[]) => void, weight: (item: T) =
     const out = items
     items = []
     held = 0
-    lastWrite = performance.now()
+    lastWrite = now()
     write(out)
   }
 
@@ -42,7 +42,7 @@ export function createBurst<T> (write: (items: T[]) => void, weight: (item: T) =
       if (held > MAX_BURST_WEIGHT) flush()
       else if (!due) {
         due = true
-        const wait = lastWrite + MIN_WRITE_INTERVAL_MS - performance.now()
+        const wait = lastWrite + MIN_WRITE_INTERVAL_MS - now()
         if (wait <= 0) process.nextTick(flush)
         else setTimeout(flush, wait)
       }

@@ -43,6 +43,7 @@ export const keys = {
     reviews: (page: number) => ['line-calls', 'reviews', page],
     recordings: (linkedid: string) => ['line-calls', 'recordings', linkedid],
     usage: ['line-calls', 'recordings-usage'],
+    transcript: (linkedid: string) => ['line-calls', 'transcript', linkedid],
   },
   /** a recording's sound, fetched once: apart from the calls, whose review reads them again */
   recordingSound: (id: number) => ['recording-sound', id],

@@ -20,6 +20,12 @@ export const reviewsQuery = (page: number) => ({
 export const reviewCall = (linkedid: string, comment: string) =>
   load(api.POST('/api/line-calls/{linkedid}/review', { params: { path: { linkedid } }, body: { comment } }))
 
+/** the call's transcript, when one was sent (404: none) */
+export const callTranscriptQuery = (linkedid: string) => ({
+  queryKey: keys.lineCalls.transcript(linkedid),
+  queryFn: () => load(api.GET('/api/call-events/calls/{call_id}', { params: { path: { call_id: linkedid } } })),
+})
+
 export const callRecordingsQuery = (linkedid: string) => ({
   queryKey: keys.lineCalls.recordings(linkedid),
   queryFn: () => load(api.GET('/api/line-calls/{linkedid}/recordings', { params: { path: { linkedid } } })),

@@ -164,7 +164,7 @@ export const kk: Texts = {
     language: 'Тіл', endedBy: 'Аяқтаған', endedBys: { caller: 'Азамат', agent: 'Оператор', transfer: 'Ауыстыру' } as Record<string, string>, reviewed: 'Талданды {{at}}',
     supervisorsOnly: 'Желі қоңыраулары тек басшыларға қолжетімді', nothingToReview: 'Талдауға төмен бағалар жоқ', reviewTitle: 'Қоңырауды талдау',
     comment: 'Не анықталды және не істелді', commentRequired: 'Талдауда не анықталғанын жазыңыз', commentTooLong: '2000 таңбадан аспауы керек', markReviewed: 'Талданды деп белгілеу',
-    alreadyReviewed: 'Бұл қоңырауды басқа басшы талдап қойған',
+    alreadyReviewed: 'Бұл қоңырауды басқа басшы талдап қойған', noTranscript: 'Қоңырау транскрипциясы жоқ',
   },
   board: {
     title: 'Мониторинг', operators: 'Желідегі операторлар', operator: 'Оператор', terminal: 'Терминал', state: 'Күйі', caller: 'Қоңырау шалушы', since: 'Қашаннан бері',

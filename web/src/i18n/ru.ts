@@ -162,7 +162,7 @@ export const ru = {
     language: 'Язык', endedBy: 'Завершил', endedBys: { caller: 'Гражданин', agent: 'Оператор', transfer: 'Перевод' } as Record<string, string>, reviewed: 'Разобран {{at}}',
     supervisorsOnly: 'Звонки линии доступны только руководителям', nothingToReview: 'Низких оценок на разбор нет', reviewTitle: 'Разбор звонка',
     comment: 'Что выяснено и что сделано', commentRequired: 'Напишите, что выяснено при разборе', commentTooLong: 'Не больше 2000 знаков', markReviewed: 'Отметить разобранным',
-    alreadyReviewed: 'Этот звонок уже разобрал другой руководитель',
+    alreadyReviewed: 'Этот звонок уже разобрал другой руководитель', noTranscript: 'Расшифровки звонка нет',
   },
   board: {
     title: 'Мониторинг', operators: 'Операторы в сети', operator: 'Оператор', terminal: 'Терминал', state: 'Состояние', caller: 'Звонящий', since: 'С какого времени',

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Descriptions, Form, Input, Rate, Space, Table, Tabs, Tag, Typography } from 'antd'
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Rate, Row, Space, Table, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem, Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
-import { lineCallsQuery, PAGE_SIZE, reviewCall, reviewsQuery } from '../../api/recordings'
+import { callTranscriptQuery, lineCallsQuery, PAGE_SIZE, reviewCall, reviewsQuery } from '../../api/recordings'
 import { useFormat } from '../../i18n/format'
 import { clock } from '../board/LineBoard'
 import { CallRecordings } from './RecordingPlayer'
@@ -57,8 +57,29 @@ function CallDetail ({ call }: { call: Call }) {
         <Descriptions.Item label={t('calls.endedBy')}>{call.ended_by ? t(`calls.endedBys.${call.ended_by}`, { defaultValue: call.ended_by }) : '—'}</Descriptions.Item>
         {call.review_comment && <Descriptions.Item label={t('calls.reviewed', { at: call.reviewed_at ? format.dateTime(call.reviewed_at) : '' })}>{call.review_comment}</Descriptions.Item>}
       </Descriptions>
-      <CallRecordings linkedid={call.linkedid} />
+      <Row gutter={[16, 8]}>
+        <Col xs={24} xl={12}><CallRecordings linkedid={call.linkedid} /></Col>
+        <Col xs={24} xl={12}><CallTranscript linkedid={call.linkedid} /></Col>
+      </Row>
     </Space>
+  )
+}
+
+/** what was said, beside the recording: the transcript's chunks, when the call had one */
+function CallTranscript ({ linkedid }: { linkedid: string }) {
+  const { t } = useTranslation()
+  const transcript = useQuery({ ...callTranscriptQuery(linkedid), retry: false })
+  if (transcript.isLoading) return null
+  if (transcript.isError) {
+    const none = (transcript.error as unknown as ApiProblem).status === 404
+    return none ? <Typography.Text type='secondary' data-testid='no-transcript'>{t('calls.noTranscript')}</Typography.Text> : <Alert type='error' message={t('common.networkError')} />
+  }
+  return (
+    <Card size='small' title={t('desk.transcript')} data-testid='call-transcript' styles={{ body: { maxHeight: 240, overflowY: 'auto' } }}>
+      {transcript.data?.chunks.map((c) => (
+        <p key={c.seq} style={{ margin: '4px 0' }}><Typography.Text type='secondary'>{t(`desk.channels.${c.channel}`, { defaultValue: c.channel })}: </Typography.Text>{c.chunk_text}</p>
+      ))}
+    </Card>
   )
 }
 
