@@ -23,8 +23,10 @@ export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunct
   for (const p of problem.detail) {
     const text = p.type === 'missing' ? t('common.required') : messageOf(t, p.msg)
     const path = p.loc[0] === 'body' || p.loc[0] === 'query' ? p.loc.slice(1) : []
-    let key: string | undefined
-    for (let n = path.length; n > 0 && key === undefined; n--) if (fields.has(path.slice(0, n).join('.'))) key = path.slice(0, n).join('.')
+    // the field itself; else, for a row of a list (`hours.1`), the row's first field; else the nearest enclosing one
+    const exact = path.join('.')
+    let key: string | undefined = fields.has(exact) ? exact : path.length > 0 ? [...fields.keys()].find((k) => k.startsWith(`${exact}.`)) : undefined
+    for (let n = path.length - 1; n > 0 && key === undefined; n--) if (fields.has(path.slice(0, n).join('.'))) key = path.slice(0, n).join('.')
     if (key === undefined) { rest.push(text); continue }
     const entry = byField.get(key) ?? { name: fields.get(key)!, errors: [] }
     entry.errors.push(text)
@@ -34,9 +36,20 @@ export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunct
   return rest.length > 0 ? rest.join('; ') : undefined
 }
 
+/** the service's messages that carry a value, and the key of their words (the value as `{{value}}`) */
+const MESSAGE_PATTERNS: [RegExp, string][] = [
+  [/^Overlaps (\d\d:\d\d-\d\d:\d\d) of the same day$/, 'apiPatterns.overlaps'],
+]
+
 /** a message of the service in the console's language when the console knows it */
 export function messageOf (t: TFunction, message: string): string {
-  return (t('apiMessages', { returnObjects: true }) as Record<string, string>)[message] ?? message
+  const known = (t('apiMessages', { returnObjects: true }) as Record<string, string>)[message]
+  if (known !== undefined) return known
+  for (const [pattern, key] of MESSAGE_PATTERNS) {
+    const m = pattern.exec(message)
+    if (m) return t(key as 'apiPatterns.overlaps', { value: m[1] })
+  }
+  return message
 }
 
 /** the field of the form a refusal is about, by its code (`citizen.iin` for a person registered already) */

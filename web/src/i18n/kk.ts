@@ -339,7 +339,9 @@ export const kk: Texts = {
       call_closed: 'Қоңырау аяқталған', already_sent: 'Хабарлама жіберіліп қойған',
     } as Record<string, string>,
   },
+  apiPatterns: { overlaps: 'Сол күннің {{value}} уақытымен қиылысады' },
   apiMessages: {
+    'Must be later than opens': 'Басынан кейін болуы керек',
     'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
     'Value is not a valid Kazakhstan phone number': 'Қазақстан телефон нөмірі қате',
     'Current password is incorrect': 'Ағымдағы құпиясөз қате енгізілді',

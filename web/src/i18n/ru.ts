@@ -338,7 +338,9 @@ export const ru = {
       call_closed: 'Звонок уже завершён', already_sent: 'Уведомление уже отправлено',
     } as Record<string, string>,
   },
+  apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня' },
   apiMessages: {
+    'Must be later than opens': 'Должно быть позже начала',
     'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
     'Value is not a valid Kazakhstan phone number': 'Неверный номер телефона Казахстана',
     'Current password is incorrect': 'Текущий пароль введён неверно',
