@@ -1,6 +1,7 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './index.js'
 import { oggOpus, readOggOpus } from './ogg-opus.js'
 import { readWavHeader } from './wav.js'
@@ -79,17 +80,11 @@ export function createLibopusEncoder ({ bitrateKbps = 12 }: { bitrateKbps?: numb
         packets.push(Buffer.from(encoder.encode(padded.subarray(f * perFrame * 2, (f + 1) * perFrame * 2))))
         if ((f + 1) % FRAMES_PER_TURN === 0) await yieldToLoop()
       }
-      const partial = `${to}.partial`
-      try {
-        await writeFile(partial, oggOpus({ packets, frameSamples48k: perFrame * toRate, preSkip: PRE_SKIP_48K, samples48k: samples * toRate, inputRate: rate, vendor: 'libopus (appeals service)', serial: (Date.now() & 0x7fffffff) >>> 0 }))
-        const seconds = await decodedSeconds(opus, partial, rate)
-        if (Math.abs(seconds - source.seconds) > LENGTH_TOLERANCE_SECONDS) throw new Error(`${partial} decodes to ${seconds.toFixed(3)} s where ${from} holds ${source.seconds.toFixed(3)} s`)
-        await rename(partial, to)
-        return { seconds: source.seconds }
-      } catch (err) {
-        await rm(partial, { force: true })
-        throw err
-      }
+      return writeChecked({
+        from, to, sourceSeconds: source.seconds, tolerance: LENGTH_TOLERANCE_SECONDS,
+        write: (partial) => writeFile(partial, oggOpus({ packets, frameSamples48k: perFrame * toRate, preSkip: PRE_SKIP_48K, samples48k: samples * toRate, inputRate: rate, vendor: 'libopus (appeals service)', serial: (Date.now() & 0x7fffffff) >>> 0 })),
+        decodedSeconds: (partial) => decodedSeconds(opus, partial, rate),
+      })
     },
   }
 }

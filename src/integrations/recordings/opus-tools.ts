@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { rename, rm } from 'node:fs/promises'
+import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './index.js'
 import { readWavHeader } from './wav.js'
 
@@ -40,21 +40,19 @@ export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusde
     async compress (from: string, to: string): Promise<CompressedRecording> {
       const source = await readWavHeader(from)
       if (!source?.closed) throw new Error(`${from}: not a finished PCM WAV`)
-      const partial = `${to}.partial`
-      try {
-        const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial])
-        if (encoded.code !== 0) throw new Error(`${encoder} failed (${encoded.code}): ${encoded.err}`)
+      return writeChecked({
+        from, to, sourceSeconds: source.seconds, tolerance: LENGTH_TOLERANCE_SECONDS,
+        async write (partial) {
+          const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial])
+          if (encoded.code !== 0) throw new Error(`${encoder} failed (${encoded.code}): ${encoded.err}`)
+        },
         // decoded again, at the source's rate: the bytes it gives are its length
-        const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'])
-        if (decoded.code !== 0) throw new Error(`${decoder} could not read what ${encoder} wrote (${decoded.code}): ${decoded.err}`)
-        const seconds = (decoded.outBytes - 44) / (source.sampleRate * source.channels * 2)
-        if (Math.abs(seconds - source.seconds) > LENGTH_TOLERANCE_SECONDS) throw new Error(`${partial} decodes to ${seconds.toFixed(3)} s where ${from} holds ${source.seconds.toFixed(3)} s`)
-        await rename(partial, to)
-        return { seconds: source.seconds }
-      } catch (err) {
-        await rm(partial, { force: true })
-        throw err
-      }
+        async decodedSeconds (partial) {
+          const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'])
+          if (decoded.code !== 0) throw new Error(`${decoder} could not read what ${encoder} wrote (${decoded.code}): ${decoded.err}`)
+          return (decoded.outBytes - 44) / (source.sampleRate * source.channels * 2)
+        },
+      })
     },
   }
 }
