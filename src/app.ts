@@ -40,6 +40,7 @@ import * as lineCalls from './modules/line-calls/index.js'
 import * as callRouting from './modules/call-routing/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
+import * as trunks from './modules/trunks/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as llm from './modules/llm/index.js'
@@ -123,7 +124,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...trunks.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -254,6 +255,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createOrganizationsModule({ db, clock, extSync: config.extSync, log, metrics }),
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
+    trunks.createTrunksModule({ db, control }),
     callRouting.createCallRoutingModule({ db }),
     pbx,
     callEvents,

@@ -29,6 +29,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/notifications': ['notifications'],
   'modules/audit': ['personalDataAccess', 'dataProtectionOfficers'],
   'modules/recordings': ['callRecordings', 'recordingBins'],
+  'modules/trunks': ['trunks', 'outboundRoutes', 'outboundRouteTrunks'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

@@ -11,6 +11,13 @@ export interface PbxControl {
   status: () => Promise<{ version: string | null, uptimeSeconds: number | null, lastReloadSeconds: number | null, currentCalls: number | null, startedAt: string | null }>
   /** registration state of PJSIP endpoints */
   endpointStates: () => Promise<EndpointState[]>
+  /** the endpoints Asterisk has (names) and its outbound registrations (PJSIPShowRegistrationsOutbound) */
+  trunkStates: () => Promise<TrunkStates>
+}
+
+export interface TrunkStates {
+  endpoints: string[]
+  registrations: { id: string, status: string | null, server_uri: string | null, next_registration_seconds: number | null }[]
 }
 
 export interface EndpointState {
@@ -73,6 +80,16 @@ export function amiPbxControl (ami: AmiClient, reloads?: { client: AmiClient, ti
           }),
         }
       })
+    },
+    async trunkStates () {
+      // each registration's AuthDetail events carry its credentials: only the registrations are read
+      const [endpoints, registrations] = await Promise.all([pjsipList(ami, 'PJSIPShowEndpoints'), pjsipList(ami, 'PJSIPShowRegistrationsOutbound')])
+      return {
+        endpoints: endpoints.map((e) => field(e, 'ObjectName') ?? ''),
+        registrations: registrations.filter((r) => field(r, 'Event') === 'OutboundRegistrationDetail').map((r) => ({
+          id: field(r, 'ObjectName') ?? '', status: field(r, 'Status') ?? null, server_uri: field(r, 'ServerUri') ?? null, next_registration_seconds: number(field(r, 'NextReg')),
+        })),
+      }
     },
   }
 }

@@ -3,6 +3,7 @@ import { defaultQueueName, memberInterface } from '../call-routing/asterisk-name
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
+import { routeDialplan, trunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
 // comment, so no row can open a section or add an option.
@@ -36,11 +37,15 @@ export interface PbxOrganization {
   areaCode: string | null
   localDigits: number | null
   terminals: PbxTerminal[]
+  /** its outbound routes over the service's trunks; none: the built-in rules through the deployment's own `trunk` endpoint */
+  outboundRoutes?: PbxRoute[]
 }
 
 export interface PbxOptions {
-  /** the PJSIP endpoint that carries calls to the public network */
+  /** the deployment's own PJSIP endpoint to the public network, which organizations without outbound routes dial through */
   trunk: string
+  /** the providers' trunks the service keeps */
+  trunks?: PbxTrunk[]
   /** the centre's working calendar, for the schedules that follow it */
   calendar?: DialplanCalendar
   /** forwarding hops before a call is dropped (loops between forwarded terminals) */
@@ -100,12 +105,13 @@ remove_existing=yes
 `
 }
 
-function * sipGroups (orgs: PbxOrganization[]): Generator<string[]> {
+function * sipGroups (orgs: PbxOrganization[], trunks: PbxTrunk[]): Generator<string[]> {
   yield [HEADER, '', ...Object.entries(TRANSPORTS).flatMap(([name, lines]) => section(name, lines))]
+  if (trunks.length > 0) yield ['; the providers\' trunks', '', ...trunks.map(trunkSections)]
   for (const org of byPrefix(orgs)) yield [`; organization ${org.prefix}: ${comment(org.name)}`, '', ...byExtension(org.terminals).map(terminalSections)]
 }
-export const sipConfig = (orgs: PbxOrganization[]): ConfigPieces => pieces(sipGroups(orgs))
-export const generateSip = (orgs: PbxOrganization[]) => wholeText(sipConfig(orgs))
+export const sipConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces => pieces(sipGroups(orgs, options.trunks ?? []))
+export const generateSip = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions) => wholeText(sipConfig(orgs, options))
 
 /** the call flow of an organization whose routing was loaded */
 export const flowOf = (org: PbxOrganization, options?: PbxOptions): FlowOrganization | undefined =>
@@ -190,6 +196,7 @@ function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] 
 function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Generator<string[]> {
   yield [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
   const flows: FlowOrganization[] = []
+  const trunks = new Map((options.trunks ?? []).map((t) => [t.id, t]))
   for (const org of byPrefix(orgs)) {
     const flow = flowOf(org, options)
     if (flow) flows.push(flow)
@@ -197,7 +204,7 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
       `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
       ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
       '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
-      ...outboundDialplan(org, options),
+      ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),
       ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
     ]
   }
@@ -208,8 +215,8 @@ export const extensionsConfig = (orgs: PbxOrganization[], options: PbxOptions = 
 export const generateExtensions = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions) => wholeText(extensionsConfig(orgs, options))
 
 /** Problems that would make Asterisk refuse or misroute the generated configuration. */
-export function validateModel (orgs: PbxOrganization[]): string[] {
-  const errors: string[] = []
+export function validateModel (orgs: PbxOrganization[], trunks: PbxTrunk[] = []): string[] {
+  const errors: string[] = trunkProblems(orgs, trunks)
   for (const org of orgs) {
     const flow = flowOf(org)
     if (flow) errors.push(...flowProblems(flow))

@@ -3,10 +3,19 @@ import { internalContext } from '../call-routing/asterisk-names.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import type { PbxOrganization, PbxTerminal } from './generators.js'
 import type { PbxRepo } from './repo.js'
+import type { PbxTrunk } from './trunk-config.js'
 
-/** The rows the generators need: active organizations, their terminals, their area codes, their call routing. */
-export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf'>): Promise<PbxOrganization[]> {
-  const [orgs, regionRows] = await Promise.all([repo.activeOrganizations(), repo.regions()])
+/** what the files are written from */
+export interface PbxModel {
+  organizations: PbxOrganization[]
+  trunks: PbxTrunk[]
+}
+
+/** The rows the generators need: active organizations, their terminals, area codes, call routing and outbound routes; the trunks. */
+export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf' | 'outboundRoutesOf' | 'trunks'>): Promise<PbxModel> {
+  // one after another: in a generation they share the transaction's one connection
+  const orgs = await repo.activeOrganizations()
+  const regionRows = await repo.regions()
   const regions = new Map(regionRows.map((r) => [r.id, r]))
   const areaOf = (regionId: number | null) => {
     for (let r = regionId === null ? undefined : regions.get(regionId), depth = 0; r && depth < 64; r = r.parent_id === null ? undefined : regions.get(r.parent_id), depth++) {
@@ -16,15 +25,19 @@ export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 
   }
   const terminalRows = await repo.terminalsOf(orgs.map((o) => o.id))
   const routing = await repo.routingOf(orgs.map((o) => o.id))
+  const routes = await repo.outboundRoutesOf(orgs.map((o) => o.id))
+  const trunks = await repo.trunks()
   const terminals = groupBy(terminalRows, (t) => t.organization_id)
-  return orgs.map((o) => ({
+  const organizations = orgs.map((o) => ({
     id: o.id,
     name: o.name,
     prefix: o.prefix,
     ...areaOf(o.region_id),
     routing: routing.get(o.id),
     terminals: (terminals.get(o.id) ?? []).map((t) => pbxTerminal(t, o.prefix)),
+    outboundRoutes: routes.get(o.id),
   }))
+  return { organizations, trunks }
 }
 
 /** a terminal's row as the generators write it, Asterisk's defaults filled in (an object literal: 100,000 are made at once) */
@@ -47,7 +60,11 @@ function passwordDigests (md5: string | null, sha256: string | null): string[] {
 }
 
 /** the model as a preview shows it: SIP digests are as good as passwords, so every one is masked */
-export function withMaskedCredentials (orgs: PbxOrganization[]): PbxOrganization[] {
-  const mask = (digest: string) => digest.replace(/:(.*)$/, (_, hash: string) => `:${'*'.repeat(hash.length)}`)
-  return orgs.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, passwordDigests: t.passwordDigests.map(mask) })) }))
+export function withMaskedCredentials (model: PbxModel): PbxModel {
+  const stars = (hash: string) => '*'.repeat(hash.length)
+  const mask = (digest: string) => digest.replace(/:(.*)$/, (_, hash: string) => `:${stars(hash)}`)
+  return {
+    organizations: model.organizations.map((o) => ({ ...o, terminals: o.terminals.map((t) => ({ ...t, passwordDigests: t.passwordDigests.map(mask) })) })),
+    trunks: model.trunks.map((t) => ({ ...t, md5_cred: t.md5_cred && stars(t.md5_cred), password_digest: t.password_digest && mask(t.password_digest) })),
+  }
 }

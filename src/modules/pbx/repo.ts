@@ -5,6 +5,7 @@ import { terminalsWithCredentials } from '../endpoints/queries.js'
 import { activeOrganizationsByPrefix } from '../organizations/queries.js'
 import { telephonyEnabled } from '../platform/queries.js'
 import { regionDialCodes } from '../regions/queries.js'
+import { outboundRoutesOf, trunksForPbx } from '../trunks/queries.js'
 
 const GENERATION_LOCK = 7_351_006
 
@@ -17,6 +18,8 @@ export function createPbxRepo<D extends AppDb> (db: D) {
     regions: () => regionDialCodes(db),
     terminalsOf: (organizationIds: number[]) => terminalsWithCredentials(db, organizationIds),
     routingOf: (organizationIds: number[]) => routingOf(db, organizationIds),
+    outboundRoutesOf: (organizationIds: number[]) => outboundRoutesOf(db, organizationIds),
+    trunks: () => trunksForPbx(db),
     recording: (promptId: number, language: 'ru' | 'kk') => recordingFile(db, promptId, language),
   }
 }

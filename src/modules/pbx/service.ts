@@ -12,7 +12,7 @@ import type { PbxRepo, PbxTxRepo } from './repo.js'
 import type { reloadModules } from './schemas.js'
 
 const generators = {
-  sip: { file: 'pjsip.conf', render: (m: PbxOrganization[]) => sipConfig(m) },
+  sip: { file: 'pjsip.conf', render: (m: PbxOrganization[], options: PbxOptions) => sipConfig(m, options) },
   queues: { file: 'queues.conf', render: (m: PbxOrganization[]) => queuesConfig(m) },
   extensions: { file: 'extensions.conf', render: (m: PbxOrganization[], options: PbxOptions) => extensionsConfig(m, options) },
 }
@@ -63,10 +63,10 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
     const settings = await options()
     const result = await transaction(async (tx) => {
       await tx.lockGeneration()
-      const model = await loadPbxModel(tx)
-      const errors = validateModel(model)
+      const { organizations: model, trunks } = await loadPbxModel(tx)
+      const errors = validateModel(model, trunks)
       if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors, outcome: 'invalid' as const }
-      const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model, settings)]))
+      const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model, { ...settings, trunks })]))
       if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [], outcome: 'checked' as const }
       try {
         const written = await writeConfigSet(configDir, files, clock(), backupRetention)
@@ -90,8 +90,8 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
     /** the file as it would be written, every secret masked for everyone: only the files on disk carry them */
     async preview (type: ConfigType) {
       const settings = await options()
-      const model = await loadPbxModel(repo)
-      const content = wholeText(generators[type].render(withMaskedCredentials(model), settings))
+      const masked = withMaskedCredentials(await loadPbxModel(repo))
+      const content = wholeText(generators[type].render(masked.organizations, { ...settings, trunks: masked.trunks }))
       return { config_type: type, content, lines_count: content.split('\n').length }
     },
 

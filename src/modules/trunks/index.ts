@@ -1,0 +1,2 @@
+export { schemas } from './schemas.js'
+export { createTrunksModule } from './module.js'
