@@ -1,7 +1,7 @@
 // A real Asterisk for `npm run test:pbx`: an installed build (ASTERISK_DIR) started in the
 // foreground on loopback, its whole configuration in a temporary directory and wired as docs/deployment.md
-// tells a deployment: the service's generated files included, a `trunk` endpoint whose context is
-// appeals-inbound (identified by the trunk's address), an AMI user with the permissions docs/deployment.md gives.
+// tells a deployment: the service's generated files included (the trunks the suite makes through the
+// API among them: nothing is written by hand), an AMI user with the permissions docs/deployment.md gives.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -25,6 +25,8 @@ export function pbxTools (env = process.env): { asteriskDir: string, pjsua: stri
 
 /** the trunk's address: the public network's calls come from it (another loopback address) */
 export const TRUNK_ADDRESS = '127.0.0.2'
+/** where the public network takes the calls the trunk sends it: the test's "citizen" answering there */
+export const TRUNK_PORT = 5399
 /** the generated transports bind 0.0.0.0:5060 */
 export const SIP_PORT = 5060
 
@@ -32,7 +34,7 @@ export const SIP_PORT = 5060
 const MODULES = [
   'res_pjproject', 'res_sorcery_config', 'res_sorcery_memory', 'res_sorcery_astdb', 'res_timing_timerfd', 'res_rtp_asterisk', 'res_musiconhold',
   'res_pjsip', 'res_pjsip_session', 'chan_pjsip', 'res_pjsip_authenticator_digest', 'res_pjsip_outbound_authenticator_digest',
-  'res_pjsip_endpoint_identifier_ip', 'res_pjsip_endpoint_identifier_user', 'res_pjsip_registrar', 'res_pjsip_sdp_rtp', 'res_pjsip_caller_id',
+  'res_pjsip_endpoint_identifier_ip', 'res_pjsip_endpoint_identifier_user', 'res_pjsip_registrar', 'res_pjsip_outbound_registration', 'res_pjsip_sdp_rtp', 'res_pjsip_caller_id',
   'res_pjsip_nat', 'res_pjsip_rfc3326', 'res_pjsip_pubsub', 'res_pjsip_outbound_publish', 'res_pjsip_exten_state', 'res_pjsip_dtmf_info', 'res_pjsip_diversion',
   'app_queue', 'app_dial', 'app_playback', 'app_read', 'app_userevent', 'app_stack', 'app_exec', 'app_mixmonitor', 'app_chanspy', 'app_originate',
   'pbx_config', 'func_channel', 'func_strings', 'func_callerid', 'func_logic', 'func_cut', 'func_global',
@@ -102,23 +104,7 @@ permit = 127.0.0.1/255.255.255.255
 read = system,call,agent,user,reporting
 write = system,command,agent,reporting,originate
 ${(o.extraAmiUsers ?? []).map((u) => `\n[${u.username}]\nsecret = ${u.secret}\npermit = 127.0.0.1/255.255.255.255\nread = all\nwrite = all\n`).join('')}`,
-    'pjsip.conf': `; the deployment's own trunk, as docs/deployment.md says: calls from the public network enter appeals-inbound
-[trunk]
-type = endpoint
-transport = transport-udp
-context = appeals-inbound
-disallow = all
-allow = alaw,ulaw
-direct_media = no
-rtp_symmetric = yes
-language = ru
-
-[trunk]
-type = identify
-endpoint = trunk
-match = ${TRUNK_ADDRESS}
-
-#include ${join(o.generatedDir, 'pjsip.conf')}
+    'pjsip.conf': `#include ${join(o.generatedDir, 'pjsip.conf')}
 `,
     'extensions.conf': `#include ${join(o.generatedDir, 'extensions.conf')}\n`,
     'queues.conf': `#include ${join(o.generatedDir, 'queues.conf')}\n`,

@@ -20,7 +20,7 @@ import { openSse } from '../helpers/sse.js'
 import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
 import { makeWav } from '../../src/modules/call-routing/wav.js'
 import { recordAmi, type AmiRecorder } from './ami-recorder.js'
-import { pbxTools, startAsterisk, type Asterisk } from './asterisk.js'
+import { pbxTools, startAsterisk, TRUNK_ADDRESS, TRUNK_PORT, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
 
 const tools = pbxTools()
@@ -53,7 +53,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   let operators: Headers[]
   const phones: Phone[] = []
   const consoles: Awaited<ReturnType<typeof openSse>>[] = []
-  let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number }
+  let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number, trunks: { network: number, refused: number, registered: number } }
   let callerPort = 5300
   const metrics = createMetrics({ processFigures: false })
   /** a figure of the service's own metrics (of one `kind`) */
@@ -131,7 +131,18 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     })).id as number
     const calendar = (await api('POST', `${base}/schedules`, { name: 'Рабочее время центра', kind: 'calendar' })).id as number
     await api('POST', `${base}/lines`, { number: '109', name: 'Единый номер 109', schedule_id: calendar, destination: { kind: 'menu', menu_id: menu }, closed_destination: { kind: 'announcement', prompt_id: prompt } })
-    ids = { org: org.id, queue, defaultQueue, menu, prompt }
+    // the public network: a trunk by address, made through the API as an administrator would (its calls
+    // come from 127.0.0.2 and enter the lines; it takes calls at 127.0.0.2:5399); before it on the
+    // organization's long-distance route, a provider that refuses the connection (TCP to a closed port)
+    const network = (await api('POST', '/api/trunks/', { name: 'Публичная сеть', mode: 'ip', host: TRUNK_ADDRESS, port: TRUNK_PORT, caller_id: '+77172550000' })).id as number
+    const refused = (await api('POST', '/api/trunks/', { name: 'Недоступный провайдер', mode: 'ip', host: '127.0.0.3', port: TRUNK_PORT, transport: 'transport-tcp' })).id as number
+    await api('POST', `${base}/outbound-routes/`, { name: 'Межгород и мобильные', patterns: ['8XXXXXXXXXX'], long_distance: true, trunk_ids: [refused, network] })
+    await api('PUT', `${base}/endpoints/101001`, { allow_long_distance: true })
+    // a trunk by registration: with Asterisk itself as the provider's registrar, an account of another organization
+    const provider = await makeOrganization(db, { prefix: '303', name: 'Провайдер (регистратор)' })
+    await makeTerminal(t.app, admin, provider.id, '009')
+    const registered = (await api('POST', '/api/trunks/', { name: 'Провайдер по регистрации', mode: 'registration', host: '127.0.0.1', port: 5060, username: '303009', realm: 'asterisk', password: PASSWORD })).id as number
+    ids = { org: org.id, queue, defaultQueue, menu, prompt, trunks: { network, refused, registered } }
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
 
@@ -142,7 +153,10 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     for (const [i, terminal] of ['101001', '101002'].entries()) phones.push(await operatorPhone(pjsua, terminal, PASSWORD, 5201 + i))
     // the operators' consoles: open, so their phones ring (a closed console is offline)
     for (const headers of operators) consoles.push(await openSse(`${url}/api/call-events/stream`, headers))
-    for (const headers of operators) await api('PUT', '/api/agents/me', { state: 'ready' }, headers)
+    // the service's control connection may be waiting out a refused attempt from before Asterisk started (503, "next attempt in 1 s")
+    for (const headers of operators) {
+      await eventually(async () => (await t.app.inject({ method: 'PUT', url: '/api/agents/me', headers, payload: { state: 'ready' } })).statusCode === 200, 30_000, 'the operator ready')
+    }
   })
 
   after(async () => {
@@ -444,5 +458,42 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const audit = await api('GET', `/api/audit/personal-data?subject=recording&subject_id=${leg.id}`, undefined, await login(t.app, officer))
     // the listing of the call's legs, and each part heard
     assert.deepEqual(audit.items.map((r: { detail: { range?: string } | null }) => r.detail?.range).filter(Boolean).sort(), ['bytes=0-1023', 'bytes=1024-'])
+  })
+
+  it('the trunks made through the API: the line\'s calls came in by one; a terminal\'s long-distance call goes out by the route, past the refusing trunk, to the citizen with the trunk\'s caller id; the registration is Asterisk\'s', async () => {
+    const status = await eventually(async () => {
+      const found = await api('GET', '/api/trunks/status')
+      return found.trunks.find((x: { id: number }) => x.id === ids.trunks.registered)?.registration === 'Registered' ? found : undefined
+    }, 60_000, 'the trunk registered')
+    assert.equal(status.ami_connected, true)
+    for (const trunk of status.trunks) assert.equal(trunk.in_asterisk, true, JSON.stringify(trunk))
+    assert.equal(status.trunks.find((x: { id: number }) => x.id === ids.trunks.network).registration, null, 'an IP trunk does not register')
+    assert.match(await asterisk.cli('pjsip show contacts'), /303009\/sip:303009@/, 'the trunk\'s registration is the account\'s contact at the registrar')
+
+    const citizen = citizenPhone(pjsua, '+77010000002', TRUNK_PORT, undefined, true)
+    phones.push(citizen)
+    await sleep(500)
+    const operator = phones[0]!
+    const from = operator.output().length
+    const logFrom = asterisk.log().length
+    recorder.mark('operator 101001 dials 87010000002')
+    operator.dial('sip:87010000002@127.0.0.1:5060')
+    await citizen.waitFor(/state changed to CONFIRMED/, 'the citizen answering the operator\'s call')
+    await operator.waitFor(/state changed to CONFIRMED/, '101001 connected to the citizen', 20_000, from)
+    const heard = citizen.output()
+    assert.match(heard, /From:.*<sip:\+77172550000@/, 'the trunk\'s caller id')
+    assert.match(heard, /To:.*<sip:\+77010000002@127\.0\.0\.2:5399>/, 'the number in the trunk\'s format (E.164)')
+    const log = asterisk.log().slice(logFrom)
+    const tried = [...log.matchAll(/Dial\("PJSIP\/101001-[^"]+", "PJSIP\/[^@]+@(trunk\d+)/g)].map((m) => m[1])
+    assert.deepEqual(tried, [`trunk${ids.trunks.refused}`, `trunk${ids.trunks.network}`], 'the refusing trunk first, then the next')
+    recorder.mark('operator 101001 hangs up')
+    operator.hangUp()
+    await citizen.waitFor(/DISCONNECTED/, 'the citizen\'s call ended')
+    if (process.env.PBX_RECORD_TRUNKS) {
+      recorder.send({ Action: 'PJSIPShowRegistrationsOutbound', ActionID: 'trunks-1' })
+      recorder.send({ Action: 'PJSIPShowEndpoints', ActionID: 'trunks-2' })
+      await sleep(1000)
+      writeFileSync(process.env.PBX_RECORD_TRUNKS, recorder.text(), 'latin1')
+    }
   })
 })

@@ -59,10 +59,10 @@ export async function operatorPhone (pjsua: string, terminal: string, password: 
   return phone
 }
 
-/** a citizen calling from the public network: the trunk's address, the caller's number as its user; `playing`: a WAV it says into every call, over and over */
-export function citizenPhone (pjsua: string, number: string, port: number, playing?: string): Phone {
+/** a citizen on the public network: the trunk's address, the caller's number as its user; `playing`: a WAV it says into every call, over and over; `answering`: it answers calls */
+export function citizenPhone (pjsua: string, number: string, port: number, playing?: string, answering = false): Phone {
   return startPjsua(pjsua, [`--id=sip:${number}@${TRUNK_ADDRESS}`, `--local-port=${port}`, `--bound-addr=${TRUNK_ADDRESS}`, `--ip-addr=${TRUNK_ADDRESS}`,
-    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : [])])
+    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : []), ...(answering ? ['--auto-answer=200'] : [])])
 }
 
 /** the line's number as the trunk delivers it */

@@ -71,10 +71,12 @@ export const keys = {
     },
     persons: { all: ['admin', 'persons'], list: (q: string, withInactive: boolean) => ['admin', 'persons', q, withInactive] },
     pbx: { status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind] },
+    /** the providers' trunks (a route names them) and their registrations */
+    trunks: { all: ['admin', 'trunks'], list: ['admin', 'trunks', 'list'], status: ['admin', 'trunks', 'status'] },
     regions: { all: ['admin', 'regions'] },
     routing: {
       all: ['admin', 'routing'],
-      of: (tenant: number, what: 'queues' | 'lines' | 'menus' | 'schedules' | 'prompts') => ['admin', 'routing', tenant, what],
+      of: (tenant: number, what: 'queues' | 'lines' | 'menus' | 'schedules' | 'prompts' | 'outbound-routes') => ['admin', 'routing', tenant, what],
       recording: (tenant: number, prompt: number, language: string, uploadedAt: string) => ['admin', 'routing', tenant, 'recording', prompt, language, uploadedAt],
     },
     tenants: { all: ['admin', 'tenants'], list: (status?: string) => ['admin', 'tenants', status] },

@@ -1538,6 +1538,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trunks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers' trunks, with the routes that use each */
+        get: operations["listTrunks"];
+        put?: never;
+        /** Create a trunk: by registration (username, password, realm) or by IP (its addresses identified) */
+        post: operations["createTrunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trunks/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each trunk's registration in Asterisk (PJSIPShowRegistrationsOutbound) */
+        get: operations["trunksStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trunks/{trunk_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a trunk */
+        get: operations["getTrunk"];
+        /** Change a trunk (partial; a new username or realm needs the password again) */
+        put: operations["updateTrunk"];
+        post?: never;
+        /** Delete a trunk (409 naming the routes that still use it) */
+        delete: operations["deleteTrunk"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/outbound-routes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's outbound routes */
+        get: operations["listOutboundRoutes"];
+        put?: never;
+        /** Create an outbound route: dial patterns and trunks in order of preference */
+        post: operations["createOutboundRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/outbound-routes/{route_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change an outbound route (partial; `patterns` and `trunk_ids` replace the lists) */
+        put: operations["updateOutboundRoute"];
+        post?: never;
+        /** Delete an outbound route */
+        delete: operations["deleteOutboundRoute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{tenant_id}/queues": {
         parameters: {
             query?: never;
@@ -3471,6 +3561,176 @@ export interface components {
                 user_agent: string | null;
                 roundtrip_ms: number | null;
             }[];
+        };
+        TrunkResponse: {
+            id: number;
+            /** @description the endpoint, auth, aor and registration in pjsip.conf */
+            asterisk_name: string;
+            name: string;
+            /** @enum {string} */
+            mode: "registration" | "ip";
+            host: string;
+            port: number;
+            /** @enum {string} */
+            transport: "transport-udp" | "transport-tcp";
+            username: string | null;
+            realm: string | null;
+            has_password: boolean;
+            match: string[];
+            codecs: string;
+            context: string;
+            /** @enum {string} */
+            number_format: "e164" | "national" | "digits";
+            caller_id: string | null;
+            /** @description the outbound routes that send calls through it */
+            used_by: {
+                route_id: number;
+                route_name: string;
+                tenant_id: number;
+                organization_name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TrunkCreate: {
+            /** @description no control characters, brackets or semicolons */
+            name: string;
+            /**
+             * @description registration: we register with the provider with a username and password; ip: the provider knows our address and sends from its own
+             * @enum {string}
+             */
+            mode: "registration" | "ip";
+            /** @description the provider's SIP server: a name or an IPv4 address */
+            host: string;
+            /** @default 5060 */
+            port?: number;
+            /**
+             * @default transport-udp
+             * @enum {string}
+             */
+            transport?: "transport-udp" | "transport-tcp";
+            /** @description the account at the provider (registration); also the From user */
+            username?: string | null;
+            /** @description the realm the provider's challenge names (registration); its host when not given */
+            realm?: string | null;
+            /** @description addresses the provider's calls come from, besides its host */
+            match?: string[];
+            /** @description comma-separated codec names, in order of preference */
+            codecs?: string;
+            /**
+             * @description where its calls enter: appeals-inbound (the lines) or an organization's internal context
+             * @default appeals-inbound
+             */
+            context?: string;
+            /**
+             * @description how a Kazakh number is sent: e164 +77172..., national 87172..., digits 77172...
+             * @default e164
+             * @enum {string}
+             */
+            number_format?: "e164" | "national" | "digits";
+            /** @description the number sent as the caller when the terminal has no outgoing caller id */
+            caller_id?: string | null;
+            /** @description written once: only the digests of username:realm:password are kept */
+            password?: string;
+        };
+        TrunkUpdate: {
+            /** @description no control characters, brackets or semicolons */
+            name?: string;
+            /**
+             * @description registration: we register with the provider with a username and password; ip: the provider knows our address and sends from its own
+             * @enum {string}
+             */
+            mode?: "registration" | "ip";
+            /** @description the provider's SIP server: a name or an IPv4 address */
+            host?: string;
+            /** @default 5060 */
+            port?: number;
+            /**
+             * @default transport-udp
+             * @enum {string}
+             */
+            transport?: "transport-udp" | "transport-tcp";
+            /** @description the account at the provider (registration); also the From user */
+            username?: string | null;
+            /** @description the realm the provider's challenge names (registration); its host when not given */
+            realm?: string | null;
+            /** @description addresses the provider's calls come from, besides its host */
+            match?: string[];
+            /** @description comma-separated codec names, in order of preference */
+            codecs?: string;
+            /**
+             * @description where its calls enter: appeals-inbound (the lines) or an organization's internal context
+             * @default appeals-inbound
+             */
+            context?: string;
+            /**
+             * @description how a Kazakh number is sent: e164 +77172..., national 87172..., digits 77172...
+             * @default e164
+             * @enum {string}
+             */
+            number_format?: "e164" | "national" | "digits";
+            /** @description the number sent as the caller when the terminal has no outgoing caller id */
+            caller_id?: string | null;
+            /** @description written once: only the digests of username:realm:password are kept */
+            password?: string;
+        };
+        TrunksStatus: {
+            ami_connected: boolean;
+            message: string;
+            trunks: {
+                id: number;
+                name: string;
+                asterisk_name: string;
+                /** @enum {string} */
+                mode: "registration" | "ip";
+                /** @description Asterisk's word for the registration (Registered, Unregistered, Rejected...); null for an IP trunk or when Asterisk cannot be asked */
+                registration: string | null;
+                server_uri: string | null;
+                next_registration_seconds: number | null;
+                /** @description whether Asterisk has the trunk (false until the configuration is generated and reloaded) */
+                in_asterisk: boolean | null;
+            }[];
+        };
+        OutboundRouteResponse: {
+            id: number;
+            tenant_id: number;
+            name: string;
+            patterns: string[];
+            long_distance: boolean;
+            trunk_ids: number[];
+            trunks: {
+                id: number;
+                name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OutboundRouteCreate: {
+            /** @description no control characters, brackets or semicolons */
+            name: string;
+            /** @description dial patterns without the underscore: 8XXXXXXXXXX, 10[1-4], 112, 810. */
+            patterns: string[];
+            /** @description trunks in order of preference: the next is tried when one is unavailable or congested */
+            trunk_ids: number[];
+            /**
+             * @description only terminals allowed long-distance calls may dial it
+             * @default false
+             */
+            long_distance?: boolean;
+        };
+        OutboundRouteUpdate: {
+            /** @description no control characters, brackets or semicolons */
+            name?: string;
+            /** @description dial patterns without the underscore: 8XXXXXXXXXX, 10[1-4], 112, 810. */
+            patterns?: string[];
+            /** @description only terminals allowed long-distance calls may dial it */
+            long_distance?: boolean;
+            /** @description trunks in order of preference: the next is tried when one is unavailable or congested */
+            trunk_ids?: number[];
         };
         Destination: {
             /**
@@ -9316,6 +9576,306 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listTrunks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrunkResponse"][];
+                };
+            };
+        };
+    };
+    createTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrunkCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrunkResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    trunksStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrunksStatus"];
+                };
+            };
+        };
+    };
+    getTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trunk_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrunkResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trunk_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrunkUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrunkResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trunk_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listOutboundRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboundRouteResponse"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    createOutboundRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutboundRouteCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboundRouteResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateOutboundRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                route_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutboundRouteUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboundRouteResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteOutboundRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                route_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

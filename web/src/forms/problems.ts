@@ -39,6 +39,11 @@ export function showProblems (form: FormInstance, problem: ApiProblem, t: TFunct
 /** the service's messages that carry a value, and the key of their words (the value as `{{value}}`) */
 const MESSAGE_PATTERNS: [RegExp, string][] = [
   [/^Overlaps (\d\d:\d\d-\d\d:\d\d) of the same day$/, 'apiPatterns.overlaps'],
+  [/^Takes the extension (\d+) of a terminal/, 'apiPatterns.takesExtension'],
+  [/^The route «(.+)» already has this pattern$/, 'apiPatterns.patternTaken'],
+  [/^Trunk (\d+) does not exist$/, 'apiPatterns.noTrunk'],
+  [/^The set \[(.*)\] is not a list/, 'apiPatterns.badSet'],
+  [/^No organization has the prefix (\d+)$/, 'apiPatterns.noPrefix'],
 ]
 
 /** a message of the service in the console's language when the console knows it */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Badge, Button, Card, Select, Space, Switch, Table, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { bulkAssign, inboxQuery, type InboxState } from '../../api/appeals'
@@ -181,7 +182,7 @@ function HandOver ({ selected, employees, loading, onDone }: { selected: Appeal[
 }
 
 /** which appeal could not be handed over, and why, in the console's words */
-function handOverProblem (t: ReturnType<typeof useTranslation>['t'], problem: ApiProblem, selected: Appeal[]): string {
+function handOverProblem (t: TFunction, problem: ApiProblem, selected: Appeal[]): string {
   if (Array.isArray(problem.detail)) {
     const at = problem.detail[0]?.loc
     if (at?.[1] === 'appeal_ids' && typeof at[2] === 'number') return t('inbox.unavailable', { number: selected[at[2]]?.number ?? '' })

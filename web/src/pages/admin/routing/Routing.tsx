@@ -6,6 +6,7 @@ import { PageTitle } from '../kit'
 import { OrganizationPicker } from '../OrganizationPicker'
 import { LinesTab } from './LinesTab'
 import { MenusTab } from './MenusTab'
+import { OutboundRoutesTab } from './OutboundRoutesTab'
 import { PromptsTab } from './PromptsTab'
 import { QueuesTab } from './QueuesTab'
 import { SchedulesTab } from './SchedulesTab'
@@ -33,6 +34,7 @@ export function Routing () {
               { key: 'queues', label: t('routing.tabs.queues'), children: <QueuesTab tenant={tenant} /> },
               { key: 'schedules', label: t('routing.tabs.schedules'), children: <SchedulesTab tenant={tenant} /> },
               { key: 'prompts', label: t('routing.tabs.prompts'), children: <PromptsTab tenant={tenant} /> },
+              { key: 'outbound', label: t('routing.tabs.outbound'), children: <OutboundRoutesTab tenant={tenant} /> },
             ]}
           />
           )}
