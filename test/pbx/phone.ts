@@ -17,11 +17,11 @@ export interface Phone {
 
 let rtpPort = 22_000
 
-function startPjsua (pjsua: string, args: string[]): Phone {
+function startPjsua (pjsua: string, args: string[], logLevel = 3): Phone {
   rtpPort += 20
   // pjsua's output to a pipe is block-buffered: stdbuf makes it line by line, so that it can be waited for
   const child: ChildProcessWithoutNullStreams = spawn('stdbuf', ['-oL', '-eL', pjsua,
-    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, '--log-level=3', '--app-log-level=3', '--add-codec=PCMA', '--add-codec=PCMU',
+    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, `--log-level=${logLevel}`, '--app-log-level=3', '--add-codec=PCMA', '--add-codec=PCMU',
   ])
   let out = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
@@ -59,10 +59,12 @@ export async function operatorPhone (pjsua: string, terminal: string, password: 
   return phone
 }
 
-/** a citizen on the public network: the trunk's address, the caller's number as its user; `playing`: a WAV it says into every call, over and over; `answering`: it answers calls */
+/** a citizen on the public network: the trunk's address, the caller's number as its user; `playing`: a WAV it says into every call, over and over; `answering`: it answers calls, its SIP messages printed */
 export function citizenPhone (pjsua: string, number: string, port: number, playing?: string, answering = false): Phone {
   return startPjsua(pjsua, [`--id=sip:${number}@${TRUNK_ADDRESS}`, `--local-port=${port}`, `--bound-addr=${TRUNK_ADDRESS}`, `--ip-addr=${TRUNK_ADDRESS}`,
-    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : []), ...(answering ? ['--auto-answer=200'] : [])])
+    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : []), ...(answering ? ['--auto-answer=200'] : [])],
+  // one that answers prints the SIP messages it is sent (level 5): what the trunk sends is asserted
+  answering ? 5 : 3)
 }
 
 /** the line's number as the trunk delivers it */

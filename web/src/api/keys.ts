@@ -70,9 +70,11 @@ export const keys = {
       telephony: ['admin', 'organizations', 'telephony'],
     },
     persons: { all: ['admin', 'persons'], list: (q: string, withInactive: boolean) => ['admin', 'persons', q, withInactive] },
-    pbx: { status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind] },
-    /** the providers' trunks (a route names them) and their registrations */
-    trunks: { all: ['admin', 'trunks'], list: ['admin', 'trunks', 'list'], status: ['admin', 'trunks', 'status'] },
+    /** the PBX's state and files, and the providers' trunks in them (a trunk's change shows in the preview) */
+    pbx: {
+      all: ['admin', 'pbx'], status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind],
+      trunks: ['admin', 'pbx', 'trunks'], trunksStatus: ['admin', 'pbx', 'trunks-status'],
+    },
     regions: { all: ['admin', 'regions'] },
     routing: {
       all: ['admin', 'routing'],

@@ -8,8 +8,8 @@ import { load } from './load'
 export type Trunk = Schemas['TrunkResponse']
 export type OutboundRoute = Schemas['OutboundRouteResponse']
 
-export const trunksQuery = { queryKey: keys.admin.trunks.list, queryFn: () => load(api.GET('/api/trunks/')) }
-export const trunksStatusQuery = { queryKey: keys.admin.trunks.status, queryFn: () => load(api.GET('/api/trunks/status')), refetchInterval: 30_000 }
+export const trunksQuery = { queryKey: keys.admin.pbx.trunks, queryFn: () => load(api.GET('/api/trunks/')) }
+export const trunksStatusQuery = { queryKey: keys.admin.pbx.trunksStatus, queryFn: () => load(api.GET('/api/trunks/status')), refetchInterval: 30_000 }
 
 const trunk = (id: number) => ({ params: { path: { trunk_id: id } } })
 export const saveTrunk = (id: number | undefined, body: Schemas['TrunkCreate']) => id === undefined

@@ -20,7 +20,7 @@ export function Trunks () {
   const status = useQuery(trunksStatusQuery)
   const states = new Map(status.data?.trunks.map((s) => [s.id, s]) ?? [])
   const [editing, setEditing] = useState<Trunk | 'new'>()
-  const remove = useAction(keys.admin.trunks.all, (trunk: Trunk) => removeTrunk(trunk.id))
+  const remove = useAction(keys.admin.pbx.all, (trunk: Trunk) => removeTrunk(trunk.id))
   const registration = (trunk: Trunk) => {
     const state = states.get(trunk.id)
     if (trunk.mode === 'ip') return <Typography.Text type='secondary'>{t('trunks.byAddress')}</Typography.Text>
@@ -63,7 +63,7 @@ export function Trunks () {
 
 function TrunkForm ({ trunk, onClose }: { trunk?: Trunk, onClose: () => void }) {
   const { t } = useTranslation()
-  const state = useFormSave(keys.admin.trunks.all, ({ match_text: matchText, password, ...v }: Values) => saveTrunk(trunk?.id, {
+  const state = useFormSave(keys.admin.pbx.all, ({ match_text: matchText, password, ...v }: Values) => saveTrunk(trunk?.id, {
     ...v,
     match: (matchText ?? '').split(/[\s,]+/).filter(Boolean),
     ...(password ? { password } : {}),
