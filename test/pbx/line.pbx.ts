@@ -52,6 +52,8 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   let admin: Headers
   let operators: Headers[]
   const phones: Phone[] = []
+  /** the citizen the trunk reaches: answers every call at the trunk's address */
+  let publicNetwork: Phone
   const consoles: Awaited<ReturnType<typeof openSse>>[] = []
   let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number, trunks: { network: number, refused: number, registered: number } }
   let callerPort = 5300
@@ -151,6 +153,9 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     // the service's own connection for events (its backoff may have grown while Asterisk was starting): its gauge, not any AMI session of the service's
     await eventually(async () => await gauge('ami_connected') === 1, 60_000, 'the service reading Asterisk\'s events')
     for (const [i, terminal] of ['101001', '101002'].entries()) phones.push(await operatorPhone(pjsua, terminal, PASSWORD, 5201 + i))
+    // the public network's side of the trunk, up from the start as a provider is: Asterisk qualifies the trunk's contact, and dials none it found unreachable
+    publicNetwork = citizenPhone(pjsua, '+77010000002', TRUNK_PORT, undefined, true)
+    phones.push(publicNetwork)
     // the operators' consoles: open, so their phones ring (a closed console is offline)
     for (const headers of operators) consoles.push(await openSse(`${url}/api/call-events/stream`, headers))
     // the service's control connection may be waiting out a refused attempt from before Asterisk started (503, "next attempt in 1 s")
@@ -470,9 +475,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     assert.equal(status.trunks.find((x: { id: number }) => x.id === ids.trunks.network).registration, null, 'an IP trunk does not register')
     assert.match(await asterisk.cli('pjsip show contacts'), /303009\/sip:303009@/, 'the trunk\'s registration is the account\'s contact at the registrar')
 
-    const citizen = citizenPhone(pjsua, '+77010000002', TRUNK_PORT, undefined, true)
-    phones.push(citizen)
-    await sleep(500)
+    const citizen = publicNetwork
     const operator = phones[0]!
     const from = operator.output().length
     const logFrom = asterisk.log().length
