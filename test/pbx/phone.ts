@@ -21,7 +21,7 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3): Phone {
   rtpPort += 20
   // pjsua's output to a pipe is block-buffered: stdbuf makes it line by line, so that it can be waited for
   const child: ChildProcessWithoutNullStreams = spawn('stdbuf', ['-oL', '-eL', pjsua,
-    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, `--log-level=${logLevel}`, '--app-log-level=3', '--add-codec=PCMA', '--add-codec=PCMU',
+    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, `--log-level=${logLevel}`, `--app-log-level=${logLevel}`, '--add-codec=PCMA', '--add-codec=PCMU',
   ])
   let out = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
