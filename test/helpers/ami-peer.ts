@@ -22,6 +22,8 @@ const recorded = {
   unpaused: recordedAnswer(queuePause, { Action: 'QueuePause', Paused: 'false' })[0]!,
   notFound: recordedAnswer(queuePause, { Action: 'QueuePause', Interface: 'PJSIP/999999' })[0]!,
   incomplete: recordedAnswer(queuePause, { Action: 'QueuePause', ActionID: 'probe-18' })[0]!,
+  // a trunk's registration as Asterisk lists it, with its outbound auth (trunks.txt)
+  registrations: recordedAnswer(readRecording('trunks.txt'), { Action: 'PJSIPShowRegistrationsOutbound' }),
   // a caller in the language menu, as Asterisk listed it (core-show-channels.txt)
   channels: recordedAnswer(readRecording('core-show-channels.txt'), { Action: 'CoreShowChannels' }),
 }
@@ -29,6 +31,8 @@ const recorded = {
 /** a channel up on the PBX: the peer's CoreShowChannels lists these, and one for each caller waiting in a queue */
 export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string }
 export type PeerMode = 'normal' | 'silent' | 'drop'
+/** an outbound registration (a trunk's) and what Asterisk says of it */
+export interface PeerRegistration { name: string, status: 'Registered' | 'Unregistered' | 'Rejected', serverUri: string }
 
 /** a repeatable sequence in [0, 1) (mulberry32): a failing cut can be replayed from its seed */
 export function seededRandom (seed: number): () => number {
@@ -56,7 +60,8 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     /** QueueStatus answered this much later (a large PBX's status, read while events go on) */
     statusDelayMs: 0,
     /** channels up besides the callers waiting (in a menu, an announcement) */
-    channels: [] as PeerChannel[] }
+    channels: [] as PeerChannel[],
+    registrations: [] as PeerRegistration[] }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, Set<string>>()
@@ -102,6 +107,18 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         }
         write(message(['Event: EndpointListComplete', `ActionID: ${id}`, 'EventList: Complete', `ListItems: ${state.endpoints.length}`]))
         return
+      case 'PJSIPShowRegistrationsOutbound': {
+        // the listack, each registration's detail then its auth's (whose digests Asterisk sends too), the completion with the counts
+        const byEvent = (name: string) => recorded.registrations.find((m) => m.includes(`Event: ${name}`))!
+        write(withValues(recorded.registrations[0]!, { ActionID: id }))
+        for (const r of state.registrations) {
+          write(withValues(byEvent('OutboundRegistrationDetail'), { ActionID: id, ObjectName: r.name, Endpoint: r.name, OutboundAuth: r.name, Status: r.status, ServerUri: r.serverUri, NextReg: r.status === 'Registered' ? '540' : '0' }))
+          write(withValues(byEvent('AuthDetail'), { ActionID: id, ObjectName: r.name }))
+        }
+        const registered = state.registrations.filter((r) => r.status === 'Registered').length
+        write(withValues(byEvent('OutboundRegistrationDetailComplete'), { ActionID: id, ListItems: String(state.registrations.length), Registered: String(registered), NotRegistered: String(state.registrations.length - registered) }))
+        return
+      }
       case 'PJSIPShowContacts':
         if (state.contacts.length === 0) { write(`Response: Error${CRLF}ActionID: ${id}${CRLF}Message: No Contacts found\n${CRLF}${CRLF}`); return }
         write(message(['Response: Success', `ActionID: ${id}`, 'EventList: start', 'Message: A listing of Contacts follows, presented as ContactList events']))

@@ -493,7 +493,9 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     operator.hangUp()
     await citizen.waitFor(/DISCONNECTED/, 'the citizen\'s call ended')
     if (process.env.PBX_RECORD_TRUNKS) {
+      // one after the other, so that each answer follows its action in the fixture (trunks.txt)
       recorder.send({ Action: 'PJSIPShowRegistrationsOutbound', ActionID: 'trunks-1' })
+      await sleep(1000)
       recorder.send({ Action: 'PJSIPShowEndpoints', ActionID: 'trunks-2' })
       await sleep(1000)
       writeFileSync(process.env.PBX_RECORD_TRUNKS, recorder.text(), 'latin1')
