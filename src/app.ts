@@ -41,6 +41,7 @@ import * as callRouting from './modules/call-routing/index.js'
 import * as employees from './modules/employees/index.js'
 import * as endpoints from './modules/endpoints/index.js'
 import * as trunks from './modules/trunks/index.js'
+import * as lineSwitch from './modules/line-switch/index.js'
 import * as groups from './modules/groups/index.js'
 import * as health from './modules/health/index.js'
 import * as llm from './modules/llm/index.js'
@@ -124,7 +125,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...trunks.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...trunks.schemas, ...lineSwitch.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -231,7 +232,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     database, settings: config.appeals, clock,
     changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
   })
-  const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port })
+  const lineSwitches = lineSwitch.createLineSwitchModule({ db, clock, control })
+  const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port, reloaded: lineSwitches.port.reconcile })
   // Asterisk's call, agent and user events on a connection of their own, read by one instance at a time
   const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: lineCalls.CALL_EVENT_CLASSES })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
@@ -257,6 +259,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
     trunks.createTrunksModule({ db, control }),
     callRouting.createCallRoutingModule({ db }),
+    lineSwitches,
     pbx,
     callEvents,
     agents,

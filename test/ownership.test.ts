@@ -30,6 +30,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/audit': ['personalDataAccess', 'dataProtectionOfficers'],
   'modules/recordings': ['callRecordings', 'recordingBins'],
   'modules/trunks': ['trunks', 'outboundRoutes', 'outboundRouteTrunks'],
+  'modules/line-switch': ['lineSwitches'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

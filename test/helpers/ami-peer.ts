@@ -61,7 +61,9 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     statusDelayMs: 0,
     /** channels up besides the callers waiting (in a menu, an announcement) */
     channels: [] as PeerChannel[],
-    registrations: [] as PeerRegistration[] }
+    registrations: [] as PeerRegistration[],
+    /** Asterisk's database (AstDB): `<family>/<key>` to its value */
+    db: new Map<string, string>() }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, Set<string>>()
@@ -106,6 +108,16 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
           write(message(['Event: EndpointList', `ActionID: ${id}`, 'ObjectType: endpoint', `ObjectName: ${e}`, 'Transport: transport-udp', `Aor: ${e}`, `Auths: ${e}`, 'OutboundAuths: ', `Contacts: ${registered ? `${e}/sip:${e}@127.0.0.1:5070,` : ''}`, `DeviceState: ${registered ? 'Not in use' : 'Unavailable'}`, 'ActiveChannels: 0']))
         }
         write(message(['Event: EndpointListComplete', `ActionID: ${id}`, 'EventList: Complete', `ListItems: ${state.endpoints.length}`]))
+        return
+      // main/db.c's answers
+      case 'DBPut':
+        state.db.set(`${a.Family}/${a.Key}`, a.Val ?? '')
+        write(message(['Response: Success', `ActionID: ${id}`, 'Message: Updated database successfully']))
+        return
+      case 'DBDel':
+        write(state.db.delete(`${a.Family}/${a.Key}`)
+          ? message(['Response: Success', `ActionID: ${id}`, 'Message: Key deleted successfully'])
+          : message(['Response: Error', `ActionID: ${id}`, 'Message: Database entry could not be deleted']))
         return
       case 'PJSIPShowRegistrationsOutbound': {
         // the listack, each registration's detail then its auth's (whose digests Asterisk sends too), the completion with the counts

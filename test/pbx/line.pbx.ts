@@ -501,4 +501,30 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
       writeFileSync(process.env.PBX_RECORD_TRUNKS, recorder.text(), 'latin1')
     }
   })
+
+  it('closed at the switch: the next call hears the switch\'s announcement, with no reload; opened, the next reaches the menu', async () => {
+    const base = `/api/organizations/${ids.org}`
+    const line = (await api('GET', `${base}/lines`))[0] as { id: number }
+    const reloadsBefore = (asterisk.log().match(/Reloading|dialplan reload/g) ?? []).length
+    const closed = await api('POST', `${base}/lines/${line.id}/close`, { reason: 'Авария', prompt_id: ids.prompt })
+    assert.equal(closed.closed, true)
+    assert.match(await asterisk.cli('database show appeals-closed'), new RegExp(`/appeals-closed/109\\s*: 4102444800:appeals/org101/${ids.prompt}`))
+    let known = await knownCalls()
+    const logFrom = asterisk.log().length
+    await citizenCalls('109', async (phone) => { await phone.waitFor(/DISCONNECTED/, 'the switch\'s announcement, then the end', 30_000) })
+    const switched = await callAfter(known, (c) => c.ended_at !== null, 'the call to the switched line kept')
+    assert.deepEqual([switched.line, switched.closed, switched.outcome, switched.menu_exit], ['109', true, 'announced', null])
+    const log = asterisk.log().slice(logFrom)
+    assert.match(log, new RegExp(`Playback\\("PJSIP/trunk\\d+-[^"]+", "appeals/org101/${ids.prompt}"\\)`), 'the switch\'s announcement played')
+    assert.doesNotMatch(log, /BackGround/, 'the menu not reached')
+    assert.equal((asterisk.log().match(/Reloading|dialplan reload/g) ?? []).length, reloadsBefore, 'no reload')
+
+    await api('POST', `${base}/lines/${line.id}/open`)
+    known = await knownCalls()
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(1000); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
+    const reopened = await callAfter(known, (c) => c.ended_at !== null, 'the call to the reopened line kept')
+    assert.deepEqual([reopened.closed, reopened.menu_exit], [false, 'hangup'], 'the menu reached')
+    const history = await api('GET', `${base}/lines/${line.id}/switches`)
+    assert.deepEqual(history.map((h: { action: string }) => h.action), ['open', 'close'])
+  })
 })

@@ -13,6 +13,10 @@ export interface PbxControl {
   endpointStates: () => Promise<EndpointState[]>
   /** the endpoints Asterisk has (names) and its outbound registrations (PJSIPShowRegistrationsOutbound) */
   trunkStates: () => Promise<TrunkStates>
+  /** a value in Asterisk's own database (AstDB), which the dialplan reads with DB() */
+  dbPut: (family: string, key: string, value: string) => Promise<void>
+  /** a value removed from Asterisk's database; one that is not there is no error */
+  dbDel: (family: string, key: string) => Promise<void>
 }
 
 export interface TrunkStates {
@@ -80,6 +84,14 @@ export function amiPbxControl (ami: AmiClient, reloads?: { client: AmiClient, ti
           }),
         }
       })
+    },
+    async dbPut (family, key, value) {
+      ensureSuccess(await ami.action({ Action: 'DBPut', Family: family, Key: key, Val: value }), 'DBPut')
+    },
+    async dbDel (family, key) {
+      const response = await ami.action({ Action: 'DBDel', Family: family, Key: key })
+      // Asterisk 22 says a missing key "could not be deleted" (main/db.c)
+      if (field(response, 'Response') !== 'Success' && !/could not be deleted|not found/i.test(field(response, 'Message') ?? '')) ensureSuccess(response, 'DBDel')
     },
     async trunkStates () {
       // each registration's AuthDetail events carry its credentials: only the registrations are read

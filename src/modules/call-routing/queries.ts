@@ -73,3 +73,17 @@ export const recordingFile = async (db: AppDb, promptId: number, language: 'ru' 
   const wav = (await db.select({ wav: promptRecordings.wav }).from(promptRecordings).where(and(eq(promptRecordings.prompt_id, promptId), eq(promptRecordings.language, language))))[0]?.wav
   return wav === undefined ? undefined : canonicalWav(readWav(wav))
 }
+
+/** an organization's line, as another module names it */
+export const lineOf = async (db: AppDb, organizationId: number, lineId: number) =>
+  (await db.select({ id: inboundLines.id, number: inboundLines.number, name: inboundLines.name }).from(inboundLines)
+    .where(and(eq(inboundLines.organization_id, organizationId), eq(inboundLines.id, lineId))))[0]
+
+/** lines as a subquery to join (`line.id`, `line.number`, `line.name`, `line.organization_id`) */
+export const lineDirectory = (db: AppDb) =>
+  db.select({ id: inboundLines.id, number: inboundLines.number, name: inboundLines.name, organization_id: inboundLines.organization_id }).from(inboundLines).as('line')
+
+/** whether the organization's prompt has a recording in some language (only such a prompt can be played) */
+export const promptRecorded = async (db: AppDb, organizationId: number, promptId: number) =>
+  (await db.select({ id: prompts.id }).from(prompts).innerJoin(promptRecordings, eq(promptRecordings.prompt_id, prompts.id))
+    .where(and(eq(prompts.organization_id, organizationId), eq(prompts.id, promptId))).limit(1)).length > 0

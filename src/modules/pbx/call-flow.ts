@@ -13,6 +13,11 @@ export const INBOUND_CONTEXT = 'appeals-inbound'
 export const CALENDAR_CONTEXT = 'appeals-calendar'
 /** the subroutine run on an operator's channel when it answers (Queue's gosub, Dial's U option): it records the leg when the line records */
 export const RECORD_CONTEXT = 'appeals-record'
+/**
+ * Asterisk's database family of the lines closed at a switch: key the line's number, value
+ * `<until, epoch seconds>:<the announcement's sound, or nothing>`, read by every call (no reload).
+ */
+export const LINE_SWITCH_FAMILY = 'appeals-closed'
 
 type Queue = OrganizationRouting['queues'][number]
 type Menu = OrganizationRouting['menus'][number]
@@ -192,10 +197,18 @@ function lineSteps (org: FlowOrganization, l: Line): string[] {
   const gate: Step[] = l.schedule_id === null
     ? open
     : [`Gosub(${scheduleName(org.prefix, l.schedule_id)},s,1)`, 'GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', announce({ Closed: 1 }), ...destinationSteps(org, destinationOf('closed', l)), ...labelled('open', open)]
+  // closed at a switch until a moment still ahead: its announcement, if any, then the end of the call
+  const switched = [
+    ...labelled('switched', [announce({ Closed: 1, Switch: 1 }), 'GotoIf($["${CUT(APPEALS_SWITCH,:,2)}" = ""]?switched-silent)']),
+    announce({ Sent: 'announced' }), 'Playback(${CUT(APPEALS_SWITCH,:,2)})', 'Hangup()',
+    ...labelled('switched-silent', [announce({ Sent: 'hangup' }), 'Hangup()']),
+  ]
   return [`; ${comment(l.name)}`, ...extension(l.number, [
     `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', 'Set(CHANNEL(language)=ru)', `Set(__APPEALS_LINE=${l.number})`,
     ...(recorded ? ['Set(__APPEALS_RECORD=1)'] : []),
-    announce({ Line: l.number, Organization: org.prefix }), ...gate,
+    announce({ Line: l.number, Organization: org.prefix }),
+    `Set(APPEALS_SWITCH=\${DB(${LINE_SWITCH_FAMILY}/${l.number})})`, 'GotoIf($[0${CUT(APPEALS_SWITCH,:,1)} > ${EPOCH}]?switched)',
+    ...gate, ...switched,
   ])]
 }
 

@@ -14,10 +14,10 @@ export interface PbxPort {
 }
 
 /** the generated Asterisk configuration, the prompts beside it, and its reload */
-export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort }): ServiceModule<PbxPort> {
+export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void> }): ServiceModule<PbxPort> {
   const service = createPbxService({
     repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
-    backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current,
+    backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current, reloaded: deps.reloaded,
   })
   return {
     port: { calendarChanged: service.calendarChanged },

@@ -27,7 +27,7 @@ const reloadCommands: Record<typeof reloadModules[number], string[]> = {
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar }: {
+export function createPbxService ({ repo, transaction, configDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar, reloaded }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   configDir: string
@@ -41,6 +41,8 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
   backupRetention?: number
   clock: Clock
   control?: PbxControl
+  /** after a generation Asterisk reloaded: what lives in Asterisk's database is put back (the lines' switches) */
+  reloaded?: () => Promise<void>
 }) {
   async function reload (module: typeof reloadModules[number]) {
     if (!control) return { success: false, message: NO_AMI, output: '', outcome: 'not_configured' as const }
@@ -78,10 +80,10 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
       }
     })
     if (!result.success || !reloadPbx || !saveToDisk) return result
-    const reloaded = await reload('all')
-    return reloaded.success
-      ? { ...result, message: `${result.message}; Asterisk reloaded`, outcome: 'written_reloaded' as const }
-      : { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloaded.message], outcome: 'reload_failed' as const }
+    const reloadedNow = await reload('all')
+    if (!reloadedNow.success) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloadedNow.message], outcome: 'reload_failed' as const }
+    const restored = await reloaded?.().then(() => '', (err: unknown) => `; the lines' switches were not put back: ${(err as Error).message}`) ?? ''
+    return { ...result, message: `${result.message}; Asterisk reloaded${restored}`, outcome: 'written_reloaded' as const }
   }
 
   const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => { const flow = flowOf(o); return flow ? promptFiles(flow) : [] })

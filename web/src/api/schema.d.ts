@@ -1828,6 +1828,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{tenant_id}/line-switches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each line of the organization: open, or closed at the switch (why, until when, by whom) */
+        get: operations["listLineSwitches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/lines/{line_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a line now, with its announcement, until a time or until opened (in Asterisk on the next call; 503 without it) */
+        post: operations["closeLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/lines/{line_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a line closed at the switch (503 without Asterisk) */
+        post: operations["openLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/lines/{line_id}/switches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who closed and opened the line, and when (the latest 50) */
+        get: operations["lineSwitchHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line-switches/closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lines closed at the switch now (an admin: all; a manager: its organization's) */
+        get: operations["closedLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pbx/preview/sip": {
         parameters: {
             query?: never;
@@ -3731,6 +3816,52 @@ export interface components {
             long_distance?: boolean;
             /** @description trunks in order of preference: the next is tried when one is unavailable or congested */
             trunk_ids?: number[];
+        };
+        LineCloseRequest: {
+            /** @description why: "emergency", "closed for the event"; shown to the centre */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description when it opens by itself; absent or null: until opened again
+             */
+            until?: string | null;
+            /** @description the organization's prompt callers hear while it is closed (one with a recording); null: the call ends */
+            prompt_id?: number | null;
+        };
+        LineSwitchState: {
+            line_id: number;
+            tenant_id: number;
+            number: string;
+            name: string;
+            /** @description closed at the switch now (a closing whose end has passed is open) */
+            closed: boolean;
+            reason: string | null;
+            /** Format: date-time */
+            until: string | null;
+            prompt_id: number | null;
+            by: {
+                id: number;
+                name: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description when it was last switched
+             */
+            at: string | null;
+        };
+        LineSwitchEvent: {
+            id: number;
+            action: "close" | "open";
+            reason: string | null;
+            /** Format: date-time */
+            until: string | null;
+            prompt_id: number | null;
+            by: {
+                id: number;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            at: string;
         };
         Destination: {
             /**
@@ -10682,6 +10813,157 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listLineSwitches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineSwitchState"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    closeLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineSwitchState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    openLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineSwitchState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    lineSwitchHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineSwitchEvent"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    closedLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineSwitchState"][];
                 };
             };
         };

@@ -1,0 +1,2 @@
+export { schemas } from './schemas.js'
+export { createLineSwitchModule, type LineSwitchPort } from './module.js'

@@ -1,0 +1,105 @@
+import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import { supervisorScope } from '../../lib/access.js'
+import type { Principal } from '../../lib/auth.js'
+import type { Clock } from '../../lib/clock.js'
+import { NotFoundError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { manageableTenant } from '../../lib/tenant.js'
+import { promptSound } from '../call-routing/asterisk-names.js'
+import { LINE_SWITCH_FAMILY } from '../pbx/call-flow.js'
+import type { LineSwitchRepo, SwitchRow } from './repo.js'
+import type { LineCloseRequest, LineSwitchState } from './schemas.js'
+
+/** "until opened again" as the dialplan compares it with ${EPOCH}: 2100-01-01 */
+const UNTIL_OPENED = 4_102_444_800
+const HISTORY = 50
+const NO_AMI = 'Asterisk Manager Interface is not configured: a line is closed in Asterisk itself (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
+
+type LineRow = Awaited<ReturnType<LineSwitchRepo['lines']>>[number]
+
+/** whether a line's latest switch has it closed at `now` */
+const closedAt = (s: SwitchRow | undefined, now: Date) => s?.action === 'close' && (s.until === null || s.until > now)
+const who = (s: SwitchRow) => (s.user_id === null ? null : { id: s.user_id, name: s.user_name ?? '' })
+
+/** what Asterisk's database holds for a closed line: `<until epoch>:<sound>` */
+export const switchValue = (prefix: string, s: Pick<SwitchRow, 'until' | 'prompt_id'>) =>
+  `${s.until === null ? UNTIL_OPENED : Math.floor(s.until.getTime() / 1000)}:${s.prompt_id === null ? '' : promptSound(prefix, s.prompt_id)}`
+
+/** A line closed at a switch (issue 49): now, with its own announcement, until a time or until opened; in Asterisk on the next call. */
+export function createLineSwitchService ({ repo, control, clock }: { repo: LineSwitchRepo, control?: Pick<PbxControl, 'dbPut' | 'dbDel'>, clock: Clock }) {
+  const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its lines')
+  const state = (l: LineRow, now: Date): LineSwitchState => {
+    const s = l.latest
+    const closed = closedAt(s, now)
+    return {
+      line_id: l.id, tenant_id: l.organization_id, number: l.number, name: l.name, closed,
+      reason: closed ? s!.reason : null, until: closed && s!.until ? s!.until.toISOString() : null, prompt_id: closed ? s!.prompt_id : null,
+      by: s ? who(s) : null, at: s ? s.at.toISOString() : null,
+    }
+  }
+  async function stateOf (tenantId: number, lineId: number): Promise<LineSwitchState> {
+    const line = (await repo.lines(tenantId)).find((l) => l.id === lineId)
+    if (!line) throw new NotFoundError('Line')
+    return state(line, clock())
+  }
+  /** the change made in Asterisk first: what it did not take is not recorded either (503) */
+  async function inAsterisk (change: (c: Pick<PbxControl, 'dbPut' | 'dbDel'>) => Promise<void>): Promise<void> {
+    if (!control) throw new ServiceUnavailableError(NO_AMI)
+    try {
+      await change(control)
+    } catch (err) {
+      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`)
+    }
+  }
+
+  return {
+    async list (actor: Principal, tenantId: number) {
+      await tenant(actor, tenantId)
+      const now = clock()
+      return (await repo.lines(tenantId)).map((l) => state(l, now))
+    },
+    /** the lines closed now that a supervisor sees (an admin: every organization's; a manager: its own) */
+    async closed (actor: Principal) {
+      const scope = supervisorScope(actor, 'the lines\' switches')
+      const now = clock()
+      return (await repo.lines(scope.organizationId)).map((l) => state(l, now)).filter((s) => s.closed)
+    },
+    async history (actor: Principal, tenantId: number, lineId: number) {
+      await tenant(actor, tenantId)
+      if (!await repo.line(tenantId, lineId)) throw new NotFoundError('Line')
+      return (await repo.history(lineId, HISTORY)).map((s) => ({ id: s.id, action: s.action, reason: s.reason, until: s.until?.toISOString() ?? null, prompt_id: s.prompt_id, by: who(s), at: s.at.toISOString() }))
+    },
+    async close (actor: Principal, tenantId: number, lineId: number, input: LineCloseRequest) {
+      const organization = await tenant(actor, tenantId)
+      const line = await repo.line(tenantId, lineId)
+      if (!line) throw new NotFoundError('Line')
+      const until = input.until ? new Date(input.until) : null
+      if (until && until <= clock()) throw RequestValidationError.field(['body', 'until'], 'Must be in the future', input.until)
+      const promptId = input.prompt_id ?? null
+      if (promptId !== null && !await repo.promptRecorded(tenantId, promptId)) {
+        throw RequestValidationError.field(['body', 'prompt_id'], `Prompt ${promptId} is not a prompt of this organization with a recording`, promptId)
+      }
+      await inAsterisk((c) => c.dbPut(LINE_SWITCH_FAMILY, line.number, switchValue(organization.prefix, { until, prompt_id: promptId })))
+      await repo.insert({ organization_id: tenantId, line_id: lineId, action: 'close', reason: input.reason, until, prompt_id: promptId, user_id: actor.id })
+      return stateOf(tenantId, lineId)
+    },
+    async open (actor: Principal, tenantId: number, lineId: number) {
+      await tenant(actor, tenantId)
+      const line = await repo.line(tenantId, lineId)
+      if (!line) throw new NotFoundError('Line')
+      await inAsterisk((c) => c.dbDel(LINE_SWITCH_FAMILY, line.number))
+      await repo.insert({ organization_id: tenantId, line_id: lineId, action: 'open', user_id: actor.id })
+      return stateOf(tenantId, lineId)
+    },
+    /** Asterisk's database made to say what the service does of every line (after a generation, a new Asterisk) */
+    async reconcile () {
+      if (!control) return
+      const now = clock()
+      for (const l of await repo.lines()) {
+        if (closedAt(l.latest, now)) await control.dbPut(LINE_SWITCH_FAMILY, l.number, switchValue(l.prefix, l.latest!))
+        else await control.dbDel(LINE_SWITCH_FAMILY, l.number)
+      }
+    },
+  }
+}
+
+export type LineSwitchService = ReturnType<typeof createLineSwitchService>
