@@ -48,6 +48,13 @@ export const keys = {
   /** a recording's sound, fetched once: apart from the calls, whose review reads them again */
   recordingSound: (id: number) => ['recording-sound', id],
   agent: { me: ['agent', 'me'] },
+  /** lines closed at the switch: an organization's lines, a line's history, the board's closed lines */
+  lineSwitches: {
+    all: ['line-switches'],
+    of: (tenant: number) => ['line-switches', 'of', tenant],
+    history: (tenant: number, line: number) => ['line-switches', 'history', tenant, line],
+    closed: ['line-switches', 'closed'],
+  },
   board: {
     operators: ['board', 'operators'],
     calls: ['board', 'calls'],

@@ -204,6 +204,17 @@ export const ru = {
     },
     reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: NO_AMI },
   },
+  lineSwitch: {
+    column: 'Переключатель', close: 'Закрыть сейчас', open: 'Открыть', opened: 'Линия открыта',
+    openConfirm: 'Открыть линию {{number}}? Следующий звонок пойдёт по её обычному маршруту.',
+    closedUntil: 'Закрыта до {{until}}', closedUntilOpened: 'Закрыта до открытия',
+    title: 'Закрыть линию {{number}} «{{name}}»', reason: 'Причина', until: 'На сколько', untilOpened: 'До открытия вручную',
+    forHours: 'На {{count}} ч',
+    announcement: 'Сообщение звонящим', announcementHint: 'Запись, которую услышит звонящий перед отбоем; без неё звонок сразу завершится. Действует со следующего звонка, без перезагрузки АТС.',
+    reasons: { emergency: 'Авария', event: 'Закрыта на время мероприятия', technical: 'Технические работы' } as Record<string, string>,
+    boardTitle: 'Закрыто линий: {{count}}',
+    boardLine: '{{number}} «{{name}}»: {{reason}} — {{until}}',
+  },
   trunks: {
     title: 'Транки провайдеров', add: 'Новый транк', empty: 'Транков нет: звонки в город идут через транк, записанный в файлах Asterisk вручную',
     hint: 'Через транки входят звонки граждан на линии и уходят звонки операторов. Какие номера через какие транки — на странице «Маршрутизация», вкладка «Исходящие маршруты».',

@@ -15,6 +15,7 @@ import { useLocalName, type NamedList } from '../../references/references'
 import { useSession } from '../../session/session'
 import { isAdmin } from '../../shell/access'
 import { ByDayChart, GroupsChart } from './charts'
+import { ClosedLines } from './ClosedLines'
 import { LineBoard } from './LineBoard'
 import { LineReports } from './LineReports'
 import { LiveCalls } from './LiveCalls'
@@ -52,6 +53,7 @@ export function Board () {
   return (
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('board.title')}</Typography.Title>
+      {user && user.role !== 'operator' && <ClosedLines />}
       <Row gutter={[16, 16]}>
         {([['received', 'received'], ['overdue', 'overdue'], ['answered', 'answered'], ['closed', 'closed']] as const).map(([key, label]) => (
           <Col xs={12} md={6} key={key}>

@@ -3,10 +3,12 @@ import { Button, Form, Input, Select, Space, Table } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
+import { lineSwitchesQuery } from '../../../api/lineSwitch'
 import { linesQuery, removeLine, saveLine, schedulesQuery, type Line } from '../../../api/routing'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 import { useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
+import { LineSwitch } from './LineSwitch'
 
 type Values = Omit<Line, 'id' | 'tenant_id' | 'created_at' | 'updated_at'>
 
@@ -14,6 +16,7 @@ type Values = Omit<Line, 'id' | 'tenant_id' | 'created_at' | 'updated_at'>
 export function LinesTab ({ tenant }: { tenant: number }) {
   const { t } = useTranslation()
   const lines = useQuery(linesQuery(tenant))
+  const switches = new Map((useQuery(lineSwitchesQuery(tenant)).data ?? []).map((s) => [s.line_id, s]))
   const schedules = useQuery(schedulesQuery(tenant)).data ?? []
   const choices = useRoutingChoices(tenant)
   const destination = useDestinationText(choices)
@@ -24,13 +27,14 @@ export function LinesTab ({ tenant }: { tenant: number }) {
       <Button type='primary' onClick={() => setEditing('new')}>{t('routing.lines.add')}</Button>
       <LoadError query={lines} />
       <Table<Line>
-        rowKey='id' size='small' loading={lines.isLoading} dataSource={lines.data} pagination={false} locale={{ emptyText: t('routing.lines.empty') }} data-testid='lines'
+        rowKey='id' size='small' loading={lines.isLoading} dataSource={lines.data} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: t('routing.lines.empty') }} data-testid='lines'
         columns={[
           { title: t('routing.lines.number'), dataIndex: 'number' },
           { title: t('routing.name'), dataIndex: 'name' },
           { title: t('routing.lines.schedule'), dataIndex: 'schedule_id', render: (id: number | null) => (id === null ? t('routing.lines.always') : schedules.find((s) => s.id === id)?.name) },
           { title: t('routing.lines.destination'), key: 'destination', render: (_, l) => destination(l.destination) },
           { title: t('routing.lines.closed'), key: 'closed', render: (_, l) => (l.schedule_id === null ? '—' : destination(l.closed_destination)) },
+          { title: t('lineSwitch.column'), key: 'switch', render: (_, l) => <LineSwitch tenant={tenant} state={switches.get(l.id)} /> },
           {
             title: '', key: 'actions', render: (_, l) => <RowActions name={l.number} onEdit={() => setEditing(l)} onDelete={() => remove.mutate(l)} />,
           },
