@@ -26,7 +26,7 @@ describe('console: a line closed at the switch (Chromium, AMI test peer)', { ski
     org = (await admin('POST', '/api/organizations/', { org_name: 'Единый контакт-центр 109', org_prefix: '109' })).id
     prompt = (await admin('POST', `/api/organizations/${org}/prompts`, { name: 'Желі жабық / Линия закрыта' })).id
     const wav = makeWav(8000, Int16Array.from({ length: 8000 }, (_, i) => Math.round(6000 * Math.sin(i / 3))))
-    const put = await fetch(`${service.url}/api/organizations/${org}/prompts/${prompt}/recordings/kk`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'audio/wav' }, body: wav })
+    const put = await fetch(`${service.url}/api/organizations/${org}/prompts/${prompt}/recordings/kk`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) })
     assert.equal(put.status, 200, await put.text())
     await admin('POST', `/api/organizations/${org}/lines`, { number: '109', name: 'Бірыңғай нөмір', destination: { kind: 'hangup' } })
     page = await newPage(browser)

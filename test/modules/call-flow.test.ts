@@ -21,6 +21,18 @@ const ASTERISK_22_APPLICATIONS = ['Answer', 'Background', 'Busy', 'Congestion', 
 const tone = (rate: number) => Int16Array.from({ length: rate / 2 }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / rate)))
 
 /** an extension's steps in a context, in order, as `exten`/`same` lines give them */
+/** the steps every line ends with: closed at the switch (Asterisk's database), its announcement or none, then the end */
+const SWITCHED = [
+  'n(switched),UserEvent(AppealsCall,Closed: 1,Switch: 1)', 'n,GotoIf($["${CUT(APPEALS_SWITCH,:,2)}" = ""]?switched-silent)',
+  'n,UserEvent(AppealsCall,Sent: announced)', 'n,Playback(${CUT(APPEALS_SWITCH,:,2)})', 'n,Hangup()', 'n(switched-silent),UserEvent(AppealsCall,Sent: hangup)', 'n,Hangup()',
+]
+/** a line's steps, without the switch's own at its end */
+function lineSteps (text: string, number: string): string[] {
+  const steps = stepsOf(text, 'appeals-inbound', number)
+  assert.deepEqual(steps.slice(-SWITCHED.length), SWITCHED, `line ${number} ends with the switch's steps`)
+  return steps.slice(0, -SWITCHED.length)
+}
+
 function stepsOf (text: string, context: string, exten: string): string[] {
   const section = parseConf(text).find((s) => s.name === context)
   assert.ok(section, `context ${context} is written`)
@@ -99,25 +111,27 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
 
   it('the inbound context: a line announces itself, follows its schedule to its menu or its closed announcement; an unknown number is refused', async () => {
     const text = await preview('extensions')
-    assert.deepEqual(stepsOf(text, 'appeals-inbound', '109'), [
+    assert.deepEqual(lineSteps(text, '109'), [
       '1,NoOp(line 109 of organization 101)', 'n,Answer()', 'n,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LINE=109)', 'n,Set(__APPEALS_RECORD=1)', 'n,UserEvent(AppealsCall,Line: 109,Organization: 101)',
+      'n,Set(APPEALS_SWITCH=${DB(appeals-closed/109)})', 'n,GotoIf($[0${CUT(APPEALS_SWITCH,:,1)} > ${EPOCH}]?switched)',
       `n,Gosub(org101-sched${ids.calendar},s,1)`, 'n,GotoIf($["${GOSUB_RETVAL}" = "1"]?open)', 'n,UserEvent(AppealsCall,Closed: 1)',
       'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()',
       `n(open),Goto(org101-menu${ids.menu},s,1)`,
     ])
-    assert.deepEqual(stepsOf(text, 'appeals-inbound', '+77172000109').slice(-3), ['n,Hangup()', 'n(open),UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
+    assert.deepEqual(lineSteps(text, '+77172000109').slice(-3), ['n,Hangup()', 'n(open),UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
     // refused, and told to the service with the number's digits (a comma or a colon could not reach the event's fields)
     for (const refused of ['_X.', '_+X.', 's']) assert.deepEqual(stepsOf(text, 'appeals-inbound', refused), ['1,UserEvent(AppealsCall,Line: ${FILTER(0-9+,${EXTEN})},Refused: 1)', 'n,Congestion(5)'])
   })
 
-  it('the language menu sets the channel\'s language and tells the service; the timeout retries, then goes on', async () => {
+  it('the language menu sets the channel\'s language and tells the service; no digit and a wrong one retry, then go on', async () => {
     const text = await preview('extensions')
     const menu = `org101-menu${ids.menu}`
     assert.deepEqual(stepsOf(text, menu, 's'), ['1,Set(APPEALS_TRIES=0)', `n,UserEvent(AppealsCall,Menu: ${ids.menu})`, 'n(prompt),Set(APPEALS_TRIES=$[${APPEALS_TRIES} + 1])', `n,Background(appeals/org101/${ids.prompt})`, 'n,WaitExten(6)'])
     assert.deepEqual(stepsOf(text, menu, '1'), ['1,Set(CHANNEL(language)=kk)', 'n,Set(__APPEALS_LANG=kk)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Choice: 1,ChosenLanguage: kk)`, `n,Goto(org101-q${ids.queue},s,1)`])
     assert.deepEqual(stepsOf(text, menu, '2').slice(0, 2), ['1,Set(CHANNEL(language)=ru)', 'n,Set(__APPEALS_LANG=ru)'])
     assert.deepEqual(stepsOf(text, menu, 't'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: timeout)`, 'n,Goto(org101-queue,s,1)'])
-    assert.deepEqual(stepsOf(text, menu, 'i'), [`1,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: invalid)`, 'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
+    // a wrong digit: the menu again while it has attempts left, as for no digit
+    assert.deepEqual(stepsOf(text, menu, 'i'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: invalid)`, 'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
     assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow; the answering operator\'s channel runs the recording')
     assert.deepEqual(stepsOf(text, 'org101-internal', '0'), ['1,Goto(org101-queue,s,1)'], 'a terminal dialling 0 reaches the default queue')
   })
@@ -138,7 +152,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(res.json().recording_prompt_id, ids.prompt)
     text = await preview('extensions')
-    assert.deepEqual(stepsOf(text, 'appeals-inbound', '+77172000109').slice(-3), [`n(open),Playback(appeals/org101/${ids.prompt})`, 'n,UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
+    assert.deepEqual(lineSteps(text, '+77172000109').slice(-3), [`n(open),Playback(appeals/org101/${ids.prompt})`, 'n,UserEvent(AppealsCall,Sent: terminal)', 'n,Goto(org101-internal,001,1)'])
     res = await call('PUT', `${base}/lines/${astana.id}`, { recording_prompt_id: ids.silent })
     const generated = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs', headers: admin })).json()
     assert.deepEqual(generated.errors, [`organization 101: line +77172000109's recording notice plays prompt ${ids.silent}, which has no recording`])
@@ -147,7 +161,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     res = await call('PUT', `${base}/lines/${astana.id}`, { recording: 'off' })
     assert.equal(res.statusCode, 200, res.body)
     text = await preview('extensions')
-    const steps = stepsOf(text, 'appeals-inbound', '+77172000109')
+    const steps = lineSteps(text, '+77172000109')
     assert.ok(!steps.includes('n,Set(__APPEALS_RECORD=1)') && !steps.some((s) => s.includes('Playback')), steps.join('\n'))
 
     // bad input: a mode that is not one, a prompt of no such id (or another organization's)

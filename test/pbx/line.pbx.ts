@@ -273,7 +273,8 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     assert.deepEqual([noChoice.menu_exit, noChoice.outcome, noChoice.menu_choice], ['timeout', 'hangup', null])
 
     known = await knownCalls()
-    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(800); phone.dtmf('9'); await phone.waitFor(/DISCONNECTED/, 'the wrong digit\'s announcement, then the end', 30_000) })
+    // a wrong digit hears the menu again (2 attempts): a second wrong one goes to the menu's invalid destination
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(800); phone.dtmf('9'); await sleep(800); phone.dtmf('9'); await phone.waitFor(/DISCONNECTED/, 'the wrong digit\'s announcement, then the end', 30_000) })
     const wrong = await callAfter(known, (c) => c.ended_at !== null, 'the wrong digit kept')
     assert.deepEqual([wrong.menu_exit, wrong.outcome], ['invalid', 'announced'])
 

@@ -151,8 +151,10 @@ function menuContext (org: FlowOrganization, m: Menu, recorded: Set<number>): st
       ...destinationSteps(org, destinationOf('dest', o)),
     ]))
   }
-  out.push(...extension('t', [`GotoIf($[\${APPEALS_TRIES} < ${m.attempts}]?s,prompt)`, announce({ Menu: m.id, Exit: 'timeout' }), ...destinationSteps(org, destinationOf('timeout', m))]))
-  out.push(...extension('i', [announce({ Menu: m.id, Exit: 'invalid' }), ...destinationSteps(org, destinationOf('invalid', m))]), '')
+  // nothing pressed or a wrong digit: the menu again while it has attempts left, then its destination
+  const again = `GotoIf($[\${APPEALS_TRIES} < ${m.attempts}]?s,prompt)`
+  out.push(...extension('t', [again, announce({ Menu: m.id, Exit: 'timeout' }), ...destinationSteps(org, destinationOf('timeout', m))]))
+  out.push(...extension('i', [again, announce({ Menu: m.id, Exit: 'invalid' }), ...destinationSteps(org, destinationOf('invalid', m))]), '')
   return out
 }
 

@@ -92,10 +92,12 @@ export function Desk () {
 function Presence ({ onCall }: { onCall: boolean }) {
   const { t } = useTranslation()
   const status = useLiveStatus()
-  if (status !== 'open') return <Badge status={status === 'connecting' ? 'processing' : 'error'} text={t(`desk.presence.${status}`)} data-testid='presence' />
+  if (status !== 'open') return <Badge status={status === 'connecting' ? 'processing' : 'error'} text={t(`desk.presence.${status}`)} data-testid='presence' data-live={status} />
+  // connected and free: the availability switch beside it says the operator's state (ready, break...), once
+  if (!onCall) return <span data-testid='presence' data-live='open' />
   return (
-    <Tag color={onCall ? 'red' : 'green'} data-testid='presence' style={{ fontSize: 14, padding: '2px 10px' }}>
-      {t(onCall ? 'desk.presence.onCall' : 'desk.presence.online')}
+    <Tag color='red' data-testid='presence' data-live='open' style={{ fontSize: 14, padding: '2px 10px' }}>
+      {t('desk.presence.onCall')}
     </Tag>
   )
 }

@@ -60,7 +60,10 @@ function MenuForm ({ tenant, menu, onClose }: { tenant: number, menu?: Menu, onC
     timeout_destination: cleanDestination(v.timeout_destination), invalid_destination: cleanDestination(v.invalid_destination),
   }), onClose)
   const required = { required: true, message: t('common.required') }
-  const initial = menu ?? { timeout: 5, attempts: 2, options: [], timeout_destination: { kind: 'hangup' }, invalid_destination: { kind: 'hangup' } }
+  // a new menu's caller who presses nothing or a wrong digit hears it again, then reaches the organization's queue, not the end of the call
+  const ownQueue = choices.queues.find((q) => q.is_default)
+  const fallback: Destination = ownQueue ? { kind: 'queue', queue_id: ownQueue.id } : { kind: 'hangup' }
+  const initial = menu ?? { timeout: 5, attempts: 2, options: [], timeout_destination: fallback, invalid_destination: fallback }
   return (
     <FormModal title={menu ? menu.name : t('routing.menus.add')} state={state} onClose={onClose} width={760} initialValues={initial as Partial<Values>}>
       <Form.Item name='name' label={t('routing.name')} rules={[required, { max: 100 }]}><Input /></Form.Item>
