@@ -109,7 +109,7 @@ export const queues = pgTable('queues', {
   all_terminals: boolean('all_terminals').notNull().default(false),
   strategy: varchar('strategy', { length: 12, enum: queueStrategies }).notNull().default('rrmemory'),
   /** seconds a member's phone rings */
-  ring_timeout: integer('ring_timeout').notNull().default(15),
+  ring_timeout: integer('ring_timeout').notNull().default(20),
   /** seconds before the next try after a round rang out */
   retry: integer('retry').notNull().default(5),
   /** seconds after a call before the member is rung again */

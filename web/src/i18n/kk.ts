@@ -315,7 +315,7 @@ export const kk: Texts = {
       timeoutDestination: 'Ештеңе басылмаса', invalidDestination: 'Қате басылса',
     },
     queues: {
-      add: 'Жаңа кезек', default: 'негізгі', members: 'Қатысушылар', allTerminals: 'Барлық терминалдар', strategy: 'Шақыру тәртібі', ringTimeout: 'Қатысушыға қоңырау',
+      add: 'Жаңа кезек', default: 'негізгі', defaultName: 'Ұйым кезегі', members: 'Қатысушылар', allTerminals: 'Барлық терминалдар', strategy: 'Шақыру тәртібі', ringTimeout: 'Қатысушыға қоңырау',
       wrapup: 'Әңгімеден кейінгі үзіліс', serviceLevel: 'Қызмет деңгейі', maxCallers: 'Күтушілер саны ең көбі', maxCallersHint: '0 — шектеусіз',
       music: 'Күту әуені', badMusic: 'Латын әріптері, цифрлар, _ және -', maxWait: 'Күту ұзақтығы ең көбі', maxWaitHint: 'Содан кейін — толып кеткендегі бағыт',
       announcePosition: 'Кезектегі орнын хабарлау', announceHoldtime: 'Күту уақытын хабарлау', overflow: 'Толып кеткенде', seconds: '{{count}} с',

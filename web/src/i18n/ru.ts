@@ -313,7 +313,7 @@ export const ru = {
       timeoutDestination: 'Если ничего не нажато', invalidDestination: 'Если нажато не то',
     },
     queues: {
-      add: 'Новая очередь', default: 'основная', members: 'Участники', allTerminals: 'Все терминалы', strategy: 'Порядок вызова', ringTimeout: 'Звонок участнику',
+      add: 'Новая очередь', default: 'основная', defaultName: 'Очередь организации', members: 'Участники', allTerminals: 'Все терминалы', strategy: 'Порядок вызова', ringTimeout: 'Звонок участнику',
       wrapup: 'Пауза после разговора', serviceLevel: 'Уровень сервиса', maxCallers: 'Ожидающих не более', maxCallersHint: '0 — без ограничения',
       music: 'Музыка ожидания', badMusic: 'Латиница, цифры, _ и -', maxWait: 'Ожидание не дольше', maxWaitHint: 'Потом — назначение при переполнении',
       announcePosition: 'Сообщать место в очереди', announceHoldtime: 'Сообщать время ожидания', overflow: 'При переполнении', seconds: '{{count}} с',

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Select } from 'antd'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { telephonyOrganizationsQuery } from '../../api/telephony'
 import { useSession } from '../../session/session'
@@ -14,6 +15,9 @@ export function OrganizationPicker ({ value, onChange }: { value?: number, onCha
   const { t } = useTranslation()
   const { user } = useSession()
   const organizations = useTenantOrganizations()
+  const only = organizations.data?.length === 1 ? organizations.data[0]!.id : undefined
+  // one organization to choose from: chosen, not asked for on every visit
+  useEffect(() => { if (value === undefined && only !== undefined) onChange(only) }, [value, only, onChange])
   if (user?.role !== 'admin') return null
   return (
     <Select

@@ -41,6 +41,8 @@ export function Terminals () {
 
   const endpoints = useQuery({ ...endpointsQuery(tenant!), enabled: tenant !== undefined })
   const status = useQuery({ ...endpointStatusQuery(tenant!), enabled: tenant !== undefined })
+  const employees = useQuery({ ...employeesOfQuery(tenant!), enabled: tenant !== undefined })
+  const employeeName = new Map((employees.data ?? []).map((e) => [e.id, e.full_name]))
   const registered = new Map(status.data?.endpoints.map((e) => [e.id, e]) ?? [])
   const refresh = () => queries.invalidateQueries({ queryKey: keys.admin.endpoints.all })
 
@@ -71,12 +73,13 @@ export function Terminals () {
       {endpoints.isError && <Alert type='error' showIcon message={t('common.networkError')} action={<Button onClick={() => { void endpoints.refetch() }}>{t('common.retry')}</Button>} />}
       {tenant !== undefined && (
         <Table<Endpoint>
-          rowKey='id' size='small' loading={endpoints.isLoading} dataSource={endpoints.data} pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          rowKey='id' size='small' loading={endpoints.isLoading} dataSource={endpoints.data} pagination={{ pageSize: 50, hideOnSinglePage: true }} scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('terminals.empty') }} data-testid='terminals'
           columns={[
             { title: t('terminals.id'), dataIndex: 'id' },
             { title: t('terminals.name'), dataIndex: 'name' },
             { title: t('terminals.extension'), dataIndex: 'extension' },
+            { title: t('terminals.employee'), dataIndex: 'employee_id', render: (id: number | null) => (id === null ? '—' : employeeName.get(id) ?? '—') },
             {
               title: t('terminals.registration'), key: 'registered', render: (_, e) => {
                 const s = registered.get(e.id)

@@ -3,7 +3,7 @@ import type { NamePath } from 'antd/es/form/interface'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../../api/client'
 import type { Destination as DestinationValue } from '../../../api/routing'
-import type { RoutingChoices } from './choices'
+import { useQueueName, type RoutingChoices } from './choices'
 
 const KINDS = ['queue', 'terminal', 'menu', 'announcement', 'hangup'] as const
 const ID_OF = { queue: 'queue_id', terminal: 'terminal_id', menu: 'menu_id', announcement: 'prompt_id', hangup: undefined } as const
@@ -21,8 +21,9 @@ export function DestinationField ({ name, label, choices, list = [] }: { name: N
   const path = ([] as (string | number)[]).concat(name as never)
   // inside a Form.List the fields' names are the list's, the watched path the form's: `list` is the list's own name
   const kind = Form.useWatch([...list, ...path, 'kind']) as DestinationValue['kind'] | undefined
+  const queueName = useQueueName()
   const options: Record<Exclude<DestinationValue['kind'], 'hangup'>, { value: number | string, label: string }[]> = {
-    queue: choices.queues.map((q) => ({ value: q.id, label: q.name })),
+    queue: choices.queues.map((q) => ({ value: q.id, label: queueName(q) })),
     terminal: choices.terminals.map((e) => ({ value: e.id, label: `${e.id} · ${e.name}` })),
     menu: choices.menus.map((m) => ({ value: m.id, label: m.name })),
     announcement: choices.prompts.map((p) => ({ value: p.id, label: p.name })),
@@ -47,9 +48,10 @@ export function DestinationField ({ name, label, choices, list = [] }: { name: N
 /** a destination in words, for a table */
 export function useDestinationText (choices: RoutingChoices) {
   const { t } = useTranslation()
+  const queueName = useQueueName()
   return (d: Schemas['DestinationView']) => {
     const names: Record<DestinationValue['kind'], string | null | undefined> = {
-      queue: choices.queues.find((q) => q.id === d.queue_id)?.name,
+      queue: ((q) => q && queueName(q))(choices.queues.find((q) => q.id === d.queue_id)),
       terminal: d.terminal_id,
       menu: choices.menus.find((m) => m.id === d.menu_id)?.name,
       announcement: choices.prompts.find((p) => p.id === d.prompt_id)?.name,

@@ -6,7 +6,7 @@ import type { Schemas } from '../../../api/client'
 import { keys } from '../../../api/keys'
 import { queuesQuery, removeQueue, saveQueue, type Destination, type Queue } from '../../../api/routing'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
-import { useRoutingChoices } from './choices'
+import { useQueueName, useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
 
 const STRATEGIES = ['rrmemory', 'ringall', 'leastrecent', 'fewestcalls', 'random', 'rrordered', 'linear', 'wrandom'] as const
@@ -23,6 +23,7 @@ export function QueuesTab ({ tenant }: { tenant: number }) {
   const destination = useDestinationText(choices)
   const [editing, setEditing] = useState<Queue | 'new'>()
   const remove = useAction(keys.admin.routing.all, (q: Queue) => removeQueue(tenant, q.id))
+  const queueName = useQueueName()
   return (
     <Space direction='vertical' style={{ width: '100%' }}>
       <Button type='primary' onClick={() => setEditing('new')}>{t('routing.queues.add')}</Button>
@@ -30,7 +31,7 @@ export function QueuesTab ({ tenant }: { tenant: number }) {
       <Table<Queue>
         rowKey='id' size='small' loading={queues.isLoading} dataSource={queues.data} pagination={false}
         columns={[
-          { title: t('routing.name'), dataIndex: 'name', render: (name: string, q) => <>{name} {q.is_default && <Tag>{t('routing.queues.default')}</Tag>}</> },
+          { title: t('routing.name'), dataIndex: 'name', render: (_: string, q) => <>{queueName(q)} {q.is_default && <Tag>{t('routing.queues.default')}</Tag>}</> },
           { title: 'Asterisk', dataIndex: 'asterisk_name' },
           { title: t('routing.queues.members'), key: 'members', render: (_, q) => (q.all_terminals ? t('routing.queues.allTerminals') : q.members.map((m) => m.terminal_id).join(', ') || '—') },
           { title: t('routing.queues.serviceLevel'), dataIndex: 'service_level', render: (s: number) => t('routing.queues.seconds', { count: s }) },
@@ -54,7 +55,7 @@ function QueueForm ({ tenant, queue, onClose }: { tenant: number, queue?: Queue,
   const required = { required: true, message: t('common.required') }
   const initial = queue
     ? { ...queue, members: queue.members.map((m) => m.terminal_id) }
-    : { strategy: 'rrmemory', all_terminals: false, ring_timeout: 15, wrapup_time: 5, max_callers: 0, service_level: 20, music_class: 'default', announce_position: false, announce_holdtime: false, overflow: { kind: 'hangup' } }
+    : { strategy: 'rrmemory', all_terminals: false, ring_timeout: 20, wrapup_time: 5, max_callers: 0, service_level: 20, music_class: 'default', announce_position: false, announce_holdtime: false, overflow: { kind: 'hangup' } }
   const seconds = t('terminals.seconds')
   return (
     <FormModal title={queue ? queue.name : t('routing.queues.add')} state={state} onClose={onClose} width={760} initialValues={initial as Partial<Values>}>

@@ -1,0 +1,1 @@
+ALTER TABLE "queues" ALTER COLUMN "ring_timeout" SET DEFAULT 20;
