@@ -100,6 +100,8 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.getByText('Цифры, можно с + в начале; от 2 до 20 знаков').waitFor()
     await dialog.getByLabel('Номер').fill('109')
+    // what plays before any choice: in Kazakh
+    await dialog.getByText('Казахский', { exact: true }).click()
     await pick(page, 'Расписание', 'Рабочее время центра')
     await pick(page, 'Куда идёт звонок: куда', 'Голосовое меню')
     await pick(page, 'Куда идёт звонок: Голосовое меню', 'Язык / Тіл')
@@ -109,15 +111,22 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await dialog.waitFor({ state: 'hidden' })
     await page.getByTestId('lines').getByText('Голосовое меню: Язык / Тіл').waitFor()
     await screenshot(page, '63-routing-lines')
+    // the prompt says where it plays and in which language: the line's closed announcement in the line's, the menu's in the caller's
+    await page.getByRole('tab', { name: 'Записи' }).click()
+    const prompts = page.getByTestId('prompts')
+    await prompts.getByText('линия 109 · Казахский').waitFor()
+    await prompts.getByText('меню «Язык / Тіл» · на языке звонящего').waitFor()
+    await screenshot(page, '63a-routing-prompt-uses')
 
     const [line] = await admin<Line[]>('GET', `/api/organizations/${org}/lines`)
     const [menu] = await admin<{ id: number, options: { digit: string, language: string }[] }[]>('GET', `/api/organizations/${org}/menus`)
     assert.equal(line!.number, '109')
+    assert.equal((line as unknown as { language: string }).language, 'kk')
     assert.notEqual(line!.schedule_id, null)
     assert.deepEqual([line!.destination.kind, line!.destination.menu_id, line!.closed_destination.kind], ['menu', menu!.id, 'announcement'])
     assert.deepEqual(menu!.options.map((o) => [o.digit, o.language]), [['1', 'kk'], ['2', 'ru']])
     const extensions = await admin<{ content: string }>('GET', '/api/pbx/preview/extensions')
-    assert.match(extensions.content, /exten => 109,1,NoOp\(line 109 of organization 109\)/)
+    assert.match(extensions.content, /exten => 109,1,NoOp\(line 109 of organization 109\)\n same => n,Answer\(\)\n same => n,Set\(CHANNEL\(language\)=kk\)/)
     assert.match(extensions.content, /Set\(CHANNEL\(language\)=kk\)/)
   })
 

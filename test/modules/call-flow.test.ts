@@ -136,6 +136,20 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.deepEqual(stepsOf(text, 'org101-internal', '0'), ['1,Goto(org101-queue,s,1)'], 'a terminal dialling 0 reaches the default queue')
   })
 
+  it('a line\'s language before any choice: the channel\'s language is the line\'s, so its prompts play their recording in it; only ru and kk', async () => {
+    const base = `/api/organizations/${org.id}`
+    const astana = (await (await call('GET', `${base}/lines`)).json() as { id: number, number: string, language: string }[]).find((l) => l.number === '+77172000109')!
+    assert.equal(astana.language, 'ru', 'Russian unless said')
+    let res = await call('PUT', `${base}/lines/${astana.id}`, { language: 'kk' })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().language, 'kk')
+    assert.equal(lineSteps(await preview('extensions'), '+77172000109')[2], 'n,Set(CHANNEL(language)=kk)')
+    res = await call('PUT', `${base}/lines/${astana.id}`, { language: 'en' })
+    assert.equal(res.statusCode, 422)
+    assert.deepEqual(res.json().detail[0].loc, ['body', 'language'])
+    assert.equal((await call('PUT', `${base}/lines/${astana.id}`, { language: 'ru' })).json().language, 'ru')
+  })
+
   it('recording: the operator\'s leg is recorded from its answer, on the queue and on a transfer to a terminal; a line tells the caller, or records nothing', async () => {
     const base = `/api/organizations/${org.id}`
     let text = await preview('extensions')

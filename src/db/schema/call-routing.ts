@@ -206,9 +206,12 @@ export const inboundLines = pgTable('inbound_lines', {
   recording: varchar('recording', { length: 8, enum: lineRecordingModes }).notNull().default('always'),
   /** the prompt that tells the caller the call is recorded, played when the line is open, before its destination */
   recording_prompt_id: integer('recording_prompt_id'),
+  /** the channel's language before any choice: which recording of a prompt the caller hears until a menu sets another */
+  language: varchar('language', { length: 2, enum: promptLanguages }).notNull().default('ru'),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t): PgTableExtraConfigValue[] => [
+  oneOf('inbound_lines_language_check', t.language, promptLanguages),
   index('inbound_lines_organization_idx').on(t.organization_id),
   foreignKey({ name: 'inbound_lines_schedule_fk', columns: [t.organization_id, t.schedule_id], foreignColumns: [schedules.organization_id, schedules.id] }),
   foreignKey({ name: 'inbound_lines_recording_prompt_fk', columns: [t.organization_id, t.recording_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),

@@ -140,11 +140,13 @@ const lineSettings = {
   closed_destination: ref(Destination),
   recording: OneOf(lineRecordingModes, { description: 'always: every answered call is recorded, from the operator\'s answer to the hang-up; off: none' }),
   recording_prompt_id: Nullable(Id({ description: 'the prompt telling the caller the call is recorded, played before the line\'s destination while it is open' })),
+  language: OneOf(promptLanguages, { description: 'the call\'s language before any choice (ru or kk): which recording of a prompt plays until a menu sets another' }),
 }
 export const LineCreate = Type.Object({
   number: lineSettings.number, name: lineSettings.name, destination: lineSettings.destination,
   schedule_id: Type.Optional(lineSettings.schedule_id), closed_destination: Type.Optional(lineSettings.closed_destination),
   recording: Type.Optional(lineSettings.recording), recording_prompt_id: Type.Optional(lineSettings.recording_prompt_id),
+  language: Type.Optional({ ...lineSettings.language, default: 'ru' }),
 }, { $id: 'LineCreate', additionalProperties: false })
 export type LineCreate = Static<typeof LineCreate>
 export const LineUpdate = Type.Object(Object.fromEntries(Object.entries(lineSettings).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof typeof lineSettings]: ReturnType<typeof Type.Optional<typeof lineSettings[K]>> },
@@ -153,6 +155,7 @@ export type LineUpdate = Static<typeof LineUpdate>
 export const LineResponse = Type.Object({
   id: Type.Integer(), tenant_id: Type.Integer(), number: Type.String(), name: Type.String(), schedule_id: Nullable(Type.Integer()),
   destination: ref(DestinationView), closed_destination: ref(DestinationView), recording: Type.String(), recording_prompt_id: Nullable(Type.Integer()),
+  language: OneOf(promptLanguages),
   created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'LineResponse' })
 export type LineResponse = Static<typeof LineResponse>

@@ -152,7 +152,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
 
   const lineView = (l: LineRow): LineResponse => ({
     id: l.id, tenant_id: l.organization_id, number: l.number, name: l.name, schedule_id: l.schedule_id,
-    destination: destinationOf('dest', l), closed_destination: destinationOf('closed', l), recording: l.recording, recording_prompt_id: l.recording_prompt_id, created_at: iso(l.created_at), updated_at: iso(l.updated_at),
+    destination: destinationOf('dest', l), closed_destination: destinationOf('closed', l), recording: l.recording, recording_prompt_id: l.recording_prompt_id, language: l.language, created_at: iso(l.created_at), updated_at: iso(l.updated_at),
   })
 
   function lineReferences (input: LineUpdate): References {

@@ -206,7 +206,7 @@ function lineSteps (org: FlowOrganization, l: Line): string[] {
     ...labelled('switched-silent', [announce({ Sent: 'hangup' }), 'Hangup()']),
   ]
   return [`; ${comment(l.name)}`, ...extension(l.number, [
-    `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', 'Set(CHANNEL(language)=ru)', `Set(__APPEALS_LINE=${l.number})`,
+    `NoOp(line ${l.number} of organization ${org.prefix})`, 'Answer()', `Set(CHANNEL(language)=${l.language})`, `Set(__APPEALS_LINE=${l.number})`,
     ...(recorded ? ['Set(__APPEALS_RECORD=1)'] : []),
     announce({ Line: l.number, Organization: org.prefix }),
     `Set(APPEALS_SWITCH=\${DB(${LINE_SWITCH_FAMILY}/${l.number})})`, 'GotoIf($[0${CUT(APPEALS_SWITCH,:,1)} > ${EPOCH}]?switched)',

@@ -4130,6 +4130,12 @@ export interface components {
             recording?: "always" | "off";
             /** @description the prompt telling the caller the call is recorded, played before the line's destination while it is open */
             recording_prompt_id?: number | null;
+            /**
+             * @description the call's language before any choice (ru or kk): which recording of a prompt plays until a menu sets another
+             * @default ru
+             * @enum {string}
+             */
+            language?: "ru" | "kk";
         };
         LineUpdate: {
             /** @description as the trunk delivers it: a short number (109) or a full one (+77172...) */
@@ -4146,6 +4152,11 @@ export interface components {
             recording?: "always" | "off";
             /** @description the prompt telling the caller the call is recorded, played before the line's destination while it is open */
             recording_prompt_id?: number | null;
+            /**
+             * @description the call's language before any choice (ru or kk): which recording of a prompt plays until a menu sets another
+             * @enum {string}
+             */
+            language?: "ru" | "kk";
         };
         LineResponse: {
             id: number;
@@ -4157,6 +4168,8 @@ export interface components {
             closed_destination: components["schemas"]["DestinationView"];
             recording: string;
             recording_prompt_id: number | null;
+            /** @enum {string} */
+            language: "ru" | "kk";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, Select, Space, Table } from 'antd'
+import { Button, Form, Input, Radio, Select, Space, Table } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
@@ -50,14 +50,17 @@ function LineForm ({ tenant, line, onClose }: { tenant: number, line?: Line, onC
   const schedules = useQuery(schedulesQuery(tenant)).data ?? []
   const choices = useRoutingChoices(tenant)
   const state = useFormSave(keys.admin.routing.all, (v: Values) => saveLine(tenant, line?.id, {
-    number: v.number, name: v.name, schedule_id: v.schedule_id ?? null, destination: cleanDestination(v.destination), closed_destination: cleanDestination(v.closed_destination),
+    number: v.number, name: v.name, schedule_id: v.schedule_id ?? null, destination: cleanDestination(v.destination), closed_destination: cleanDestination(v.closed_destination), language: v.language,
   }), onClose)
   const scheduleId = Form.useWatch('schedule_id', state.form)
   const required = { required: true, message: t('common.required') }
   return (
-    <FormModal title={line ? line.number : t('routing.lines.add')} state={state} onClose={onClose} width={640} initialValues={(line ?? { destination: { kind: 'hangup' }, closed_destination: { kind: 'hangup' } }) as Partial<Values>}>
+    <FormModal title={line ? line.number : t('routing.lines.add')} state={state} onClose={onClose} width={640} initialValues={(line ?? { destination: { kind: 'hangup' }, closed_destination: { kind: 'hangup' }, language: 'ru' }) as Partial<Values>}>
       <Form.Item name='number' label={t('routing.lines.number')} extra={t('routing.lines.numberHint')} rules={[required, { pattern: /^\+?[0-9]{2,19}$/, message: t('routing.lines.badNumber') }]}><Input /></Form.Item>
       <Form.Item name='name' label={t('routing.name')} rules={[required, { max: 100 }]}><Input /></Form.Item>
+      <Form.Item name='language' label={t('routing.lines.language')} extra={t('routing.lines.languageHint')}>
+        <Radio.Group optionType='button' options={(['ru', 'kk'] as const).map((l) => ({ value: l, label: t(`routing.languages.${l}`) }))} />
+      </Form.Item>
       <Form.Item name='schedule_id' label={t('routing.lines.schedule')} extra={t('routing.lines.scheduleHint')}>
         <Select allowClear options={schedules.map((s) => ({ value: s.id, label: s.name }))} placeholder={t('routing.lines.always')} />
       </Form.Item>

@@ -10,6 +10,7 @@ import { promptsQuery, recordingQuery, removePrompt, removeRecording, savePrompt
 import { problemText } from '../../../forms/problems'
 import { useFormat } from '../../../i18n/format'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
+import { PromptUses } from './PromptUses'
 
 const LANGUAGES: Language[] = ['ru', 'kk']
 
@@ -40,10 +41,11 @@ export function PromptsTab ({ tenant }: { tenant: number }) {
       <Alert type='info' showIcon message={t('routing.prompts.accepted')} />
       <LoadError query={prompts} />
       <Table<Prompt>
-        rowKey='id' size='small' loading={prompts.isLoading} dataSource={prompts.data} pagination={false} locale={{ emptyText: t('routing.prompts.empty') }} data-testid='prompts'
+        rowKey='id' size='small' loading={prompts.isLoading} dataSource={prompts.data} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: t('routing.prompts.empty') }} data-testid='prompts'
         columns={[
           { title: t('routing.name'), dataIndex: 'name' },
           ...LANGUAGES.map((language) => ({ title: t(`routing.languages.${language}`), key: language, render: (_: unknown, p: Prompt) => <Recording tenant={tenant} prompt={p} language={language} /> })),
+          { title: t('routing.prompts.plays'), key: 'plays', render: (_: unknown, p: Prompt) => <PromptUses tenant={tenant} prompt={p} /> },
           {
             title: '', key: 'actions', render: (_, p) => <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => remove.mutate(p)} editText={t('routing.prompts.rename')} />,
           },

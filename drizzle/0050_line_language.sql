@@ -1,0 +1,2 @@
+ALTER TABLE "inbound_lines" ADD COLUMN "language" varchar(2) DEFAULT 'ru' NOT NULL;--> statement-breakpoint
+ALTER TABLE "inbound_lines" ADD CONSTRAINT "inbound_lines_language_check" CHECK ("inbound_lines"."language" in ('ru', 'kk'));
