@@ -256,7 +256,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createReferencesModule({ db, regions: regions.port, clock }),
     createOrganizationsModule({ db, clock, extSync: config.extSync, log, metrics }),
     createPlatformModule({ db, clock, cellId: config.cellId }),
-    createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, control }),
+    createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, sipServer: config.pbx.sipServer, control }),
     trunks.createTrunksModule({ db, control }),
     callRouting.createCallRoutingModule({ db }),
     lineSwitches,

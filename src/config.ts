@@ -82,6 +82,8 @@ export interface Config {
     backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
     sipRealm: string
+    /** where the phones register (host[:port]); unset: the terminals' page says to ask for it */
+    sipServer?: string
     /** unset: no Asterisk Manager Interface; reload and status say so */
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number, reloadTimeoutMs: number, keepAliveMs: number }
     /** how often the operators' states are checked against an Asterisk restart */
@@ -335,6 +337,7 @@ export function loadConfig (env: Env = process.env): Config {
       recordingsDir: pbxRecordingsDir(e),
       backupRetention: e.PBX_BACKUP_RETENTION,
       sipRealm: e.PBX_SIP_REALM,
+      sipServer: e.PBX_SIP_SERVER,
       ami: amiConfig(e),
       agentRestoreIntervalMs: seconds(e.AGENT_RESTORE_INTERVAL) * 1000,
     },

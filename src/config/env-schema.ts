@@ -86,6 +86,7 @@ export const EnvSchema = Type.Object({
   RECORDING_RETENTION_DAYS: integer({ default: 365, min: 1, max: 36500, description: 'recordings older than this are deleted (with CALL_PURGE_INTERVAL), each purge audited; a recording of an appeal not yet closed is kept, and counted from the appeal\'s closing' }),
   RECORDINGS_MAX_BYTES: Type.Optional(integer({ min: 1, max: Number.MAX_SAFE_INTEGER, description: 'the disk the recordings may take: the board and /metrics then say how many days are left at the last week\'s pace' })),
   PBX_SIP_REALM: text({ default: 'asterisk', pattern: '^[A-Za-z0-9._-]{1,40}$', problem: 'must be 1 to 40 letters, digits, dots, dashes or underscores', description: 'realm of the SIP digest credentials (the realm Asterisk challenges with)' }),
+  PBX_SIP_SERVER: Type.Optional(text({ pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$', problem: 'must be a host name or an IPv4 address, with :port if not 5060', description: 'where the phones register, as they reach Asterisk (`pbx.centre.kz`, `10.0.0.5:5060`): the terminals\' page shows it for setting a phone up' })),
   AMI_HOST: Type.Optional(text({ description: 'host of the Asterisk Manager Interface; unset = no AMI (reload and status say so)' })),
   AMI_PORT: integer({ default: 5038, min: 1, max: 65535, description: 'AMI port' }),
   AMI_USERNAME: Type.Optional(text({ description: 'AMI user (required with `AMI_HOST`)' })),

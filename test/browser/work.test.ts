@@ -53,6 +53,8 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     service = await startServiceAsReadme({
       // the call-events glue posts with the machine token the deployment gives it
       SERVICE_TOKEN: GLUE_TOKEN,
+      // where the phones register: the terminals' page gives it to whoever sets a phone up
+      PBX_SIP_SERVER: 'pbx.centre.kz',
       SMTP_URL: smtp.url, LLM_GPT_BASE_URL: upstream.url, LLM_GPT_MODEL: 'gpt-desk', LLM_GPT_API_KEY: 'sk-desk', LLM_GPT_TIMEOUT: '5s', LLM_MAX_RETRIES: '0', LLM_REDACT_PII: 'false',
     })
     browser = await launchChromium()
@@ -508,6 +510,11 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     const password = (await page.getByTestId('terminal-password').innerText()).trim()
     assert.match(password, /^[A-Za-z0-9]{20}$/)
+    // and what the phone needs beside it, each to copy, and how to test it
+    const phone = page.getByTestId('phone-settings')
+    for (const value of ['pbx.centre.kz', '5060', 'UDP', '109002', 'asterisk']) await phone.getByText(value, { exact: true }).waitFor()
+    assert.equal(await phone.getByText(password, { exact: true }).count(), 1)
+    await page.getByText('Проверка: наберите *43 — вы услышите себя (эхо-тест). Если тишина, проверьте звук и NAT.').waitFor()
     await screenshot(page, '28-terminal-password-once')
     await page.getByRole('button', { name: 'Пароль сохранён' }).click()
     await page.getByTestId('terminals').getByText('109002').waitFor()

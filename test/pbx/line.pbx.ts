@@ -528,4 +528,16 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const history = await api('GET', `${base}/lines/${line.id}/switches`)
     assert.deepEqual(history.map((h: { action: string }) => h.action), ['open', 'close'])
   })
+
+  it('a phone set up dials the echo test its settings name, and Asterisk answers it with its own sound', async () => {
+    const settings = await api('GET', `/api/organizations/${ids.org}/endpoints/phone-settings`)
+    const phone = phones[1]!
+    const from = phone.output().length
+    const logFrom = asterisk.log().length
+    phone.dial(`sip:${settings.echo_test}@127.0.0.1:5060`)
+    await phone.waitFor(/state changed to CONFIRMED/, '101002 in the echo test', 20_000, from)
+    await eventually(async () => /Echo\("PJSIP\/101002-/.test(asterisk.log().slice(logFrom)), 10_000, 'Asterisk echoing')
+    phone.hangUp()
+    await phone.waitFor(/DISCONNECTED/, 'the echo test ended', 20_000, from)
+  })
 })

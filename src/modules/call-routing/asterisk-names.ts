@@ -24,3 +24,5 @@ export const memberInterface = (terminalId: string) => `${MEMBER_INTERFACE_PREFI
 export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
 /** the pause reason of an operator whose console is closed (DESIGN 9): the agents pause with it, the line's states read it as offline */
 export const OFFLINE_PAUSE_REASON = 'offline'
+/** what a terminal dials to test its sound: Asterisk's echo (the code FreePBX and Wazo give it) */
+export const ECHO_TEST = '*43'

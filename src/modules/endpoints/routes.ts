@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { bearer, ref } from '../../lib/openapi.js'
-import { EndpointCreate, EndpointListQuery, EndpointsStatus, EndpointParams, EndpointPasswordUpdate, EndpointResponse, EndpointUpdate, TenantParams } from './schemas.js'
+import { EndpointCreate, EndpointListQuery, EndpointsStatus, EndpointParams, EndpointPasswordUpdate, EndpointResponse, EndpointUpdate, PhoneSettings, TenantParams } from './schemas.js'
 import type { EndpointService } from './service.js'
 
 const tags = ['endpoints']
@@ -26,6 +26,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: EndpointService }> = async (a
   app.get('/status', {
     schema: { tags, security, operationId: 'endpointsStatus', summary: 'Registration of each terminal in Asterisk (PJSIPShowEndpoints, PJSIPShowContacts)', params: TenantParams, response: { 200: ref(EndpointsStatus) } },
   }, async (req) => service.status(req.principal!, req.params.tenant_id))
+
+  app.get('/phone-settings', {
+    schema: { tags, security, operationId: 'phoneSettings', summary: 'What a phone needs besides its terminal\'s id and password: the server, port and realm, and the echo test it dials', params: TenantParams, response: { 200: ref(PhoneSettings) } },
+  }, async (req) => service.phoneSettings(req.principal!, req.params.tenant_id))
 
   app.get('/:endpoint_id', {
     schema: { tags, security, operationId: 'getEndpoint', summary: 'Get a SIP terminal', params: EndpointParams, response: { 200: ref(EndpointResponse) } },

@@ -84,4 +84,11 @@ export const EndpointsStatus = Type.Object({
   })),
 }, { $id: 'EndpointsStatus' })
 
-export const schemas = [EndpointResponse, EndpointCreate, EndpointUpdate, EndpointPasswordUpdate, EndpointsStatus]
+export const PhoneSettings = Type.Object({
+  server: Nullable(Type.String({ description: 'where the phones register (PBX_SIP_SERVER); null: not configured' })),
+  port: Type.Integer(),
+  realm: Type.String({ description: 'the realm of the digest credentials' }),
+  echo_test: Type.String({ description: 'what a phone dials to hear itself back' }),
+}, { $id: 'PhoneSettings' })
+
+export const schemas = [EndpointResponse, EndpointCreate, EndpointUpdate, EndpointPasswordUpdate, EndpointsStatus, PhoneSettings]

@@ -3,7 +3,7 @@ import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import { manageableTenant } from '../../lib/tenant.js'
-import { internalContext } from '../call-routing/asterisk-names.js'
+import { ECHO_TEST, internalContext } from '../call-routing/asterisk-names.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, EndpointTxRepo, TerminalRow } from './repo.js'
 import type { EndpointCreate, EndpointResponse, EndpointUpdate } from './schemas.js'
@@ -67,7 +67,8 @@ function split (input: Partial<EndpointCreate>) {
   return { endpoint, terminal }
 }
 
-export function createEndpointService ({ repo, transaction, sipRealm, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, control?: Pick<PbxControl, 'endpointStates'> }) {
+export function createEndpointService ({ repo, transaction, sipRealm, sipServer, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, sipServer?: string, control?: Pick<PbxControl, 'endpointStates'> }) {
+  const [serverHost, serverPort] = sipServer?.split(':') ?? []
   const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its SIP terminals')
   async function checkEmployee (tenantId: number, employeeId: number | null | undefined): Promise<void> {
     if (employeeId === null || employeeId === undefined) return
@@ -123,6 +124,10 @@ export function createEndpointService ({ repo, transaction, sipRealm, control }:
       const { endpoint, terminal: own } = split(input)
       await transaction((tx) => tx.update(id, endpoint, own))
       return toEndpointResponse(await terminal(tenantId, id))
+    },
+    async phoneSettings (actor: Principal, tenantId: number) {
+      await tenant(actor, tenantId)
+      return { server: serverHost ?? null, port: serverPort ? Number(serverPort) : 5060, realm: sipRealm, echo_test: ECHO_TEST }
     },
     async setPassword (actor: Principal, tenantId: number, id: string, password: string) {
       await tenant(actor, tenantId)

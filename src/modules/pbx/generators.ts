@@ -1,5 +1,5 @@
 import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
-import { defaultQueueName, memberInterface } from '../call-routing/asterisk-names.js'
+import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
@@ -204,6 +204,7 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
       `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
       ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
       '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
+      '; a phone set up hears itself back', `exten => ${ECHO_TEST},1,Answer()`, ' same => n,Echo()', ' same => n,Hangup()', '',
       ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),
       ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
     ]

@@ -66,7 +66,7 @@ export const keys = {
     calendar: { all: ['admin', 'calendar'], year: (year: number) => ['admin', 'calendar', year] },
     classifiers: { all: ['admin', 'classifiers'], tree: ['admin', 'classifiers', 'tree'] },
     employees: { all: ['admin', 'employees'], list: (q: string) => ['admin', 'employees', 'list', q], ofOrganization: (id: number) => ['admin', 'employees', 'of', id] },
-    endpoints: { all: ['admin', 'endpoints'], list: (tenant: number) => ['admin', 'endpoints', tenant], status: (tenant: number) => ['admin', 'endpoints', 'status', tenant] },
+    endpoints: { all: ['admin', 'endpoints'], list: (tenant: number) => ['admin', 'endpoints', tenant], status: (tenant: number) => ['admin', 'endpoints', 'status', tenant], phone: (tenant: number) => ['admin', 'endpoints', 'phone', tenant] },
     notifications: { all: ['admin', 'notifications'], list: (status?: string, channel?: string) => ['admin', 'notifications', status, channel] },
     organizations: {
       all: ['admin', 'organizations'],

@@ -1502,6 +1502,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{tenant_id}/endpoints/phone-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a phone needs besides its terminal's id and password: the server, port and realm, and the echo test it dials */
+        get: operations["phoneSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{tenant_id}/endpoints/{endpoint_id}": {
         parameters: {
             query?: never;
@@ -3646,6 +3663,15 @@ export interface components {
                 user_agent: string | null;
                 roundtrip_ms: number | null;
             }[];
+        };
+        PhoneSettings: {
+            /** @description where the phones register (PBX_SIP_SERVER); null: not configured */
+            server: string | null;
+            port: number;
+            /** @description the realm of the digest credentials */
+            realm: string;
+            /** @description what a phone dials to hear itself back */
+            echo_test: string;
         };
         TrunkResponse: {
             id: number;
@@ -9585,6 +9611,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EndpointsStatus"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    phoneSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneSettings"];
                 };
             };
             /** @description Validation Error */

@@ -35,3 +35,10 @@ export const pbxStatusQuery = { queryKey: keys.admin.pbx.status, queryFn: () => 
 export const pbxPreviewQuery = (kind: PreviewKind) => ({ queryKey: keys.admin.pbx.preview(kind), queryFn: () => load(api.GET(`/api/pbx/preview/${kind}`)) })
 export const generateConfigs = () => load(api.POST('/api/pbx/generate-configs', { params: { query: { save_to_disk: true, reload_pbx: false } } }))
 export const reloadPbx = () => load(api.POST('/api/pbx/reload'))
+
+/** what a phone needs besides its terminal's id and password (the same for every terminal of the deployment) */
+export const phoneSettingsQuery = (tenant: number) => ({
+  queryKey: keys.admin.endpoints.phone(tenant),
+  queryFn: () => load(api.GET('/api/organizations/{tenant_id}/endpoints/phone-settings', { params: { path: { tenant_id: tenant } } })),
+  staleTime: Infinity,
+})

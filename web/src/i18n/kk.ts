@@ -206,6 +206,13 @@ export const kk: Texts = {
     },
     reloaded: { reloaded: 'Asterisk қайта жүктелді', reload_failed: 'Asterisk-ті қайта жүктеу сәтсіз аяқталды', not_configured: NO_AMI },
   },
+  phone: {
+    open: 'Телефон баптаулары', title: 'Телефон баптаулары: {{name}}', close: 'Жабу',
+    server: 'Сервер (тіркеуші)', port: 'Порт', transport: 'Транспорт', username: 'Пайдаланушы аты', realm: 'Realm (домен)', password: 'Құпиясөз',
+    passwordHidden: 'Жасалғанда бір рет көрсетіледі; білу үшін жаңа құпиясөз орнатыңыз',
+    noServer: 'Сервер мекенжайы берілмеген: әкімші оны PBX_SIP_SERVER ішінде көрсетеді',
+    test: 'Тексеру: {{code}} нөмірін теріңіз — өз даусыңызды естисіз (эхо-тест). Үнсіз болса, дыбыс пен NAT-ты тексеріңіз.',
+  },
   lineSwitch: {
     column: 'Ауыстырғыш', close: 'Қазір жабу', open: 'Ашу', opened: 'Желі ашылды',
     openConfirm: '{{number}} желісін ашу керек пе? Келесі қоңырау әдеттегі маршрутымен өтеді.',

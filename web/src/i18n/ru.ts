@@ -204,6 +204,13 @@ export const ru = {
     },
     reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: NO_AMI },
   },
+  phone: {
+    open: 'Настройки телефона', title: 'Настройки телефона: {{name}}', close: 'Закрыть',
+    server: 'Сервер (регистратор)', port: 'Порт', transport: 'Транспорт', username: 'Имя пользователя', realm: 'Realm (домен)', password: 'Пароль',
+    passwordHidden: 'Показывается один раз при создании; чтобы узнать — задайте новый пароль',
+    noServer: 'Адрес сервера не задан: администратор указывает его в PBX_SIP_SERVER',
+    test: 'Проверка: наберите {{code}} — вы услышите себя (эхо-тест). Если тишина, проверьте звук и NAT.',
+  },
   lineSwitch: {
     column: 'Переключатель', close: 'Закрыть сейчас', open: 'Открыть', opened: 'Линия открыта',
     openConfirm: 'Открыть линию {{number}}? Следующий звонок пойдёт по её обычному маршруту.',

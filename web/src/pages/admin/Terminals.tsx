@@ -10,6 +10,7 @@ import { createEndpoint, endpointStatusQuery, endpointsQuery, removeEndpoint, se
 import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useSession } from '../../session/session'
 import { OrganizationPicker } from './OrganizationPicker'
+import { PhoneSettings } from './PhoneSettings'
 
 type Endpoint = Schemas['EndpointResponse']
 type EndpointValues = Partial<Schemas['EndpointCreate']>
@@ -35,7 +36,8 @@ export function Terminals () {
   const [params, setParams] = useSearchParams()
   const tenant = Number(params.get('organization')) || user?.organization_id || undefined
   const [editing, setEditing] = useState<Endpoint | 'new'>()
-  const [shown, setShown] = useState<{ name: string, password: string }>()
+  const [shown, setShown] = useState<{ name: string, password: string, id?: string, transport?: string }>()
+  const [phoneOf, setPhoneOf] = useState<Endpoint>()
   const queries = useQueryClient()
   const { message } = App.useApp()
 
@@ -50,7 +52,7 @@ export function Terminals () {
     mutationFn: async (e: Endpoint) => {
       const password = generatePassword()
       await setEndpointPassword(tenant!, e.id, password)
-      return { name: e.name, password }
+      return { name: e.name, password, id: e.id, transport: e.transport }
     },
     onSuccess: setShown,
     onError: () => { void message.error(t('common.networkError')) },
@@ -92,6 +94,7 @@ export function Terminals () {
               title: '', key: 'actions', render: (_, e) => (
                 <Space wrap>
                   <Button size='small' onClick={() => setEditing(e)}>{t('terminals.edit')}</Button>
+                  <Button size='small' onClick={() => setPhoneOf(e)}>{t('phone.open')}</Button>
                   <Popconfirm title={t('terminals.newPasswordConfirm')} onConfirm={() => newPassword.mutate(e)} okText={t('common.yes')} cancelText={t('common.no')}>
                     <Button size='small'>{t('terminals.newPassword')}</Button>
                   </Popconfirm>
@@ -113,12 +116,16 @@ export function Terminals () {
       <Modal open={shown !== undefined} title={t('terminals.passwordTitle', { name: shown?.name })} onCancel={() => setShown(undefined)} footer={<Button type='primary' onClick={() => setShown(undefined)}>{t('terminals.passwordSaved')}</Button>}>
         <Alert type='warning' showIcon message={t('terminals.passwordOnce')} style={{ marginBottom: 12 }} />
         <Typography.Paragraph copyable={{ text: shown?.password }} code style={{ fontSize: 18 }} data-testid='terminal-password'>{shown?.password}</Typography.Paragraph>
+        {shown?.id && tenant !== undefined && <PhoneSettings tenant={tenant} terminal={{ id: shown.id, transport: shown.transport ?? 'transport-udp' }} password={shown.password} />}
+      </Modal>
+      <Modal open={phoneOf !== undefined} title={t('phone.title', { name: phoneOf?.name })} onCancel={() => setPhoneOf(undefined)} footer={<Button onClick={() => setPhoneOf(undefined)}>{t('phone.close')}</Button>} width={560}>
+        {phoneOf && tenant !== undefined && <PhoneSettings tenant={tenant} terminal={phoneOf} />}
       </Modal>
     </Space>
   )
 }
 
-function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number, endpoint?: Endpoint, onClose: () => void, onSaved: (created?: { name: string, password: string }) => void }) {
+function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number, endpoint?: Endpoint, onClose: () => void, onSaved: (created?: { name: string, password: string, id: string, transport: string }) => void }) {
   const { t } = useTranslation()
   const employees = useQuery(employeesOfQuery(tenant))
   const { form, busy, error, handleSubmit } = useFormSubmit({
@@ -129,8 +136,8 @@ function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number,
         return undefined
       }
       const password = generatePassword()
-      await createEndpoint(tenant, { ...body, password } as Schemas['EndpointCreate'])
-      return { name: values.name!, password }
+      const created = await createEndpoint(tenant, { ...body, password } as Schemas['EndpointCreate'])
+      return { name: values.name!, password, id: created.id, transport: created.transport }
     },
     onDone: onSaved,
   })
