@@ -65,7 +65,7 @@ export function registerErrorHandler (app: FastifyInstance): void {
     }
     if (err instanceof RequestValidationError) return reply.code(422).send({ detail: err.errors })
     if (err instanceof AppError) {
-      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message, code: err.code })
+      return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message, code: err.code, ...err.extra })
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && err instanceof SyntaxError)) {
       return reply.code(422).send({ detail: invalidJson(err) })

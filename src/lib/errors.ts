@@ -5,7 +5,9 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly headers: Record<string, string> = {}
+    readonly headers: Record<string, string> = {},
+    /** fields of the body beside `detail` and `code` (what a refusal is about, for the console to name) */
+    readonly extra: Record<string, unknown> = {}
   ) {
     super(message)
     this.name = new.target.name
@@ -17,7 +19,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor (message: string, code = 'conflict') { super(409, code, message) }
+  constructor (message: string, code = 'conflict', extra: Record<string, unknown> = {}) { super(409, code, message, {}, extra) }
 }
 
 export class UnauthorizedError extends AppError {

@@ -214,6 +214,20 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await screenshot(page, '70-routing-outbound-kk')
     const [route] = await admin('GET', `/api/organizations/${org}/outbound-routes/`) as { name: string, patterns: string[], trunks: { name: string }[] }[]
     assert.deepEqual([route!.name, route!.patterns, route!.trunks.map((x) => x.name)], ['Шұғыл', ['10[1-4]', '112'], ['Қазақтелеком']])
+
+    // a queue a menu sends callers to is not deleted: the refusal names the menu, a link to it
+    const reserve = await admin('POST', `/api/organizations/${org}/queues`, { name: 'Резерв' }) as { id: number }
+    const [menu] = await admin('GET', `/api/organizations/${org}/menus`) as { id: number, name: string }[]
+    await admin('PUT', `/api/organizations/${org}/menus/${menu!.id}`, { timeout_destination: { kind: 'queue', queue_id: reserve.id } })
+    await page.goto(`${service.url}/console/admin/routing?organization=${org}&tab=queues`)
+    await page.getByRole('row', { name: /Резерв/ }).getByRole('button', { name: 'Жою' }).click()
+    await page.getByRole('button', { name: 'Иә' }).click()
+    const usedBy = page.getByTestId('used-by')
+    await usedBy.getByText('Жою мүмкін емес: пайдаланылады —').waitFor()
+    await screenshot(page, '70a-routing-queue-in-use-kk')
+    await usedBy.getByRole('link', { name: `«${menu!.name}»` }).click()
+    await page.getByRole('tab', { name: 'Дауыстық мәзірлер', selected: true }).waitFor()
+    assert.ok((await admin('GET', `/api/organizations/${org}/queues`) as { id: number }[]).some((q) => q.id === reserve.id), 'the queue is still there')
     await page.getByText('Русский', { exact: true }).first().click()
   })
 })

@@ -273,6 +273,23 @@ describe('call routing (/api/organizations/{tenant_id}/queues, lines, menus, sch
         const res = await call('DELETE', url(path))
         assert.equal(res.statusCode, 409, `${name}: ${res.body}`)
       }
+      // each refusal names what uses the item, in words and as items the console links to
+      const lineUser = { kind: 'line', id: line.json().id, name: '109 Единый номер' }
+      const menuUser = { kind: 'menu', id: menu.id, name: menu.name }
+      for (const [path, users, said] of [
+        [`menus/${menu.id}`, [lineUser], 'line «109 Единый номер»'], [`schedules/${schedule}`, [lineUser], 'line «109 Единый номер»'],
+        [`prompts/${prompt}`, [lineUser, menuUser], `line «109 Единый номер», menu «${menu.name}»`],
+      ] as const) {
+        const res = await call('DELETE', url(path))
+        assert.deepEqual([res.json().code, res.json().used_by], ['still_referenced', users], `${path}: ${res.body}`)
+        assert.equal(res.json().detail, `Still used by ${said}: change them first`)
+      }
+      const menuQueue = menu.options[0].destination.queue_id as number
+      const queueRefused = await call('DELETE', url(`queues/${menuQueue}`))
+      if (menuQueue !== queue) {
+        assert.equal(queueRefused.statusCode, 409)
+        assert.deepEqual(queueRefused.json().used_by, [{ kind: 'menu', id: menu.id, name: menu.name }])
+      }
       const terminal = await call('PUT', url(`lines/${line.json().id}`), { destination: { kind: 'terminal', terminal_id: '101002' } })
       assert.equal(terminal.statusCode, 200, terminal.body)
       assert.equal((await t.app.inject({ method: 'DELETE', url: url('endpoints/101002'), headers: admin })).statusCode, 409, 'a terminal a line rings stays')

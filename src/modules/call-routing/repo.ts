@@ -7,6 +7,7 @@ import {
 import { terminalIdsIn } from '../endpoints/queries.js'
 import { lockOrganizationQuota, organizationWithTenant } from '../organizations/queries.js'
 import type { DestinationColumns } from './destinations.js'
+import { routingOf } from './queries.js'
 
 const { wav: _wav, ...recordingInfo } = getTableColumns(promptRecordings)
 
@@ -105,6 +106,8 @@ export function createCallRoutingRepo<D extends AppDb> (db: D) {
     insertPrompt: async (values: typeof prompts.$inferInsert) => (await db.insert(prompts).values(values).returning())[0]!,
     renamePrompt: async (organizationId: number, id: number, name: string) =>
       (await db.update(prompts).set({ name }).where(inTenant(prompts, organizationId, id)).returning())[0],
+    /** the organization's whole routing (what uses what) */
+    routingOf: (organizationIds: number[]) => routingOf(db, organizationIds),
     removePrompt: async (organizationId: number, id: number) => (await db.delete(prompts).where(inTenant(prompts, organizationId, id)).returning({ id: prompts.id })).length > 0,
     saveRecording: async (values: typeof promptRecordings.$inferInsert) => {
       await db.insert(promptRecordings).values(values).onConflictDoUpdate({

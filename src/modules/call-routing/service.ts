@@ -11,6 +11,7 @@ import type {
 } from './schemas.js'
 import { canonicalWav, readWav, WavError } from './wav.js'
 import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
+import { usersOf, type RoutingItem } from './users.js'
 
 type Loc = (string | number)[]
 const problem = (loc: Loc, msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
@@ -63,6 +64,16 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
   }
 
   const iso = (d: Date) => d.toISOString()
+
+  /** 409 naming what still uses the item (lines, menus, queues), before the database would refuse it without saying */
+  async function unused (organizationId: number, item: RoutingItem, id: number): Promise<void> {
+    const routing = (await repo.routingOf([organizationId])).get(organizationId)
+    const users = routing ? usersOf(routing, item, id) : []
+    if (users.length > 0) {
+      const said = users.map((u) => `${u.kind} «${u.name}»`).join(', ')
+      throw new ConflictError(`Still used by ${said}: change them first`, 'still_referenced', { used_by: users })
+    }
+  }
 
   async function queueViews (prefix: string, rows: QueueRow[]): Promise<QueueResponse[]> {
     const members = groupBy(await repo.membersOf(rows.map((q) => q.id)), (m) => m.queue_id)
@@ -217,6 +228,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
         await tenant(actor, tenantId)
         const queue = found(await repo.queue(tenantId, id), 'Queue')
         if (queue.is_default) throw new ConflictError('The organization\'s default queue stays: its terminals reach it by dialling 0', 'default_queue')
+        await unused(tenantId, 'queue', id)
         await repo.removeQueue(tenantId, id) // a queue a line, a menu or another queue still sends calls to is 409
       },
     },
@@ -254,6 +266,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       },
       async remove (actor: Principal, tenantId: number, id: number) {
         await tenant(actor, tenantId)
+        await unused(tenantId, 'schedule', id)
         if (!await repo.removeSchedule(tenantId, id)) throw new NotFoundError('Schedule') // a schedule a line keeps is 409
       },
     },
@@ -286,6 +299,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       },
       async remove (actor: Principal, tenantId: number, id: number) {
         await tenant(actor, tenantId)
+        await unused(tenantId, 'menu', id)
         if (!await repo.removeMenu(tenantId, id)) throw new NotFoundError('Menu')
       },
     },
@@ -326,6 +340,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
       },
       async remove (actor: Principal, tenantId: number, id: number) {
         await tenant(actor, tenantId)
+        await unused(tenantId, 'prompt', id)
         if (!await repo.removePrompt(tenantId, id)) throw new NotFoundError('Prompt') // a prompt a menu, a queue or a line plays is 409
       },
       /** keeps a recording of the prompt in a language, once it is a WAV Asterisk plays */

@@ -35,11 +35,14 @@ export interface ApiProblem {
   /** the service's stable name of the refusal (`person_exists`), which the console says in its own words */
   code?: string
   retryAfter?: number
+  /** what still uses the item a deletion was refused for (409 `still_referenced` of the call routing) */
+  usedBy?: { kind: 'line' | 'menu' | 'queue', id: number, name: string }[]
 }
 
 /** the error of an openapi-fetch answer as one value the pages can show */
 export function problemOf (error: unknown, response: Response | undefined): ApiProblem {
-  const body = error as { detail?: unknown, code?: unknown } | undefined
+  const body = error as { detail?: unknown, code?: unknown, used_by?: unknown } | undefined
   const retryAfter = Number(response?.headers.get('retry-after') ?? '') || undefined
-  return { status: response?.status ?? 0, detail: body?.detail as ApiProblem['detail'], code: typeof body?.code === 'string' ? body.code : undefined, retryAfter }
+  const usedBy = Array.isArray(body?.used_by) ? body.used_by as ApiProblem['usedBy'] : undefined
+  return { status: response?.status ?? 0, detail: body?.detail as ApiProblem['detail'], code: typeof body?.code === 'string' ? body.code : undefined, retryAfter, ...(usedBy ? { usedBy } : {}) }
 }

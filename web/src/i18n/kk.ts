@@ -241,6 +241,7 @@ export const kk: Texts = {
     badNumber: 'Нөмір: 15 цифрға дейін, + болуы мүмкін', badCodecs: 'Кодек атаулары үтір арқылы: alaw,ulaw',
   },
   adminKit: {
+    usedBy: 'Жою мүмкін емес: пайдаланылады —', usedByKind: { line: 'желі', menu: 'мәзір', queue: 'кезек' } as Record<string, string>,
     showInactive: 'Өшірілгендерді көрсету', active: 'Белсенді', inactive: 'Өшірілген', deleteConfirm: '«{{name}}» жою керек пе?',
     moveUp: 'Жоғары жылжыту', moveDown: 'Төмен жылжыту',
   },

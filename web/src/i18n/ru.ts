@@ -239,6 +239,7 @@ export const ru = {
     badNumber: 'Номер: до 15 цифр, можно с +', badCodecs: 'Имена кодеков через запятую: alaw,ulaw',
   },
   adminKit: {
+    usedBy: 'Нельзя удалить: используется —', usedByKind: { line: 'линия', menu: 'меню', queue: 'очередь' } as Record<string, string>,
     showInactive: 'Показывать отключённые', active: 'Активен', inactive: 'Отключён', deleteConfirm: 'Удалить «{{name}}»?',
     moveUp: 'Переместить выше', moveDown: 'Переместить ниже',
   },

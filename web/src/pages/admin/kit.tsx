@@ -3,6 +3,8 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
 import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Tag, Typography } from 'antd'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
+import { useNavigate, useSearchParams } from 'react-router'
 import type { ApiProblem } from '../../api/client'
 import { keys } from '../../api/keys'
 import { problemText } from '../../forms/problems'
@@ -33,6 +35,7 @@ export function useAction<V, R = unknown> (invalidates: QueryKey, run: (variable
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queries = useQueryClient()
+  const openRouting = useRoutingTab()
   return useMutation({
     mutationFn: run,
     onSuccess: (result) => {
@@ -40,8 +43,34 @@ export function useAction<V, R = unknown> (invalidates: QueryKey, run: (variable
       if (said) void message.success(said)
       void refresh(queries, invalidates)
     },
-    onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
+    onError: (problem: ApiProblem) => { void message.error(problem.usedBy ? <UsedBy users={problem.usedBy} open={openRouting} t={t} /> : problemText(t, problem)) },
   })
+}
+
+const TAB_OF = { line: 'lines', menu: 'menus', queue: 'queues' } as const
+type UsedByKind = keyof typeof TAB_OF
+
+/** a tab of the routing page of the organization on screen: its address, and going there (the message it is said in lies outside the router) */
+function useRoutingTab () {
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const to = (kind: UsedByKind) => `/admin/routing?${new URLSearchParams({ ...Object.fromEntries(params), tab: TAB_OF[kind] }).toString()}`
+  return { to, go: (kind: UsedByKind) => { void navigate(to(kind)) } }
+}
+
+/** a deletion refused while something uses the item: what uses it, each a link to its tab of the routing page */
+function UsedBy ({ users, open, t }: { users: NonNullable<ApiProblem['usedBy']>, open: ReturnType<typeof useRoutingTab>, t: TFunction }) {
+  return (
+    <span data-testid='used-by'>
+      {t('adminKit.usedBy')}{' '}
+      {users.map((u, i) => (
+        <span key={`${u.kind}${u.id}`}>
+          {i > 0 && ', '}{t(`adminKit.usedByKind.${u.kind}`)}{' '}
+          <a href={`/console${open.to(u.kind)}`} onClick={(e) => { e.preventDefault(); open.go(u.kind) }}>«{u.name}»</a>
+        </span>
+      ))}
+    </span>
+  )
 }
 
 /** an administration form's sending (useFormSubmit): saved is said, the lists under `invalidates` and the references are read again */
