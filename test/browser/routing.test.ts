@@ -118,6 +118,29 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await prompts.getByText('меню «Язык / Тіл» · на языке звонящего').waitFor()
     await screenshot(page, '63a-routing-prompt-uses')
 
+    // a queue whole: a ring time out of bounds is said, not changed; a member with its penalty, the periodic announcement
+    await page.getByRole('tab', { name: 'Очереди' }).click()
+    await page.getByRole('button', { name: 'Новая очередь' }).click()
+    await dialog.getByLabel('Название').fill('Резервная')
+    await dialog.getByLabel('Звонок участнику').fill('2')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.getByText('Не меньше 5 и не больше 300').waitFor()
+    assert.equal(await dialog.getByLabel('Звонок участнику').inputValue(), '2', 'what was typed stays as typed')
+    await dialog.getByLabel('Звонок участнику').fill('25')
+    await dialog.getByRole('button', { name: 'Добавить участника' }).click()
+    await dialog.getByLabel('Участник очереди').click()
+    await page.locator('.ant-select-dropdown:visible').getByTitle('109001 · Оператор 1', { exact: true }).click()
+    // the member's penalty: the dialog's last number (the members follow the queue's settings)
+    await dialog.locator('input[inputmode=numeric]').last().fill('3')
+    await pick(page, 'Сообщение ожидающим', 'Выбор языка')
+    await dialog.getByLabel('Каждые').fill('30')
+    await screenshot(page, '63b-routing-queue-form')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    const reserve = (await admin<{ name: string, ring_timeout: number, retry: number, members: { terminal_id: string, penalty: number }[], periodic_prompt_id: number | null, periodic_announce_seconds: number }[]>('GET', `/api/organizations/${org}/queues`)).find((q) => q.name === 'Резервная')!
+    assert.deepEqual([reserve.ring_timeout, reserve.retry, reserve.members, reserve.periodic_announce_seconds], [25, 5, [{ terminal_id: '109001', penalty: 3 }], 30])
+    assert.notEqual(reserve.periodic_prompt_id, null)
+
     const [line] = await admin<Line[]>('GET', `/api/organizations/${org}/lines`)
     const [menu] = await admin<{ id: number, options: { digit: string, language: string }[] }[]>('GET', `/api/organizations/${org}/menus`)
     assert.equal(line!.number, '109')
@@ -220,7 +243,7 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     const [menu] = await admin('GET', `/api/organizations/${org}/menus`) as { id: number, name: string }[]
     await admin('PUT', `/api/organizations/${org}/menus/${menu!.id}`, { timeout_destination: { kind: 'queue', queue_id: reserve.id } })
     await page.goto(`${service.url}/console/admin/routing?organization=${org}&tab=queues`)
-    await page.getByRole('row', { name: /Резерв/ }).getByRole('button', { name: 'Жою' }).click()
+    await page.getByRole('row', { name: /^Резерв org/ }).getByRole('button', { name: 'Жою' }).click()
     await page.getByRole('button', { name: 'Иә' }).click()
     const usedBy = page.getByTestId('used-by')
     await usedBy.getByText('Жою мүмкін емес: пайдаланылады —').waitFor()

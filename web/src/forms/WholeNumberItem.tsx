@@ -1,4 +1,5 @@
 import { Form, Input } from 'antd'
+import type { NamePath } from 'antd/es/form/interface'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 
@@ -13,7 +14,7 @@ const asNumber = (text: string): number | string | null => {
  * A whole number within bounds that says, on the field, what is wrong with what was typed. Ant
  * Design's InputNumber changes it instead, without a word: -5 became its minimum and "abc" nothing.
  */
-export function WholeNumberItem ({ name, label, min, max, unit, required = false }: { name: string, label: ReactNode, min: number, max: number, unit?: ReactNode, required?: boolean }) {
+export function WholeNumberItem ({ name, label, min, max, unit, required = false }: { name: NamePath, label: ReactNode, min: number, max: number, unit?: ReactNode, required?: boolean }) {
   const { t } = useTranslation()
   return (
     <Form.Item

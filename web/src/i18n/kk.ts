@@ -324,6 +324,8 @@ export const kk: Texts = {
       timeoutDestination: 'Ештеңе басылмаса', invalidDestination: 'Қате басылса',
     },
     queues: {
+      retry: 'Қайта шақыру', periodic: 'Күтушілерге хабарлама', periodicHint: 'Күтушілер мезгіл-мезгіл еститін жазба', periodicEvery: 'Әр',
+      member: 'Кезек қатысушысы', penalty: 'айыппұл', penaltyHint: 'Кімді бірінші шақыру: айыппұлы (0-100) аз терминалдар бұрын шақырылады', addMember: 'Қатысушы қосу', removeMember: 'Қатысушыны алып тастау',
       add: 'Жаңа кезек', default: 'негізгі', defaultName: 'Ұйым кезегі', members: 'Қатысушылар', allTerminals: 'Барлық терминалдар', strategy: 'Шақыру тәртібі', ringTimeout: 'Қатысушыға қоңырау',
       wrapup: 'Әңгімеден кейінгі үзіліс', serviceLevel: 'Қызмет деңгейі', maxCallers: 'Күтушілер саны ең көбі', maxCallersHint: '0 — шектеусіз',
       music: 'Күту әуені', badMusic: 'Латын әріптері, цифрлар, _ және -', maxWait: 'Күту ұзақтығы ең көбі', maxWaitHint: 'Содан кейін — толып кеткендегі бағыт',

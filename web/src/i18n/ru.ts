@@ -322,6 +322,8 @@ export const ru = {
       timeoutDestination: 'Если ничего не нажато', invalidDestination: 'Если нажато не то',
     },
     queues: {
+      retry: 'Повторный вызов через', periodic: 'Сообщение ожидающим', periodicHint: 'Запись, которую ожидающие слышат периодически', periodicEvery: 'Каждые',
+      member: 'Участник очереди', penalty: 'штраф', penaltyHint: 'Кого вызывать первым: терминалы с меньшим штрафом (0-100) звонят раньше', addMember: 'Добавить участника', removeMember: 'Убрать участника',
       add: 'Новая очередь', default: 'основная', defaultName: 'Очередь организации', members: 'Участники', allTerminals: 'Все терминалы', strategy: 'Порядок вызова', ringTimeout: 'Звонок участнику',
       wrapup: 'Пауза после разговора', serviceLevel: 'Уровень сервиса', maxCallers: 'Ожидающих не более', maxCallersHint: '0 — без ограничения',
       music: 'Музыка ожидания', badMusic: 'Латиница, цифры, _ и -', maxWait: 'Ожидание не дольше', maxWaitHint: 'Потом — назначение при переполнении',
