@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { lineSwitches } from '../../db/schema/index.js'
 import { lineDirectory, lineOf, promptRecorded } from '../call-routing/queries.js'
@@ -18,14 +18,15 @@ export function createLineSwitchRepo (db: AppDb) {
     organization: (id: number) => organizationWithTenant(db, id),
     line: (organizationId: number, lineId: number) => lineOf(db, organizationId, lineId),
     promptRecorded: (organizationId: number, promptId: number) => promptRecorded(db, organizationId, promptId),
-    /** the lines of one organization (or of all), each with its latest switch if it has one */
-    async lines (organizationId?: number) {
+    /** the lines of one organization (or of all; or the one line), each with its latest switch if it has one */
+    async lines (organizationId?: number, lineId?: number) {
       const line = lineDirectory(db)
       const latest = db.selectDistinctOn([lineSwitches.line_id], { id: lineSwitches.id, line_id: lineSwitches.line_id }).from(lineSwitches)
-        .where(organizationId === undefined ? undefined : eq(lineSwitches.organization_id, organizationId)).orderBy(lineSwitches.line_id, desc(lineSwitches.id)).as('latest')
+        .where(and(organizationId === undefined ? undefined : eq(lineSwitches.organization_id, organizationId), lineId === undefined ? undefined : eq(lineSwitches.line_id, lineId)))
+        .orderBy(lineSwitches.line_id, desc(lineSwitches.id)).as('latest')
       const lines = await db.select({ id: line.id, number: line.number, name: line.name, organization_id: line.organization_id, prefix: organizationPrefix(line.organization_id), switch_id: latest.id })
         .from(line).leftJoin(latest, eq(latest.line_id, line.id))
-        .where(organizationId === undefined ? undefined : eq(line.organization_id, organizationId)).orderBy(line.number)
+        .where(and(organizationId === undefined ? undefined : eq(line.organization_id, organizationId), lineId === undefined ? undefined : eq(line.id, lineId))).orderBy(line.number)
       const ids = lines.flatMap((l) => (l.switch_id === null ? [] : [l.switch_id]))
       const switches = ids.length === 0 ? [] : (await withNames().where(sql`${lineSwitches.id} in ${ids}`)).map(named)
       const byId = new Map(switches.map((s) => [s.id, s]))

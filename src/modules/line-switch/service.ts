@@ -37,7 +37,7 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
     }
   }
   async function stateOf (tenantId: number, lineId: number): Promise<LineSwitchState> {
-    const line = (await repo.lines(tenantId)).find((l) => l.id === lineId)
+    const [line] = await repo.lines(tenantId, lineId)
     if (!line) throw new NotFoundError('Line')
     return state(line, clock())
   }

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDb, TxDb } from '../../db/client.js'
 import { outboundRoutes, outboundRouteTrunks, trunks } from '../../db/schema/index.js'
 import { terminalIdsOf } from '../endpoints/queries.js'
@@ -29,7 +29,7 @@ export function createTrunkRepo<D extends AppDb> (db: D) {
     terminalIds: (organizationId: number) => terminalIdsOf(db, organizationId),
     routes: (organizationId: number): Promise<RouteRow[]> => db.select().from(outboundRoutes).where(eq(outboundRoutes.organization_id, organizationId)).orderBy(asc(outboundRoutes.id)),
     route: async (organizationId: number, id: number): Promise<RouteRow | undefined> =>
-      (await db.select().from(outboundRoutes).where(eq(outboundRoutes.id, id))).find((r) => r.organization_id === organizationId),
+      (await db.select().from(outboundRoutes).where(and(eq(outboundRoutes.organization_id, organizationId), eq(outboundRoutes.id, id))))[0],
     /** each route's trunks in order */
     trunksOfRoutes: (routeIds: number[]) => routeIds.length === 0
       ? Promise.resolve([])

@@ -78,12 +78,12 @@ function TrunkForm ({ trunk, onClose }: { trunk?: Trunk, onClose: () => void }) 
   return (
     <FormModal title={trunk ? trunk.name : t('trunks.add')} state={state} onClose={onClose} width={720} initialValues={initial}>
       <Row gutter={12}>
-        <Col xs={24} md={14}><Form.Item name='name' label={t('trunks.name')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
-        <Col xs={24} md={10}>
+        <Col xs={24}>
           <Form.Item name='mode' label={t('trunks.mode')}>
-            <Radio.Group optionType='button' options={[{ value: 'registration', label: t('trunks.modes.registration') }, { value: 'ip', label: t('trunks.modes.ip') }]} />
+            <Radio.Group optionType='button' buttonStyle='solid' options={[{ value: 'registration', label: t('trunks.modes.registration') }, { value: 'ip', label: t('trunks.modes.ip') }]} />
           </Form.Item>
         </Col>
+        <Col xs={24}><Form.Item name='name' label={t('trunks.name')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
         <Col xs={24} md={12}><Form.Item name='host' label={t('trunks.host')} rules={[required, { pattern: HOST, message: t('trunks.badHost') }]}><Input placeholder='sip.provider.kz' /></Form.Item></Col>
         <Col xs={12} md={6}><Form.Item name='port' label={t('trunks.port')}><InputNumber min={1} max={65535} style={{ width: '100%' }} /></Form.Item></Col>
         <Col xs={12} md={6}>

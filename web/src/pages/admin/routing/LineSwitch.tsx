@@ -12,18 +12,19 @@ import { FormModal, useAction, useFormSave } from '../kit'
 const DURATIONS = [1, 2, 4, 8, 24] as const
 interface Values { reason: string, hours: number | 'opened', prompt_id?: number | null }
 
-/** a line's state at the switch and the switch itself: closed (why, until when) with "open", or open with "close now" */
-export function LineSwitch ({ tenant, state }: { tenant: number, state?: LineSwitchState }) {
+type SwitchedLine = Pick<LineSwitchState, 'number' | 'name'> & { id: number }
+
+/** a line's state at the switch and the switch itself: closed (why, until when) with "open", or open (also before its state is read) with "close now" */
+export function LineSwitch ({ tenant, line, state }: { tenant: number, line: SwitchedLine, state?: LineSwitchState }) {
   const { t } = useTranslation()
   const format = useFormat()
   const [closing, setClosing] = useState(false)
-  const open = useAction(keys.lineSwitches.all, () => openLine(tenant, state!.line_id), () => t('lineSwitch.opened'))
-  if (!state) return null
-  if (!state.closed) {
+  const open = useAction(keys.lineSwitches.all, () => openLine(tenant, line.id), () => t('lineSwitch.opened'))
+  if (!state?.closed) {
     return (
       <>
         <Button size='small' danger onClick={() => setClosing(true)}>{t('lineSwitch.close')}</Button>
-        {closing && <CloseLineForm tenant={tenant} state={state} onClose={() => setClosing(false)} />}
+        {closing && <CloseLineForm tenant={tenant} line={line} onClose={() => setClosing(false)} />}
       </>
     )
   }
@@ -40,15 +41,15 @@ export function LineSwitch ({ tenant, state }: { tenant: number, state?: LineSwi
   )
 }
 
-function CloseLineForm ({ tenant, state, onClose }: { tenant: number, state: LineSwitchState, onClose: () => void }) {
+function CloseLineForm ({ tenant, line, onClose }: { tenant: number, line: SwitchedLine, onClose: () => void }) {
   const { t } = useTranslation()
   const prompts = useQuery(promptsQuery(tenant)).data ?? []
-  const submit = useFormSave(keys.lineSwitches.all, ({ reason, hours, prompt_id: promptId }: Values) => closeLine(tenant, state.line_id, {
+  const submit = useFormSave(keys.lineSwitches.all, ({ reason, hours, prompt_id: promptId }: Values) => closeLine(tenant, line.id, {
     reason, prompt_id: promptId ?? null, until: hours === 'opened' ? null : new Date(Date.now() + hours * 3_600_000).toISOString(),
   }), onClose)
   const required = { required: true, message: t('common.required') }
   return (
-    <FormModal title={t('lineSwitch.title', { number: state.number, name: state.name })} state={submit} onClose={onClose} okText={t('lineSwitch.close')} initialValues={{ hours: 'opened' } as Partial<Values>}>
+    <FormModal title={t('lineSwitch.title', { number: line.number, name: line.name })} state={submit} onClose={onClose} okText={t('lineSwitch.close')} initialValues={{ hours: 'opened' } as Partial<Values>}>
       <Form.Item name='reason' label={t('lineSwitch.reason')} rules={[required, { max: 200 }]}>
         <Input list='line-switch-reasons' />
       </Form.Item>

@@ -34,7 +34,7 @@ export function LinesTab ({ tenant }: { tenant: number }) {
           { title: t('routing.lines.schedule'), dataIndex: 'schedule_id', render: (id: number | null) => (id === null ? t('routing.lines.always') : schedules.find((s) => s.id === id)?.name) },
           { title: t('routing.lines.destination'), key: 'destination', render: (_, l) => destination(l.destination) },
           { title: t('routing.lines.closed'), key: 'closed', render: (_, l) => (l.schedule_id === null ? '—' : destination(l.closed_destination)) },
-          { title: t('lineSwitch.column'), key: 'switch', render: (_, l) => <LineSwitch tenant={tenant} state={switches.get(l.id)} /> },
+          { title: t('lineSwitch.column'), key: 'switch', render: (_, l) => <LineSwitch tenant={tenant} line={l} state={switches.get(l.id)} /> },
           {
             title: '', key: 'actions', render: (_, l) => <RowActions name={l.number} onEdit={() => setEditing(l)} onDelete={() => remove.mutate(l)} />,
           },
