@@ -27,6 +27,7 @@ import { createAmiClient } from './integrations/ami/client.js'
 import { amiAnswers, amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
 import { amiQueueControl, type QueueControl } from './integrations/ami/queue-control.js'
 import type { LlmGateway } from './integrations/llm/gateway.js'
+import type { AudioDecoder } from './integrations/audio/index.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
 import * as appeals from './modules/appeals/index.js'
 import * as audit from './modules/audit/index.js'
@@ -91,6 +92,8 @@ export interface AppDeps {
   sms?: SmsGateway
   /** the service's figures (a registry of its own); served on METRICS_PORT when set */
   metrics?: Metrics
+  /** reads uploaded prompts that are not plain PCM WAV; defaults to ffmpeg on the PATH */
+  audioDecoder?: AudioDecoder
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -258,7 +261,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, sipServer: config.pbx.sipServer, control }),
     trunks.createTrunksModule({ db, control }),
-    callRouting.createCallRoutingModule({ db }),
+    callRouting.createCallRoutingModule({ db, decoder: deps.audioDecoder }),
     lineSwitches,
     pbx,
     callEvents,

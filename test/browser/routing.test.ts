@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { makeWav } from '../../src/modules/call-routing/wav.js'
@@ -47,9 +48,9 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await page.getByRole('dialog').waitFor({ state: 'hidden' })
     const upload = (name: string, buffer: Buffer) => page.getByRole('button', { name: 'Загрузить: Выбор языка: Русский' }).locator('xpath=ancestor::span[contains(@class, "ant-upload")][1]').locator('input[type=file]')
       .setInputFiles({ name, mimeType: 'audio/wav', buffer })
-    await upload('stereo.wav', makeWav(8000, tone(8000), { channels: 2 }))
-    // in the console's language, with what the file is: no English from the service
-    await page.getByText('Файл не подходит: нужен WAV, 16 бит PCM, моно, 8000 или 16000 Гц. В этом файле: PCM 16 бит, каналов: 2, 8000 Гц', { exact: true }).waitFor()
+    await upload('notes.wav', Buffer.from('Текст, сохранённый с расширением wav'))
+    // in the console's language, beside the button: no English from the service
+    await page.getByText('Это не звуковой файл: подходят WAV, MP3, Ogg, M4A, FLAC', { exact: true }).waitFor()
     await screenshot(page, '60-routing-prompt-refused')
     await upload('privet.wav', makeWav(8000, tone(8000)))
     const audio = page.getByLabel('Выбор языка: Русский', { exact: true })
@@ -251,6 +252,44 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await usedBy.getByRole('link', { name: `«${menu!.name}»` }).click()
     await page.getByRole('tab', { name: 'Дауыстық мәзірлер', selected: true }).waitFor()
     assert.ok((await admin('GET', `/api/organizations/${org}/queues`) as { id: number }[]).some((q) => q.id === reserve.id), 'the queue is still there')
+    await page.getByText('Русский', { exact: true }).first().click()
+  })
+
+  it('in Kazakh: an MP3 and a 44.1 kHz stereo WAV become prompts, said as what they were, and play converted', async () => {
+    await page.goto(`${service.url}/console/admin/routing?organization=${org}&tab=prompts`)
+    await page.getByText('Қазақша').click()
+    await page.getByRole('button', { name: 'Жаңа жазба' }).click()
+    await page.getByRole('dialog').getByLabel('Атауы').fill('Сәлемдесу')
+    await page.getByRole('dialog').getByRole('button', { name: 'Сақтау' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'hidden' })
+    const input = (language: string) => page.getByRole('button', { name: `Жүктеу: Сәлемдесу: ${language}` }).locator('xpath=ancestor::span[contains(@class, "ant-upload")][1]').locator('input[type=file]')
+    // half a second of silence, 1.5 s of a tone (quieter on the right), half a second of silence
+    const rate = 44_100
+    const stereo = Int16Array.from({ length: rate * 2.5 * 2 }, (_, i) => {
+      const at = Math.floor(i / 2) / rate
+      return at < 0.5 || at >= 2 ? 0 : Math.round((i % 2 === 0 ? 9000 : 3000) * Math.sin(2 * Math.PI * 700 * at))
+    })
+    await input('Орыс тілі').setInputFiles({ name: 'salem.mp3', mimeType: 'audio/mpeg', buffer: readFileSync(new URL('../fixtures/audio/speech.mp3', import.meta.url)) })
+    await page.getByText(/^MP3 файлынан: 44,1 кГц, стерео, дыбыс деңгейі [+-]/).waitFor()
+    await input('Қазақ тілі').setInputFiles({ name: 'studio.wav', mimeType: 'audio/wav', buffer: makeWav(rate, stereo, { channels: 2 }) })
+    await page.getByText(/^WAV файлынан: 44,1 кГц, стерео, дыбыс деңгейі [+-]/).waitFor()
+    const [prompt] = (await admin<{ id: number, name: string, recordings: { language: string, sample_rate: number, duration_ms: number }[] }[]>('GET', `/api/organizations/${org}/prompts`)).filter((p) => p.name === 'Сәлемдесу')
+    const kk = prompt!.recordings.find((r) => r.language === 'kk')!
+    assert.deepEqual([kk.sample_rate, Math.abs(kk.duration_ms - 1800) <= 20], [16_000, true], `1.5 s of tone and 0.3 s around it: ${kk.duration_ms} ms`)
+    await page.getByTestId(`recording-about-${prompt!.id}-kk`).getByText('1,8 с, 16 кГц').waitFor()
+    await screenshot(page, '70b-routing-prompts-converted-kk')
+    // each plays in the browser, as long as the service says
+    for (const language of ['Орыс тілі', 'Қазақ тілі']) {
+      const audio = page.getByLabel(`Сәлемдесу: ${language}`, { exact: true })
+      const seconds = await audio.evaluate(async (el: HTMLAudioElement) => {
+        el.muted = true
+        await el.play()
+        return el.duration
+      })
+      const kept = prompt!.recordings.find((r) => r.language === (language === 'Орыс тілі' ? 'ru' : 'kk'))!
+      assert.ok(Math.abs(seconds * 1000 - kept.duration_ms) < 5, `${language}: the browser plays ${seconds} s of ${kept.duration_ms} ms`)
+      await page.waitForFunction((label) => (document.querySelector(`audio[aria-label="${label}"]`) as HTMLAudioElement).currentTime > 0, `Сәлемдесу: ${language}`, { timeout: 30_000 })
+    }
     await page.getByText('Русский', { exact: true }).first().click()
   })
 })

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { readFileSync } from 'node:fs'
+import { createFfmpegDecoder } from '../../src/integrations/audio/index.js'
+import { makeWav, readWav } from '../../src/modules/call-routing/wav.js'
+import { floats, level, levelAt, pcm16, sine } from '../helpers/audio.js'
 import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
@@ -8,6 +11,9 @@ import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 const PASSWORD = 'Abcdefghij0123456789'
 type Headers = Record<string, string>
 interface Problem { loc: (string | number)[], msg: string, type: string, ctx?: Record<string, unknown> }
+
+const haveFfmpeg = await createFfmpegDecoder().probe() !== undefined
+const NO_FFMPEG = 'ffmpeg is not installed (apt-get install ffmpeg): the decoding of MP3, Ogg and M4A is not tried'
 
 /** a second of a 440 Hz tone, 16-bit mono */
 const tone = (rate: number, seconds = 1) => Int16Array.from({ length: rate * seconds }, (_, i) => Math.round(8000 * Math.sin(2 * Math.PI * 440 * i / rate)))
@@ -132,67 +138,138 @@ describe('call routing (/api/organizations/{tenant_id}/queues, lines, menus, sch
   })
 
   describe('prompts', () => {
-    it('upload a WAV per language (8 and 16 kHz), list it with its duration, play it back byte for byte', async () => {
+    const upload = (id: number, language: string, file: Buffer, headers: Headers = manager, type = 'audio/wav') =>
+      t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/${language}`), headers: { ...headers, 'content-type': type }, payload: file })
+    const playBack = async (id: number, language: string) => {
+      const res = await t.app.inject({ url: url(`prompts/${id}/recordings/${language}`), headers: manager })
+      assert.equal(res.statusCode, 200, res.body)
+      assert.equal(res.headers['content-type'], 'audio/wav')
+      return { file: res.rawPayload, ...readWav(res.rawPayload) }
+    }
+    const recordingOf = async (id: number, language: string) =>
+      (await call('GET', url('prompts'), undefined, manager)).json().find((p: { id: number }) => p.id === id).recordings.find((r: { language: string }) => r.language === language)
+
+    it('a WAV per language (8 and 16 kHz) is kept at its rate and length, its level brought to -20 dBFS, and played back as it is kept', async () => {
       const created = await call('POST', url('prompts'), { name: 'Приветствие' }, manager)
       assert.equal(created.statusCode, 201, created.body)
       const id = created.json().id
       assert.equal(created.json().sound, `appeals/org101/${id}`)
-      const ru = makeWav(8000, tone(8000, 2))
-      const kk = makeWav(16_000, tone(16_000))
-      for (const [language, file] of [['ru', ru], ['kk', kk]] as const) {
-        const res = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/${language}`), headers: { ...manager, 'content-type': 'audio/wav' }, payload: file })
+      for (const [language, file] of [['ru', makeWav(8000, tone(8000, 2))], ['kk', makeWav(16_000, tone(16_000))]] as const) {
+        const res = await upload(id, language, file)
         assert.equal(res.statusCode, 200, res.body)
       }
       const [prompt] = (await call('GET', url('prompts'), undefined, manager)).json()
-      assert.deepEqual(prompt.recordings.map((r: { language: string, sample_rate: number, duration_ms: number, size_bytes: number }) => [r.language, r.sample_rate, r.duration_ms, r.size_bytes]),
-        [['kk', 16_000, 1000, kk.length], ['ru', 8000, 2000, ru.length]])
-      const back = await t.app.inject({ url: url(`prompts/${id}/recordings/kk`), headers: manager })
-      assert.equal(back.statusCode, 200)
-      assert.equal(back.headers['content-type'], 'audio/wav')
-      assert.ok(back.rawPayload.equals(kk))
+      assert.deepEqual(prompt.recordings.map((r: { language: string, sample_rate: number, duration_ms: number }) => [r.language, r.sample_rate, r.duration_ms]), [['kk', 16_000, 1000], ['ru', 8000, 2000]])
+      const kk = await playBack(id, 'kk')
+      assert.equal(prompt.recordings[0].size_bytes, kk.file.length)
+      assert.equal(kk.sampleRate, 16_000)
+      assert.ok(Math.abs(level(floats(kk.pcm)) - -20) < 0.5, `the tone at ${level(floats(kk.pcm)).toFixed(2)} dBFS`)
+      assert.ok(Math.abs(levelAt(floats(kk.pcm), 16_000, 440) - -20) < 0.5, 'still the 440 Hz tone')
+      // the tone was 8000/32768 peak: -15.3 dBFS RMS, lowered 4.7 dB
+      assert.deepEqual(prompt.recordings[0].source, { format: 'wav', codec: 'pcm', sample_rate: 16_000, channels: 1, duration_ms: 1000, gain_db: -4.7 })
     })
 
-    it('a WAV Asterisk would refuse or misread as it is (WAVE_FORMAT_EXTENSIBLE, data size 0xFFFFFFFF, an odd chunk) is kept with the canonical 44-byte header, its samples unchanged', async () => {
+    it('a WAV Asterisk would refuse or misread as it is (WAVE_FORMAT_EXTENSIBLE, data size 0xFFFFFFFF, an odd chunk) is kept with the canonical 44-byte header, as the plain file is', async () => {
       const id = (await call('POST', url('prompts'), { name: 'Записи разных редакторов' })).json().id
       const samples = tone(8000, 1)
-      const canonical = makeWav(8000, samples)
+      const plain = makeWav(8000, samples)
+      assert.equal((await upload(id, 'ru', plain)).statusCode, 200)
+      const canonical = (await playBack(id, 'ru')).file
       for (const [what, file] of [['extensible', extensibleWav(8000, samples)], ['unsized', unsizedWav(8000, samples)], ['odd chunk', oddChunkWav(8000, samples)]] as const) {
-        assert.ok(!file.equals(canonical), what)
-        const res = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...manager, 'content-type': 'audio/wav' }, payload: file })
+        assert.ok(!file.equals(plain), what)
+        const res = await upload(id, 'ru', file)
         assert.equal(res.statusCode, 200, `${what}: ${res.body}`)
-        const kept = (await t.app.inject({ url: url(`prompts/${id}/recordings/ru`), headers: manager })).rawPayload
-        assert.ok(kept.equals(canonical), `${what}: kept as the canonical file (${kept.length} bytes, header ${kept.subarray(0, 44).toString('hex')})`)
-        const [recording] = (await call('GET', url('prompts'), undefined, manager)).json().find((p: { id: number }) => p.id === id).recordings
-        assert.deepEqual([recording.size_bytes, recording.duration_ms], [canonical.length, 1000], what)
+        const kept = (await playBack(id, 'ru')).file
+        assert.ok(kept.equals(canonical), `${what}: kept as the plain file is (${kept.length} bytes, header ${kept.subarray(0, 44).toString('hex')})`)
+        assert.deepEqual([(await recordingOf(id, 'ru')).size_bytes, (await recordingOf(id, 'ru')).duration_ms], [canonical.length, 1000], what)
       }
     })
 
-    it('422 says what the file is and what is accepted: stereo, 44.1 kHz, 8-bit, not PCM, not a WAV, empty; nothing is kept', async () => {
-      const id = (await call('POST', url('prompts'), { name: 'Плохие файлы' })).json().id
-      // the type and what was found, for the console to say it in Russian or Kazakh
-      const found = (f: Partial<{ pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number }>) => ({ found: { pcm: true, audio_format: 1, bits: 16, channels: 1, sample_rate: 8000, ...f } })
-      const cases: [Buffer, RegExp, string, object | undefined][] = [
-        [makeWav(8000, tone(8000), { channels: 2 }), /2 channels/, 'wav_format', found({ channels: 2 })],
-        [makeWav(44_100, tone(44_100)), /44100 Hz/, 'wav_format', found({ sample_rate: 44_100 })],
-        [makeWav(8000, tone(8000), { bits: 8 }), /8-bit PCM/, 'wav_format', found({ bits: 8 })],
-        [makeWav(8000, tone(8000), { tag: 6 }), /audio format 6 \(not PCM\)/, 'wav_format', found({ pcm: false, audio_format: 6 })],
-        [Buffer.from('ID3\x03 this is an mp3'), /Not a WAV file/, 'wav_not_wav', undefined],
-        [makeWav(8000, new Int16Array(0)), /holds no sound/, 'wav_no_sound', undefined],
-      ]
-      for (const [file, message, type, ctx] of cases) {
-        const res = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...admin, 'content-type': 'audio/wav' }, payload: file })
-        assert.equal(res.statusCode, 422, res.body)
-        const [p] = detail(res)
-        assert.deepEqual(p!.loc, ['body'])
-        assert.match(p!.msg, message)
-        assert.match(p!.msg, /16-bit PCM, mono, at 8000 or 16000 Hz/)
-        assert.equal(p!.type, type)
-        assert.deepEqual(p!.ctx, ctx)
+    it('a 44.1 kHz stereo WAV with silence around a 1 kHz tone: 16 kHz mono, the silence trimmed to 0.1 s before and 0.2 s after, the tone at -20 dBFS and nothing folded back from 12 kHz', async () => {
+      const id = (await call('POST', url('prompts'), { name: 'Студийная запись' })).json().id
+      const rate = 44_100
+      const silence = new Float32Array(rate / 2)
+      // left: the tone and a 12 kHz whistle above what 16 kHz carries; right: the tone, quieter
+      const whistle = sine(rate, 12_000, 1, 0.05)
+      const left = Float32Array.from(sine(rate, 1000, 1, 0.3), (s, i) => s + whistle[i]!)
+      const right = sine(rate, 1000, 1, 0.1)
+      const interleaved = new Int16Array(rate * 2 * 2)
+      const channel = (samples: Float32Array, offset: number) => pcm16(Float32Array.from([...silence, ...samples, ...silence])).forEach((s, i) => { interleaved[i * 2 + offset] = s })
+      channel(left, 0)
+      channel(right, 1)
+      const res = await upload(id, 'kk', makeWav(rate, interleaved, { channels: 2 }))
+      assert.equal(res.statusCode, 200, res.body)
+      const recording = await recordingOf(id, 'kk')
+      assert.equal(recording.sample_rate, 16_000)
+      assert.ok(Math.abs(recording.duration_ms - 1300) <= 20, `${recording.duration_ms} ms: 1 s of tone, 0.1 s before, 0.2 s after`)
+      assert.deepEqual({ ...recording.source, gain_db: undefined }, { format: 'wav', codec: 'pcm', sample_rate: 44_100, channels: 2, duration_ms: 2000, gain_db: undefined })
+      const kept = await playBack(id, 'kk')
+      assert.equal(kept.sampleRate, 16_000)
+      const samples = floats(kept.pcm)
+      const heard = samples.subarray(0.15 * 16_000, 1.05 * 16_000)
+      assert.ok(Math.abs(levelAt(heard, 16_000, 1000) - -20) < 0.5, `1 kHz at ${levelAt(heard, 16_000, 1000).toFixed(2)} dBFS`)
+      assert.ok(levelAt(heard, 16_000, 4000) < -90, `the whistle folded back to 4 kHz: ${levelAt(heard, 16_000, 4000).toFixed(1)} dBFS`)
+      assert.ok(level(samples.subarray(0, 0.08 * 16_000)) < -80, 'the lead is silence')
+    })
+
+    it('MP3, Ogg/Opus and M4A (AAC) are decoded (ffmpeg), trimmed and levelled; what they were is said', { skip: !haveFfmpeg && NO_FFMPEG }, async () => {
+      const id = (await call('POST', url('prompts'), { name: 'Файлы из телефона' })).json().id
+      const cases = [['speech.mp3', 'audio/mpeg', 'mp3', 'mp3', 44_100], ['speech.ogg', 'audio/ogg', 'ogg', 'opus', 48_000], ['speech.m4a', 'audio/mp4', 'mp4', 'aac', 44_100]] as const
+      for (const [name, type, format, codec, sampleRate] of cases) {
+        // a browser may say application/octet-stream or nothing precise: the bytes say what it is
+        const res = await upload(id, 'ru', readFileSync(new URL(`../fixtures/audio/${name}`, import.meta.url)), manager, type)
+        assert.equal(res.statusCode, 200, `${name}: ${res.body}`)
+        const recording = await recordingOf(id, 'ru')
+        assert.equal(recording.sample_rate, 16_000, name)
+        const { gain_db: gain, duration_ms: sourceMs, ...source } = recording.source
+        assert.deepEqual(source, { format, codec, sample_rate: sampleRate, channels: 2 }, name)
+        assert.ok(sourceMs > 5200 && sourceMs < 5500, `${name}: the source lasts ${sourceMs} ms`)
+        // 3.74 s of speech, 0.1 s before it and 0.2 s after (less what espeak's own edges hold quiet)
+        assert.ok(recording.duration_ms > 3500 && recording.duration_ms < 4200, `${name}: kept ${recording.duration_ms} ms`)
+        assert.equal(typeof gain, 'number')
+        const kept = floats((await playBack(id, 'ru')).pcm)
+        const peak = kept.reduce((a, s) => Math.max(a, Math.abs(s)), 0)
+        assert.ok(peak <= 10 ** (-1 / 20) + 1e-3 && peak > 0.3, `${name}: peak ${peak.toFixed(3)}`)
       }
-      assert.equal((await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/en`), headers: { ...admin, 'content-type': 'audio/wav' }, payload: makeWav(8000, tone(8000)) })).statusCode, 422)
-      assert.equal((await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...admin, 'content-type': 'image/png' }, payload: Buffer.from('x') })).statusCode, 415)
-      const big = await t.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...admin, 'content-type': 'audio/wav' }, payload: makeWav(16_000, tone(16_000, 140)) })
-      assert.equal(big.statusCode, 413)
+    })
+
+    it('without a decoder an MP3 is refused saying so (audio_no_decoder), while a WAV is still taken', async () => {
+      const bare = await buildTestApp({ database: t.database, deps: { audioDecoder: createFfmpegDecoder({ program: '/nonexistent/ffmpeg' }) } })
+      try {
+        const headers = await login(bare.app, await makeUser(t.database.db, { role: 'admin' }))
+        const id = (await call('POST', url('prompts'), { name: 'Без ffmpeg' })).json().id
+        const mp3 = await bare.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...headers, 'content-type': 'audio/mpeg' }, payload: readFileSync(new URL('../fixtures/audio/speech.mp3', import.meta.url)) })
+        assert.equal(mp3.statusCode, 422, mp3.body)
+        assert.deepEqual(detail(mp3).map((p) => [p.loc, p.type, p.ctx]), [[['body'], 'audio_no_decoder', { format: 'mp3' }]])
+        assert.match(detail(mp3)[0]!.msg, /ffmpeg/)
+        const wav = await bare.app.inject({ method: 'PUT', url: url(`prompts/${id}/recordings/ru`), headers: { ...headers, 'content-type': 'audio/wav' }, payload: makeWav(22_050, tone(22_050), { channels: 1 }) })
+        assert.equal(wav.statusCode, 200, wav.body)
+      } finally {
+        await bare.app.close() // the database is the suite's
+      }
+    })
+
+    it('422 says what is wrong with the file: not sound, unreadable, silent, empty, too long; 413 over 20 MiB; 415 for another type; nothing is kept', async () => {
+      const id = (await call('POST', url('prompts'), { name: 'Плохие файлы' })).json().id
+      const cases: [string, Buffer, string, RegExp][] = [
+        ['a PNG', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'audio_unknown_format', /not a sound file.*MP3/],
+        ['text', Buffer.from('hello, this is not a recording'), 'audio_unknown_format', /not a sound file/],
+        ['silence', makeWav(8000, new Int16Array(8000)), 'audio_no_sound', /holds no sound/],
+        ['an empty WAV', makeWav(8000, new Int16Array(0)), 'audio_no_sound', /holds no sound/],
+        ['a WAV without its format', Buffer.from('RIFF\x04\x00\x00\x00WAVE', 'latin1'), 'wav_no_format', /no format chunk/],
+        ['190 s of a tone', makeWav(16_000, tone(16_000, 190)), 'audio_too_long', /180 s/],
+        ...(haveFfmpeg ? [['a broken MP3', Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(2000, 0x5a)]), 'audio_unreadable', /MP3 file could not be read/] as [string, Buffer, string, RegExp]] : []),
+      ]
+      for (const [what, file, type, message] of cases) {
+        const res = await upload(id, 'ru', file, admin)
+        assert.equal(res.statusCode, 422, `${what}: ${res.body}`)
+        const [p] = detail(res)
+        assert.deepEqual([p!.loc, p!.type], [['body'], type], what)
+        assert.match(p!.msg, message, what)
+      }
+      assert.equal((await upload(id, 'en', makeWav(8000, tone(8000)), admin)).statusCode, 422)
+      assert.equal((await upload(id, 'ru', Buffer.from('x'), admin, 'image/png')).statusCode, 415)
+      assert.equal((await upload(id, 'ru', Buffer.alloc(20 * 1024 * 1024 + 1), admin)).statusCode, 413)
       assert.deepEqual((await call('GET', url('prompts'))).json().find((p: { id: number }) => p.id === id).recordings, [])
       assert.equal((await t.app.inject({ url: url(`prompts/${id}/recordings/ru`), headers: admin })).statusCode, 404)
     })

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { type PgTableExtraConfigValue, boolean, check, customType, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, time, timestamp, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { type PgTableExtraConfigValue, boolean, jsonb, check, customType, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, time, timestamp, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 import { oneOf } from './checks.js'
 import { sipTerminals } from './endpoints.js'
 import { organizations } from './organizations.js'
@@ -29,6 +29,9 @@ export const prompts = pgTable('prompts', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [unique('prompts_organization_id_unique').on(t.organization_id, t.id)])
 
+/** what a prompt's recording was made from: the uploaded file, or the administrator's phone */
+export interface RecordingSource { format: string, codec: string, sample_rate: number, channels: number, duration_ms: number, gain_db: number }
+
 /** one recording of a prompt per language: a WAV file of 16-bit mono PCM at 8 or 16 kHz */
 export const promptRecordings = pgTable('prompt_recordings', {
   prompt_id: integer('prompt_id').notNull().references(() => prompts.id, { onDelete: 'cascade' }),
@@ -37,6 +40,8 @@ export const promptRecordings = pgTable('prompt_recordings', {
   duration_ms: integer('duration_ms').notNull(),
   size_bytes: integer('size_bytes').notNull(),
   wav: bytea('wav').notNull(),
+  /** null for a recording kept before conversions were (migration 0051) */
+  source: jsonb('source').$type<RecordingSource>(),
   uploaded_at: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.prompt_id, t.language] }), oneOf('prompt_recordings_language_check', t.language, promptLanguages)])
 

@@ -112,7 +112,7 @@ export function createCallRoutingRepo<D extends AppDb> (db: D) {
     saveRecording: async (values: typeof promptRecordings.$inferInsert) => {
       await db.insert(promptRecordings).values(values).onConflictDoUpdate({
         target: [promptRecordings.prompt_id, promptRecordings.language],
-        set: { sample_rate: values.sample_rate, duration_ms: values.duration_ms, size_bytes: values.size_bytes, wav: values.wav, uploaded_at: sql`now()` },
+        set: { sample_rate: values.sample_rate, duration_ms: values.duration_ms, size_bytes: values.size_bytes, wav: values.wav, source: values.source ?? null, uploaded_at: sql`now()` },
       })
     },
     recording: async (promptId: number, language: 'ru' | 'kk') =>

@@ -7,7 +7,7 @@ import {
   RecordingParams, ScheduleCreate, ScheduleResponse, ScheduleUpdate, TenantParams,
 } from './schemas.js'
 import type { CallRoutingService } from './service.js'
-import { ACCEPTED_WAV } from './wav.js'
+import { ACCEPTED_AUDIO, MAX_UPLOAD_BYTES } from './prompt-audio.js'
 
 const security = bearer
 const deleted = { 204: Type.Null({ description: 'deleted' }) }
@@ -19,13 +19,15 @@ interface Resource<C, U> {
   update: (actor: Principal, tenantId: number, id: number, input: U) => Promise<unknown>
   remove: (actor: Principal, tenantId: number, id: number) => Promise<void>
 }
-/** the types a browser or a tool gives a WAV file */
-export const WAV_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']
+/** the types a browser or a tool gives a sound file (what it is, is read from its bytes) */
+const AUDIO_TYPES = /^(audio\/|video\/(mp4|webm|ogg)|application\/(ogg|octet-stream))/
+/** the types the OpenAPI document names */
+const NAMED_AUDIO_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/mp4', 'audio/flac', 'audio/webm', 'application/octet-stream']
 
 /** An organization's call routing, under /api/organizations/{tenant_id}/ (all Bearer: an admin or the organization's manager). */
-const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService, maxRecordingBytes: number }> = async (app, { service, maxRecordingBytes }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService }> = async (app, { service }) => {
   markRoutes(app, { user: true })
-  app.addContentTypeParser(WAV_TYPES, { parseAs: 'buffer', bodyLimit: maxRecordingBytes }, (_req, body, done) => { done(null, body) })
+  app.addContentTypeParser(AUDIO_TYPES, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => { done(null, body) })
 
   const { queues, prompts } = service
 
@@ -82,13 +84,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService, maxRecord
   app.put('/prompts/:item_id/recordings/:language', {
     schema: {
       tags, security, operationId: 'uploadPromptRecording', params: RecordingParams, response: { 200: ref(PromptResponse) },
-      summary: `Upload the prompt's recording in a language: the file itself as the body (Content-Type audio/wav), ${ACCEPTED_WAV}, at most ${maxRecordingBytes} bytes`,
-      // the body is the file: checked by its own rules (readWav), not by a JSON schema
-      consumes: WAV_TYPES, body: Type.Unknown({ description: 'the WAV file', format: 'binary' }),
+      summary: `Upload the prompt's recording in a language: the file itself as the body (Content-Type audio/*), ${ACCEPTED_AUDIO}, at most ${MAX_UPLOAD_BYTES} bytes; it is kept as 16-bit mono PCM at 16 kHz (8 kHz from a source of less), its silence trimmed and its level set`,
+      // the body is the file: read by its own bytes (convertPrompt), not by a JSON schema
+      consumes: NAMED_AUDIO_TYPES, body: Type.Unknown({ description: 'the sound file', format: 'binary' }),
     },
   }, async (req) => prompts.upload(req.principal!, req.params.tenant_id, req.params.item_id, req.params.language, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)))
   app.get('/prompts/:item_id/recordings/:language', {
-    schema: { tags, security, operationId: 'getPromptRecording', summary: 'The recording as it was uploaded (audio/wav), to play it back', params: RecordingParams, produces: ['audio/wav'], response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+    schema: { tags, security, operationId: 'getPromptRecording', summary: 'The recording as Asterisk plays it (audio/wav), to play it back', params: RecordingParams, produces: ['audio/wav'], response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
   }, async (req, reply) => {
     const recording = await prompts.recording(req.principal!, req.params.tenant_id, req.params.item_id, req.params.language)
     return reply.type('audio/wav').header('cache-control', 'private, no-cache').send(recording.wav)

@@ -165,7 +165,14 @@ export type LineResponse = Static<typeof LineResponse>
 export const PromptCreate = Type.Object({ name: Name(100) }, { $id: 'PromptCreate', additionalProperties: false })
 export const PromptResponse = Type.Object({
   id: Type.Integer(), tenant_id: Type.Integer(), name: Type.String(), sound: Type.String({ description: 'what the dialplan plays: appeals/org<prefix>/<id>, in the channel\'s language' }),
-  recordings: Type.Array(Type.Object({ language: Type.String(), sample_rate: Type.Integer(), duration_ms: Type.Integer(), size_bytes: Type.Integer(), uploaded_at: Timestamp() })),
+  recordings: Type.Array(Type.Object({
+    language: Type.String(), sample_rate: Type.Integer({ description: 'of what Asterisk plays: 8000 or 16000' }), duration_ms: Type.Integer({ description: 'of what Asterisk plays, once trimmed' }), size_bytes: Type.Integer(), uploaded_at: Timestamp(),
+    source: Type.Union([Type.Object({
+      format: Type.String({ description: 'wav, mp3, ogg, mp4, flac, webm, aiff, amr; phone for a recording made by phone' }),
+      codec: Type.String(), sample_rate: Type.Integer(), channels: Type.Integer(), duration_ms: Type.Integer({ description: 'the source\'s own length, silence included' }),
+      gain_db: Type.Number({ description: 'the level change the conversion applied' }),
+    }), Type.Null()], { description: 'what the recording was converted from (null for one kept before conversions)' }),
+  })),
   created_at: Timestamp(),
 }, { $id: 'PromptResponse' })
 export type PromptResponse = Static<typeof PromptResponse>

@@ -1,4 +1,5 @@
 import type { Transactional } from '../../db/client.js'
+import type { AudioDecoder } from '../../integrations/audio/index.js'
 import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
@@ -9,7 +10,8 @@ import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
-import { canonicalWav, readWav, WavError } from './wav.js'
+import { AudioError, convertPrompt, MAX_UPLOAD_BYTES } from './prompt-audio.js'
+import { WavError } from './wav.js'
 import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
 import { usersOf, type RoutingItem } from './users.js'
 
@@ -34,7 +36,7 @@ interface References { destinations: { at: Loc, destination: Destination }[], pr
 const noReferences = (): References => ({ destinations: [], prompts: [], schedules: [], terminals: [] })
 
 /** The recorded prompts and the routes a citizen's call takes: queues, inbound lines, menus, schedules (DESIGN 9). */
-export function createCallRoutingService ({ repo, transaction, maxRecordingBytes }: { repo: CallRoutingRepo, transaction: Transactional<CallRoutingTxRepo>, maxRecordingBytes: number }) {
+export function createCallRoutingService ({ repo, transaction, decoder }: { repo: CallRoutingRepo, transaction: Transactional<CallRoutingTxRepo>, decoder: AudioDecoder }) {
   const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its call routing')
 
   /** 422 for a malformed destination, then 409 for anything named that is not this organization's */
@@ -183,7 +185,7 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
     const recordings = groupBy(await repo.recordingsOf(rows.map((p) => p.id)), (r) => r.prompt_id)
     return rows.map((p) => ({
       id: p.id, tenant_id: p.organization_id, name: p.name, sound: promptSound(prefix, p.id), created_at: iso(p.created_at),
-      recordings: (recordings.get(p.id) ?? []).map((r) => ({ language: r.language, sample_rate: r.sample_rate, duration_ms: r.duration_ms, size_bytes: r.size_bytes, uploaded_at: iso(r.uploaded_at) })),
+      recordings: (recordings.get(p.id) ?? []).map((r) => ({ language: r.language, sample_rate: r.sample_rate, duration_ms: r.duration_ms, size_bytes: r.size_bytes, uploaded_at: iso(r.uploaded_at), source: r.source ?? null })),
     }))
   }
 
@@ -343,20 +345,23 @@ export function createCallRoutingService ({ repo, transaction, maxRecordingBytes
         await unused(tenantId, 'prompt', id)
         if (!await repo.removePrompt(tenantId, id)) throw new NotFoundError('Prompt') // a prompt a menu, a queue or a line plays is 409
       },
-      /** keeps a recording of the prompt in a language, once it is a WAV Asterisk plays */
-      async upload (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk', wav: Buffer) {
+      /** keeps a recording of the prompt in a language, converted from the file uploaded to what Asterisk plays */
+      async upload (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk', file: Buffer) {
         const org = await tenant(actor, tenantId)
         const prompt = found(await repo.prompt(tenantId, id), 'Prompt')
-        if (wav.length > maxRecordingBytes) throw RequestValidationError.field(['body'], `A recording may be at most ${maxRecordingBytes} bytes`, undefined)
-        let info
+        if (file.length > MAX_UPLOAD_BYTES) throw RequestValidationError.field(['body'], `A file may be at most ${MAX_UPLOAD_BYTES} bytes`, undefined)
+        let converted
         try {
-          info = readWav(wav)
+          converted = await convertPrompt(file, decoder)
         } catch (err) {
-          if (err instanceof WavError) throw new RequestValidationError([{ type: err.problem, loc: ['body'], msg: err.message, ...(err.found ? { ctx: { found: err.found } } : {}) }])
+          if (err instanceof AudioError || err instanceof WavError) {
+            const ctx = err instanceof AudioError ? err.ctx : err.found && { found: err.found }
+            throw new RequestValidationError([{ type: err.problem, loc: ['body'], msg: err.message, ...(ctx ? { ctx } : {}) }])
+          }
           throw err
         }
-        const kept = canonicalWav(info)
-        await repo.saveRecording({ prompt_id: id, language, sample_rate: info.sampleRate, duration_ms: info.durationMs, size_bytes: kept.length, wav: kept })
+        const { wav, sampleRate, durationMs, source, gainDb } = converted
+        await repo.saveRecording({ prompt_id: id, language, sample_rate: sampleRate, duration_ms: durationMs, size_bytes: wav.length, wav, source: { ...source, gain_db: gainDb } })
         return one(promptViews(org.prefix, [prompt]))
       },
       async recording (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk') {

@@ -28,16 +28,18 @@ const EXTENSIBLE = 0xfffe
 // the KSDATAFORMAT_SUBTYPE_PCM GUID's first two bytes, as WAVE_FORMAT_EXTENSIBLE carries them
 const PCM_SUBTYPE = 0x0001
 
-/** the format of a WAV file, or a WavError saying what the file is and what is accepted */
-export function readWav (bytes: Uint8Array): WavInfo {
+const FLOAT = 3
+const FLOAT_SUBTYPE = 0x0003
+
+interface WavLayout { tag: number, channels: number, rate: number, bits: number, data?: Buffer }
+
+/** the format chunk (an extensible one read as its subtype) and the data chunk's bytes present in the file */
+function wavLayout (bytes: Uint8Array): WavLayout {
   // a database's bytea may come back as a plain Uint8Array
   const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (file.length < 12 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') {
-    throw new WavError('wav_not_wav', `Not a WAV file: ${ACCEPTED_WAV} is accepted`)
-  }
-  let format: { tag: number, channels: number, rate: number, bits: number } | undefined
-  let dataBytes: number | undefined
-  let dataStart: number | undefined
+  if (!isWav(file)) throw new WavError('wav_not_wav', `Not a WAV file: ${ACCEPTED_WAV} is accepted`)
+  let format: Omit<WavLayout, 'data'> | undefined
+  let data: Buffer | undefined
   for (let at = 12; at + 8 <= file.length;) {
     const id = file.toString('latin1', at, at + 4)
     const size = file.readUInt32LE(at + 4)
@@ -45,25 +47,63 @@ export function readWav (bytes: Uint8Array): WavInfo {
     if (id === 'fmt ' && size >= 16 && body + 16 <= file.length) {
       const tag = file.readUInt16LE(body)
       const subtype = tag === EXTENSIBLE && size >= 40 && body + 26 <= file.length ? file.readUInt16LE(body + 24) : undefined
-      format = { tag: subtype === PCM_SUBTYPE ? PCM : tag, channels: file.readUInt16LE(body + 2), rate: file.readUInt32LE(body + 4), bits: file.readUInt16LE(body + 14) }
+      format = { tag: subtype === PCM_SUBTYPE ? PCM : subtype === FLOAT_SUBTYPE ? FLOAT : tag, channels: file.readUInt16LE(body + 2), rate: file.readUInt32LE(body + 4), bits: file.readUInt16LE(body + 14) }
     } else if (id === 'data') {
-      // a recorder that did not know the length writes 0 or 0xFFFFFFFF: the rest of the file is the data
-      dataStart = body
-      dataBytes = Math.min(size, file.length - body)
-      if (size === 0 || size === 0xffffffff) dataBytes = file.length - body
+      // a recorder (or a pipe) that did not know the length writes 0 or 0xFFFFFFFF: the rest of the file is the data
+      const length = size === 0 || size === 0xffffffff ? file.length - body : Math.min(size, file.length - body)
+      data = file.subarray(body, body + length)
       break
     }
     at = body + size + (size % 2)
   }
   if (!format) throw new WavError('wav_no_format', `The WAV file has no format chunk: ${ACCEPTED_WAV} is accepted`)
+  return { ...format, data }
+}
+
+export const isWav = (file: Buffer): boolean => file.length >= 12 && file.toString('latin1', 0, 4) === 'RIFF' && file.toString('latin1', 8, 12) === 'WAVE'
+
+/** the format of a WAV file Asterisk plays as it is, or a WavError saying what the file is and what is accepted */
+export function readWav (bytes: Uint8Array): WavInfo {
+  const format = wavLayout(bytes)
   const found = `${format.tag === PCM ? `${format.bits}-bit PCM` : `audio format ${format.tag} (not PCM)`}, ${format.channels === 1 ? 'mono' : `${format.channels} channels`}, ${format.rate} Hz`
   if (format.tag !== PCM || format.bits !== 16 || format.channels !== 1 || !(SAMPLE_RATES as readonly number[]).includes(format.rate)) {
     throw new WavError('wav_format', `The file is ${found}: ${ACCEPTED_WAV} is accepted`,
       { pcm: format.tag === PCM, audio_format: format.tag, bits: format.bits, channels: format.channels, sample_rate: format.rate })
   }
-  if (dataBytes === undefined || dataBytes < 2) throw new WavError('wav_no_sound', `The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
-  const samples = Math.floor(dataBytes / 2)
-  return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(samples / format.rate * 1000), pcm: file.subarray(dataStart!, dataStart! + samples * 2) }
+  if (format.data === undefined || format.data.length < 2) throw new WavError('wav_no_sound', `The WAV file holds no sound: ${ACCEPTED_WAV} is accepted`)
+  const samples = Math.floor(format.data.length / 2)
+  return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(samples / format.rate * 1000), pcm: format.data.subarray(0, samples * 2) }
+}
+
+/** sound as numbers from -1 to 1, one array per channel */
+export interface DecodedSound { sampleRate: number, channels: Float32Array[] }
+
+const SAMPLE_READERS: Record<string, (data: Buffer, at: number) => number> = {
+  [`${PCM}:8`]: (d, at) => (d[at]! - 128) / 128,
+  [`${PCM}:16`]: (d, at) => d.readInt16LE(at) / 32768,
+  [`${PCM}:24`]: (d, at) => d.readIntLE(at, 3) / 8388608,
+  [`${PCM}:32`]: (d, at) => d.readInt32LE(at) / 2147483648,
+  [`${FLOAT}:32`]: (d, at) => d.readFloatLE(at),
+  [`${FLOAT}:64`]: (d, at) => d.readDoubleLE(at),
+}
+
+/**
+ * The samples of a WAV file of linear PCM (8, 16, 24 or 32 bits) or IEEE float (32, 64), any rate
+ * and channel count; undefined for another coding inside a WAV (A-law, ADPCM, GSM...), which a
+ * decoder of the outside reads.
+ */
+export function decodeWav (bytes: Uint8Array): DecodedSound | undefined {
+  const format = wavLayout(bytes)
+  const read = SAMPLE_READERS[`${format.tag}:${format.bits}`]
+  if (!read || format.channels < 1 || format.rate < 1) return undefined
+  const data = format.data ?? Buffer.alloc(0)
+  const width = format.bits / 8
+  const frames = Math.floor(data.length / (width * format.channels))
+  const channels = Array.from({ length: format.channels }, () => new Float32Array(frames))
+  for (let i = 0, at = 0; i < frames; i++) {
+    for (let c = 0; c < format.channels; c++, at += width) channels[c]![i] = read(data, at)
+  }
+  return { sampleRate: format.rate, channels }
 }
 
 /** 16-bit mono PCM behind the canonical 44-byte header */

@@ -52,7 +52,7 @@ const recordingPath = (t: number, id: number, language: Language) => ({ params: 
 /** the file itself as the body: the service checks it is a WAV Asterisk plays */
 export const uploadRecording = (t: number, id: number, language: Language, file: File) =>
   load(api.PUT('/api/organizations/{tenant_id}/prompts/{item_id}/recordings/{language}', {
-    ...recordingPath(t, id, language), body: file as never, bodySerializer: (body: unknown) => body as Blob, headers: { 'content-type': 'audio/wav' },
+    ...recordingPath(t, id, language), body: file as never, bodySerializer: (body: unknown) => body as Blob, headers: { 'content-type': file.type || 'application/octet-stream' },
   }))
 export const removeRecording = (t: number, id: number, language: Language) => load(api.DELETE('/api/organizations/{tenant_id}/prompts/{item_id}/recordings/{language}', recordingPath(t, id, language)))
 

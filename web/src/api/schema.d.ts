@@ -1833,9 +1833,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The recording as it was uploaded (audio/wav), to play it back */
+        /** The recording as Asterisk plays it (audio/wav), to play it back */
         get: operations["getPromptRecording"];
-        /** Upload the prompt's recording in a language: the file itself as the body (Content-Type audio/wav), a WAV file (RIFF/WAVE) of 16-bit PCM, mono, at 8000 or 16000 Hz, at most 4194304 bytes */
+        /** Upload the prompt's recording in a language: the file itself as the body (Content-Type audio/*), WAV (any rate, channels and PCM or float samples), MP3, Ogg (Opus or Vorbis), M4A/AAC, FLAC or WebM, at most 20971520 bytes; it is kept as 16-bit mono PCM at 16 kHz (8 kHz from a source of less), its silence trimmed and its level set */
         put: operations["uploadPromptRecording"];
         post?: never;
         /** Delete the recording of a language */
@@ -4212,11 +4212,25 @@ export interface components {
             sound: string;
             recordings: {
                 language: string;
+                /** @description of what Asterisk plays: 8000 or 16000 */
                 sample_rate: number;
+                /** @description of what Asterisk plays, once trimmed */
                 duration_ms: number;
                 size_bytes: number;
                 /** Format: date-time */
                 uploaded_at: string;
+                /** @description what the recording was converted from (null for one kept before conversions) */
+                source: {
+                    /** @description wav, mp3, ogg, mp4, flac, webm, aiff, amr; phone for a recording made by phone */
+                    format: string;
+                    codec: string;
+                    sample_rate: number;
+                    channels: number;
+                    /** @description the source's own length, silence included */
+                    duration_ms: number;
+                    /** @description the level change the conversion applied */
+                    gain_db: number;
+                } | null;
             }[];
             /** Format: date-time */
             created_at: string;
@@ -10825,13 +10839,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description the WAV file */
+        /** @description the sound file */
         requestBody: {
             content: {
                 "audio/wav": unknown;
-                "audio/x-wav": unknown;
-                "audio/wave": unknown;
-                "audio/vnd.wave": unknown;
+                "audio/mpeg": unknown;
+                "audio/ogg": unknown;
+                "audio/mp4": unknown;
+                "audio/flac": unknown;
+                "audio/webm": unknown;
                 "application/octet-stream": unknown;
             };
         };

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Form, Input, Space, Table, Upload } from 'antd'
+import { Alert, App, Button, Form, Input, Space, Table, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
@@ -13,20 +13,24 @@ import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit
 import { PromptUses } from './PromptUses'
 
 const LANGUAGES: Language[] = ['ru', 'kk']
+/** what the file picker offers: any sound (the service reads what the file is from its bytes) */
+const ACCEPT = 'audio/*,.wav,.mp3,.ogg,.opus,.oga,.m4a,.aac,.flac,.webm'
 
-/** a recording the service refused (its 422 `type` wav_*), in words: what the file is, and what is accepted */
+type RecordingSource = NonNullable<Prompt['recordings'][number]['source']>
+
+/** what a recording was made from: "from MP3: 44.1 kHz, stereo, level -3.2 dB" */
+function sourceText (t: TFunction, number: (n: number) => string, source: RecordingSource): string {
+  const channels = source.channels === 1 ? t('routing.prompts.mono') : source.channels === 2 ? t('routing.prompts.stereo') : t('routing.prompts.channels', { count: source.channels })
+  return t('routing.prompts.from', { format: source.format === 'mp4' ? 'M4A' : source.format.toUpperCase(), rate: number(source.sample_rate / 1000), channels, gain: `${source.gain_db > 0 ? '+' : ''}${number(source.gain_db)}` })
+}
+
+/** a file the service refused (its 422 `type`, or 413), in words, with what it found in the file */
 function refusedFile (t: TFunction, problem: ApiProblem): string | undefined {
-  const refusal = Array.isArray(problem.detail) ? problem.detail.find((p) => p.type.startsWith('wav_')) : undefined
+  if (problem.status === 413) return t('routing.prompts.refused.too_big')
+  const refusal = Array.isArray(problem.detail) ? problem.detail.find((p) => /^(audio|wav)_/.test(p.type)) : undefined
   if (problem.status !== 422 || !refusal) return undefined
-  const found = refusal.ctx?.found as { pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number } | undefined
-  const what = found
-    ? t('routing.prompts.found', {
-      format: found.pcm ? t('routing.prompts.pcm', { bits: found.bits }) : t('routing.prompts.notPcm', { code: found.audio_format }),
-      channels: found.channels === 1 ? t('routing.prompts.mono') : t('routing.prompts.channels', { count: found.channels }),
-      rate: found.sample_rate,
-    })
-    : t(`routing.prompts.${refusal.type === 'wav_no_sound' ? 'noSound' : 'notWav'}`)
-  return `${t('routing.prompts.badFile')}. ${what}`
+  const ctx = refusal.ctx as { format?: string, max_seconds?: number } | undefined
+  return t(`routing.prompts.refused.${refusal.type}`, { format: (ctx?.format ?? '').toUpperCase(), max: ctx?.max_seconds, defaultValue: refusal.msg })
 }
 
 /** recorded prompts: a recording in Russian and in Kazakh each, uploaded and played back here */
@@ -65,24 +69,26 @@ function Recording ({ tenant, prompt, language }: { tenant: number, prompt: Prom
   const recording = prompt.recordings.find((r) => r.language === language)
   const audio = useQuery({ ...recordingQuery(tenant, prompt.id, language, recording?.uploaded_at ?? ''), enabled: recording !== undefined })
   const refresh = () => queries.invalidateQueries({ queryKey: keys.admin.routing.all })
-  const upload = useMutation({
+  const upload = useMutation<unknown, ApiProblem, File>({
     mutationFn: (file: File) => uploadRecording(tenant, prompt.id, language, file),
     onSuccess: () => { void message.success(t('routing.prompts.uploaded')); void refresh() },
-    // a refused file is said in the console's language, with what the service found in it
-    onError: (problem: ApiProblem) => { void message.error(refusedFile(t, problem) ?? problemText(t, problem), 6) },
   })
+  // a refused file is said beside its button, in the console's language, until the next upload
+  const refusal = upload.error ? refusedFile(t, upload.error) ?? problemText(t, upload.error) : undefined
   const drop = useAction(keys.admin.routing.all, () => removeRecording(tenant, prompt.id, language))
   const label = `${prompt.name}: ${t(`routing.languages.${language}`)}`
   return (
     <Space direction='vertical' size={4}>
       {recording && audio.data && <audio controls src={audio.data} preload='none' aria-label={label} data-testid={`recording-${prompt.id}-${language}`} />}
-      {recording && <span style={{ color: '#666' }}>{t('routing.prompts.about', { seconds: format.number(recording.duration_ms / 1000), rate: recording.sample_rate / 1000 })}</span>}
+      {recording && <span style={{ color: '#666' }} data-testid={`recording-about-${prompt.id}-${language}`}>{t('routing.prompts.about', { seconds: format.number(recording.duration_ms / 1000), rate: recording.sample_rate / 1000 })}</span>}
+      {recording?.source && <span style={{ color: '#666', fontSize: 12 }}>{sourceText(t, format.number, recording.source)}</span>}
       <Space>
-        <Upload accept='.wav,audio/wav' showUploadList={false} beforeUpload={(file) => { upload.mutate(file); return false }}>
+        <Upload accept={ACCEPT} showUploadList={false} beforeUpload={(file) => { upload.mutate(file); return false }}>
           <Button size='small' icon={<UploadOutlined />} loading={upload.isPending} aria-label={`${t('routing.prompts.upload')}: ${label}`}>{recording ? t('routing.prompts.replace') : t('routing.prompts.upload')}</Button>
         </Upload>
         {recording && <Button size='small' danger onClick={() => drop.mutate(undefined)}>{t('terminals.delete')}</Button>}
       </Space>
+      {refusal && <Typography.Text type='danger' role='alert' style={{ maxWidth: 320 }} data-testid={`recording-refused-${prompt.id}-${language}`}>{refusal}</Typography.Text>}
     </Space>
   )
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "prompt_recordings" ADD COLUMN "source" jsonb;
