@@ -47,7 +47,7 @@ export default [
   },
   {
     // Asterisk's dialplan spells its variables ${LIKE_THIS}: those strings are not template mistakes
-    files: ['src/modules/pbx/generators.ts', 'src/modules/pbx/call-flow.ts', 'src/modules/pbx/trunk-config.ts', 'src/modules/trunks/dial-patterns.ts'],
+    files: ['src/modules/pbx/generators.ts', 'src/modules/pbx/call-flow.ts', 'src/modules/pbx/trunk-config.ts', 'src/modules/pbx/prompt-by-phone.ts', 'src/modules/trunks/dial-patterns.ts'],
     rules: { 'no-template-curly-in-string': 'off' },
   },
   {

@@ -236,6 +236,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
   })
   const lineSwitches = lineSwitch.createLineSwitchModule({ db, clock, control })
+  const routing = callRouting.createCallRoutingModule({ db, decoder: deps.audioDecoder, recordingsDir: config.recordings.dir, log })
   const pbx = createPbxModule({ db, clock, pbx: config.pbx, control, calendar: calendar.port, reloaded: lineSwitches.port.reconcile })
   // Asterisk's call, agent and user events on a connection of their own, read by one instance at a time
   const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: lineCalls.CALL_EVENT_CLASSES })
@@ -261,14 +262,14 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createPlatformModule({ db, clock, cellId: config.cellId }),
     createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, sipServer: config.pbx.sipServer, control }),
     trunks.createTrunksModule({ db, control }),
-    callRouting.createCallRoutingModule({ db, decoder: deps.audioDecoder }),
+    routing,
     lineSwitches,
     pbx,
     callEvents,
     agents,
     lineCalls.createLineCallsModule({
       database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
-      callEnded: recorded.port.callEnded,
+      callEnded: recorded.port.callEnded, listeners: [routing.port.dialplanEvent],
     }),
     recorded,
     llm,

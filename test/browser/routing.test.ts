@@ -277,6 +277,8 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     const kk = prompt!.recordings.find((r) => r.language === 'kk')!
     assert.deepEqual([kk.sample_rate, Math.abs(kk.duration_ms - 1800) <= 20], [16_000, true], `1.5 s of tone and 0.3 s around it: ${kk.duration_ms} ms`)
     await page.getByTestId(`recording-about-${prompt!.id}-kk`).getByText('1,8 с, 16 кГц').waitFor()
+    // and what to dial to record it by phone instead, per language
+    await page.getByText(`*77*${prompt!.id}*2`, { exact: true }).waitFor()
     await screenshot(page, '70b-routing-prompts-converted-kk')
     // each plays in the browser, as long as the service says
     for (const language of ['Орыс тілі', 'Қазақ тілі']) {

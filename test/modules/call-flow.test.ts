@@ -16,7 +16,7 @@ const PASSWORD = 'Abcdefghij0123456789'
 type Headers = Record<string, string>
 
 /** the dialplan applications Asterisk 22 has that the generated dialplan may use */
-const ASTERISK_22_APPLICATIONS = ['Answer', 'Background', 'Busy', 'Congestion', 'Dial', 'Echo', 'ExecIf', 'Gosub', 'Goto', 'GotoIf', 'GotoIfTime', 'Hangup', 'NoOp', 'MixMonitor', 'Playback', 'Queue', 'Read', 'Return', 'Set', 'UserEvent', 'WaitExten']
+const ASTERISK_22_APPLICATIONS = ['Answer', 'Background', 'Busy', 'Congestion', 'Dial', 'Echo', 'ExecIf', 'Gosub', 'Goto', 'GotoIf', 'GotoIfTime', 'Hangup', 'NoOp', 'MixMonitor', 'Playback', 'PlayTones', 'Queue', 'Read', 'Record', 'Return', 'SayDigits', 'Set', 'UserEvent', 'Wait', 'WaitExten']
 
 const tone = (rate: number) => Int16Array.from({ length: rate / 2 }, (_, i) => Math.round(6000 * Math.sin(2 * Math.PI * 440 * i / rate)))
 

@@ -36,8 +36,8 @@ const MODULES = [
   'res_pjsip', 'res_pjsip_session', 'chan_pjsip', 'res_pjsip_authenticator_digest', 'res_pjsip_outbound_authenticator_digest',
   'res_pjsip_endpoint_identifier_ip', 'res_pjsip_endpoint_identifier_user', 'res_pjsip_registrar', 'res_pjsip_outbound_registration', 'res_pjsip_sdp_rtp', 'res_pjsip_caller_id',
   'res_pjsip_nat', 'res_pjsip_rfc3326', 'res_pjsip_pubsub', 'res_pjsip_outbound_publish', 'res_pjsip_exten_state', 'res_pjsip_dtmf_info', 'res_pjsip_diversion',
-  'app_queue', 'app_dial', 'app_playback', 'app_read', 'app_echo', 'app_userevent', 'app_stack', 'app_exec', 'app_mixmonitor', 'app_chanspy', 'app_originate',
-  'pbx_config', 'func_channel', 'func_strings', 'func_callerid', 'func_logic', 'func_cut', 'func_global', 'func_db',
+  'app_queue', 'app_dial', 'app_playback', 'app_read', 'app_echo', 'app_record', 'app_playtones', 'app_userevent', 'app_stack', 'app_exec', 'app_mixmonitor', 'app_chanspy', 'app_originate',
+  'pbx_config', 'func_channel', 'func_dialplan', 'func_strings', 'func_callerid', 'func_logic', 'func_cut', 'func_global', 'func_db',
   'codec_ulaw', 'codec_alaw', 'codec_resample', 'format_wav', 'format_pcm', 'format_sln',
   'bridge_simple', 'bridge_native_rtp', 'bridge_softmix', 'bridge_holding', 'bridge_builtin_features',
   // `file convert`: a file read as Asterisk reads a prompt

@@ -4,7 +4,7 @@
 // Asterisk (CI) the suite says what is missing and is skipped.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -18,7 +18,7 @@ import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/fact
 import { eventually } from '../helpers/http-target.js'
 import { openSse } from '../helpers/sse.js'
 import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav, readWav } from '../../src/modules/call-routing/wav.js'
 import { recordAmi, type AmiRecorder } from './ami-recorder.js'
 import { pbxTools, startAsterisk, TRUNK_ADDRESS, TRUNK_PORT, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
@@ -539,5 +539,75 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     await eventually(async () => /Echo\("PJSIP\/101002-/.test(asterisk.log().slice(logFrom)), 10_000, 'Asterisk echoing')
     phone.hangUp()
     await phone.waitFor(/DISCONNECTED/, 'the echo test ended', 20_000, from)
+  })
+  it('a prompt recorded by phone: the manager\'s terminal dials *77*<prompt>*2, speaks after the tone, ends with #, hears it back, keeps it with 1; it is the prompt\'s Kazakh recording and the menu plays it; an operator\'s terminal is refused', async () => {
+    const base = `/api/organizations/${ids.org}`
+    const manager = await makeUser(database.db, { role: 'manager', organization_id: ids.org })
+    await makeTerminal(t.app, admin, ids.org, '009', manager.id)
+    await api('PUT', `${base}/lines/${(await api('GET', `${base}/lines`))[0].id}`, { language: 'kk' })
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(generation.success, true, JSON.stringify(generation))
+    await eventually(async () => (await asterisk.cli('dialplan show org101-prompt-recorders')).includes('101009'), 30_000, 'the manager\'s terminal among the recorders')
+    // what the manager says: a steady 440 Hz tone, looped for the whole call
+    const playing = join(dir, 'manager-says.wav')
+    writeFileSync(playing, makeWav(8000, tone(8000, 2)))
+    const phone = await operatorPhone(pjsua, '101009', PASSWORD, 5209, playing)
+    phones.push(phone)
+    if (process.env.PBX_RECORD_PROMPT) {
+      recorder.close()
+      recorded.push(recorder.text())
+      recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+    }
+
+    // an operator may not: refused before any recording
+    const operator = phones[0]!
+    let logFrom = asterisk.log().length
+    let from = operator.output().length
+    operator.dial(`sip:*77*${ids.prompt}*1@127.0.0.1:5060`)
+    await operator.waitFor(/DISCONNECTED/, 'the operator refused', 20_000, from)
+    assert.match(asterisk.log().slice(logFrom), /Playback\("PJSIP\/101001-[^"]+", "ss-noservice"\)/)
+    assert.doesNotMatch(asterisk.log().slice(logFrom), /Record\(/)
+
+    logFrom = asterisk.log().length
+    from = phone.output().length
+    recorder.mark(`manager 101009 dials *77*${ids.prompt}*2`)
+    phone.dial(`sip:*77*${ids.prompt}*2@127.0.0.1:5060`)
+    await phone.waitFor(/state changed to CONFIRMED/, '101009 recording', 20_000, from)
+    await eventually(async () => /Record\("PJSIP\/101009-/.test(asterisk.log().slice(logFrom)), 20_000, 'Asterisk recording')
+    await sleep(3000)
+    recorder.mark('manager presses # (RFC 4733): the recording ends')
+    phone.dtmf('#')
+    // played back, then asked: 1 keeps it
+    await eventually(async () => /Read\("PJSIP\/101009-[^"]+", "KEEP,vm-review&/.test(asterisk.log().slice(logFrom)), 30_000, 'asked to keep it')
+    recorder.mark('manager presses 1: kept')
+    phone.dtmf('1')
+    await phone.waitFor(/DISCONNECTED/, 'the recording kept, the call ended', 30_000, from)
+    const kept = await eventually(async () => {
+      const prompt = (await api('GET', `${base}/prompts`)).find((p: { id: number }) => p.id === ids.prompt)
+      return prompt.recordings.find((r: { language: string, source: { format: string } | null }) => r.language === 'kk' && r.source?.format === 'phone')
+    }, 20_000, 'the recording on the prompt')
+    assert.equal(kept.source.terminal, '101009')
+    assert.equal(kept.source.employee_id, manager.id)
+    assert.ok(kept.duration_ms > 2000 && kept.duration_ms < 5000, `${kept.duration_ms} ms kept of about 3 s said`)
+    await eventually(async () => readdirSync(join(dir, 'recordings', 'prompts')).length === 0, 10_000, 'nothing left in the shared directory')
+    const wav = readWav((await t.app.inject({ url: `${base}/prompts/${ids.prompt}/recordings/kk`, headers: admin })).rawPayload)
+    assert.equal(wav.sampleRate, 16_000)
+    if (process.env.PBX_RECORD_PROMPT) writeFileSync(process.env.PBX_RECORD_PROMPT, recorder.text(), 'latin1')
+
+    // the menu plays it: the line's language is Kazakh
+    const again = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(again.success, true, JSON.stringify(again))
+    logFrom = asterisk.log().length
+    await citizenCalls('109', async (citizen) => {
+      await confirmed(citizen)
+      await eventually(async () => /BackGround\(/.test(asterisk.log().slice(logFrom)), 30_000, 'the menu reached')
+      await sleep(1000)
+      citizen.hangUp()
+      await citizen.waitFor(/DISCONNECTED/, 'hung up')
+    })
+    const menu = asterisk.log().slice(logFrom).split(/BackGround\(/)[1] ?? ''
+    // Asterisk names the format it reads (slin16: the .wav16 file's)
+    assert.match(menu, new RegExp(`^"PJSIP/trunk\\d+-[^"]+", "appeals/org101/${ids.prompt}"`), 'the menu plays the prompt')
+    assert.match(menu, new RegExp(`Playing 'appeals/org101/${ids.prompt}\\.slin16' \\(language 'kk'\\)`), 'in Kazakh: the recording made by phone')
   })
 })

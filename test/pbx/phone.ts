@@ -49,11 +49,12 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3): Phone {
   }
 }
 
-/** an operator's phone: registers its terminal with Asterisk and answers every call at once */
-export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number): Promise<Phone> {
+/** an operator's phone: registers its terminal with Asterisk and answers every call at once; `playing`: a WAV it says into every call, over and over */
+export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string): Promise<Phone> {
   const phone = startPjsua(pjsua, [
     `--id=sip:${terminal}@127.0.0.1`, `--registrar=sip:127.0.0.1:${SIP_PORT}`, '--realm=*', `--username=${terminal}`, `--password=${password}`,
     `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', '--auto-answer=200',
+    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : []),
   ])
   await phone.waitFor(/registration success/i, `${terminal} registered`)
   return phone

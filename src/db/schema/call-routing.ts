@@ -30,7 +30,11 @@ export const prompts = pgTable('prompts', {
 }, (t) => [unique('prompts_organization_id_unique').on(t.organization_id, t.id)])
 
 /** what a prompt's recording was made from: the uploaded file, or the administrator's phone */
-export interface RecordingSource { format: string, codec: string, sample_rate: number, channels: number, duration_ms: number, gain_db: number }
+export interface RecordingSource {
+  format: string, codec: string, sample_rate: number, channels: number, duration_ms: number, gain_db: number
+  /** recorded by phone: at which terminal, by which employee */
+  terminal?: string, employee_id?: number | null
+}
 
 /** one recording of a prompt per language: a WAV file of 16-bit mono PCM at 8 or 16 kHz */
 export const promptRecordings = pgTable('prompt_recordings', {

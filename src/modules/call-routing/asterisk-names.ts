@@ -26,3 +26,15 @@ export const terminalOfMember = (iface: string | null): string | undefined => /^
 export const OFFLINE_PAUSE_REASON = 'offline'
 /** what a terminal dials to test its sound: Asterisk's echo (the code FreePBX and Wazo give it) */
 export const ECHO_TEST = '*43'
+
+/** what an administrator's terminal dials to record a prompt: `*77*<prompt id>*<1 Russian | 2 Kazakh>` */
+export const PROMPT_BY_PHONE = '*77'
+export const PROMPT_BY_PHONE_LANGUAGES = { 1: 'ru', 2: 'kk' } as const
+/** the organization's terminals that may record its prompts, as a context of their endpoint names (DIALPLAN_EXISTS) */
+export const promptRecordersContext = (prefix: string) => `org${prefix}-prompt-recorders`
+/** where Asterisk records a prompt by phone, under RECORDINGS_DIR: the service takes it from there */
+export const PROMPT_DRAFTS_DIR = 'prompts'
+/** a recording made by phone as Record() names it: `org<prefix>-<prompt>-<language digit>-<Uniqueid>.wav16` */
+export const PROMPT_DRAFT_NAME = /^org([0-9]{1,10})-([0-9]{1,10})-([12])-([0-9]{1,20}\.[0-9]{1,10})\.wav16$/
+/** the dialplan's word to the service that a prompt was recorded and kept by phone */
+export const PROMPT_RECORDED_EVENT = 'AppealsPromptRecorded'

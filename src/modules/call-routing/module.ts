@@ -1,16 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { transactional, type AppDb } from '../../db/client.js'
 import { createFfmpegDecoder, type AudioDecoder } from '../../integrations/audio/index.js'
 import type { ServiceModule } from '../../lib/module.js'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import { createPromptsByPhone } from './by-phone.js'
 import { changesReferences, withReferences } from '../../lib/reference-cache.js'
 import { createCallRoutingRepo } from './repo.js'
 import routes from './routes.js'
 import { createCallRoutingService } from './service.js'
 
+/** what other modules give the routing: Asterisk's events (the instance that reads them) */
+export interface CallRoutingPort { dialplanEvent: (message: AmiMessage) => void }
+
 /** how a citizen's call goes through an organization: queues, inbound lines, menus, schedules, prompts (DESIGN 9) */
-export function createCallRoutingModule (deps: { db: AppDb, decoder?: AudioDecoder }): ServiceModule {
-  const service = createCallRoutingService({ repo: createCallRoutingRepo(deps.db), transaction: transactional(deps.db, createCallRoutingRepo), decoder: deps.decoder ?? createFfmpegDecoder() })
+export function createCallRoutingModule (deps: { db: AppDb, decoder?: AudioDecoder, recordingsDir: string, log: FastifyBaseLogger }): ServiceModule<CallRoutingPort> {
+  const repo = createCallRoutingRepo(deps.db)
+  const decoder = deps.decoder ?? createFfmpegDecoder()
+  const service = createCallRoutingService({ repo, transaction: transactional(deps.db, createCallRoutingRepo), decoder })
+  const byPhone = createPromptsByPhone({ repo, decoder, recordingsDir: deps.recordingsDir, log: deps.log })
   return {
-    port: undefined,
+    port: {
+      dialplanEvent: (message) => { byPhone.event(message).catch((err: unknown) => deps.log.warn({ err }, 'prompt by phone: not kept')) },
+    },
     async register (app) {
       // queues are counted in the Shape B list
       await app.register(withReferences(changesReferences('organizations'), async (scope) => {

@@ -4,8 +4,8 @@ import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import {
   inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules,
 } from '../../db/schema/index.js'
-import { terminalIdsIn } from '../endpoints/queries.js'
-import { lockOrganizationQuota, organizationWithTenant } from '../organizations/queries.js'
+import { routingEditorAt, terminalIdsIn } from '../endpoints/queries.js'
+import { lockOrganizationQuota, organizationIdByPrefix, organizationWithTenant } from '../organizations/queries.js'
 import type { DestinationColumns } from './destinations.js'
 import { routingOf } from './queries.js'
 
@@ -25,6 +25,8 @@ export function createCallRoutingRepo<D extends AppDb> (db: D) {
     and(eq(t.organization_id, organizationId), eq(t.id, id))
   return {
     organization: (id: number) => organizationWithTenant(db, id),
+    organizationIdByPrefix: (prefix: string) => organizationIdByPrefix(db, prefix),
+    routingEditorAt: (organizationId: number, terminalId: string) => routingEditorAt(db, organizationId, terminalId),
     /** the organization's row locked (its queue quota), so that two creations cannot both pass it */
     lockOrganization: inTransactionOnly(db, lockOrganizationQuota),
 

@@ -171,6 +171,8 @@ export const PromptResponse = Type.Object({
       format: Type.String({ description: 'wav, mp3, ogg, mp4, flac, webm, aiff, amr; phone for a recording made by phone' }),
       codec: Type.String(), sample_rate: Type.Integer(), channels: Type.Integer(), duration_ms: Type.Integer({ description: 'the source\'s own length, silence included' }),
       gain_db: Type.Number({ description: 'the level change the conversion applied' }),
+      terminal: Type.Optional(Type.String({ description: 'recorded by phone: the terminal it was recorded at' })),
+      employee_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'recorded by phone: the employee at that terminal' })),
     }), Type.Null()], { description: 'what the recording was converted from (null for one kept before conversions)' }),
   })),
   created_at: Timestamp(),

@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { users } from '../../db/schema/index.js'
 import { organizationName } from '../organizations/queries.js'
@@ -65,3 +65,11 @@ export const employeeOrganizationFact = (id: number) => sql<number | null>`(sele
 /** the e-mail addresses of an organization's active managers, as a JSON column of the caller's query */
 export const managerEmailsFact = (organizationId: number) =>
   sql<string[]>`(select coalesce(json_agg(u.email order by u.id), '[]'::json) from ${users} u where u.organization_id = ${organizationId} and u.role = 'manager' and u.is_active)`
+
+/**
+ * Whether an employee (by an id column of the caller's query) may edit an organization's call
+ * routing (by its id column): an active admin, or the organization's active manager. A column of
+ * the caller's query, false for no employee.
+ */
+export const managesRoutingFact = (employeeId: SQL, organizationId: SQL) =>
+  sql<boolean>`coalesce((select u.is_active and (u.role = 'admin' or (u.role = 'manager' and u.organization_id = ${organizationId})) from ${users} u where u.id = ${employeeId}), false)`

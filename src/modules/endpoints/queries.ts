@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { selectTuples, type AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
+import { managesRoutingFact } from '../employees/queries.js'
 
 /* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
 
@@ -64,6 +65,8 @@ export interface TerminalWithCredentials {
   cf_noanswer_timeout: number
   cf_busy_enabled: boolean
   cf_busy_dest: string | null
+  /** its employee may record the organization's prompts by phone: an active admin, or the organization's manager */
+  records_prompts?: boolean
 }
 
 type TerminalTuple = [id: string, organization_id: number, extension: string, name: string, transport: string | null, context: string | null,
@@ -71,7 +74,7 @@ type TerminalTuple = [id: string, organization_id: number, extension: string, na
   rewrite_contact: boolean | null, language: string | null, mailboxes: string | null, md5_cred: string | null, password_digest: string | null,
   realm: string | null, outgoing_cli: string | null, allow_long_distance: boolean, cf_unconditional_enabled: boolean, cf_unconditional_dest: string | null,
   cf_unavailable_enabled: boolean, cf_unavailable_dest: string | null, cf_noanswer_enabled: boolean, cf_noanswer_dest: string | null,
-  cf_noanswer_timeout: number, cf_busy_enabled: boolean, cf_busy_dest: string | null]
+  cf_noanswer_timeout: number, cf_busy_enabled: boolean, cf_busy_dest: string | null, records_prompts: boolean]
 
 /**
  * The organizations' terminals with their endpoints and credentials (digests only), for the PBX's
@@ -86,14 +89,20 @@ export async function terminalsWithCredentials (db: AppDb, organizationIds: numb
       e.direct_media = 'yes', e.rtp_symmetric = 'yes', e.force_rport = 'yes', e.rewrite_contact = 'yes', e.language, e.mailboxes,
       a.md5_cred, a.password_digest, a.realm,
       t.outgoing_cli, t.allow_long_distance, t.cf_unconditional_enabled, t.cf_unconditional_dest, t.cf_unavailable_enabled, t.cf_unavailable_dest,
-      t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest
+      t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest,
+      ${managesRoutingFact(sql`t.employee_id`, sql`t.organization_id`)}
     from ${sipTerminals} t join ${psEndpoints} e on e.id = t.id join ${psAuths} a on a.id = t.id
     where t.organization_id in ${organizationIds}`)
   return rows.map(([id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
     language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
-    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest]) => ({
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, records_prompts]) => ({
     id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
     language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
-    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest,
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, records_prompts,
   }))
 }
+
+/** the employee at an organization's terminal, and whether they may edit its routing (a prompt recorded by phone); undefined: no such terminal there */
+export const routingEditorAt = async (db: AppDb, organizationId: number, terminalId: string) =>
+  (await db.select({ employee_id: sipTerminals.employee_id, allowed: managesRoutingFact(sql`${sipTerminals.employee_id}`, sql`${sipTerminals.organization_id}`) })
+    .from(sipTerminals).where(and(eq(sipTerminals.id, terminalId), eq(sipTerminals.organization_id, organizationId))))[0]

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../db/client.js'
 import type { AmiClient } from '../../integrations/ami/client.js'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { Metrics } from '../../lib/metrics.js'
 import type { Running } from '../../lib/module.js'
 import type { LineCallService } from './service.js'
@@ -22,9 +23,11 @@ export const CALL_EVENT_CLASSES = 'call,agent,user'
  * when it stops, is killed or loses its database connection. Taking the lead raises the fencing
  * epoch first, so that what a lost leader still has queued is refused by the database.
  */
-export function createEventConsumer ({ lead, events, service, log, metrics }: {
+export function createEventConsumer ({ lead, events, service, log, metrics, listeners = [] }: {
   lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'connected' | 'settled' | 'stop' | 'lead' | 'resign'>, log: FastifyBaseLogger
   metrics: Pick<Metrics, 'amiConnected' | 'failure'>
+  /** other modules' readers of the same events (a prompt recorded by phone): heard by the leading instance only */
+  listeners?: ((message: AmiMessage) => void)[]
 }): Running {
   let stopLeading: (() => Promise<void>) | undefined
   let stopStream: (() => void) | undefined
@@ -32,7 +35,10 @@ export function createEventConsumer ({ lead, events, service, log, metrics }: {
   let term = 0
   let retry: NodeJS.Timeout | undefined
   const stream = () => events.stream({
-    event: service.event,
+    event: (message, at) => {
+      service.event(message, at)
+      for (const listener of listeners) listener(message)
+    },
     connected: () => { metrics.amiConnected(true); log.info('AMI events: connected'); void service.connected() },
     lost: (reason) => {
       metrics.amiConnected(false)

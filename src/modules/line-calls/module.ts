@@ -5,6 +5,7 @@ import type { AmiClient } from '../../integrations/ami/client.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Config } from '../../config.js'
 import { createRetentionJob } from '../../lib/retention.js'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { LineLiveEvent } from './announcer.js'
@@ -22,14 +23,16 @@ export function createLineCallsModule (deps: {
   publish?: (event: LineLiveEvent) => Promise<void>
   metrics: Pick<Metrics, 'amiEvent' | 'amiConnected' | 'failure'>
   callEnded?: (linkedid: string) => void
+  /** other modules' readers of Asterisk's events, heard by the instance that reads them */
+  listeners?: ((message: AmiMessage) => void)[]
 }): ServiceModule {
-  const { database, events, calls, ...rest } = deps
+  const { database, events, calls, listeners, ...rest } = deps
   const repo = createLineCallRepo(database.db)
   const service = createLineCallService({ repo, ...rest })
   const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old line calls and agents\' states', clock: deps.clock, log: deps.log, retentionDays: calls.retentionDays, intervalMs: calls.purgeIntervalMs })
   return {
     port: undefined,
-    running: [retention, ...events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log, metrics: deps.metrics })] : []],
+    running: [retention, ...events ? [createEventConsumer({ lead: database.lead, events, service, log: deps.log, metrics: deps.metrics, listeners })] : []],
     async register (app) { await app.register(routes, { prefix: '/api/line-calls', service, timeZone: deps.timeZone }) },
   }
 }

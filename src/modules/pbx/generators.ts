@@ -1,3 +1,4 @@
+import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
 import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
 import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
@@ -205,8 +206,10 @@ function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Gener
       ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
       '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
       '; a phone set up hears itself back', `exten => ${ECHO_TEST},1,Answer()`, ' same => n,Echo()', ' same => n,Hangup()', '',
+      ...(options.recordingsDir === undefined ? [] : promptByPhoneDialplan(org, options.recordingsDir)),
       ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),
       ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
+      ...(options.recordingsDir === undefined ? [] : promptRecordersDialplan(org)),
     ]
   }
   if (flows.length > 0) yield ['; organizations\' inbound lines', ...inboundContext(flows), ...(options.calendar ? calendarContext(options.calendar) : [])]

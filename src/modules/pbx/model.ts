@@ -50,7 +50,7 @@ function pbxTerminal (t: TerminalWithCredentials, prefix: string): PbxTerminal {
     cf_unconditional_enabled: t.cf_unconditional_enabled, cf_unconditional_dest: t.cf_unconditional_dest,
     cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
     cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
-    cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest,
+    cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest, records_prompts: t.records_prompts,
   }
 }
 

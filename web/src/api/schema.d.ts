@@ -4230,6 +4230,10 @@ export interface components {
                     duration_ms: number;
                     /** @description the level change the conversion applied */
                     gain_db: number;
+                    /** @description recorded by phone: the terminal it was recorded at */
+                    terminal?: string;
+                    /** @description recorded by phone: the employee at that terminal */
+                    employee_id?: number | null;
                 } | null;
             }[];
             /** Format: date-time */

@@ -13,6 +13,9 @@ import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit
 import { PromptUses } from './PromptUses'
 
 const LANGUAGES: Language[] = ['ru', 'kk']
+/** what a terminal dials to record a prompt: *77*<prompt>*<1 Russian, 2 Kazakh> (the generated dialplan's) */
+const BY_PHONE = '*77'
+const BY_PHONE_DIGIT: Record<Language, number> = { ru: 1, kk: 2 }
 /** what the file picker offers: any sound (the service reads what the file is from its bytes) */
 const ACCEPT = 'audio/*,.wav,.mp3,.ogg,.opus,.oga,.m4a,.aac,.flac,.webm'
 
@@ -20,6 +23,7 @@ type RecordingSource = NonNullable<Prompt['recordings'][number]['source']>
 
 /** what a recording was made from: "from MP3: 44.1 kHz, stereo, level -3.2 dB" */
 function sourceText (t: TFunction, number: (n: number) => string, source: RecordingSource): string {
+  if (source.format === 'phone') return t('routing.prompts.byPhoneFrom', { terminal: source.terminal ?? '', gain: `${source.gain_db > 0 ? '+' : ''}${number(source.gain_db)}` })
   const channels = source.channels === 1 ? t('routing.prompts.mono') : source.channels === 2 ? t('routing.prompts.stereo') : t('routing.prompts.channels', { count: source.channels })
   return t('routing.prompts.from', { format: source.format === 'mp4' ? 'M4A' : source.format.toUpperCase(), rate: number(source.sample_rate / 1000), channels, gain: `${source.gain_db > 0 ? '+' : ''}${number(source.gain_db)}` })
 }
@@ -36,13 +40,14 @@ function refusedFile (t: TFunction, problem: ApiProblem): string | undefined {
 /** recorded prompts: a recording in Russian and in Kazakh each, uploaded and played back here */
 export function PromptsTab ({ tenant }: { tenant: number }) {
   const { t } = useTranslation()
-  const prompts = useQuery(promptsQuery(tenant))
+  // a recording made by phone arrives without the page doing anything
+  const prompts = useQuery({ ...promptsQuery(tenant), refetchInterval: 10_000 })
   const [editing, setEditing] = useState<Prompt | 'new'>()
   const remove = useAction(keys.admin.routing.all, (p: Prompt) => removePrompt(tenant, p.id))
   return (
     <Space direction='vertical' style={{ width: '100%' }}>
       <Button type='primary' onClick={() => setEditing('new')}>{t('routing.prompts.add')}</Button>
-      <Alert type='info' showIcon message={t('routing.prompts.accepted')} />
+      <Alert type='info' showIcon message={t('routing.prompts.accepted')} description={t('routing.prompts.byPhoneHow', { code: `${BY_PHONE}*N*1`, kk: `${BY_PHONE}*N*2` })} />
       <LoadError query={prompts} />
       <Table<Prompt>
         rowKey='id' size='small' loading={prompts.isLoading} dataSource={prompts.data} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: t('routing.prompts.empty') }} data-testid='prompts'
@@ -88,6 +93,7 @@ function Recording ({ tenant, prompt, language }: { tenant: number, prompt: Prom
         </Upload>
         {recording && <Button size='small' danger onClick={() => drop.mutate(undefined)}>{t('terminals.delete')}</Button>}
       </Space>
+      <Typography.Text type='secondary' style={{ fontSize: 12 }}>{t('routing.prompts.byPhone')} <Typography.Text code copyable>{`${BY_PHONE}*${prompt.id}*${BY_PHONE_DIGIT[language]}`}</Typography.Text></Typography.Text>
       {refusal && <Typography.Text type='danger' role='alert' style={{ maxWidth: 320 }} data-testid={`recording-refused-${prompt.id}-${language}`}>{refusal}</Typography.Text>}
     </Space>
   )
