@@ -78,7 +78,7 @@ describe('prompts recorded by phone (UserEvent AppealsPromptRecorded, replayed f
   })
 
   it('refused, the file removed and nothing kept: an operator\'s terminal, a prompt of no one, another organization\'s prefix', async () => {
-    for (const fields of [{ Terminal: '101001' }, { Prompt: '999999' }, { Organization: '102' }]) {
+    for (const fields of [{ Terminal: '101001' }, { Prompt: '999999' }, { Organization: '102' }] as Record<string, string>[]) {
       const before = await recordings()
       const name = fields.Organization ? undefined : recordAndTell({ ...fields, PromptLanguage: '1' })
       if (fields.Organization) {
