@@ -270,6 +270,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     lineCalls.createLineCallsModule({
       database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
       callEnded: recorded.port.callEnded, listeners: [routing.port.dialplanEvent],
+      pbxAnswers: ami ? amiAnswers(ami) : deps.pbxControl && (async () => { await deps.pbxControl!.status() }),
     }),
     recorded,
     llm,

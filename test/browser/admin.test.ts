@@ -331,7 +331,7 @@ async function englishTexts (page: Page): Promise<string[]> {
     }
     return texts
   })
-  const allowed = /^(?:[A-Z0-9_./:@+-]+|Asterisk|PJSIP|WebSocket|Administrator|Telegram|WhatsApp|e-Otinish|eGov|[\w-]+\.conf|[a-z0-9]+(?:-[a-z0-9]+)+|[A-Z][a-z]+\/[A-Z][A-Za-z_]+|[\w.+-]+@[\w.-]+|https?:\/\/\S+)$/
+  const allowed = /^(?:[A-Z0-9_./:@+-]+|Asterisk|PJSIP|WebSocket|Telegram|WhatsApp|e-Otinish|eGov|[\w-]+\.conf|[a-z0-9]+(?:-[a-z0-9]+)+|[A-Z][a-z]+\/[A-Z][A-Za-z_]+|[\w.+-]+@[\w.-]+|https?:\/\/\S+)$/
   const english = (text: string) => text.startsWith('icon: ') || (/[A-Za-z]{3,}/.test(text) && !/[А-Яа-яЁёӘәҒғҚқҢңӨөҰұҮүҺһІі]/.test(text) &&
     !text.replace(/^(?:aria-label|title|placeholder|alt): /, '').split(/[\s,;()]+/).every((word) => word === '' || allowed.test(word)))
   return [...new Set(said.filter(english))]

@@ -172,6 +172,15 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     }, 10_000, 'the break for lunch kept')
     assert.equal(chosen.state, 'break')
     await screenshot(page, '65-desk-break')
+
+    // the board says the PBX is not connected, and lists the queues configured, at zero
+    await page.goto(`${service.url}/console/board`)
+    await page.getByTestId('board-pbx').getByText('АТС не подключена').waitFor()
+    const queues = page.getByTestId('line-queues')
+    await queues.getByRole('row', { name: /^org109-queue\s+0\s+0\s+0/ }).waitFor()
+    assert.equal(await page.getByText('Операторов в очередях нет').count(), 0, 'no word that nobody works where nothing is known')
+    await page.getByText('Состояние операторов неизвестно без АТС').waitFor()
+    await screenshot(page, '65a-board-without-pbx')
   })
 
   it('the same page in Kazakh', async () => {
@@ -190,6 +199,15 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await dialog.getByText('Апта күндері бойынша').click()
     await dialog.getByRole('button', { name: 'Уақыт қосу' }).click()
     await dialog.getByRole('button', { name: 'Уақыт қосу' }).click()
+    // a new row is the next day with the last row's hours; the whole working week at once adds the days still missing
+    await dialog.getByRole('button', { name: 'Жұмыс күндеріне уақыт (дс–жм)' }).click()
+    await dialog.getByLabel('Күн', { exact: true }).nth(4).waitFor()
+    const days = await Promise.all([0, 1, 2, 3, 4].map((row) => dialog.getByLabel('Күн', { exact: true }).nth(row).locator('xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]').innerText()))
+    assert.deepEqual(days.map((d) => d.trim()), ['Дс', 'Сс', 'Ср', 'Бс', 'Жм'])
+    for (let row = 4; row >= 2; row--) await dialog.getByRole('button', { name: 'Уақытты алып тастау' }).nth(row).click()
+    // the second row made Monday again: its hours against the first's
+    await dialog.getByLabel('Күн', { exact: true }).nth(1).click()
+    await page.locator('.ant-select-dropdown:visible').getByTitle('Дс', { exact: true }).click()
     await dialog.getByLabel('Басы').nth(1).fill('14:00')
     await dialog.getByLabel('Соңы').nth(1).fill('10:00')
     await dialog.getByRole('button', { name: 'Сақтау' }).click()

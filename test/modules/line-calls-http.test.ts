@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { createServer, type AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
 import { createDb, type Database } from '../../src/db/client.js'
@@ -196,7 +197,9 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       assertLiveEvents(stream.events)
 
       const other = await board(otherManager)
-      assert.deepEqual([other.agents, other.waiting, other.queues], [[], [], []])
+      // its own queue, configured and not yet called, at zero; nothing of another organization's
+      assert.deepEqual([other.agents, other.waiting, other.queues.map((q) => [q.queue, q.waiting_now, q.offered])], [[], [], [['org102-queue', 0, 0]]])
+      assert.equal((await get('/api/line-calls/board', manager)).json().pbx, 'connected')
       assert.equal((await get('/api/line-calls/board', operator)).statusCode, 403)
       assert.equal((await t.app.inject({ url: '/api/line-calls/board' })).statusCode, 401)
     } finally {
@@ -424,6 +427,31 @@ describe('one consumer of Asterisk\'s events across instances (PostgreSQL: an ad
       for (const d of databases) await d.close()
       await drop()
       await peer.close()
+    }
+  })
+})
+
+describe('the board without Asterisk: it says so, and lists the queues configured at zero', () => {
+  it('no AMI configured: not_configured; AMI that does not answer: unreachable; either way every queue at zero and no one said to be absent', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer()
+      server.listen(0, '127.0.0.1', () => { const { port } = server.address() as AddressInfo; server.close(() => resolve(port)) })
+    })
+    for (const [env, expected] of [[{}, 'not_configured'], [{ AMI_HOST: '127.0.0.1', AMI_PORT: String(closedPort), AMI_USERNAME: 'appeals', AMI_SECRET: 'secret', AMI_TIMEOUT: '1s' }, 'unreachable']] as const) {
+      const t = await buildTestApp({ env })
+      try {
+        const org = await makeOrganization(t.database.db, { prefix: '303' })
+        const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
+        const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+        const queue = (await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/queues`, headers: admin, payload: { name: 'Казахская очередь' } })).json()
+        const board = (await t.app.inject({ url: '/api/line-calls/board', headers: manager })).json()
+        assert.equal(board.pbx, expected)
+        assert.deepEqual(board.queues.map((q: { queue: string, offered: number, waiting_now: number, service_level: number | null }) => [q.queue, q.offered, q.waiting_now, q.service_level]),
+          [['org303-q' + String(queue.id), 0, 0, null], ['org303-queue', 0, 0, null]])
+        assert.deepEqual([board.agents, board.waiting], [[], []])
+      } finally {
+        await t.close()
+      }
     }
   })
 })

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
 import { selectTuples, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
-import { organizationIdOfPrefix } from '../organizations/queries.js'
-import { parseQueueName } from './asterisk-names.js'
+import { organizationIdOfPrefix, organizationPrefix } from '../organizations/queries.js'
+import { parseQueueName, queueName } from './asterisk-names.js'
 import { groupBy } from '../../lib/collections.js'
 import { canonicalWav, readWav } from './wav.js'
 
@@ -20,6 +20,13 @@ export async function queueByAsteriskName (db: AppDb, name: string): Promise<{ o
   const which = parsed.queue === 'default' ? eq(queues.is_default, true) : eq(queues.id, parsed.queue)
   return (await db.select({ organization_id: queues.organization_id, service_level: queues.service_level, wrapup_time: queues.wrapup_time })
     .from(queues).where(and(eq(queues.organization_id, organizationIdOfPrefix(parsed.prefix)), which)).limit(1))[0]
+}
+
+/** the Asterisk names of the queues configured: an organization's, or every organization's (at most `limit`), by name */
+export async function configuredQueueNames (db: AppDb, organizationId: number | undefined, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: queues.id, is_default: queues.is_default, prefix: organizationPrefix(queues.organization_id) }).from(queues)
+    .where(organizationId === undefined ? undefined : eq(queues.organization_id, organizationId)).orderBy(asc(queues.organization_id), asc(queues.id)).limit(limit)
+  return rows.map((q) => queueName(q.prefix, q)).sort()
 }
 
 /** the organization's queues, correlated to the caller's row (Shape B's queues_count) */

@@ -50,7 +50,7 @@ export function accountQueries (db: AppDb) {
 
     /** the first administrator, or one made by the CLI: a platform account of no organization */
     insertAdministrator: async (values: { email: string, password_hash: string, must_change_password: boolean }) =>
-      (await db.insert(users).values({ ...values, role: 'admin', user_type: 'platform', last_name: 'Administrator' }).returning())[0]!,
+      (await db.insert(users).values({ ...values, role: 'admin', user_type: 'platform' }).returning())[0]!,
   }
 }
 

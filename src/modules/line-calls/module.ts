@@ -12,7 +12,19 @@ import type { LineLiveEvent } from './announcer.js'
 import { createEventConsumer } from './consumer.js'
 import { createLineCallRepo } from './repo.js'
 import routes from './routes.js'
-import { createLineCallService, type Desk } from './service.js'
+import { createLineCallService, type Desk, type PbxState } from './service.js'
+
+const PROBE_FOR_MS = 5000
+
+/** whether Asterisk answers, asked at most every 5 s: every supervisor's board reads it every 30 s */
+function pbxProbe (answers?: () => Promise<void>): () => Promise<PbxState> {
+  if (!answers) return async () => 'not_configured'
+  let last: { at: number, state: Promise<PbxState> } | undefined
+  return () => {
+    if (!last || Date.now() - last.at > PROBE_FOR_MS) last = { at: Date.now(), state: answers().then(() => 'connected' as const, () => 'unreachable' as const) }
+    return last.state
+  }
+}
 
 /** the line's calls from Asterisk's own events (DESIGN 9); without AMI the routes answer what was kept */
 export function createLineCallsModule (deps: {
@@ -25,10 +37,12 @@ export function createLineCallsModule (deps: {
   callEnded?: (linkedid: string) => void
   /** other modules' readers of Asterisk's events, heard by the instance that reads them */
   listeners?: ((message: AmiMessage) => void)[]
+  /** resolves when Asterisk answers (AMI); absent: no AMI is configured */
+  pbxAnswers?: () => Promise<void>
 }): ServiceModule {
-  const { database, events, calls, listeners, ...rest } = deps
+  const { database, events, calls, listeners, pbxAnswers, ...rest } = deps
   const repo = createLineCallRepo(database.db)
-  const service = createLineCallService({ repo, ...rest })
+  const service = createLineCallService({ repo, ...rest, pbxState: pbxProbe(pbxAnswers) })
   const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old line calls and agents\' states', clock: deps.clock, log: deps.log, retentionDays: calls.retentionDays, intervalMs: calls.purgeIntervalMs })
   return {
     port: undefined,

@@ -172,8 +172,9 @@ export type LineKpis = Static<typeof LineKpis>
 export const LineBoard = Type.Object({
   day: Type.String({ format: 'date', description: 'today in the centre\'s zone: the figures are today\'s' }),
   time_zone: Type.String(),
+  pbx: OneOf(['connected', 'unreachable', 'not_configured'] as const, { description: 'whether Asterisk answers (AMI): without it nobody waiting and no agent can be seen, and the figures stop at the last event heard' }),
   totals: Type.Object(QueueFigures),
-  queues: LineKpis.properties.queues,
+  queues: Type.Array(LineKpis.properties.queues.items, { description: 'every queue configured (at zero before its first call of the day; 200 at most in all) and every queue with calls today' }),
   lines: Type.Array(Type.Object({ line: Type.String(), ...LineFigures }), { description: 'today\'s figures of each line' }),
   waiting: Type.Array(Type.Object({
     linkedid: Type.String(),

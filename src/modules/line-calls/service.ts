@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
 import { StaleLeaderError, type CallContext, type CallKey, type LineCallRepo } from './repo.js'
 import { lineCallView } from './queries.js'
-import { kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, operatorsOf } from './figures.js'
+import { figuresOf, kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, NO_CALLS, operatorsOf } from './figures.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type ReviewQuery, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
@@ -27,12 +27,20 @@ export interface Desk {
   hungUpOnLine: (callId: string, at: Date) => Promise<void>
 }
 
+/** the board lists the queues configured up to this many (a deployment of many organizations seen whole lists those with calls, and these) */
+const BOARD_QUEUES_AT_MOST = 200
+
+/** whether the board's figures can be live: Asterisk answers, does not, or is not configured */
+export type PbxState = 'connected' | 'unreachable' | 'not_configured'
+
 /**
  * The line's calls: kept from Asterisk's events as they come, shown to the supervisors. An agent's
  * answer pops the caller on that operator's desk at once, ahead of the saves queued before it.
  */
-export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish, metrics, callEnded }: {
+export function createLineCallService ({ repo, log, desk, clock, timeZone, queues, publish, metrics, callEnded, pbxState = async () => 'not_configured' }: {
   repo: LineCallRepo, log: FastifyBaseLogger, desk?: Desk, clock: Clock, timeZone: string
+  /** whether Asterisk answers now (the board says it when it does not) */
+  pbxState?: () => Promise<PbxState>
   /** a call's end saved (its recordings' files are closed: the recordings take them over) */
   callEnded?: (linkedid: string) => void
   metrics: Pick<Metrics, 'amiEvent' | 'failure'>
@@ -270,13 +278,18 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     async board (actor: Principal): Promise<LineBoard> {
       const { organizationId } = supervisorScope(actor, WHAT)
       const now = clock()
-      const [today, waiting, agents] = await Promise.all([
+      const [today, waiting, agents, configured, pbx] = await Promise.all([
         kpis(actor, { short_abandon_seconds: DEFAULT_SHORT_ABANDON_SECONDS }, { operators: false }),
         repo.waitingCallers(organizationId, new Date(now.getTime() - WAITING_AT_MOST_MS)),
         repo.agentStatesNow(organizationId),
+        repo.configuredQueues(organizationId, BOARD_QUEUES_AT_MOST),
+        pbxState(),
       ])
+      // every queue configured, at zero until its first call of the day
+      const withCalls = new Set(today.queues.map((q) => q.queue))
+      const idle = configured.filter((name) => !withCalls.has(name)).map((queue) => ({ queue, ...figuresOf(NO_CALLS), waiting_now: 0, longest_wait_now: null }))
       return {
-        day: today.date_to, time_zone: timeZone, totals: today.totals, queues: today.queues, lines: today.lines.lines,
+        day: today.date_to, time_zone: timeZone, pbx, totals: today.totals, queues: [...today.queues, ...idle].sort((a, b) => a.queue.localeCompare(b.queue)), lines: today.lines.lines,
         waiting: waiting.map((w) => ({ ...w, joined_at: w.joined_at!.toISOString() })),
         agents: agents.map((a) => {
           // another instance reads the events: a wrap-up over is ready from its end, whoever writes it

@@ -4630,6 +4630,11 @@ export interface components {
              */
             day: string;
             time_zone: string;
+            /**
+             * @description whether Asterisk answers (AMI): without it nobody waiting and no agent can be seen, and the figures stop at the last event heard
+             * @enum {string}
+             */
+            pbx: "connected" | "unreachable" | "not_configured";
             totals: {
                 /** @description calls that joined the queue */
                 offered: number;
@@ -4661,6 +4666,7 @@ export interface components {
                 /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
                 rated_share: number | null;
             };
+            /** @description every queue configured (at zero before its first call of the day; 200 at most in all) and every queue with calls today */
             queues: {
                 queue: string;
                 /** @description calls that joined the queue */

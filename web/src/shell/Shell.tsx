@@ -36,6 +36,8 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
   )
   if (bare) return <LiveProvider token={session.token}><main>{page}</main></LiveProvider>
 
+  // an account without a name (the first administrator's) is named by its role, in the console's language
+  const userName = session.user.full_name.trim() || t(`roles.${session.user.role}`)
   const selected = '/' + (location.pathname.split('/')[1] ?? '') + (location.pathname.startsWith('/admin/') ? '/' + location.pathname.split('/')[2] : '')
   return (
     <LiveProvider token={session.token}>
@@ -48,8 +50,8 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
           <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
             <LanguageSwitch short={narrow} />
             {/* a long name is cut with an ellipsis (the whole of it in its title), never broken a letter a line */}
-            <Typography.Text ellipsis={{ tooltip: session.user.full_name }} style={{ color: '#fff', maxWidth: narrow ? 96 : 260, display: 'block' }} data-testid='current-user'>
-              {session.user.full_name}
+            <Typography.Text ellipsis={{ tooltip: userName }} style={{ color: '#fff', maxWidth: narrow ? 96 : 260, display: 'block' }} data-testid='current-user'>
+              {userName}
             </Typography.Text>
             <Button icon={<LogoutOutlined aria-hidden />} aria-label={t('nav.signOut')} title={t('nav.signOut')} onClick={() => session.signOut()}>{narrow ? null : t('nav.signOut')}</Button>
           </Space>

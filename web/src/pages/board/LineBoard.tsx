@@ -44,6 +44,7 @@ export function LineBoard () {
   return (
     <Card size='small' title={t('line.title')} data-testid='line-board' extra={<Link to='/board/hall' data-testid='hall-link'>{t('line.hall')}</Link>}>
       {board.isError && <Alert type='error' message={t('common.networkError')} />}
+      {data && data.pbx !== 'connected' && <Alert type='warning' showIcon style={{ marginBottom: 16 }} message={t(`line.pbx.${data.pbx}`)} description={t('line.pbx.what')} data-testid='board-pbx' />}
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={8}>
           <Typography.Title level={2} style={{ fontSize: 16 }}>{t('line.waiting', { count: data?.waiting.length ?? 0 })}</Typography.Title>
@@ -67,7 +68,7 @@ export function LineBoard () {
                 {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${t(`agent.reasons.${a.reason}`, { defaultValue: a.reason })})` : ''} · {waited(a.since)}
               </Tag>
             ))}
-            {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t('line.noAgents')}</Typography.Text>}
+            {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t(data.pbx === 'connected' ? 'line.noAgents' : 'line.agentsUnknown')}</Typography.Text>}
           </Space>
         </Col>
       </Row>

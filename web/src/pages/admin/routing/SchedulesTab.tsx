@@ -8,8 +8,23 @@ import { removeSchedule, saveSchedule, schedulesQuery, type Schedule } from '../
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 
 type Kind = 'calendar' | 'always' | 'weekly'
-interface Values { name: string, kind: Kind, hours?: { weekday: number, opens: string, closes: string }[] }
+interface Hours { weekday: number, opens: string, closes: string }
+interface Values { name: string, kind: Kind, hours?: Hours[] }
 const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/
+const DEFAULT_HOURS = { opens: '09:00', closes: '18:00' }
+
+/** a new row: the day after the last row's, with its hours (Monday, 09:00-18:00 for the first) */
+function nextHours (rows: Hours[]): Hours {
+  const last = rows.at(-1)
+  return last ? { weekday: (last.weekday % 7) + 1, opens: last.opens, closes: last.closes } : { weekday: 1, ...DEFAULT_HOURS }
+}
+
+/** Monday to Friday at once: the days without hours yet, with the last row's hours */
+function workdayHours (rows: Hours[]): Hours[] {
+  const last = rows.at(-1)
+  const { opens, closes } = last ?? DEFAULT_HOURS
+  return [1, 2, 3, 4, 5].filter((day) => !rows.some((r) => r.weekday === day)).map((weekday) => ({ weekday, opens, closes }))
+}
 
 /** when a line is open: the centre's working calendar, always, or weekly hours */
 export function SchedulesTab ({ tenant }: { tenant: number }) {
@@ -43,6 +58,7 @@ function ScheduleForm ({ tenant, schedule, onClose }: { tenant: number, schedule
   const kind = Form.useWatch('kind', state.form) as Kind | undefined
   const required = { required: true, message: t('common.required') }
   const clock = [required, { pattern: CLOCK, message: t('routing.schedules.badTime') }]
+  const currentHours = () => (state.form.getFieldValue('hours') ?? []) as Hours[]
   return (
     <FormModal title={schedule ? schedule.name : t('routing.schedules.add')} state={state} onClose={onClose} width={640} initialValues={(schedule ?? { kind: 'calendar', hours: [] }) as Partial<Values>}>
       <Form.Item name='name' label={t('routing.name')} rules={[required, { max: 100 }]}><Input /></Form.Item>
@@ -63,7 +79,10 @@ function ScheduleForm ({ tenant, schedule, onClose }: { tenant: number, schedule
                   <Button type='text' icon={<MinusCircleOutlined />} onClick={() => remove(field.name)} aria-label={t('routing.schedules.removeHours')} style={{ marginTop: 30 }} />
                 </Space>
               ))}
-              <Button type='dashed' icon={<PlusOutlined />} onClick={() => add({ weekday: 1, opens: '09:00', closes: '18:00' })}>{t('routing.schedules.addHours')}</Button>
+              <Space wrap>
+                <Button type='dashed' icon={<PlusOutlined />} onClick={() => add(nextHours(currentHours()))}>{t('routing.schedules.addHours')}</Button>
+                <Button type='dashed' icon={<PlusOutlined />} onClick={() => { for (const row of workdayHours(currentHours())) add(row) }}>{t('routing.schedules.addWorkdays')}</Button>
+              </Space>
             </>
           )}
         </Form.List>
