@@ -245,6 +245,38 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await screenshot(page, '49-tenants')
   })
 
+  it('an employee invited without SMTP: the console says the mail was not sent and gives the link, which sets the password and signs in', async () => {
+    await page.goto(`${service.url}/console/admin/employees`)
+    await page.getByRole('button', { name: 'Новый сотрудник' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Фамилия').fill('Нурланова')
+    await dialog.getByLabel('Имя').fill('Дана')
+    await dialog.getByLabel('Почта').fill('dana@centre.kz')
+    await dialog.getByRole('button', { name: 'Создать и пригласить' }).click()
+    // an operator of no organization: refused on the field, in words
+    await dialog.getByText('Сотрудник организации должен быть в ней: выберите организацию').waitFor()
+    await dialog.getByLabel('Организация').click()
+    await page.locator('.ant-select-dropdown:visible').getByTitle('Единый контакт-центр 109', { exact: true }).click()
+    await dialog.getByRole('button', { name: 'Создать и пригласить' }).click()
+    const unsent = page.getByRole('dialog', { name: 'Приглашение не отправлено' })
+    await unsent.getByText('На сервере не настроена почта (SMTP): письмо на dana@centre.kz никуда не ушло.').waitFor()
+    const link = (await unsent.getByTestId('invitation-link').innerText()).trim()
+    assert.match(link, /\/invite\?token=[\w-]{40,}$/)
+    await screenshot(page, '46-invitation-not-sent')
+    await unsent.locator('.ant-btn-primary', { hasText: 'Закрыть' }).click()
+    await page.getByRole('row', { name: /Нурланова Дана/ }).getByText('Приглашён').waitFor()
+
+    // the employee opens the link handed over
+    const theirs = await newPage(browser)
+    await theirs.goto(link.replace(/^https?:\/\/[^/]+/, service.url))
+    await theirs.getByText('Нурланова Дана, вас пригласили в консоль контакт-центра.', { exact: false }).waitFor()
+    await theirs.getByLabel('Новый пароль').fill('Dana-centre-passw0rd')
+    await theirs.getByLabel('Повторите пароль').fill('Dana-centre-passw0rd')
+    await theirs.getByRole('button', { name: 'Задать пароль и войти' }).click()
+    await theirs.getByTestId('current-user').getByText('Нурланова Дана').waitFor()
+    await theirs.context().close()
+  })
+
   it('every administration page in Kazakh', async () => {
     await page.goto(`${service.url}/console/admin/organizations`)
     await page.getByText('Қазақша').click()

@@ -39,6 +39,8 @@ describe('invitations and password reset over a real SMTP server', () => {
     const sent = await t.app.inject({ method: 'POST', url: `/api/auth/send-invite/${employee.id}`, headers: adminAuth })
     assert.equal(sent.statusCode, 200, sent.body)
     assert.equal(sent.json().email, 'aigerim@appeals.test')
+    // delivered: the answer carries no link (the mail does)
+    assert.deepEqual([sent.json().sent, sent.json().link], [true, null])
 
     const mail = await smtp.next('aigerim@appeals.test')
     assert.match(mail.subject, /Приглашение/)
@@ -153,6 +155,30 @@ describe('mail without SMTP_URL', () => {
       const logged = lines.join('')
       assert.match(logged, /mail kept in mail_outbox/)
       assert.ok(!logged.includes(token), 'the reset token must not be logged')
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('an invitation says it was not sent and gives the one inviting its link, which activates the account; not logged', async () => {
+    const lines: string[] = []
+    const t = await buildTestApp({ deps: { logger: { level: 'info', stream: { write: (l: string) => lines.push(l) } } as never } })
+    try {
+      const org = await makeOrganization(t.database.db)
+      const manager = await login(t.app, await makeUser(t.database.db, { role: 'manager', organization_id: org.id }))
+      const employee = await makeUser(t.database.db, { email: 'no-smtp@appeals.test', organization_id: org.id, password: null })
+      const res = await t.app.inject({ method: 'POST', url: `/api/auth/send-invite/${employee.id}`, headers: manager })
+      assert.equal(res.statusCode, 200, res.body)
+      const answer = res.json()
+      assert.equal(answer.sent, false)
+      assert.match(answer.message, /not sent: no SMTP server/)
+      assert.match(answer.link, /^http:\/\/appeals\.test\/invite\?token=/)
+      const token = new URL(answer.link).searchParams.get('token')!
+      // the link is the mail's, kept in the outbox
+      assert.equal(tokenFromMail((await createMailOutboxRepo(t.database.db).latestFor(employee.email))!.body), token)
+      assert.ok(!lines.join('').includes(token), 'the invitation token must not be logged')
+      const activated = await t.app.inject({ method: 'POST', url: '/api/auth/invite/activate', payload: { token, password: 'Abcdefghij0123456789' } })
+      assert.equal(activated.statusCode, 200, activated.body)
     } finally {
       await t.close()
     }

@@ -12,6 +12,8 @@ export interface MailMessage {
 /** Sends mail. Implementations: SMTP (production) and the outbox table (development, no SMTP_URL). */
 export interface Mailer {
   send: (message: MailMessage) => Promise<void>
+  /** true when a message is kept, not delivered (no SMTP): whoever needs its link must be given it another way */
+  keepsOnly?: boolean
 }
 
 const SMTP_TIMEOUT_MS = 10_000
@@ -40,6 +42,7 @@ export function createOutboxMailer ({ store, log }: {
   log: (fields: Record<string, unknown>, msg: string) => void
 }): Mailer {
   return {
+    keepsOnly: true,
     send: async (message) => {
       const id = await store(message)
       log({ outbox_id: id, to: message.to, subject: message.subject }, 'mail kept in mail_outbox (SMTP_URL is not set)')

@@ -92,6 +92,8 @@ export const SendInviteResponse = Type.Object({
   employee_id: Type.Integer(),
   email: Type.String(),
   expires_at: Type.String({ format: 'date-time' }),
+  sent: Type.Boolean({ description: 'false: no SMTP server is configured, the mail was only kept (mail_outbox)' }),
+  link: Type.Union([Type.String(), Type.Null()], { description: 'when not sent: the invitation\'s link, for the one inviting to hand over (it is the mail\'s one-time link)' }),
 }, { $id: 'SendInviteResponse' })
 
 export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })

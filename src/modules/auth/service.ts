@@ -215,7 +215,10 @@ export function createAuthService (deps: AuthServiceDeps) {
       if (!await deliver(invitationMail({ to: user.email, fullName: fullName(user), link, expiresAt }))) {
         throw new ServiceUnavailableError('The invitation could not be mailed; try again later')
       }
-      return { message: 'Invitation sent', employee_id: user.id, email: user.email, expires_at: expiresAt.toISOString() }
+      const invited = { employee_id: user.id, email: user.email, expires_at: expiresAt.toISOString() }
+      // without SMTP nobody receives the mail: the one inviting hands the link over (as self-hosted products do)
+      if (mailer.keepsOnly) return { message: 'Invitation not sent: no SMTP server is configured; hand the link over to the employee', ...invited, sent: false, link }
+      return { message: 'Invitation sent', ...invited, sent: true, link: null }
     },
 
     async getProfile (principal: Principal): Promise<Profile> {

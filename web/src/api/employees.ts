@@ -17,9 +17,8 @@ export const employeesOfQuery = (organizationId: number) => ({
 export const sendInvite = (id: number) => load(api.POST('/api/auth/send-invite/{employee_id}', { params: { path: { employee_id: id } } }))
 export const setEmployeeActive = (id: number, active: boolean) => load(api.PUT('/api/employees/{employee_id}', { params: { path: { employee_id: id } }, body: { is_active: active } }))
 
-/** a new employee, invited at once */
+/** a new employee, invited at once: the employee and what became of the invitation */
 export async function createAndInvite (body: Schemas['EmployeeCreate']) {
   const created = await load(api.POST('/api/employees', { body }))
-  await sendInvite(created.id)
-  return created
+  return { ...created, invitation: await sendInvite(created.id) }
 }

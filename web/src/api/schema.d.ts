@@ -3069,6 +3069,10 @@ export interface components {
             email: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description false: no SMTP server is configured, the mail was only kept (mail_outbox) */
+            sent: boolean;
+            /** @description when not sent: the invitation's link, for the one inviting to hand over (it is the mail's one-time link) */
+            link: string | null;
         };
         EmployeeResponse: {
             id: number;

@@ -183,7 +183,11 @@ export const kk: Texts = {
   },
   employees: {
     search: 'Аты-жөні немесе пошта', add: 'Жаңа қызметкер', empty: 'Қызметкерлер табылмады', state: 'Күйі', inactive: 'Өшірілген', active: 'Белсенді',
-    invitePending: 'Шақырылған', sendInvite: 'Шақыру жіберу', invited: 'Шақыру {{email}} мекенжайына жіберілді', deactivate: 'Өшіру', activate: 'Қосу',
+    invitePending: 'Шақырылған', sendInvite: 'Шақыру жіберу', invited: 'Шақыру {{email}} мекенжайына жіберілді',
+    notSent: {
+      title: 'Шақыру жіберілмеді', why: 'Серверде пошта (SMTP) бапталмаған: {{email}} мекенжайына хат ешқайда кеткен жоқ.',
+      handOver: 'Сілтемені қызметкерге өзіңіз беріңіз — ол {{until}} дейін жарамды. Ол арқылы қызметкер құпиясөз қойып, кіреді.',
+    }, deactivate: 'Өшіру', activate: 'Қосу',
     deactivateConfirm: '{{name}} өшірілсін бе? Оның сеанстары бірден аяқталады.', activateConfirm: '{{name}} қосылсын ба?',
     lastName: 'Тегі', firstName: 'Аты', middleName: 'Әкесінің аты', createAndInvite: 'Құру және шақыру',
   },
@@ -396,6 +400,8 @@ export const kk: Texts = {
   },
   apiPatterns: { overlaps: 'Сол күннің {{value}} уақытымен қиылысады', takesExtension: 'Терминалдың {{value}} нөмірін алады: ішкі теру маңыздырақ, маршрут жұмыс істемейді', patternTaken: 'Бұл үлгі «{{value}}» маршрутында бар', noTrunk: '{{value}} транкі жоқ', badSet: '[{{value}}] жиыны — [1-4] түріндегі цифрлар мен ауқымдар тізімі емес', noPrefix: '{{value}} префиксі бар ұйым жоқ' },
   apiMessages: {
+    'A staff employee belongs to an organization': 'Ұйым қызметкері ұйымда болуы керек: ұйымды таңдаңыз',
+    'Organization does not exist': 'Мұндай ұйым жоқ',
     "Takes the organization's queue (0): internal dialling wins, so the route would never be used": '0 нөмірін — ұйым кезегін алады: маршрут жұмыс істемейді',
     'The password is needed again: only the digests of username:realm:password are kept, and the username or realm changed': 'Құпиясөзді қайта енгізіңіз: тіркелгі, realm және құпиясөздің хеші ғана сақталады, ал олар өзгерді',
     "Field required: a registration trunk needs the account's password": 'Міндетті өріс: тіркелу үшін құпиясөз керек',

@@ -181,7 +181,11 @@ export const ru = {
   },
   employees: {
     search: 'ФИО или почта', add: 'Новый сотрудник', empty: 'Сотрудников не найдено', state: 'Состояние', inactive: 'Отключён', active: 'Активен',
-    invitePending: 'Приглашён', sendInvite: 'Отправить приглашение', invited: 'Приглашение отправлено на {{email}}', deactivate: 'Отключить', activate: 'Включить',
+    invitePending: 'Приглашён', sendInvite: 'Отправить приглашение', invited: 'Приглашение отправлено на {{email}}',
+    notSent: {
+      title: 'Приглашение не отправлено', why: 'На сервере не настроена почта (SMTP): письмо на {{email}} никуда не ушло.',
+      handOver: 'Передайте сотруднику ссылку сами — она действует до {{until}}. По ней он задаст пароль и войдёт.',
+    }, deactivate: 'Отключить', activate: 'Включить',
     deactivateConfirm: 'Отключить {{name}}? Его сеансы завершатся сразу.', activateConfirm: 'Включить {{name}}?',
     lastName: 'Фамилия', firstName: 'Имя', middleName: 'Отчество', createAndInvite: 'Создать и пригласить',
   },
@@ -395,6 +399,8 @@ export const ru = {
   },
   apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня', takesExtension: 'Занимает номер {{value}} терминала: внутренний набор важнее, маршрут не сработает', patternTaken: 'Этот шаблон уже есть в маршруте «{{value}}»', noTrunk: 'Транка {{value}} нет', badSet: 'Набор [{{value}}] — не список цифр и диапазонов вида [1-4]', noPrefix: 'Нет организации с префиксом {{value}}' },
   apiMessages: {
+    'A staff employee belongs to an organization': 'Сотрудник организации должен быть в ней: выберите организацию',
+    'Organization does not exist': 'Такой организации нет',
     "Takes the organization's queue (0): internal dialling wins, so the route would never be used": 'Занимает 0 — очередь организации: маршрут не сработает',
     'The password is needed again: only the digests of username:realm:password are kept, and the username or realm changed': 'Введите пароль заново: хранится только хеш учётной записи, realm и пароля, а они изменились',
     "Field required: a registration trunk needs the account's password": 'Обязательное поле: для регистрации нужен пароль',

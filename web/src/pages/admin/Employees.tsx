@@ -8,9 +8,11 @@ import { keys } from '../../api/keys'
 import { problemText } from '../../forms/problems'
 import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useOrganizations } from '../../references/references'
+import { useFormat } from '../../i18n/format'
 import { useSession } from '../../session/session'
 
 type Employee = Schemas['EmployeeResponse']
+type Invitation = Schemas['SendInviteResponse']
 const ROLES = ['operator', 'manager', 'admin'] as const
 
 /** employees: create, invite (and resend), deactivate and bring back */
@@ -23,9 +25,10 @@ export function Employees () {
   const [creating, setCreating] = useState(false)
   const queries = useQueryClient()
   const employees = useQuery(employeeListQuery(q))
+  const [unsent, setUnsent] = useState<Invitation>()
   const invite = useMutation({
     mutationFn: (e: Employee) => sendInvite(e.id),
-    onSuccess: (_, e) => { void message.success(t('employees.invited', { email: e.email })) },
+    onSuccess: (invitation, e) => { if (invitation.sent) void message.success(t('employees.invited', { email: e.email })); else setUnsent(invitation) },
     onError: (problem: ApiProblem) => { void message.error(problemText(t, problem)) },
   })
   const activate = useMutation({
@@ -68,12 +71,26 @@ export function Employees () {
           },
         ]}
       />
-      {creating && <EmployeeForm onClose={() => setCreating(false)} onSaved={() => setCreating(false)} />}
+      {creating && <EmployeeForm onClose={() => setCreating(false)} onSaved={(invitation) => { setCreating(false); if (!invitation.sent) setUnsent(invitation) }} />}
+      {unsent && <UnsentInvitation invitation={unsent} onClose={() => setUnsent(undefined)} />}
     </Space>
   )
 }
 
-function EmployeeForm ({ onClose, onSaved }: { onClose: () => void, onSaved: () => void }) {
+/** without SMTP the mail is only kept: the link is handed over by the one who invites, until it expires */
+function UnsentInvitation ({ invitation, onClose }: { invitation: Invitation, onClose: () => void }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  return (
+    <Modal open title={t('employees.notSent.title')} onCancel={onClose} onOk={onClose} cancelButtonProps={{ style: { display: 'none' } }} okText={t('aria.close')}>
+      <Typography.Paragraph>{t('employees.notSent.why', { email: invitation.email })}</Typography.Paragraph>
+      <Typography.Paragraph>{t('employees.notSent.handOver', { until: format.dateTime(invitation.expires_at) })}</Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: invitation.link ?? '' }} code style={{ wordBreak: 'break-all' }} data-testid='invitation-link'>{invitation.link}</Typography.Paragraph>
+    </Modal>
+  )
+}
+
+function EmployeeForm ({ onClose, onSaved }: { onClose: () => void, onSaved: (invitation: Invitation) => void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const { user } = useSession()
@@ -81,7 +98,7 @@ function EmployeeForm ({ onClose, onSaved }: { onClose: () => void, onSaved: () 
   const { form, busy, error, handleSubmit } = useFormSubmit({
     send: (values: Schemas['EmployeeCreate']) => createAndInvite(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : v])) as Schemas['EmployeeCreate']),
     invalidates: [keys.admin.employees.all],
-    onDone: (e) => { void message.success(t('employees.invited', { email: e.email })); onSaved() },
+    onDone: (e) => { if (e.invitation.sent) void message.success(t('employees.invited', { email: e.email })); onSaved(e.invitation) },
   })
   const required = { required: true, message: t('common.required') }
   const admin = user?.role === 'admin'
