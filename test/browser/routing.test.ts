@@ -312,4 +312,43 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     }
     await page.getByText('Русский', { exact: true }).first().click()
   })
+  it('on a phone (390 px) no page scrolls sideways: the routing page\'s every tab, its dialogs, the administration, the desk and the board', async () => {
+    const phone = await newPage(browser, { width: 390, height: 844 })
+    await signIn(phone, service.url, ADMIN, '/console/desk')
+    const wide: string[] = []
+    const measure = async (what: string) => {
+      await phone.waitForLoadState('networkidle')
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth)
+      if (width > 390) wide.push(`${what}: ${width} px`)
+    }
+    const tabs = ['lines', 'menus', 'queues', 'schedules', 'prompts', 'outbound']
+    for (const tab of tabs) {
+      await phone.goto(`${service.url}/console/admin/routing?organization=${org}&tab=${tab}`)
+      await phone.getByRole('heading', { name: 'Маршрутизация' }).waitFor()
+      await measure(`routing ${tab}`)
+    }
+    // the queue dialog, its number fields with their units
+    await phone.goto(`${service.url}/console/admin/routing?organization=${org}&tab=queues`)
+    await phone.getByRole('button', { name: 'Новая очередь' }).click()
+    await phone.getByRole('dialog').waitFor()
+    await measure('the queue dialog')
+    await screenshot(phone, '71-routing-queue-dialog-390')
+    const dialog = await phone.getByRole('dialog').boundingBox()
+    assert.ok(dialog && dialog.x >= 0 && dialog.x + dialog.width <= 390, `the dialog within the screen: ${JSON.stringify(dialog)}`)
+    for (const page of ['employees', 'organizations', 'terminals', 'pbx', 'classifiers', 'references', 'persons', 'regions', 'calendar', 'notifications', 'tenants']) {
+      await phone.goto(`${service.url}/console/admin/${page}`)
+      await phone.getByRole('heading', { level: 1 }).first().waitFor()
+      await measure(`admin ${page}`)
+    }
+    for (const page of ['desk', 'inbox', 'appeals', 'board', 'calls', 'profile']) {
+      await phone.goto(`${service.url}/console/${page}`)
+      await phone.getByRole('heading', { level: 1 }).first().waitFor()
+      await measure(page)
+    }
+    await phone.goto(`${service.url}/console/admin/routing?organization=${org}&tab=lines`)
+    await phone.getByRole('heading', { name: 'Маршрутизация' }).waitFor()
+    await screenshot(phone, '72-routing-lines-390')
+    await phone.context().close()
+    assert.deepEqual(wide, [], 'pages wider than the phone')
+  })
 })
