@@ -9,7 +9,7 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import * as schema from '../src/db/schema/index.js'
 
 const OWNERS: Record<string, string[]> = {
-  'modules/agents': ['agentChoices'],
+  'modules/agents': ['agentChoices', 'breakReasons'],
   'modules/line-calls': ['lineCalls', 'lineCallIntervals', 'lineCallOperatorIntervals', 'lineEntryIntervals', 'lineEventLeader', 'memberStates', 'memberStatePeriods'],
   'modules/auth': ['authTokens', 'loginFailures', 'serviceSettings'],
   'modules/call-events': ['calls', 'callChunks', 'consolePresence'],

@@ -3,7 +3,8 @@ import { createServer, type AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
 import { createDb, type Database } from '../../src/db/client.js'
-import { memberStatePeriods, personalDataAccess } from '../../src/db/schema/index.js'
+import { eq } from 'drizzle-orm'
+import { memberStatePeriods, memberStates, personalDataAccess } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { replayedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -193,6 +194,15 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       // each member's state is written in turn: both are read once the second is
       const after = await eventually(async () => { const b = await board(); return b.agents[0]?.state === 'break' && b.agents[1]?.state === 'offline' ? b : undefined }, 15_000, 'the states taken from QueueStatus')
       assert.deepEqual(after.agents.map((a) => [a.state, a.reason]), [['break', 'lunch'], ['offline', 'offline']])
+      // lunch may last 60 minutes: 101001's began 75 minutes ago, so the board says by how much it is over
+      assert.equal((after.agents[0] as { break_over_seconds: number | null }).break_over_seconds, null)
+      await t.database.db.update(memberStates).set({ since: new Date(Date.now() - 75 * 60_000) }).where(eq(memberStates.interface, 'PJSIP/101001'))
+      const over = (await board()).agents[0] as { break_over_seconds: number | null }
+      assert.ok(over.break_over_seconds! >= 15 * 60 && over.break_over_seconds! < 16 * 60, `${over.break_over_seconds} s over`)
+      // the administrator lifts lunch's limit: nobody is over
+      assert.equal((await t.app.inject({ method: 'PUT', url: '/api/agents/break-reasons/lunch', headers: admin, payload: { max_minutes: null } })).statusCode, 200)
+      assert.equal(((await board()).agents[0] as { break_over_seconds: number | null }).break_over_seconds, null)
+      await t.app.inject({ method: 'PUT', url: '/api/agents/break-reasons/lunch', headers: admin, payload: { max_minutes: 60 } })
       await eventually(async () => stream.events.some((e) => e.event === 'line.changed' && e.data.organization_id === orgId), 10_000, 'line.changed on the manager\'s stream')
       assertLiveEvents(stream.events)
 

@@ -4,6 +4,7 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
+import { createBreakReasons } from './break-reasons.js'
 import { createAgentRepo } from './repo.js'
 import { createRestoreJob } from './restore-job.js'
 import routes from './routes.js'
@@ -18,10 +19,11 @@ export interface AgentsPort {
 export function createAgentsModule (deps: {
   db: AppDb, clock: Clock, log: FastifyBaseLogger, control?: PbxControl, queues?: QueueControl, openConsoles: () => Promise<Set<number>>, restoreIntervalMs?: number
 }): ServiceModule<AgentsPort> {
-  const service = createAgentService({ repo: createAgentRepo(deps.db), queues: deps.queues, clock: deps.clock, log: deps.log, openConsoles: deps.openConsoles })
+  const reasons = createBreakReasons(deps.db)
+  const service = createAgentService({ repo: createAgentRepo(deps.db), reasons, queues: deps.queues, clock: deps.clock, log: deps.log, openConsoles: deps.openConsoles })
   return {
     port: { consoleOpened: service.consoleOpened, consoleClosed: service.consoleClosed },
     running: deps.control && deps.queues ? [createRestoreJob({ control: deps.control, restoreAll: service.restoreAll, intervalMs: deps.restoreIntervalMs ?? 30_000, log: deps.log })] : [],
-    async register (app) { await app.register(routes, { prefix: '/api/agents', service }) },
+    async register (app) { await app.register(routes, { prefix: '/api/agents', service, reasons }) },
   }
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
+import { Name, Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
 import { memberStateNames } from '../../db/schema/index.js'
 
 // An operator's availability (DESIGN 9): ready, on a break with a reason, or offline, as Asterisk's
@@ -29,4 +29,17 @@ export const AgentView = Type.Object({
 }, { $id: 'AgentView' })
 export type AgentView = Static<typeof AgentView>
 
-export const schemas = [AgentChoice, AgentView]
+const ReasonCode = Type.String({ pattern: '^[a-z0-9_-]{1,40}$', minLength: 1, maxLength: 40, description: 'what Asterisk\'s queue member pause carries: latin letters, digits, _ and -' })
+const ReasonFields = {
+  name_ru: Name(60), name_kk: Name(60),
+  max_minutes: Nullable(Type.Integer({ minimum: 1, maximum: 480, description: 'the longest the break may last; null: no limit (the board shows who is over)' })),
+  sort_order: Type.Integer({ minimum: 0, maximum: 1000 }),
+}
+export const BreakReasonCreate = Type.Object({ code: ReasonCode, ...ReasonFields, max_minutes: Type.Optional(ReasonFields.max_minutes), sort_order: Type.Optional(ReasonFields.sort_order) }, { $id: 'BreakReasonCreate', additionalProperties: false })
+export type BreakReasonCreate = Static<typeof BreakReasonCreate>
+export const BreakReasonUpdate = Type.Partial(Type.Object(ReasonFields), { $id: 'BreakReasonUpdate', additionalProperties: false })
+export type BreakReasonUpdate = Static<typeof BreakReasonUpdate>
+export const BreakReason = Type.Object({ code: Type.String(), ...ReasonFields }, { $id: 'BreakReason' })
+export const ReasonParams = Type.Object({ code: ReasonCode })
+
+export const schemas = [AgentChoice, AgentView, BreakReasonCreate, BreakReasonUpdate, BreakReason]

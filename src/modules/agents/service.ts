@@ -5,6 +5,7 @@ import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import type { BreakReasons } from './break-reasons.js'
 import { memberInterface as interfaceOf, OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
 import { busiestState, memberState } from '../call-routing/member-state.js'
 import type { AgentRepo } from './repo.js'
@@ -18,8 +19,10 @@ type Members = Map<string, QueueMemberState[]> | 'not_configured' | 'unreachable
  * is paused with its reason, offline is paused with reason `offline` while no console of theirs is
  * open. The desk's choice is kept and put back when a console opens again or Asterisk restarts.
  */
-export function createAgentService ({ repo, queues, clock, log, openConsoles }: {
+export function createAgentService ({ repo, reasons, queues, clock, log, openConsoles }: {
   repo: AgentRepo
+  /** the administrator's list a break's reason is one of */
+  reasons: Pick<BreakReasons, 'check'>
   queues?: QueueControl
   clock: Clock
   log: FastifyBaseLogger
@@ -86,6 +89,7 @@ export function createAgentService ({ repo, queues, clock, log, openConsoles }: 
       const reason = input.state === 'break' ? input.reason ?? 'break' : null
       if (reason === OFFLINE) throw RequestValidationError.field(['body', 'reason'], 'offline is the service\'s own reason for a closed console', reason)
       if (input.state === 'ready' && input.reason) throw RequestValidationError.field(['body', 'reason'], 'Only a break has a reason', input.reason)
+      if (reason !== null) await reasons.check(reason)
       const terminalIds = await terminalIdsOf(actor.id)
       if (terminalIds.length === 0) throw new ConflictError('You work at no SIP terminal: an administrator assigns you one', 'no_terminal')
       const choice = await repo.choose(actor.id, input.state, reason, clock())

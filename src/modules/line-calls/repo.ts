@@ -5,6 +5,7 @@ import { isoOrNull } from '../../lib/clock.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { configuredQueueNames, queueByAsteriskName } from '../call-routing/queries.js'
+import { breakLimits } from '../agents/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
 import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
@@ -50,6 +51,8 @@ export function createLineCallRepo (db: AppDb) {
   return {
     /** the queues configured, listed on the board even before their first call */
     configuredQueues: (organizationId: number | undefined, limit: number) => configuredQueueNames(db, organizationId, limit),
+    /** the longest each break reason may last (minutes) */
+    breakLimits: () => breakLimits(db),
     /** this instance leads the events' reading from now: the epoch it writes under, raised past its predecessor's (whose writes in flight finish first) */
     takeLead: async (): Promise<number> => (await db.insert(lineEventLeader).values({ epoch: 1 })
       .onConflictDoUpdate({ target: lineEventLeader.id, set: { epoch: sql`${lineEventLeader.epoch} + 1`, since: sql`now()` } })

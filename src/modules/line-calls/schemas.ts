@@ -191,6 +191,7 @@ export const LineBoard = Type.Object({
     state: OneOf(memberStateNames, { description: 'ready, ringing, on_call, wrap_up (the queue\'s wrapuptime after a call), break (paused with a reason), offline (paused as offline, unregistered, or in no queue)' }),
     reason: Nullable(Type.String({ description: 'a break\'s reason' })),
     since: Timestamp(),
+    break_over_seconds: Nullable(Type.Integer({ description: 'on a break longer than its reason\'s max_minutes (/api/agents/break-reasons): by how many seconds' })),
   })),
 }, { $id: 'LineBoard' })
 export type LineBoard = Static<typeof LineBoard>

@@ -285,6 +285,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
         repo.configuredQueues(organizationId, BOARD_QUEUES_AT_MOST),
         pbxState(),
       ])
+      const limits = agents.some((a) => a.state === 'break') ? await repo.breakLimits() : new Map<string, number>()
       // every queue configured, at zero until its first call of the day
       const withCalls = new Set(today.queues.map((q) => q.queue))
       const idle = configured.filter((name) => !withCalls.has(name)).map((queue) => ({ queue, ...figuresOf(NO_CALLS), waiting_now: 0, longest_wait_now: null }))
@@ -294,10 +295,14 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
         agents: agents.map((a) => {
           // another instance reads the events: a wrap-up over is ready from its end, whoever writes it
           const over = a.state === 'wrap_up' && a.wrapup_until !== null && a.wrapup_until <= now
+          // a break longer than its reason allows: by how much
+          const limit = a.state === 'break' && a.reason ? limits.get(a.reason) : undefined
+          const overBy = limit === undefined ? null : Math.floor((now.getTime() - a.since.getTime()) / 1000) - limit * 60
           return {
             interface: a.interface, terminal_id: a.terminal_id, reason: a.reason,
             name: [a.last_name, a.first_name].filter(Boolean).join(' ') || a.terminal_name || a.member_name,
             state: over ? 'ready' : a.state, since: (over ? a.wrapup_until! : a.since).toISOString(),
+            break_over_seconds: overBy !== null && overBy > 0 ? overBy : null,
           }
         }),
       }

@@ -2151,6 +2151,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/break-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reasons an operator may go on a break for, in order, named in Russian and Kazakh, each with its longest */
+        get: operations["listBreakReasons"];
+        put?: never;
+        /** Add a break reason (409 for a code taken) */
+        post: operations["createBreakReason"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/break-reasons/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a break reason, change its longest or its place */
+        put: operations["updateBreakReason"];
+        post?: never;
+        /** Take a reason off the list (409 for the default one, `break`); breaks taken with it keep its code */
+        delete: operations["deleteBreakReason"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/me": {
         parameters: {
             query?: never;
@@ -4274,6 +4310,30 @@ export interface components {
             /** @enum {string} */
             pbx: "connected" | "not_configured" | "unreachable";
         };
+        BreakReasonCreate: {
+            /** @description what Asterisk's queue member pause carries: latin letters, digits, _ and - */
+            code: string;
+            name_ru: string;
+            name_kk: string;
+            /** @description the longest the break may last; null: no limit (the board shows who is over) */
+            max_minutes?: number | null;
+            sort_order?: number;
+        };
+        BreakReasonUpdate: {
+            name_ru?: string;
+            name_kk?: string;
+            /** @description the longest the break may last; null: no limit (the board shows who is over) */
+            max_minutes?: number | null;
+            sort_order?: number;
+        };
+        BreakReason: {
+            code: string;
+            name_ru: string;
+            name_kk: string;
+            /** @description the longest the break may last; null: no limit (the board shows who is over) */
+            max_minutes: number | null;
+            sort_order: number;
+        };
         LineCallView: {
             /** @description the call's id everywhere: the call events' call_id */
             linkedid: string;
@@ -4754,6 +4814,8 @@ export interface components {
                 reason: string | null;
                 /** Format: date-time */
                 since: string;
+                /** @description on a break longer than its reason's max_minutes (/api/agents/break-reasons): by how many seconds */
+                break_over_seconds: number | null;
             }[];
         };
         LineCallReview: {
@@ -11398,6 +11460,125 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CallDetail"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listBreakReasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakReason"][];
+                };
+            };
+        };
+    };
+    createBreakReason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakReasonCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakReason"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    updateBreakReason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description what Asterisk's queue member pause carries: latin letters, digits, _ and - */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakReasonUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakReason"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deleteBreakReason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description what Asterisk's queue member pause carries: latin letters, digits, _ and - */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

@@ -8,6 +8,7 @@ import { messageOf, problemText } from '../../forms/problems'
 import { useSession } from '../../session/session'
 import { isAdmin } from '../../shell/access'
 import { AsteriskConfig } from './AsteriskConfig'
+import { BreakReasons } from './BreakReasons'
 import { Trunks } from './Trunks'
 
 const PREVIEWS = ['sip', 'queues', 'extensions'] as const
@@ -52,6 +53,7 @@ function PbxAdministration () {
         {status.isError && <Alert type='error' showIcon message={problemText(t, status.error as unknown as ApiProblem)} data-testid='pbx-status-error' />}
       </Card>
       <Trunks />
+      <BreakReasons />
       <Space wrap>
         <Button type='primary' loading={generate.isPending} onClick={() => generate.mutate()}>{t('pbx.generate')}</Button>
         <Button loading={reload.isPending} onClick={() => reload.mutate()}>{t('pbx.reload')}</Button>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
+import { breakReasonsQuery, reasonName } from '../../api/agents'
 import { lineBoardQuery } from '../../api/line'
 import { useLiveEvents } from '../../live/live'
 import { useNow } from '../../live/use-now'
@@ -34,8 +35,9 @@ const percent = (v: number | null) => (v === null ? '—' : `${v}%`)
 
 /** the supervisor's queue panel: callers waiting with their wait ticking, agents by state, today's figures per queue */
 export function LineBoard () {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const board = useLineBoard()
+  const reasons = useQuery(breakReasonsQuery)
   const now = useNow(1000)
   const data = board.data
   const waited = (joinedAt: string) => clock((now - Date.parse(joinedAt)) / 1000)
@@ -65,7 +67,8 @@ export function LineBoard () {
           <Space wrap data-testid='line-agents'>
             {(data?.agents ?? []).slice().sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state)).map((a) => (
               <Tag key={a.interface} color={STATE_COLORS[a.state]} style={{ padding: '4px 8px', fontSize: 13 }} data-testid={`agent-${a.terminal_id ?? a.interface}`}>
-                {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${t(`agent.reasons.${a.reason}`, { defaultValue: a.reason })})` : ''} · {waited(a.since)}
+                {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${reasonName(reasons.data, a.reason, i18n.language) ?? a.reason})` : ''} · {waited(a.since)}
+                {a.break_over_seconds !== null && <b data-testid='break-over' style={{ color: '#cf1322' }}> · {t('line.breakOver', { minutes: Math.ceil(a.break_over_seconds / 60) })}</b>}
               </Tag>
             ))}
             {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t(data.pbx === 'connected' ? 'line.noAgents' : 'line.agentsUnknown')}</Typography.Text>}

@@ -2,12 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { App, Segmented, Select, Space, Tag, Tooltip } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { chooseState, myStateQuery } from '../../api/agents'
+import { breakReasonsQuery, chooseState, myStateQuery, reasonName } from '../../api/agents'
 import type { ApiProblem } from '../../api/client'
 import { keys } from '../../api/keys'
 import { problemText } from '../../forms/problems'
 
-const REASONS = ['break', 'lunch', 'training', 'meeting'] as const
 // the line board's colours and words for the same states (pages/board/LineBoard.tsx)
 const COLOR: Record<string, string> = { ready: 'green', ringing: 'gold', on_call: 'red', wrap_up: 'blue', break: 'orange', offline: 'default', unknown: 'default', no_terminal: 'default', not_in_queue: 'default' }
 const WORD = { ready: 'ready', ringing: 'ringing', on_call: 'onCall', wrap_up: 'wrapUp', break: 'break', offline: 'offline', unknown: 'unknown', no_terminal: 'noTerminal', not_in_queue: 'notInQueue' } as const
@@ -16,10 +15,11 @@ const AVAILABLE = new Set(['ready', 'ringing', 'on_call', 'wrap_up'])
 
 /** the operator's availability: ready, or a break with its reason; what Asterisk says is shown beside it */
 export function AgentSwitch () {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { message } = App.useApp()
   const queries = useQueryClient()
   const agent = useQuery(myStateQuery)
+  const reasons = useQuery(breakReasonsQuery)
   const [reason, setReason] = useState<string>('break')
   const choose = useMutation({
     mutationFn: chooseState,
@@ -30,9 +30,9 @@ export function AgentSwitch () {
   if (!a || a.state === 'no_terminal') return null
   // Asterisk's state when it has one; otherwise the operator's last choice, which it gets back later
   const chosen = AVAILABLE.has(a.state) ? 'ready' : a.state === 'break' ? 'break' : a.chosen?.state === 'break' ? 'break' : 'ready'
-  const shown = a.state === 'break' && a.reason && !(REASONS as readonly string[]).includes(a.reason)
-    ? t('agent.supervisorPause', { reason: a.reason })
-    : a.state === 'break' && a.reason ? t(`agent.reasons.${a.reason}`) : t(`agent.${WORD[a.state]}`)
+  // a reason not on the administrator's list is a pause made on the PBX
+  const named = a.state === 'break' && a.reason ? reasonName(reasons.data, a.reason, i18n.language) : undefined
+  const shown = a.state === 'break' && a.reason ? named ?? t('agent.supervisorPause', { reason: a.reason }) : t(`agent.${WORD[a.state]}`)
   const pbx = a.pbx === 'unreachable' ? t('agent.pbxDown') : a.pbx === 'not_configured' ? t('agent.pbxNone') : undefined
   return (
     <Space data-testid='agent-state' wrap>
@@ -44,7 +44,7 @@ export function AgentSwitch () {
       {chosen === 'break' && (
         <Select
           aria-label={t('agent.reason')} value={reason} style={{ width: 150 }} disabled={choose.isPending}
-          options={REASONS.map((r) => ({ value: r, label: t(`agent.reasons.${r}`) }))}
+          options={(reasons.data ?? []).map((r) => ({ value: r.code, label: reasonName(reasons.data, r.code, i18n.language) }))}
           onChange={(r) => { setReason(r); choose.mutate({ state: 'break', reason: r }) }}
         />
       )}
