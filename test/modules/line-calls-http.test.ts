@@ -173,7 +173,7 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const stream = await openSse(`${base}/api/call-events/stream`, manager)
     try {
-      type Board = { agents: { interface: string, terminal_id: string, name: string, state: string, reason: string | null, since: string }[], waiting: { linkedid: string }[], queues: { queue: string, waiting_now: number, offered: number }[] }
+      type Board = { agents: { interface: string, terminal_id: string, name: string, state: string, reason: string | null, since: string, break_over_seconds: number | null }[], waiting: { linkedid: string }[], queues: { queue: string, waiting_now: number, offered: number }[] }
       const board = async (headers: Headers = manager) => (await get('/api/line-calls/board', headers)).json() as Board
       // after the recorded calls both agents are ready again, 101001 once its 5 s of wrap-up are over
       const now = await eventually(async () => { const b = await board(); return b.agents.length === 2 && b.agents.every((a) => a.state === 'ready') ? b : undefined }, 15_000, 'both agents ready')
@@ -195,13 +195,13 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       const after = await eventually(async () => { const b = await board(); return b.agents[0]?.state === 'break' && b.agents[1]?.state === 'offline' ? b : undefined }, 15_000, 'the states taken from QueueStatus')
       assert.deepEqual(after.agents.map((a) => [a.state, a.reason]), [['break', 'lunch'], ['offline', 'offline']])
       // lunch may last 60 minutes: 101001's began 75 minutes ago, so the board says by how much it is over
-      assert.equal((after.agents[0] as { break_over_seconds: number | null }).break_over_seconds, null)
+      assert.equal(after.agents[0]!.break_over_seconds, null)
       await t.database.db.update(memberStates).set({ since: new Date(Date.now() - 75 * 60_000) }).where(eq(memberStates.interface, 'PJSIP/101001'))
-      const over = (await board()).agents[0] as { break_over_seconds: number | null }
+      const over = (await board()).agents[0]!
       assert.ok(over.break_over_seconds! >= 15 * 60 && over.break_over_seconds! < 16 * 60, `${over.break_over_seconds} s over`)
       // the administrator lifts lunch's limit: nobody is over
       assert.equal((await t.app.inject({ method: 'PUT', url: '/api/agents/break-reasons/lunch', headers: admin, payload: { max_minutes: null } })).statusCode, 200)
-      assert.equal(((await board()).agents[0] as { break_over_seconds: number | null }).break_over_seconds, null)
+      assert.equal((await board()).agents[0]!.break_over_seconds, null)
       await t.app.inject({ method: 'PUT', url: '/api/agents/break-reasons/lunch', headers: admin, payload: { max_minutes: 60 } })
       await eventually(async () => stream.events.some((e) => e.event === 'line.changed' && e.data.organization_id === orgId), 10_000, 'line.changed on the manager\'s stream')
       assertLiveEvents(stream.events)
