@@ -91,6 +91,12 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
       await page.locator('.ant-select-dropdown:visible').getByTitle('Очередь организации', { exact: true }).click()
     }
     await screenshot(page, '62-routing-menu')
+    // a number out of its bounds is said on its field, not changed behind the administrator's back
+    await dialog.getByLabel('Повторов записи').fill('9')
+    await dialog.getByRole('button', { name: 'Сохранить' }).click()
+    await dialog.getByText('Не меньше 1 и не больше 5').waitFor()
+    assert.equal(await dialog.getByLabel('Повторов записи').inputValue(), '9')
+    await dialog.getByLabel('Повторов записи').fill('2')
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.waitFor({ state: 'hidden' })
 
@@ -169,7 +175,7 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await dialog.getByLabel('Не дольше').fill('600')
     await dialog.getByLabel('Код для АТС').fill('prayer')
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
-    await dialog.getByText('От 1 до 480 минут').waitFor()
+    await dialog.getByText('Не меньше 1 и не больше 480').waitFor()
     await dialog.getByLabel('Не дольше').fill('20')
     await dialog.getByRole('button', { name: 'Сохранить' }).click()
     await dialog.waitFor({ state: 'hidden' })

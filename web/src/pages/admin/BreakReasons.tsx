@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Form, Input, InputNumber, Space, Table, Typography } from 'antd'
+import { Button, Card, Form, Input, Space, Table, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { breakReasonsQuery, removeBreakReason, saveBreakReason, type BreakReason } from '../../api/agents'
 import type { Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from './kit'
 
 const CODE = /^[a-z0-9_-]{1,40}$/
@@ -28,7 +29,7 @@ export function BreakReasons () {
             { title: t('breakReasons.nameRu'), dataIndex: 'name_ru' },
             { title: t('breakReasons.nameKk'), dataIndex: 'name_kk' },
             { title: t('breakReasons.max'), dataIndex: 'max_minutes', render: (v: number | null) => (v === null ? t('breakReasons.noLimit') : t('breakReasons.minutes', { n: v })) },
-            { title: t('breakReasons.code'), dataIndex: 'code', render: (v: string) => <Typography.Text type='secondary'>{v}</Typography.Text> },
+            { title: t('breakReasons.code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
             { title: '', key: 'actions', render: (_, r) => <RowActions name={r.name_ru} onEdit={() => setEditing(r)} onDelete={r.code === 'break' ? undefined : () => remove.mutate(r)} /> },
           ]}
         />
@@ -46,10 +47,9 @@ function BreakReasonForm ({ reason, onClose }: { reason?: BreakReason, onClose: 
     <FormModal title={reason ? reason.name_ru : t('breakReasons.add')} state={state} onClose={onClose} initialValues={reason ?? { sort_order: 0 }}>
       <Form.Item name='name_ru' label={t('breakReasons.nameRu')} rules={[required, { max: 60 }]}><Input /></Form.Item>
       <Form.Item name='name_kk' label={t('breakReasons.nameKk')} rules={[required, { max: 60 }]}><Input /></Form.Item>
-      <Form.Item name='max_minutes' label={t('breakReasons.max')} extra={t('breakReasons.maxHint')} rules={[{ type: 'integer', min: 1, max: 480, message: t('breakReasons.maxBounds') }]}>
-        <InputNumber addonAfter={t('breakReasons.min')} style={{ width: 180 }} />
-      </Form.Item>
-      <Form.Item name='sort_order' label={t('breakReasons.order')} rules={[{ type: 'integer', min: 0, max: 1000, message: t('breakReasons.orderBounds') }]}><InputNumber style={{ width: 120 }} /></Form.Item>
+      <WholeNumberItem name='max_minutes' label={t('breakReasons.max')} min={1} max={480} unit={t('breakReasons.min')} />
+      <Typography.Paragraph type='secondary' style={{ marginTop: -16 }}>{t('breakReasons.maxHint')}</Typography.Paragraph>
+      <WholeNumberItem name='sort_order' label={t('breakReasons.order')} min={0} max={1000} />
       {!reason && (
         <Form.Item name='code' label={t('breakReasons.code')} extra={t('breakReasons.codeHint')} rules={[required, { pattern: CODE, message: t('breakReasons.codeHint') }, { validator: async (_, v) => { if (v === RESERVED) throw new Error(t('breakReasons.reserved')) } }]}>
           <Input style={{ width: 200 }} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, InputNumber, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip } from 'antd'
+import { Button, Checkbox, Col, Descriptions, Drawer, Form, Input, List, Popconfirm, Row, Select, Space, Switch, Table, Tabs, Tag, Tooltip } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../api/client'
@@ -13,6 +13,7 @@ import { orNull } from '../../forms/values'
 import { useFormat } from '../../i18n/format'
 import { regionOptions, useLocalName, useRegionNames, useRegionTree } from '../../references/references'
 import { FormModal, FormPanel, LoadError, PageTitle, useAction, useFormSave } from './kit'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
 type Organization = Schemas['SharedOrganizationResponse']
 type Detail = Schemas['OrganizationDetailResponse']
@@ -150,8 +151,8 @@ function OrganizationForm ({ detail }: { detail: Detail }) {
       <CommonFields />
       <Row gutter={12}>
         <Col span={8}><Form.Item label={t('organizations.prefix')}><Input value={detail.prefix} disabled /></Form.Item></Col>
-        <Col span={8}><Form.Item name='max_queues' label={t('organizations.maxQueues')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
-        <Col span={8}><Form.Item name='max_operators' label={t('organizations.maxOperators')}><InputNumber min={0} max={100000} style={{ width: '100%' }} /></Form.Item></Col>
+        <Col span={8}><WholeNumberItem name='max_queues' label={t('organizations.maxQueues')} min={0} max={100000} /></Col>
+        <Col span={8}><WholeNumberItem name='max_operators' label={t('organizations.maxOperators')} min={0} max={100000} /></Col>
       </Row>
       <Form.Item name='is_active' label={t('adminKit.active')} valuePropName='checked'><Switch /></Form.Item>
       <Descriptions
@@ -177,7 +178,7 @@ function NotificationSettings ({ id }: { id: number }) {
     <FormPanel name='notifications' state={state} initialValues={settings.data}>
       {flags.map((flag) => <Form.Item key={flag} name={flag} valuePropName='checked' style={{ marginBottom: 8 }}><Checkbox>{t(`organizations.notify.${flag}`)}</Checkbox></Form.Item>)}
       <Form.Item name='partner_uuid' label={t('organizations.notify.partner_uuid')} rules={[{ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message: t('organizations.badUuid') }]}><Input /></Form.Item>
-      <Form.Item name='cli_route_id' label={t('organizations.notify.cli_route_id')}><InputNumber min={1} style={{ width: 200 }} /></Form.Item>
+      <WholeNumberItem name='cli_route_id' label={t('organizations.notify.cli_route_id')} min={1} max={999999999} />
     </FormPanel>
   )
 }

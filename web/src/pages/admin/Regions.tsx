@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Tree, Typography, type TreeProps } from 'antd'
+import { Button, Card, Col, Empty, Form, Input, Popconfirm, Row, Space, Switch, Tree, Typography, type TreeProps } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../api/client'
@@ -9,6 +9,7 @@ import { createRegion, removeRegion, reorderRegions, updateRegion } from '../../
 import { orNull } from '../../forms/values'
 import { keyOnceNamed, useKazakhNames, useLocalName } from '../../references/references'
 import { FormModal, FormPanel, KazakhNameItem, LoadError, MoveButtons, PageTitle, TreeTitle, moved, useAction, useFormSave } from './kit'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
 type Region = Schemas['RegionResponse']
 type Values = Partial<Pick<Region, 'name' | 'phone_code' | 'phone_zone' | 'local_digits' | 'is_regional_center' | 'is_active'>> & { name_kk?: string | null }
@@ -109,7 +110,7 @@ function RegionFields ({ existing }: { existing: boolean }) {
       <Row gutter={12}>
         <Col span={8}><Form.Item name='phone_code' label={t('regions.phoneCode')} rules={[{ pattern: /^\d{3,5}$/, message: t('regions.badCode') }]}><Input inputMode='numeric' maxLength={5} /></Form.Item></Col>
         <Col span={8}><Form.Item name='phone_zone' label={t('regions.phoneZone')} rules={[{ pattern: /^\d{3}$/, message: t('regions.badZone') }]}><Input inputMode='numeric' /></Form.Item></Col>
-        <Col span={8}><Form.Item name='local_digits' label={t('regions.localDigits')}><InputNumber min={5} max={7} style={{ width: '100%' }} /></Form.Item></Col>
+        <Col span={8}><WholeNumberItem name='local_digits' label={t('regions.localDigits')} min={5} max={7} /></Col>
       </Row>
       <Space size='large'>
         <Form.Item name='is_regional_center' label={t('regions.regionalCenter')} valuePropName='checked'><Switch /></Form.Item>

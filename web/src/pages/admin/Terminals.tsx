@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Checkbox, Col, Empty, Form, Input, InputNumber, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Checkbox, Col, Empty, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
@@ -11,6 +11,7 @@ import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useSession } from '../../session/session'
 import { OrganizationPicker } from './OrganizationPicker'
 import { PhoneSettings } from './PhoneSettings'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
 type Endpoint = Schemas['EndpointResponse']
 type EndpointValues = Partial<Schemas['EndpointCreate']>
@@ -174,7 +175,7 @@ function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number,
                 <Input placeholder={t('terminals.destination')} aria-label={`${t(`terminals.cf.${f}`)}: ${t('terminals.destination')}`} />
               </Form.Item>
             </Col>
-            {f === 'noanswer' && <Col span={6}><Form.Item name='cf_noanswer_timeout'><InputNumber min={5} max={120} addonAfter={t('terminals.seconds')} /></Form.Item></Col>}
+            {f === 'noanswer' && <Col span={6}><WholeNumberItem name='cf_noanswer_timeout' label={undefined} min={5} max={120} unit={t('terminals.seconds')} required /></Col>}
           </Row>
         ))}
       </Form>

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
+import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
 import { removeTrunk, saveTrunk, trunksQuery, trunksStatusQuery, type Trunk } from '../../api/trunks'
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from './kit'
+import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
 type Values = Schemas['TrunkCreate'] & { match_text?: string }
 
@@ -85,7 +86,7 @@ function TrunkForm ({ trunk, onClose }: { trunk?: Trunk, onClose: () => void }) 
         </Col>
         <Col xs={24}><Form.Item name='name' label={t('trunks.name')} rules={[required, { max: 100 }]}><Input /></Form.Item></Col>
         <Col xs={24} md={12}><Form.Item name='host' label={t('trunks.host')} rules={[required, { pattern: HOST, message: t('trunks.badHost') }]}><Input placeholder='sip.provider.kz' /></Form.Item></Col>
-        <Col xs={12} md={6}><Form.Item name='port' label={t('trunks.port')}><InputNumber min={1} max={65535} style={{ width: '100%' }} /></Form.Item></Col>
+        <Col xs={12} md={6}><WholeNumberItem name='port' label={t('trunks.port')} min={1} max={65535} /></Col>
         <Col xs={12} md={6}>
           <Form.Item name='transport' label={t('trunks.transport')}>
             <Select options={[{ value: 'transport-udp', label: 'UDP' }, { value: 'transport-tcp', label: 'TCP' }]} />

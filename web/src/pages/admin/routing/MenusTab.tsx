@@ -1,6 +1,6 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd'
+import { Button, Form, Input, Select, Space, Table, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keys } from '../../../api/keys'
@@ -8,6 +8,7 @@ import { menusQuery, removeMenu, saveMenu, type Destination, type Menu } from '.
 import { FormModal, LoadError, RowActions, useAction, useFormSave } from '../kit'
 import { useRoutingChoices } from './choices'
 import { cleanDestination, DestinationField, useDestinationText } from './Destination'
+import { WholeNumberItem } from '../../../forms/WholeNumberItem'
 
 interface Values {
   name: string
@@ -69,8 +70,8 @@ function MenuForm ({ tenant, menu, onClose }: { tenant: number, menu?: Menu, onC
       <Form.Item name='name' label={t('routing.name')} rules={[required, { max: 100 }]}><Input /></Form.Item>
       <Form.Item name='prompt_id' label={t('routing.menus.prompt')}><Select allowClear options={choices.prompts.map((p) => ({ value: p.id, label: p.name }))} /></Form.Item>
       <Space>
-        <Form.Item name='timeout' label={t('routing.menus.timeout')} rules={[required]}><InputNumber min={1} max={60} addonAfter={t('terminals.seconds')} /></Form.Item>
-        <Form.Item name='attempts' label={t('routing.menus.attempts')} rules={[required]}><InputNumber min={1} max={5} /></Form.Item>
+        <WholeNumberItem name='timeout' label={t('routing.menus.timeout')} min={1} max={60} unit={t('terminals.seconds')} required />
+        <WholeNumberItem name='attempts' label={t('routing.menus.attempts')} min={1} max={5} required />
       </Space>
       <Form.List name='options'>
         {(fields, { add, remove }) => (
