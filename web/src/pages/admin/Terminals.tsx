@@ -150,7 +150,7 @@ function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number,
       okText={t('common.save')} cancelText={t('common.cancel')} onOk={() => form.submit()} okButtonProps={{ loading: busy }}
     >
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={endpoint ?? { allow_long_distance: false }}>
+      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={endpoint ?? { allow_long_distance: false, cf_noanswer_timeout: 20 }}>
         <Row gutter={12}>
           <Col span={14}><Form.Item name='name' label={t('terminals.name')} rules={[required, { max: 100 }, { validator: async (_, v?: string) => { if (v && !safeName(v)) throw new Error(t('terminals.badName')) } }]}><Input /></Form.Item></Col>
           <Col span={10}>
