@@ -3,6 +3,7 @@ import { transactional, type AppDb } from '../../db/client.js'
 import { createFfmpegDecoder, type AudioDecoder } from '../../integrations/audio/index.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import { PROMPT_RECORDED_EVENT } from './asterisk-names.js'
 import { createPromptsByPhone } from './by-phone.js'
 import { changesReferences, withReferences } from '../../lib/reference-cache.js'
 import { createCallRoutingRepo } from './repo.js'
@@ -20,7 +21,11 @@ export function createCallRoutingModule (deps: { db: AppDb, decoder?: AudioDecod
   const byPhone = createPromptsByPhone({ repo, decoder, recordingsDir: deps.recordingsDir, log: deps.log })
   return {
     port: {
-      dialplanEvent: (message) => { byPhone.event(message).catch((err: unknown) => deps.log.warn({ err }, 'prompt by phone: not kept')) },
+      // every event of the PBX passes here: only the dialplan's own word for a prompt costs anything
+      dialplanEvent: (message) => {
+        if (message.UserEvent !== PROMPT_RECORDED_EVENT) return
+        byPhone.event(message).catch((err: unknown) => deps.log.warn({ err }, 'prompt by phone: not kept'))
+      },
     },
     async register (app) {
       // queues are counted in the Shape B list
