@@ -82,9 +82,10 @@ describe('prompts recorded by phone (UserEvent AppealsPromptRecorded, replayed f
       const before = await recordings()
       const name = fields.Organization ? undefined : recordAndTell({ ...fields, PromptLanguage: '1' })
       if (fields.Organization) {
-        // the file's name says 101, the event 102: not the dialplan's, so not even read
+        // the file's name says 101, the event 102: not the dialplan's, so not even read; a refusal told after it is handled after it
         const kept = recordAndTell({ ...fields, PromptLanguage: '1' })
-        await new Promise((resolve) => setTimeout(resolve, 500))
+        const next = recordAndTell({ Terminal: '101001', PromptLanguage: '1' })
+        await eventually(async () => !existsSync(join(drafts, next)), 10_000, 'the event told after it handled')
         assert.ok(existsSync(join(drafts, kept)), 'a name that disagrees with the event is not touched')
         rmSync(join(drafts, kept))
       } else {
@@ -100,7 +101,9 @@ describe('prompts recorded by phone (UserEvent AppealsPromptRecorded, replayed f
     writeFileSync(outside, makeWav(16_000, pcm16(sine(16_000, 440, 1))))
     recordAndTell({ File: outside }, { file: false })
     recordAndTell({ File: '/etc/passwd' }, { file: false })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // an operator's recording told after them: once it is handled (removed), so are they
+    const next = recordAndTell({ Terminal: '101001', PromptLanguage: '1' })
+    await eventually(async () => !existsSync(join(drafts, next)), 10_000, 'the event told after them handled')
     assert.ok(existsSync(outside))
     assert.equal((await recordings()).filter((r) => r.source?.format === 'phone').length, 1, 'only the first test\'s')
   })
