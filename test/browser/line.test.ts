@@ -57,12 +57,12 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     peer.replay('queue-answered.txt', { from: joined })
     await panel.getByText('Никто не ждёт').waitFor({ timeout: 15_000 })
     const queues = panel.getByTestId('line-queues')
-    await queues.getByRole('row', { name: /org101-queue\s+1\s+1\s+0/ }).waitFor({ timeout: 15_000 })
+    await queues.getByRole('row', { name: /Очередь организации\s+1\s+1\s+0/ }).waitFor({ timeout: 15_000 })
     await panel.getByTestId('agent-101001').getByText(/Обработка|Готов/).waitFor()
 
     // two callers hang up waiting (4 s and 5 s: one short abandon, one abandon)
     peer.replay('queue-abandoned.txt')
-    await queues.getByRole('row', { name: /org101-queue\s+3\s+1\s+1 \+1/ }).waitFor({ timeout: 15_000 })
+    await queues.getByRole('row', { name: /Очередь организации\s+3\s+1\s+1 \+1/ }).waitFor({ timeout: 15_000 })
     await panel.getByTestId('agent-101001').getByText(/: Перерыв ·/).waitFor({ timeout: 15_000 })
     await screenshot(page, 'line-03-abandoned')
 

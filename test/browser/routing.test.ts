@@ -200,7 +200,7 @@ describe('console: call routing (Chromium)', { skip: noBrowser }, () => {
     await page.goto(`${service.url}/console/board`)
     await page.getByTestId('board-pbx').getByText('АТС не подключена').waitFor()
     const queues = page.getByTestId('line-queues')
-    await queues.getByRole('row', { name: /^org109-queue\s+0\s+0\s+0/ }).waitFor()
+    await queues.getByRole('row', { name: /^Очередь организации\s+0\s+0\s+0/ }).waitFor()
     assert.equal(await page.getByText('Операторов в очередях нет').count(), 0, 'no word that nobody works where nothing is known')
     await page.getByText('Состояние операторов неизвестно без АТС').waitFor()
     await screenshot(page, '65a-board-without-pbx')

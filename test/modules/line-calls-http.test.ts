@@ -209,6 +209,8 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
       const other = await board(otherManager)
       // its own queue, configured and not yet called, at zero; nothing of another organization's
       assert.deepEqual([other.agents, other.waiting, other.queues.map((q) => [q.queue, q.waiting_now, q.offered])], [[], [], [['org102-queue', 0, 0]]])
+      // each with its own name, for the console to say
+      assert.deepEqual((other.queues as unknown as { name: string | null, is_default: boolean }[]).map((q) => [q.name, q.is_default]), [['Очередь организации', true]])
       assert.equal((await get('/api/line-calls/board', manager)).json().pbx, 'connected')
       assert.equal((await get('/api/line-calls/board', operator)).statusCode, 403)
       assert.equal((await t.app.inject({ url: '/api/line-calls/board' })).statusCode, 401)

@@ -22,11 +22,11 @@ export async function queueByAsteriskName (db: AppDb, name: string): Promise<{ o
     .from(queues).where(and(eq(queues.organization_id, organizationIdOfPrefix(parsed.prefix)), which)).limit(1))[0]
 }
 
-/** the Asterisk names of the queues configured: an organization's, or every organization's (at most `limit`), by name */
-export async function configuredQueueNames (db: AppDb, organizationId: number | undefined, limit: number): Promise<string[]> {
-  const rows = await db.select({ id: queues.id, is_default: queues.is_default, prefix: organizationPrefix(queues.organization_id) }).from(queues)
+/** the queues configured, by their Asterisk names, with their own: an organization's, or every organization's (at most `limit`) */
+export async function configuredQueues (db: AppDb, organizationId: number | undefined, limit: number): Promise<{ queue: string, name: string, is_default: boolean }[]> {
+  const rows = await db.select({ id: queues.id, name: queues.name, is_default: queues.is_default, prefix: organizationPrefix(queues.organization_id) }).from(queues)
     .where(organizationId === undefined ? undefined : eq(queues.organization_id, organizationId)).orderBy(asc(queues.organization_id), asc(queues.id)).limit(limit)
-  return rows.map((q) => queueName(q.prefix, q)).sort()
+  return rows.map((q) => ({ queue: queueName(q.prefix, q), name: q.name, is_default: q.is_default }))
 }
 
 /** the organization's queues, correlated to the caller's row (Shape B's queues_count) */

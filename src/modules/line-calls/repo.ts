@@ -4,7 +4,7 @@ import { memberStatePeriods, memberStates, lineCalls, lineEventLeader } from '..
 import { isoOrNull } from '../../lib/clock.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
-import { configuredQueueNames, queueByAsteriskName } from '../call-routing/queries.js'
+import { configuredQueues, queueByAsteriskName } from '../call-routing/queries.js'
 import { breakLimits } from '../agents/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
@@ -50,7 +50,7 @@ export function createLineCallRepo (db: AppDb) {
   })
   return {
     /** the queues configured, listed on the board even before their first call */
-    configuredQueues: (organizationId: number | undefined, limit: number) => configuredQueueNames(db, organizationId, limit),
+    configuredQueues: (organizationId: number | undefined, limit: number) => configuredQueues(db, organizationId, limit),
     /** the longest each break reason may last (minutes) */
     breakLimits: () => breakLimits(db),
     /** this instance leads the events' reading from now: the epoch it writes under, raised past its predecessor's (whose writes in flight finish first) */

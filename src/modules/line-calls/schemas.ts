@@ -174,7 +174,11 @@ export const LineBoard = Type.Object({
   time_zone: Type.String(),
   pbx: OneOf(['connected', 'unreachable', 'not_configured'] as const, { description: 'whether Asterisk answers (AMI): without it nobody waiting and no agent can be seen, and the figures stop at the last event heard' }),
   totals: Type.Object(QueueFigures),
-  queues: Type.Array(LineKpis.properties.queues.items, { description: 'every queue configured (at zero before its first call of the day; 200 at most in all) and every queue with calls today' }),
+  queues: Type.Array(Type.Object({
+    ...LineKpis.properties.queues.items.properties,
+    name: Nullable(Type.String({ description: 'the queue\'s own name (null: a queue Asterisk has and the service does not)' })),
+    is_default: Type.Boolean({ description: 'the organization\'s own queue' }),
+  }), { description: 'every queue configured (at zero before its first call of the day; 200 at most in all) and every queue with calls today' }),
   lines: Type.Array(Type.Object({ line: Type.String(), ...LineFigures }), { description: 'today\'s figures of each line' }),
   waiting: Type.Array(Type.Object({
     linkedid: Type.String(),

@@ -286,11 +286,13 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
         pbxState(),
       ])
       const limits = agents.some((a) => a.state === 'break') ? await repo.breakLimits() : new Map<string, number>()
-      // every queue configured, at zero until its first call of the day
+      // every queue configured, at zero until its first call of the day, each with its own name
+      const known = new Map(configured.map((q) => [q.queue, q]))
+      const named = (queue: string) => ({ name: known.get(queue)?.name ?? null, is_default: known.get(queue)?.is_default ?? false })
       const withCalls = new Set(today.queues.map((q) => q.queue))
-      const idle = configured.filter((name) => !withCalls.has(name)).map((queue) => ({ queue, ...figuresOf(NO_CALLS), waiting_now: 0, longest_wait_now: null }))
+      const idle = configured.filter((q) => !withCalls.has(q.queue)).map(({ queue }) => ({ queue, ...figuresOf(NO_CALLS), waiting_now: 0, longest_wait_now: null }))
       return {
-        day: today.date_to, time_zone: timeZone, pbx, totals: today.totals, queues: [...today.queues, ...idle].sort((a, b) => a.queue.localeCompare(b.queue)), lines: today.lines.lines,
+        day: today.date_to, time_zone: timeZone, pbx, totals: today.totals, queues: [...today.queues, ...idle].sort((a, b) => a.queue.localeCompare(b.queue)).map((q) => ({ ...q, ...named(q.queue) })), lines: today.lines.lines,
         waiting: waiting.map((w) => ({ ...w, joined_at: w.joined_at!.toISOString() })),
         agents: agents.map((a) => {
           // another instance reads the events: a wrap-up over is ready from its end, whoever writes it

@@ -4766,6 +4766,10 @@ export interface components {
                 waiting_now: number;
                 /** @description how long the longest-waiting caller has waited now, seconds */
                 longest_wait_now: number | null;
+                /** @description the queue's own name (null: a queue Asterisk has and the service does not) */
+                name: string | null;
+                /** @description the organization's own queue */
+                is_default: boolean;
             }[];
             /** @description today's figures of each line */
             lines: {

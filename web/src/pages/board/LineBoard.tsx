@@ -6,6 +6,7 @@ import type { Schemas } from '../../api/client'
 import { keys } from '../../api/keys'
 import { breakReasonsQuery, reasonName } from '../../api/agents'
 import { lineBoardQuery } from '../../api/line'
+import { useQueueName } from '../admin/routing/choices'
 import { useLiveEvents } from '../../live/live'
 import { useNow } from '../../live/use-now'
 
@@ -38,6 +39,7 @@ export function LineBoard () {
   const { t, i18n } = useTranslation()
   const board = useLineBoard()
   const reasons = useQuery(breakReasonsQuery)
+  const queueName = useQueueName()
   const now = useNow(1000)
   const data = board.data
   const waited = (joinedAt: string) => clock((now - Date.parse(joinedAt)) / 1000)
@@ -79,7 +81,7 @@ export function LineBoard () {
         style={{ marginTop: 16 }} size='small' rowKey='queue' pagination={false} dataSource={data?.queues} data-testid='line-queues'
         locale={{ emptyText: t('line.noCalls') }}
         columns={[
-          { title: t('line.queue'), dataIndex: 'queue' },
+          { title: t('line.queue'), dataIndex: 'queue', render: (queue: string, q) => (q.name === null ? queue : <span title={queue}>{queueName({ name: q.name, is_default: q.is_default })}</span>) },
           { title: t('line.offered'), dataIndex: 'offered' },
           { title: t('line.answered'), dataIndex: 'answered' },
           { title: t('line.abandoned'), dataIndex: 'abandoned', render: (v: number, q) => <>{v}{q.short_abandoned > 0 && <Typography.Text type='secondary' title={t('line.shortAbandoned')}> +{q.short_abandoned}</Typography.Text>}</> },
