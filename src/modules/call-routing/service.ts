@@ -10,7 +10,7 @@ import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
-import { AudioError, convertPrompt, MAX_UPLOAD_BYTES } from './prompt-audio.js'
+import { AudioError, convertPrompt } from './prompt-audio.js'
 import { WavError } from './wav.js'
 import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
 import { usersOf, type RoutingItem } from './users.js'
@@ -349,7 +349,6 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
       async upload (actor: Principal, tenantId: number, id: number, language: 'ru' | 'kk', file: Buffer) {
         const org = await tenant(actor, tenantId)
         const prompt = found(await repo.prompt(tenantId, id), 'Prompt')
-        if (file.length > MAX_UPLOAD_BYTES) throw RequestValidationError.field(['body'], `A file may be at most ${MAX_UPLOAD_BYTES} bytes`, undefined)
         let converted
         try {
           converted = await convertPrompt(file, decoder)
