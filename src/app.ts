@@ -26,6 +26,7 @@ import { appliedMigrations, shippedMigrations } from './db/migrate.js'
 import { createAmiClient } from './integrations/ami/client.js'
 import { amiAnswers, amiPbxControl, type PbxControl } from './integrations/ami/pbx-control.js'
 import { amiQueueControl, type QueueControl } from './integrations/ami/queue-control.js'
+import { amiCallControl } from './integrations/ami/call-control.js'
 import type { LlmGateway } from './integrations/llm/gateway.js'
 import type { AudioDecoder } from './integrations/audio/index.js'
 import { createSmppGateway, type SmsGateway } from './integrations/sms/index.js'
@@ -49,6 +50,7 @@ import * as llm from './modules/llm/index.js'
 import * as notifications from './modules/notifications/index.js'
 import * as organizations from './modules/organizations/index.js'
 import * as pbx from './modules/pbx/index.js'
+import * as placedCalls from './modules/placed-calls/index.js'
 import * as platform from './modules/platform/index.js'
 import * as references from './modules/references/index.js'
 import * as regions from './modules/regions/index.js'
@@ -128,7 +130,7 @@ export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...trunks.schemas, ...lineSwitch.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
+const sharedSchemas: TSchema[] = [...commonSchemas, ...health.schemas, ...auth.schemas, ...employees.schemas, ...classifiers.schemas, ...references.schemas, ...regions.schemas, ...organizations.schemas, ...endpoints.schemas, ...trunks.schemas, ...lineSwitch.schemas, ...callRouting.callRoutingSchemas, ...agentsModule.schemas, ...lineCalls.schemas, ...pbx.schemas, ...placedCalls.schemas, ...callEvents.schemas, ...llm.schemas, ...platform.schemas, ...groups.schemas, ...calendar.schemas, ...appeals.schemas, ...notifications.schemas, ...audit.schemas, ...recordings.schemas]
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -243,6 +245,11 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)
   // the development outbox mailer is not a delivery: without SMTP_URL e-mail notifications wait
   const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms, metrics })
+  const appealsModule = createAppealsModule({ db, clock, log, appeals: config.appeals, calendar: calendar.port, notifications: notifications.port, live: callEvents.port, llm: llm.port })
+  const calls = placedCalls.createPlacedCallsModule({
+    db, clock, log, control: ami ? amiCallControl(ami) : undefined, appeals: appealsModule.port, desk: callEvents.port, publish: callEvents.port.publish,
+    callEnded: recorded.port.callEnded, audit: audit.port,
+  })
 
   await mountModules(app, [
     { port: undefined, running: [figures, referenceChanges] },
@@ -269,7 +276,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     agents,
     lineCalls.createLineCallsModule({
       database, log, clock, timeZone: config.appeals.timeZone, events, queues: queueControl, desk: callEvents.port, publish: callEvents.port.publish, calls: config.calls, metrics,
-      callEnded: recorded.port.callEnded, listeners: [routing.port.dialplanEvent],
+      callEnded: recorded.port.callEnded, listeners: [routing.port.dialplanEvent, calls.port.event],
       pbxAnswers: ami ? amiAnswers(ami) : deps.pbxControl && (async () => { await deps.pbxControl!.status() }),
     }),
     recorded,
@@ -277,7 +284,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createGroupsModule({ db }),
     calendar,
     notifications,
-    createAppealsModule({ db, clock, log, appeals: config.appeals, calendar: calendar.port, notifications: notifications.port, live: callEvents.port, llm: llm.port }),
+    appealsModule,
+    calls,
   ])
   return app
 }

@@ -26,10 +26,15 @@ const recorded = {
   registrations: recordedAnswer(readRecording('trunks.txt'), { Action: 'PJSIPShowRegistrationsOutbound' }),
   // a caller in the language menu, as Asterisk listed it (core-show-channels.txt)
   channels: recordedAnswer(readRecording('core-show-channels.txt'), { Action: 'CoreShowChannels' }),
+  // a terminal's endpoint with its phone registered, and an endpoint Asterisk has not (placed-call.txt)
+  // (the recorder asked before its login was answered: the answer's own messages are those naming its ActionID)
+  endpoint: recordedAnswer(readRecording('placed-call.txt'), { Action: 'PJSIPShowEndpoint', ActionID: 'placed-1' }).filter((m) => m.includes('ActionID: placed-1')),
+  noEndpoint: recordedAnswer(readRecording('placed-call.txt'), { Action: 'PJSIPShowEndpoint', ActionID: 'placed-3' }).find((m) => m.includes('ActionID: placed-3'))!,
 }
 
 /** a channel up on the PBX: the peer's CoreShowChannels lists these, and one for each caller waiting in a queue */
-export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string }
+/** a channel up besides the callers waiting; `channel`: its name (else `PJSIP/trunk-<uniqueid>`, a caller's) */
+export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string, channel?: string }
 export type PeerMode = 'normal' | 'silent' | 'drop'
 /** an outbound registration (a trunk's) and what Asterisk says of it */
 export interface PeerRegistration { name: string, status: 'Registered' | 'Unregistered' | 'Rejected', serverUri: string }
@@ -131,6 +136,20 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         write(withValues(byEvent('OutboundRegistrationDetailComplete'), { ActionID: id, ListItems: String(state.registrations.length), Registered: String(registered), NotRegistered: String(state.registrations.length - registered) }))
         return
       }
+      case 'PJSIPShowEndpoint': {
+        if (!state.endpoints.includes(a.Endpoint ?? '')) { write(withValues(recorded.noEndpoint, { ActionID: id, Message: `Unable to retrieve endpoint ${a.Endpoint}` })); return }
+        const registered = state.contacts.some((c) => c.endpoint === a.Endpoint)
+        // the recorded endpoint's detail, aor, auth, contact and transport: its name and device state the peer's
+        const listed = recorded.endpoint.filter((m) => registered || !m.includes('Event: ContactStatusDetail'))
+        for (const m of listed) {
+          write(withValues(m, { ActionID: id, ObjectName: a.Endpoint!, Endpoint: a.Endpoint!, ListItems: String(listed.length - 2), ...(m.includes('Event: EndpointDetail') ? { DeviceState: registered ? 'Not in use' : 'Unavailable' } : {}) }))
+        }
+        return
+      }
+      case 'Originate':
+        // main/manager.c's answer to an Async Originate; what becomes of the call comes as events (the test replays them)
+        write(message(['Response: Success', `ActionID: ${id}`, 'Message: Originate successfully queued']))
+        return
       case 'PJSIPShowContacts':
         if (state.contacts.length === 0) { write(`Response: Error${CRLF}ActionID: ${id}${CRLF}Message: No Contacts found\n${CRLF}${CRLF}`); return }
         write(message(['Response: Success', `ActionID: ${id}`, 'EventList: start', 'Message: A listing of Contacts follows, presented as ContactList events']))
@@ -167,7 +186,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         const channels = [...state.channels, ...state.callers.map((c) => ({ uniqueid: c.uniqueid, linkedid: c.uniqueid, context: 'appeals-queue', application: 'Queue' }))]
         write(withValues(response, { ActionID: id }))
         for (const c of channels) {
-          write(withValues(channel, { ActionID: id, Channel: `PJSIP/trunk-${c.uniqueid}`, Uniqueid: c.uniqueid, Linkedid: c.linkedid, Context: c.context, Application: c.application }))
+          write(withValues(channel, { ActionID: id, Channel: (c as PeerChannel).channel ?? `PJSIP/trunk-${c.uniqueid}`, Uniqueid: c.uniqueid, Linkedid: c.linkedid, Context: c.context, Application: c.application }))
         }
         write(withValues(complete, { ActionID: id, ListItems: String(channels.length) }))
         return

@@ -83,11 +83,22 @@ export function recordedEvents (name: string, session: number): RecordedEvent[] 
   return events
 }
 
+/** the ActionIDs the recording's first session sent */
+function sentActionIds (name: string): Set<string> {
+  const text = readFileSync(new URL(`../fixtures/asterisk-ami/${name}`, import.meta.url), 'latin1')
+  const first = text.split(/^##### session .*$/m)[1] ?? ''
+  return new Set([...first.matchAll(/^##### >>> SENT[^\n]*\n(?:[^\n]+\n)*?ActionID: (\S+)/gm)].map((m) => m[1]!))
+}
+
 /**
  * The events the AMI test peer's `replay` indexes: what Asterisk sent unasked to the session that
- * logged in with `Events: on`, every class (the lists that answered its own actions left out).
+ * logged in with `Events: on`, every class (the lists that answered its own actions left out; an
+ * event naming another session's action, Originate's OriginateResponse, kept).
  */
-export const replayedEvents = (name: string): RecordedEvent[] => recordedEvents(name, 0).filter((e) => e.message.ActionID === undefined)
+export const replayedEvents = (name: string): RecordedEvent[] => {
+  const own = sentActionIds(name)
+  return recordedEvents(name, 0).filter((e) => e.message.ActionID === undefined || !own.has(e.message.ActionID))
+}
 
 /** Asterisk 22's event classes (manager.c's perms, less the action-only ones) */
 const EVENT_CLASSES = ['system', 'call', 'log', 'verbose', 'command', 'agent', 'user', 'config', 'dtmf', 'reporting', 'cdr', 'dialplan', 'originate', 'agi', 'cc', 'aoc', 'test', 'security', 'message']

@@ -14,6 +14,7 @@ import { createMetrics } from '../../src/lib/metrics.js'
 import { dataProtectionOfficers } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
+import { appealFixture } from '../helpers/appeals.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 import { openSse } from '../helpers/sse.js'
@@ -501,6 +502,126 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
       await sleep(1000)
       writeFileSync(process.env.PBX_RECORD_TRUNKS, recorder.text(), 'latin1')
     }
+  })
+
+  it('click-to-call from an appeal: the operator\'s phone rings, then the citizen\'s through the trunk; connected, recorded, in the appeal\'s history, answered with it; a supervisor listens in; the refusals through HTTP', async () => {
+    const base = `/api/organizations/${ids.org}`
+    const appeals = await appealFixture(t.app, database.db)
+    const executorOperator = operators[0]!
+    const appeal = await api('POST', '/api/appeals', {
+      citizen: { full_name: 'Сейткали Нурлан', phone: '+7 701 000 00 02' }, source_id: appeals.ids.source, language: 'ru', text: 'Нет отопления, прошу перезвонить',
+      subcategory_id: appeals.ids.heating, region_id: appeals.ids.region, address: 'ул. Абая, 1', response_method_id: appeals.ids.methods.call, executor_organization_id: ids.org,
+    })
+    await api('POST', `/api/appeals/${appeal.id}/take`, undefined, executorOperator)
+    // the supervisor's terminal and phone: in Asterisk after a generation
+    const manager = await makeUser(database.db, { role: 'manager', organization_id: ids.org })
+    const supervisor = await login(t.app, manager)
+    await makeTerminal(t.app, admin, ids.org, '008', manager.id)
+    const offlineOperator = await makeUser(database.db, { role: 'operator', organization_id: ids.org })
+    await makeTerminal(t.app, admin, ids.org, '007', offlineOperator.id)
+    await api('PUT', `${base}/endpoints/101007`, { allow_long_distance: true })
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(generation.success, true, JSON.stringify(generation))
+    await eventually(async () => (await asterisk.cli('pjsip show endpoints')).includes('101008'), 30_000, 'the supervisor\'s terminal in Asterisk')
+    const supervisorPhone = await operatorPhone(pjsua, '101008', PASSWORD, 5208)
+    phones.push(supervisorPhone)
+    if (process.env.PBX_RECORD_PLACED) {
+      recorder.close()
+      recorded.push(recorder.text())
+      recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+      // the answers the AMI peer gives: a registered terminal, one Asterisk has but no phone registered, one it has not
+      for (const [i, endpoint] of ['101001', '101007', '101999'].entries()) {
+        recorder.send({ Action: 'PJSIPShowEndpoint', Endpoint: endpoint, ActionID: `placed-${i + 1}` })
+        await sleep(500)
+      }
+    }
+    const place = (payload: object, headers: Headers) => t.app.inject({ method: 'POST', url: '/api/calls', headers, payload })
+
+    // refused, each said in words: no terminal, an unregistered one, a number the terminal may not dial, not a number
+    const refusals = [
+      [await place({ number: '+77010000002' }, admin), 409, 'no_terminal'],
+      [await place({ number: '+77010000002', appeal_id: appeal.id }, await login(t.app, offlineOperator)), 409, 'terminal_offline'],
+      [await place({ number: '+77010000002' }, supervisor), 403, 'not_permitted'],
+      [await place({ number: 'позвонить' }, executorOperator), 422, undefined],
+      [await place({ number: '+77770001122' }, executorOperator), 403, 'number_not_allowed'],
+    ] as const
+    for (const [res, status, code] of refusals) {
+      assert.equal(res.statusCode, status, res.body)
+      if (code) assert.equal(res.json().code, code, res.body)
+    }
+
+    const citizen = publicNetwork
+    const operator = phones[0]!
+    const from = operator.output().length
+    const citizenFrom = citizen.output().length
+    const desk = consoles[0]!
+    const told = desk.events.length
+    recorder.mark(`operator 101001 calls +77010000002 for appeal ${appeal.id}`)
+    const placed = await place({ number: '8 701 000 00 02', appeal_id: appeal.id }, executorOperator)
+    assert.equal(placed.statusCode, 202, placed.body)
+    const call = placed.json()
+    assert.deepEqual([call.status, call.number, call.terminal_id, call.appeal_id], ['ringing_you', '+77010000002', '101001', appeal.id])
+    const again = await place({ number: '+77010000002', appeal_id: appeal.id }, executorOperator)
+    assert.deepEqual([again.statusCode, again.json().code], [409, 'call_in_progress'])
+    await operator.waitFor(/state changed to CONFIRMED/, '101001 answering its own phone', 20_000, from)
+    await citizen.waitFor(/state changed to CONFIRMED/, 'the citizen answering', 30_000, citizenFrom)
+    const heard = citizen.output().slice(citizenFrom)
+    assert.match(heard, /INVITE sip:\+77010000002@127\.0\.0\.2:5399 SIP\/2\.0/, 'the number in the trunk\'s format, through the route')
+    assert.match(heard, /From: <sip:\+77172550000@/, 'the trunk\'s caller id, not the citizen\'s own number')
+    const connected = await eventually(async () => {
+      const now = await api('GET', `/api/calls/${call.id}`, undefined, executorOperator)
+      return now.status === 'connected' ? now : undefined
+    }, 20_000, 'connected')
+    assert.ok(connected.answered_at !== null && connected.connected_at !== null)
+
+    // the supervisor listens in on 101001's call
+    const supervisorFrom = supervisorPhone.output().length
+    const logFrom = asterisk.log().length
+    recorder.mark('supervisor 101008 listens in on 101001')
+    const spy = await t.app.inject({ method: 'POST', url: '/api/calls/spy', headers: supervisor, payload: { terminal_id: '101001', mode: 'listen' } })
+    assert.equal(spy.statusCode, 202, spy.body)
+    assert.deepEqual(spy.json(), { call_id: call.call_id, terminal_id: '101008', mode: 'listen' })
+    await supervisorPhone.waitFor(/state changed to CONFIRMED/, '101008 answering', 20_000, supervisorFrom)
+    await eventually(async () => /Attaching spy channel PJSIP\/101008-\w+ to PJSIP\/101001-/.test(asterisk.log().slice(logFrom)), 20_000, 'ChanSpy joining 101008 to 101001\'s call')
+    const notInCall = await t.app.inject({ method: 'POST', url: '/api/calls/spy', headers: supervisor, payload: { terminal_id: '101002', mode: 'whisper' } })
+    assert.deepEqual([notInCall.statusCode, notInCall.json().code], [409, 'not_in_call'])
+    const stranger = await login(t.app, await makeUser(database.db, { role: 'operator', organization_id: ids.org }))
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/calls/spy', headers: stranger, payload: { terminal_id: '101001', mode: 'listen' } })).statusCode, 403)
+
+    await sleep(3000)
+    recorder.mark('operator 101001 hangs up')
+    operator.hangUp()
+    await citizen.waitFor(/DISCONNECTED/, 'the citizen\'s call ended', 20_000, citizenFrom)
+    await supervisorPhone.waitFor(/DISCONNECTED/, 'the listener\'s call ended with it', 20_000, supervisorFrom)
+    assert.match(asterisk.log().slice(logFrom), /Stopped spying due to the spied-on channel hanging up/)
+    const ended = await eventually(async () => {
+      const now = await api('GET', `/api/calls/${call.id}`, undefined, executorOperator)
+      return now.status === 'ended' ? now : undefined
+    }, 20_000, 'ended')
+    assert.ok(ended.talk_seconds >= 2 && ended.talk_seconds <= 10, `talked ${ended.talk_seconds} s`)
+    if (process.env.PBX_RECORD_PLACED) writeFileSync(process.env.PBX_RECORD_PLACED, recorder.text(), 'latin1')
+    // the console was told each step
+    await eventually(async () => desk.events.slice(told).some((e) => e.event === 'call.placed' && (e.data.call as { status: string }).status === 'ended'), 10_000, 'the end on the console')
+    const steps = desk.events.slice(told).filter((e) => e.event === 'call.placed').map((e) => (e.data.call as { status: string }).status)
+    assert.deepEqual([...new Set(steps)], ['ringing_you', 'ringing_citizen', 'connected', 'ended'])
+
+    // the appeal's history, and the answer given in the call
+    const history = (await api('GET', `/api/appeals/${appeal.id}`, undefined, executorOperator)).history as { action: string, payload: Record<string, unknown> }[]
+    const line = history.find((h) => h.action === 'call')!
+    assert.deepEqual([line.payload.call_id, line.payload.status, line.payload.number, line.payload.talk_seconds], [call.id, 'ended', '+7701*****02', ended.talk_seconds])
+    const answered = await api('POST', `/api/appeals/${appeal.id}/answer`, { text: 'Отопление восстановлено, сообщили по телефону', language: 'ru', call_id: call.id }, executorOperator)
+    assert.equal(answered.answer.call_id, call.id)
+    // the call's record is the desk's, outbound; its recording is the operator's leg
+    const records = await api('GET', '/api/call-events/calls?phone=%2B77010000002', undefined, executorOperator)
+    const record = records.find((c: { call_id: string }) => c.call_id === call.call_id)
+    assert.deepEqual([record.direction, record.operator_num, record.hung_up_at !== null], ['out', '101001', true])
+    const legs = await eventually(async () => {
+      const found = await api('GET', `/api/line-calls/${call.call_id}/recordings`, undefined, executorOperator) as Array<{ terminal: string, seconds: number, format: string }>
+      return found.length > 0 && found.every((l) => l.format === 'opus') ? found : undefined
+    }, 60_000, 'the placed call\'s recording taken over')
+    assert.equal(legs[0]!.terminal, '101001')
+    assert.ok(Math.abs(legs[0]!.seconds - ended.talk_seconds) < 2, `recorded ${legs[0]!.seconds} s of ${ended.talk_seconds} s`)
+    process.stdout.write(`# pbx: placed call talked ${ended.talk_seconds} s, recorded ${legs[0]!.seconds} s\n`)
   })
 
   it('closed at the switch: the next call hears the switch\'s announcement, with no reload; opened, the next reaches the menu', async () => {

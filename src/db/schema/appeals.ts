@@ -17,6 +17,8 @@ export const appealLanguages = ['kk', 'ru'] as const
 export const rejectionKinds = ['not_an_appeal', 'duplicate', 'out_of_competence'] as const
 export const appealActions = [
   'register', 'assign', 'take', 'redirect', 'extend', 'answer', 'return', 'close', 'reject', 'overdue',
+  // a call placed for the appeal ended (issue 50): the status stays
+  'call',
 ] as const
 export type AppealAction = typeof appealActions[number]
 
@@ -63,6 +65,8 @@ export const appeals = pgTable('appeals', {
   answer_language: varchar('answer_language', { length: 2, enum: appealLanguages }),
   answer_attachments: jsonb('answer_attachments').$type<{ name: string, size: number, content_type: string }[]>(),
   answer_check: jsonb('answer_check').$type<Record<string, unknown>>(),
+  /** the call placed for the appeal that the answer was given in (a response by phone; placed_calls.id, no foreign key: its owner is another module) */
+  answer_call_id: integer('answer_call_id'),
   rejection_kind: varchar('rejection_kind', { length: 24, enum: rejectionKinds }),
   is_repeat: boolean('is_repeat').notNull().default(false),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -7,6 +7,8 @@ import { users } from './users.js'
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 export const callSources = ['posted', 'line'] as const
+/** in: the citizen called; out: the centre called the citizen (a call placed, issue 50) */
+export const callDirections = ['in', 'out'] as const
 
 /**
  * One call: opened by `answered` (posted, or Asterisk's AgentConnect on the line) or by its first
@@ -18,6 +20,7 @@ export const calls = pgTable('calls', {
   call_id: varchar('call_id', { length: 128 }),
   /** who told of the answer: `posted` to /answered (or a first chunk), `line` from Asterisk's events */
   source: varchar('source', { length: 8, enum: callSources }).notNull().default('posted'),
+  direction: varchar('direction', { length: 3, enum: callDirections }).notNull().default('in'),
   operator_num: varchar('operator_num', { length: 32 }).notNull(),
   /** the SIP terminal, when operator_num is one (no foreign key: history outlives terminals) */
   terminal_id: varchar('terminal_id', { length: 40 }),
@@ -35,6 +38,7 @@ export const calls = pgTable('calls', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   oneOf('calls_source_check', t.source, callSources),
+  oneOf('calls_direction_check', t.direction, callDirections),
   uniqueIndex('calls_call_id_unique').on(t.call_id),
   index('calls_operator_idx').on(t.operator_num, t.created_at),
   // the call going on of a user (a reloaded desk)

@@ -7,7 +7,7 @@ export type Capacity = 'centre' | 'executor' | 'executor_manager'
 
 interface Rule { from: readonly AppealStatus[], to: AppealStatus | 'same', by: readonly Capacity[] }
 
-export type TransitionAction = Exclude<AppealAction, 'register' | 'overdue'>
+export type TransitionAction = Exclude<AppealAction, 'register' | 'overdue' | 'call'>
 
 const RULES: Record<TransitionAction, readonly Rule[]> = {
   assign: [

@@ -12,10 +12,13 @@ import { createAppealAssistant } from './assistant.js'
 import { createDeadlineJob } from './deadline-job.js'
 import { createAppealRepo } from './repo.js'
 import routes from './routes.js'
-import { centreStaffCheck, createAppealService, type AppealLiveEvent } from './service.js'
+import { centreStaffCheck, createAppealService, type AppealLiveEvent, type AppealService } from './service.js'
 
 /** whether a principal is the call centre's staff, as the register and the live stream judge it */
 export const centreStaffPolicy = (db: AppDb) => centreStaffCheck({ organization: (id) => organizationRoleFacts(db, id) })
+
+/** what the calls placed for an appeal ask of the register */
+export type AppealsPort = Pick<AppealService, 'callTarget' | 'callEnded'>
 
 /**
  * The register of citizens' appeals: registration, the lifecycle with its legal deadlines on the
@@ -25,7 +28,7 @@ export const centreStaffPolicy = (db: AppDb) => centreStaffCheck({ organization:
 export function createAppealsModule (deps: {
   db: AppDb, clock: Clock, log: FastifyBaseLogger, appeals: Config['appeals']
   calendar: CalendarPort, notifications: NotificationsPort, live: CallEventsPort, llm: LlmPort
-}): ServiceModule {
+}): ServiceModule<AppealsPort> {
   const { db, clock, log } = deps
   const repo = createAppealRepo(db)
   const transaction = transactional(db, createAppealRepo)
@@ -48,7 +51,7 @@ export function createAppealsModule (deps: {
   })
   const assistant = createAppealAssistant({ llm: deps.llm, repo, visible: service.visibleRow, clock, publish, log })
   return {
-    port: undefined,
+    port: { callTarget: service.callTarget, callEnded: service.callEnded },
     // the reviews still answering are written before the LLM's accounting and the database close
     running: [deadlines, { stop: assistant.flush }],
     async register (app) {

@@ -17,3 +17,11 @@ export const appealsHoldUntil = (callRow: SQLWrapper) => sql`(
 export const executorsOfCall = async (db: AppDb, callRowId: number): Promise<number[]> =>
   (await db.selectDistinct({ id: appeals.executor_organization_id }).from(appeals).where(eq(appeals.call_row_id, callRowId)))
     .flatMap((r) => (r.id === null ? [] : [r.id]))
+
+/** until when an appeal (`appealId`, a column or subquery of the caller's query) holds what belongs to it: 'infinity' while open, else its closing; null without one */
+export const appealHoldsUntil = (appealId: SQLWrapper) => sql`(
+  select coalesce(a.closed_at, 'infinity'::timestamptz) from ${appeals} a where a.id = ${appealId})`
+
+/** the organization executing an appeal (the recordings of calls placed for it are its staff's to hear) */
+export const appealExecutor = async (db: AppDb, id: number): Promise<number | null> =>
+  (await db.select({ id: appeals.executor_organization_id }).from(appeals).where(eq(appeals.id, id)))[0]?.id ?? null

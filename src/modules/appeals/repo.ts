@@ -3,6 +3,7 @@ import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import type { NotifyMessage } from '../../db/notify.js'
 import { appealCounters, appealEvents, appeals } from '../../db/schema/index.js'
 import { callForAppeal, callTranscript } from '../call-events/queries.js'
+import { connectedCallOfAppeal } from '../placed-calls/queries.js'
 import { lineCallRecord } from '../line-calls/queries.js'
 import { classificationName, subcategoryForAppealFact, type ClassificationLevel } from '../classifiers/queries.js'
 import { employeeNames, employeeOrganization, employeeOrganizationFact, managerEmails, managerEmailsFact } from '../employees/queries.js'
@@ -199,6 +200,8 @@ export function createAppealRepo<D extends AppDb> (db: D) {
     callTranscript: (id: number) => callTranscript(db, id),
     /** the line's record of a call (its telephony id is the Linkedid) */
     lineCall: (callId: string) => lineCallRecord(db, callId),
+    /** a call placed for the appeal (an answer by phone names it) */
+    placedCall: (callId: number, appealId: number) => connectedCallOfAppeal(db, callId, appealId),
     /**
      * What registration needs to know before it writes, in one round trip: whether the registering
      * employee's organization is the centre, the subcategory, whether the references it names exist

@@ -49,6 +49,7 @@ export const AppealAnswerView = Type.Object({
   attachments: Type.Array(Type.Object({ name: Type.String(), size: Type.Integer(), content_type: Type.String() })),
   check: Type.Unsafe<Static<typeof AnswerCheck> | null>({ anyOf: [{ $ref: 'AnswerCheck#' }, { type: 'null' }], description: 'the LLM review of the reply (check-response); a failed review never blocks the answer' }),
   answered_at: Timestamp(),
+  call_id: Nullable(Type.Integer({ description: 'the call placed for the appeal that the answer was given in (/api/calls/{call_id}); null: none named' })),
 })
 
 export const AppealResponse = Type.Object({
@@ -238,6 +239,7 @@ export const AppealAnswer = Type.Object({
     name: Name(), size: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), content_type: Type.String({ minLength: 1, maxLength: 255 }),
   }, { additionalProperties: false }), { maxItems: 20 })),
   check: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the check-response result the console obtained, kept with the answer; absent: the service reviews the answer itself' })),
+  call_id: Type.Optional(Id({ description: 'a call placed for this appeal that reached the citizen (POST /api/calls): the answer given by phone in it' })),
 }, { $id: 'AppealAnswer', additionalProperties: false })
 
 export const AppealSuggestBody = Type.Object({

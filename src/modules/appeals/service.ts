@@ -368,6 +368,21 @@ export function createAppealService (deps: AppealServiceDeps) {
     register,
     visibleRow,
 
+    /** the numbers a call for the appeal may be placed to (its citizen's), to whoever may see it; else 404 */
+    async callTarget (principal: Principal, id: number): Promise<{ appeal_id: number, person_id: number | null, phones: string[] }> {
+      const row = await visibleRow(principal, id)
+      const person = row.person_id === null ? undefined : await repo.person(row.person_id)
+      return { appeal_id: row.id, person_id: row.person_id, phones: [row.citizen_phone, person?.phone ?? null].filter((p): p is string => p !== null) }
+    },
+
+    /** a call placed for the appeal ended: a line of its history (the status stays), told to its viewers */
+    async callEnded (entry: { appeal_id: number, actor_id: number | null, at: Date, payload: Record<string, unknown> }): Promise<void> {
+      const row = await repo.find(entry.appeal_id)
+      if (!row) return
+      await repo.addEvent({ appeal_id: row.id, at: entry.at, actor_id: entry.actor_id, action: 'call', from_status: row.status, to_status: row.status, reason: null, payload: entry.payload })
+      await announce(row, 'call')
+    },
+
     /** what the register is to this user: the centre's (registers, sees all) or an executor's (its organization's appeals) */
     async workplace (principal: Principal) {
       const centre = await isCentreStaff(principal)
@@ -436,18 +451,23 @@ export function createAppealService (deps: AppealServiceDeps) {
       return { values: { extended_until: until, close_due_at: until, extension_reason: input.reason }, reason: input.reason, payload: { from: row.close_due_at.toISOString(), to: until.toISOString() } }
     }),
 
-    answer: (principal: Principal, id: number, input: AppealAnswer) => transition(principal, id, 'answer', async () => {
+    answer: (principal: Principal, id: number, input: AppealAnswer) => transition(principal, id, 'answer', async (_row, tx) => {
+      if (input.call_id !== undefined) {
+        const call = await tx.placedCall(input.call_id, id)
+        if (!call) throw RequestValidationError.field(['body', 'call_id'], `Call ${input.call_id} was not placed for this appeal`, input.call_id)
+        if (call.connected_at === null) throw RequestValidationError.field(['body', 'call_id'], `Call ${input.call_id} did not reach the citizen`, input.call_id, 'call_not_connected')
+      }
       const check: AnswerCheck = input.check
         ? { status: 'done', source: 'console', result: input.check, provider: null, model: null, error: null, checked_at: clock().toISOString() }
         : { status: 'pending', source: 'service', result: null, provider: null, model: null, error: null, checked_at: null }
       return {
-        values: { answer_text: input.text, answer_language: input.language, answer_attachments: input.attachments ?? [], answer_check: check, answered_at: clock() },
-        payload: { language: input.language, attachments: (input.attachments ?? []).length },
+        values: { answer_text: input.text, answer_language: input.language, answer_attachments: input.attachments ?? [], answer_check: check, answered_at: clock(), answer_call_id: input.call_id ?? null },
+        payload: { language: input.language, attachments: (input.attachments ?? []).length, ...(input.call_id === undefined ? {} : { call_id: input.call_id }) },
       }
     }, (row) => { if (!input.check) deps.reviewAnswer(row, principal) }),
 
     return: (principal: Principal, id: number, reason: string) => transition(principal, id, 'return', async (row) => ({
-      values: { answered_at: null, answer_text: null, answer_language: null, answer_attachments: null, answer_check: null },
+      values: { answered_at: null, answer_text: null, answer_language: null, answer_attachments: null, answer_check: null, answer_call_id: null },
       reason,
       // the returned answer stays in the history
       payload: { answer: { text: row.answer_text, language: row.answer_language, answered_at: row.answered_at?.toISOString() ?? null } },

@@ -39,7 +39,7 @@ export function appealView (row: AppealRow, actor: Actor): AppealResponse {
     taken_at: isoOrNull(row.taken_at),
     answer: row.answer_text === null || row.answered_at === null
       ? null
-      : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: (row.answer_check as AnswerCheck | null) ?? null, answered_at: row.answered_at.toISOString() },
+      : { text: row.answer_text, language: row.answer_language ?? row.language, attachments: row.answer_attachments ?? [], check: (row.answer_check as AnswerCheck | null) ?? null, answered_at: row.answered_at.toISOString(), call_id: row.answer_call_id },
     closed_at: isoOrNull(row.closed_at),
     rejection_kind: row.rejection_kind,
     is_repeat: row.is_repeat,

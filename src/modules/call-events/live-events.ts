@@ -6,6 +6,7 @@ import { Type, type Static } from 'typebox'
 import { appealActions, appealLanguages, appealStatuses } from '../../db/schema/index.js'
 import { Nullable, OneOf } from '../../lib/common-schemas.js'
 import { CallSummary } from './schemas.js'
+import { PlacedCall } from '../placed-calls/schemas.js'
 
 /** whose event it is: the access scope (lib/access.ts) decides which consoles get it */
 const owner = { organization_id: Nullable(Type.Integer()), employee_id: Nullable(Type.Integer()) }
@@ -42,6 +43,12 @@ export const LineLiveEvent = Type.Object({
   ...owner,
 }, { $id: 'LineLiveEvent', additionalProperties: false })
 
+export const PlacedCallLiveEvent = Type.Object({
+  type: Type.Literal('call.placed', { description: 'a call the user placed (POST /api/calls) went on: its phone rang, the citizen\'s, they talk, it ended' }),
+  ...owner,
+  call: PlacedCall,
+}, { $id: 'PlacedCallLiveEvent', additionalProperties: false })
+
 const appealLiveTypes = [...appealActions, 'answer_checked' as const].map((a) => `appeal.${a}` as const)
 
 export const AppealLiveEvent = Type.Object({
@@ -54,7 +61,7 @@ export const AppealLiveEvent = Type.Object({
   status: OneOf(appealStatuses),
 }, { $id: 'AppealLiveEvent', additionalProperties: false })
 
-export const LiveEventMessage = Type.Union([CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent], { $id: 'LiveEventMessage' })
+export const LiveEventMessage = Type.Union([CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent, PlacedCallLiveEvent], { $id: 'LiveEventMessage' })
 export type LiveEventMessage = Static<typeof LiveEventMessage>
 
-export const liveEventSchemas = [CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent, LiveEventMessage]
+export const liveEventSchemas = [CallAnsweredLiveEvent, CallChunkLiveEvent, OperatorPresenceLiveEvent, AppealLiveEvent, LineLiveEvent, PlacedCallLiveEvent, LiveEventMessage]

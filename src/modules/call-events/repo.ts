@@ -169,7 +169,7 @@ export function createCallRepo<D extends AppDb> (db: D) {
       return db.select({
         id: calls.id, call_id: calls.call_id, operator_num: calls.operator_num, terminal_id: calls.terminal_id, organization_id: calls.organization_id,
         employee_id: calls.employee_id, caller_phone: calls.caller_phone, person_id: calls.person_id, answered_at: calls.answered_at,
-        is_final: calls.is_final, closed_at: calls.closed_at, created_at: calls.created_at, hung_up_at: calls.hung_up_at,
+        is_final: calls.is_final, closed_at: calls.closed_at, created_at: calls.created_at, hung_up_at: calls.hung_up_at, direction: calls.direction,
       }).from(calls).where(and(...where)).orderBy(desc(calls.created_at), desc(calls.id)).offset(f.skip).limit(f.limit)
     },
     findByCallId: async (callId: string) => (await db.select().from(calls).where(eq(calls.call_id, callId)))[0],

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Id, Nullable, Offset } from '../../lib/common-schemas.js'
+import { callDirections } from '../../db/schema/index.js'
+import { Id, Nullable, OneOf, Offset } from '../../lib/common-schemas.js'
 
 const OperatorNum = Type.String({ pattern: '^[0-9]{1,32}$', maxLength: 32, description: 'the operator\'s number: a SIP terminal id links the call to it' })
 
@@ -28,6 +29,7 @@ export const CallSummary = Type.Object({
   person_id: Nullable(Type.Integer()), answered_at: Nullable(Type.String({ format: 'date-time' })), is_final: Type.Boolean(),
   closed_at: Nullable(Type.String({ format: 'date-time' })), created_at: Type.String({ format: 'date-time' }),
   hung_up_at: Nullable(Type.String({ format: 'date-time', description: 'a call of the line: the caller\'s hang-up (Asterisk\'s Hangup); the transcript may close after' })),
+  direction: OneOf(callDirections, { description: 'in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)' }),
 }, { $id: 'CallSummary' })
 
 export const CallAnsweredResult = Type.Object({

@@ -1,5 +1,5 @@
 import type { Transactional } from '../../db/client.js'
-import type { appealLanguages } from '../../db/schema/index.js'
+import type { appealLanguages, callDirections } from '../../db/schema/index.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { canSee, scopeOf } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
@@ -21,8 +21,11 @@ export function toCallSummary (c: Omit<CallRow, 'transcript' | 'source'>): CallS
     id: c.id, call_id: c.call_id, operator_num: c.operator_num, terminal_id: c.terminal_id, organization_id: c.organization_id,
     employee_id: c.employee_id, caller_phone: c.caller_phone, person_id: c.person_id, answered_at: isoOrNull(c.answered_at),
     is_final: c.is_final, closed_at: isoOrNull(c.closed_at), created_at: c.created_at.toISOString(), hung_up_at: isoOrNull(c.hung_up_at),
+    direction: c.direction,
   }
 }
+
+type CallDirection = typeof callDirections[number]
 
 /** the language a call of the line was taken in (the language menu's choice) */
 type CallLanguage = typeof appealLanguages[number]
@@ -31,7 +34,7 @@ type CallLanguage = typeof appealLanguages[number]
 export const TWIN_WINDOW_MS = 60_000
 
 /** an answer as the line's events tell it */
-export interface LineAnswer { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }
+export interface LineAnswer { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null, direction?: CallDirection }
 type Answer = Omit<LineAnswer, 'call_id' | 'language'> & { call_id?: string, language?: CallLanguage | null, source: CallSource }
 
 /** a call begun longer ago than this is no longer the desk's current call, whatever its transcript */
@@ -85,7 +88,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
       const twin = await tx.twinAnswer({ operatorNum: a.operator_num, phone: a.caller_phone, at: a.answered_at, windowMs: TWIN_WINDOW_MS, toldBy: a.source })
       if (twin && a.call_id !== undefined) await tx.nameCall(twin.id, a.call_id)
       if (twin) return { call: { ...twin, call_id: twin.call_id ?? a.call_id ?? null }, fresh: false }
-      const values = { operator_num: a.operator_num, caller_phone: a.caller_phone, answered_at: a.answered_at, person_id: person?.id ?? null, source: a.source, call_id: a.call_id, ...link }
+      const values = { operator_num: a.operator_num, caller_phone: a.caller_phone, answered_at: a.answered_at, person_id: person?.id ?? null, source: a.source, call_id: a.call_id, direction: a.direction ?? 'in', ...link }
       return { call: await tx.insertCall(values), fresh: true }
     })
     const result = {

@@ -106,3 +106,7 @@ export async function terminalsWithCredentials (db: AppDb, organizationIds: numb
 export const routingEditorAt = async (db: AppDb, organizationId: number, terminalId: string) =>
   (await db.select({ employee_id: sipTerminals.employee_id, allowed: managesRoutingFact(sql`${sipTerminals.employee_id}`, sql`${sipTerminals.organization_id}`) })
     .from(sipTerminals).where(and(eq(sipTerminals.id, terminalId), eq(sipTerminals.organization_id, organizationId))))[0]
+
+/** whether a terminal may dial long-distance and mobile numbers (false when there is no such terminal) */
+export const terminalAllowsLongDistance = async (db: AppDb, id: string) =>
+  (await db.select({ allowed: sipTerminals.allow_long_distance }).from(sipTerminals).where(eq(sipTerminals.id, id)))[0]?.allowed ?? false

@@ -27,7 +27,7 @@ export function createEventConsumer ({ lead, events, service, log, metrics, list
   lead: Database['lead'], events: Pick<AmiClient, 'stream' | 'close'>, service: Pick<LineCallService, 'event' | 'connected' | 'settled' | 'stop' | 'lead' | 'resign'>, log: FastifyBaseLogger
   metrics: Pick<Metrics, 'amiConnected' | 'failure'>
   /** other modules' readers of the same events (a prompt recorded by phone): heard by the leading instance only */
-  listeners?: ((message: AmiMessage) => void)[]
+  listeners?: ((message: AmiMessage, at: Date) => void)[]
 }): Running {
   let stopLeading: (() => Promise<void>) | undefined
   let stopStream: (() => void) | undefined
@@ -37,7 +37,7 @@ export function createEventConsumer ({ lead, events, service, log, metrics, list
   const stream = () => events.stream({
     event: (message, at) => {
       service.event(message, at)
-      for (const listener of listeners) listener(message)
+      for (const listener of listeners) listener(message, at)
     },
     connected: () => { metrics.amiConnected(true); log.info('AMI events: connected'); void service.connected() },
     lost: (reason) => {

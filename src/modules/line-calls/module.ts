@@ -36,7 +36,7 @@ export function createLineCallsModule (deps: {
   metrics: Pick<Metrics, 'amiEvent' | 'amiConnected' | 'failure'>
   callEnded?: (linkedid: string) => void
   /** other modules' readers of Asterisk's events, heard by the instance that reads them */
-  listeners?: ((message: AmiMessage) => void)[]
+  listeners?: ((message: AmiMessage, at: Date) => void)[]
   /** resolves when Asterisk answers (AMI); absent: no AMI is configured */
   pbxAnswers?: () => Promise<void>
 }): ServiceModule {

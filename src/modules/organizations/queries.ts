@@ -65,3 +65,7 @@ export const organizationIdOfPrefix = (prefix: string) => sql<number | null>`(se
 /** the organization with this prefix (the PBX names its contexts and queues by it) */
 export const organizationIdByPrefix = async (db: AppDb, prefix: string) =>
   (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.prefix, prefix)))[0]?.id
+
+/** what placing a call from the organization's terminals needs: its prefix (its context) and region (its area code) */
+export const organizationDialFacts = async (db: AppDb, id: number) =>
+  (await db.select({ prefix: organizations.prefix, region_id: organizations.region_id, is_active: organizations.is_active }).from(organizations).where(eq(organizations.id, id)))[0]

@@ -125,12 +125,14 @@ function queueContext (org: FlowOrganization, q: Queue): string[] {
  * The recording of an operator's leg (DESIGN 10): both parties mixed from the answer to the hang-up,
  * as `<Linkedid>-<Uniqueid>-<terminal>.wav` in the directory Asterisk shares with the service, when
  * the line the call came in on records (`APPEALS_RECORD`, inherited by every channel of the call).
+ * A call the service placed runs this on the citizen's channel: its terminal is the user's
+ * (`APPEALS_TERMINAL`, inherited), not the trunk's.
  */
 export function recordContext (dir: string): string[] {
   return [
-    `[${RECORD_CONTEXT}]`, '; a leg of a recorded call: MixMonitor on the operator\'s channel, from its answer to the hang-up',
+    `[${RECORD_CONTEXT}]`, '; a leg of a recorded call: MixMonitor on the answering channel, from its answer to the hang-up',
     'exten => s,1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)',
-    ` same => n,MixMonitor(${dir}/\${CHANNEL(linkedid)}-\${UNIQUEID}-\${CHANNEL(endpoint)}.wav)`,
+    ` same => n,MixMonitor(${dir}/\${CHANNEL(linkedid)}-\${UNIQUEID}-\${IF($["\${APPEALS_TERMINAL}" != ""]?\${APPEALS_TERMINAL}:\${CHANNEL(endpoint)})}.wav)`,
     ' same => n(done),Return()',
     '',
   ]

@@ -4,7 +4,7 @@ import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/as
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
-import { routeDialplan, trunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
+import { PLACED_CALLER_STEP, routeDialplan, trunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
 // comment, so no row can open a section or add an option.
@@ -182,14 +182,17 @@ exten => ${t.extension},1,NoOp(${t.id} ${comment(t.name).replace(/[(),$]/g, ' ')
 function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] {
   const setCli = ' same => n,ExecIf($["${OUTGOING_CLI}" != ""]?Set(CALLERID(num)=${OUTGOING_CLI}))'
   const refuse = ' same => n,ExecIf($["${ALLOW_LONG_DISTANCE}" != "yes"]?Congestion(5))'
+  // a call placed by the service records its answered leg (APPEALS_RECORD is set only then)
+  const record = options.recordingsDir === undefined ? '' : `,,U(${RECORD_CONTEXT})`
+  const dial = (to: string) => ` same => n,Dial(PJSIP/${to}@${options.trunk}${record})`
   const lines: string[] = []
   if (org.areaCode && org.localDigits) {
     lines.push(`; local numbers of area ${org.areaCode}`,
-      `exten => _${'X'.repeat(org.localDigits)},1,NoOp(local)`, setCli, ` same => n,Dial(PJSIP/+7${org.areaCode}\${EXTEN}@${options.trunk})`, ' same => n,Hangup()')
+      `exten => _${'X'.repeat(org.localDigits)},1,NoOp(local)`, PLACED_CALLER_STEP, setCli, dial(`+7${org.areaCode}\${EXTEN}`), ' same => n,Hangup()')
   }
   lines.push('; long distance and mobile: only for terminals with allow_long_distance',
-    'exten => _8XXXXXXXXXX,1,NoOp(long distance)', refuse, setCli, ` same => n,Dial(PJSIP/+7\${EXTEN:1}@${options.trunk})`, ' same => n,Hangup()',
-    'exten => _+7XXXXXXXXXX,1,NoOp(long distance)', refuse, setCli, ` same => n,Dial(PJSIP/\${EXTEN}@${options.trunk})`, ' same => n,Hangup()',
+    'exten => _8XXXXXXXXXX,1,NoOp(long distance)', refuse, PLACED_CALLER_STEP, setCli, dial('+7${EXTEN:1}'), ' same => n,Hangup()',
+    'exten => _+7XXXXXXXXXX,1,NoOp(long distance)', refuse, PLACED_CALLER_STEP, setCli, dial('${EXTEN}'), ' same => n,Hangup()',
     '')
   return lines
 }

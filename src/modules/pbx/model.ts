@@ -4,6 +4,7 @@ import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import type { PbxOrganization, PbxTerminal } from './generators.js'
 import type { PbxRepo } from './repo.js'
 import type { PbxTrunk } from './trunk-config.js'
+import { dialArea } from '../regions/queries.js'
 
 /** what the files are written from */
 export interface PbxModel {
@@ -19,7 +20,8 @@ export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 
   const regions = new Map(regionRows.map((r) => [r.id, r]))
   const areaOf = (regionId: number | null) => {
     for (let r = regionId === null ? undefined : regions.get(regionId), depth = 0; r && depth < 64; r = r.parent_id === null ? undefined : regions.get(r.parent_id), depth++) {
-      if (r.phone_code) return { areaCode: r.phone_code, localDigits: r.local_digits ?? 10 - r.phone_code.length }
+      const area = dialArea(r)
+      if (area) return area
     }
     return { areaCode: null, localDigits: null }
   }

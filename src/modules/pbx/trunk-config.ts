@@ -69,6 +69,13 @@ match=${(registered ? t.match : matches).join(',')}
 `}`
 }
 
+/**
+ * A call the service places (issue 50) rings the user's terminal showing the citizen's number, then
+ * runs here with APPEALS_CALLER set: the number is dialled with the terminal's own caller id, as when
+ * the terminal dials it itself.
+ */
+export const PLACED_CALLER_STEP = ' same => n,ExecIf($["${APPEALS_CALLER}" != ""]?Set(CALLERID(all)=<${APPEALS_CALLER}>))'
+
 /** the statuses on which the next trunk of a route is tried */
 const FAILOVER = '$["${DIALSTATUS}" != "CHANUNAVAIL" & "${DIALSTATUS}" != "CONGESTION"]'
 
@@ -83,7 +90,7 @@ export function routeDialplan (org: { areaCode: string | null, localDigits: numb
     lines.push(`; outbound route ${route.id}: ${comment(route.name)}`)
     for (const pattern of route.patterns) {
       const digits = nationalDigits(pattern, org)
-      lines.push(`exten => _${pattern},1,NoOp(route ${route.id})`)
+      lines.push(`exten => _${pattern},1,NoOp(route ${route.id})`, PLACED_CALLER_STEP)
       if (route.long_distance) lines.push(' same => n,ExecIf($["${ALLOW_LONG_DISTANCE}" != "yes"]?Congestion(5))')
       lines.push(' same => n,Set(APPEALS_CLI=${IF($["${OUTGOING_CLI}" != ""]?${OUTGOING_CLI}:${CALLERID(num)})})')
       for (const id of route.trunkIds) {

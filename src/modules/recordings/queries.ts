@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { callRecordings, recordingBins } from '../../db/schema/index.js'
-import { appealsHoldUntil } from '../appeals/queries.js'
+import { appealHoldsUntil, appealsHoldUntil } from '../appeals/queries.js'
+import { placedCallAppeal } from '../placed-calls/queries.js'
 import { callRowOf } from '../call-events/queries.js'
 
 export type RecordingRow = typeof callRecordings.$inferSelect
@@ -37,12 +38,14 @@ export async function markMissing (db: AppDb, id: number): Promise<void> {
 
 /**
  * The recordings the retention may delete: begun before the cutoff, and of no appeal still open nor
- * closed after it (an appeal's recordings are counted from its closing); oldest first.
+ * closed after it (registered from the call, or the call placed for it: an appeal's recordings are
+ * counted from its closing); oldest first.
  */
 export const purgeable = (db: AppDb, cutoff: Date, limit: number) => db.select({ id: callRecordings.id, linkedid: callRecordings.linkedid, file: callRecordings.file })
   .from(callRecordings)
   .where(sql`${callRecordings.started_at} < ${cutoff.toISOString()}::timestamptz
-    and coalesce(${appealsHoldUntil(callRowOf(callRecordings.linkedid))}, '-infinity'::timestamptz) < ${cutoff.toISOString()}::timestamptz`)
+    and coalesce(${appealsHoldUntil(callRowOf(callRecordings.linkedid))}, '-infinity'::timestamptz) < ${cutoff.toISOString()}::timestamptz
+    and coalesce(${appealHoldsUntil(placedCallAppeal(callRecordings.linkedid))}, '-infinity'::timestamptz) < ${cutoff.toISOString()}::timestamptz`)
   .orderBy(callRecordings.started_at).limit(limit)
 
 export const deleteRecordings = async (db: AppDb, ids: number[]): Promise<void> => {

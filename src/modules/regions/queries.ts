@@ -1,5 +1,5 @@
 import { asc, count, eq, sql, type SQLWrapper } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import { selectRows, type AppDb } from '../../db/client.js'
 import { kazakhNamesOf, setKazakhNameOf } from '../../db/kazakh-names.js'
 import { regions } from '../../db/schema/index.js'
 
@@ -30,3 +30,21 @@ export const setRegionKazakhName = (db: AppDb, id: number, nameKk: string | null
 
 /** whether a region has this id, as a column of the caller's query */
 export const regionFact = (id: number) => sql<boolean>`exists (select 1 from ${regions} r where r.id = ${id})`
+
+/** the area code of a region, and how many digits its local numbers have (by default what the code leaves of ten) */
+export const dialArea = (r: { phone_code: string | null, local_digits: number | null }) =>
+  r.phone_code ? { areaCode: r.phone_code, localDigits: r.local_digits ?? 10 - r.phone_code.length } : undefined
+
+/** the area of a region or of its nearest ancestor that has one (the dialplan's local numbers); none without */
+export async function dialAreaOf (db: AppDb, regionId: number | null): Promise<{ areaCode: string | null, localDigits: number | null }> {
+  if (regionId === null) return { areaCode: null, localDigits: null }
+  const rows = await selectRows<{ phone_code: string, local_digits: number | null }>(db, sql`
+    with recursive up as (
+      select r.parent_id, r.phone_code, r.local_digits, 0 as depth from ${regions} r where r.id = ${regionId}
+      union all
+      select r.parent_id, r.phone_code, r.local_digits, up.depth + 1 from ${regions} r join up on r.id = up.parent_id where up.parent_id is not null and up.depth < 64
+    )
+    select phone_code, local_digits from up where phone_code is not null order by depth limit 1`)
+  const found = rows[0]
+  return (found && dialArea(found)) ?? { areaCode: null, localDigits: null }
+}

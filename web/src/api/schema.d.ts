@@ -2958,6 +2958,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Calls placed: the user's own (a manager: its organization's; an admin: all), the latest first */
+        get: operations["listPlacedCalls"];
+        put?: never;
+        /** Call a citizen: the user's own terminal rings first, then the number is dialled as the terminal would dial it; progress comes as `call.placed` live events. 409 no_terminal, terminal_offline, call_in_progress; 403 not_permitted (the terminal may not dial it), number_not_allowed (an operator's number that is no citizen's); 422 not a phone number; 503 Asterisk not answering */
+        post: operations["placeCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A call placed, as far as it has gone */
+        get: operations["getPlacedCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/spy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join an operator's live call (supervisors of its organization, admins): the supervisor's own terminal rings and, answered, listens, whispers to the operator or barges in. Each time in the personal-data audit. 404 no such terminal of your organization; 409 not_in_call, no_terminal, terminal_offline; 503 Asterisk not answering */
+        post: operations["spyOnCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4861,6 +4913,64 @@ export interface components {
             last_reload_seconds?: number | null;
             current_calls?: number | null;
         };
+        PlaceCallRequest: {
+            /** @description the citizen's number: +7..., 8..., or a local number of the organization's area */
+            number: string;
+            /** @description the appeal the call is for: it joins the appeal's history */
+            appeal_id?: number;
+        };
+        PlacedCall: {
+            id: number;
+            /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
+            call_id: string;
+            /** @description +7XXXXXXXXXX */
+            number: string;
+            appeal_id: number | null;
+            person_id: number | null;
+            employee_id: number | null;
+            organization_id: number | null;
+            /** @description the user's terminal, rung first */
+            terminal_id: string;
+            /**
+             * @description ringing_you: the user's phone rings; ringing_citizen; connected; ended (after talking); no_answer, busy, failed: not connected (failed_side says whose phone)
+             * @enum {string}
+             */
+            status: "ringing_you" | "ringing_citizen" | "connected" | "ended" | "no_answer" | "busy" | "failed";
+            /**
+             * @description you: the user's phone; citizen: the citizen's
+             * @enum {string|null}
+             */
+            failed_side: "you" | "citizen" | null;
+            /** @description Asterisk's word for the outcome (NOANSWER, BUSY, CONGESTION, CHANUNAVAIL, CANCEL, a hang-up cause) */
+            reason: string | null;
+            /** Format: date-time */
+            placed_at: string;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** Format: date-time */
+            connected_at: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @description from connecting to the end */
+            talk_seconds: number | null;
+        };
+        SpyRequest: {
+            /** @description the operator's terminal whose call is joined */
+            terminal_id: string;
+            /**
+             * @description listen: hear the call; whisper: the operator hears you, the citizen does not; barge: both hear you
+             * @enum {string}
+             */
+            mode: "listen" | "whisper" | "barge";
+        };
+        SpyResponse: {
+            /** @description the Linkedid of the call joined */
+            call_id: string;
+            /** @description the supervisor's terminal, rung now */
+            terminal_id: string;
+            /** @enum {string} */
+            mode: "listen" | "whisper" | "barge";
+        };
         OnlineOperator: {
             operator_num: string;
             name: string;
@@ -4921,6 +5031,11 @@ export interface components {
              * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
              */
             hung_up_at: string | null;
+            /**
+             * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+             * @enum {string}
+             */
+            direction: "in" | "out";
         };
         CallAnsweredResult: {
             message: string;
@@ -4945,6 +5060,11 @@ export interface components {
                  * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
                  */
                 hung_up_at: string | null;
+                /**
+                 * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+                 * @enum {string}
+                 */
+                direction: "in" | "out";
             };
             person: {
                 id: number;
@@ -4982,6 +5102,11 @@ export interface components {
              * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
              */
             hung_up_at: string | null;
+            /**
+             * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+             * @enum {string}
+             */
+            direction: "in" | "out";
             transcript: string;
             chunks: {
                 seq: number;
@@ -5014,6 +5139,11 @@ export interface components {
                  * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
                  */
                 hung_up_at: string | null;
+                /**
+                 * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+                 * @enum {string}
+                 */
+                direction: "in" | "out";
                 transcript: string;
                 chunks: {
                     seq: number;
@@ -5059,6 +5189,11 @@ export interface components {
                  * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
                  */
                 hung_up_at: string | null;
+                /**
+                 * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+                 * @enum {string}
+                 */
+                direction: "in" | "out";
             };
             person: {
                 id: number;
@@ -5098,7 +5233,7 @@ export interface components {
         };
         AppealLiveEvent: {
             /** @enum {string} */
-            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.answer_checked";
+            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.call" | "appeal.answer_checked";
             organization_id: number | null;
             employee_id: number | null;
             /** @enum {string} */
@@ -5116,6 +5251,50 @@ export interface components {
             type: "line.changed";
             organization_id: number | null;
             employee_id: number | null;
+        };
+        PlacedCallLiveEvent: {
+            /**
+             * @description a call the user placed (POST /api/calls) went on: its phone rang, the citizen's, they talk, it ended
+             * @enum {string}
+             */
+            type: "call.placed";
+            organization_id: number | null;
+            employee_id: number | null;
+            call: {
+                id: number;
+                /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
+                call_id: string;
+                /** @description +7XXXXXXXXXX */
+                number: string;
+                appeal_id: number | null;
+                person_id: number | null;
+                employee_id: number | null;
+                organization_id: number | null;
+                /** @description the user's terminal, rung first */
+                terminal_id: string;
+                /**
+                 * @description ringing_you: the user's phone rings; ringing_citizen; connected; ended (after talking); no_answer, busy, failed: not connected (failed_side says whose phone)
+                 * @enum {string}
+                 */
+                status: "ringing_you" | "ringing_citizen" | "connected" | "ended" | "no_answer" | "busy" | "failed";
+                /**
+                 * @description you: the user's phone; citizen: the citizen's
+                 * @enum {string|null}
+                 */
+                failed_side: "you" | "citizen" | null;
+                /** @description Asterisk's word for the outcome (NOANSWER, BUSY, CONGESTION, CHANUNAVAIL, CANCEL, a hang-up cause) */
+                reason: string | null;
+                /** Format: date-time */
+                placed_at: string;
+                /** Format: date-time */
+                answered_at: string | null;
+                /** Format: date-time */
+                connected_at: string | null;
+                /** Format: date-time */
+                ended_at: string | null;
+                /** @description from connecting to the end */
+                talk_seconds: number | null;
+            };
         };
         LiveEventMessage: {
             /** @enum {string} */
@@ -5143,6 +5322,11 @@ export interface components {
                  * @description a call of the line: the caller's hang-up (Asterisk's Hangup); the transcript may close after
                  */
                 hung_up_at: string | null;
+                /**
+                 * @description in: the citizen called; out: the centre called the citizen (POST /api/calls; caller_phone is then the number called)
+                 * @enum {string}
+                 */
+                direction: "in" | "out";
             };
             person: {
                 id: number;
@@ -5179,7 +5363,7 @@ export interface components {
             user_id: number;
         } | {
             /** @enum {string} */
-            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.answer_checked";
+            type: "appeal.register" | "appeal.assign" | "appeal.take" | "appeal.redirect" | "appeal.extend" | "appeal.answer" | "appeal.return" | "appeal.close" | "appeal.reject" | "appeal.overdue" | "appeal.call" | "appeal.answer_checked";
             organization_id: number | null;
             employee_id: number | null;
             /** @enum {string} */
@@ -5196,6 +5380,49 @@ export interface components {
             type: "line.changed";
             organization_id: number | null;
             employee_id: number | null;
+        } | {
+            /**
+             * @description a call the user placed (POST /api/calls) went on: its phone rang, the citizen's, they talk, it ended
+             * @enum {string}
+             */
+            type: "call.placed";
+            organization_id: number | null;
+            employee_id: number | null;
+            call: {
+                id: number;
+                /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
+                call_id: string;
+                /** @description +7XXXXXXXXXX */
+                number: string;
+                appeal_id: number | null;
+                person_id: number | null;
+                employee_id: number | null;
+                organization_id: number | null;
+                /** @description the user's terminal, rung first */
+                terminal_id: string;
+                /**
+                 * @description ringing_you: the user's phone rings; ringing_citizen; connected; ended (after talking); no_answer, busy, failed: not connected (failed_side says whose phone)
+                 * @enum {string}
+                 */
+                status: "ringing_you" | "ringing_citizen" | "connected" | "ended" | "no_answer" | "busy" | "failed";
+                /**
+                 * @description you: the user's phone; citizen: the citizen's
+                 * @enum {string|null}
+                 */
+                failed_side: "you" | "citizen" | null;
+                /** @description Asterisk's word for the outcome (NOANSWER, BUSY, CONGESTION, CHANUNAVAIL, CANCEL, a hang-up cause) */
+                reason: string | null;
+                /** Format: date-time */
+                placed_at: string;
+                /** Format: date-time */
+                answered_at: string | null;
+                /** Format: date-time */
+                connected_at: string | null;
+                /** Format: date-time */
+                ended_at: string | null;
+                /** @description from connecting to the end */
+                talk_seconds: number | null;
+            };
         };
         ChatMessage: {
             role: "system" | "user" | "assistant";
@@ -5627,6 +5854,8 @@ export interface components {
                 check: components["schemas"]["AnswerCheck"] | null;
                 /** Format: date-time */
                 answered_at: string;
+                /** @description the call placed for the appeal that the answer was given in (/api/calls/{call_id}); null: none named */
+                call_id: number | null;
             } | null;
             /** Format: date-time */
             closed_at: string | null;
@@ -5635,7 +5864,7 @@ export interface components {
             /** @description the same citizen appealed on the same subcategory within 30 days before */
             is_repeat: boolean;
             /** @description what the caller may do with the appeal now */
-            allowed_actions: ("register" | "assign" | "take" | "redirect" | "extend" | "answer" | "return" | "close" | "reject" | "overdue")[];
+            allowed_actions: ("register" | "assign" | "take" | "redirect" | "extend" | "answer" | "return" | "close" | "reject" | "overdue" | "call")[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5649,7 +5878,7 @@ export interface components {
             /** @description who took the step (surname and name); null: the service itself (a deadline missed) */
             actor_name: string | null;
             /** @enum {string} */
-            action: "register" | "assign" | "take" | "redirect" | "extend" | "answer" | "return" | "close" | "reject" | "overdue";
+            action: "register" | "assign" | "take" | "redirect" | "extend" | "answer" | "return" | "close" | "reject" | "overdue" | "call";
             /** @enum {string|null} */
             from_status: "registered" | "assigned" | "in_work" | "answered" | "closed" | "rejected" | null;
             /** @enum {string} */
@@ -5728,6 +5957,8 @@ export interface components {
             check?: {
                 [key: string]: unknown;
             };
+            /** @description a call placed for this appeal that reached the citizen (POST /api/calls): the answer given by phone in it */
+            call_id?: number;
         };
         AppealReason: {
             reason: string;
@@ -13242,6 +13473,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listPlacedCalls: {
+        parameters: {
+            query?: {
+                appeal_id?: number;
+                /** @description the next page: calls with a smaller id */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacedCall"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    placeCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceCallRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacedCall"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getPlacedCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacedCall"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    spyOnCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpyRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpyResponse"];
                 };
             };
             /** @description Validation Error */

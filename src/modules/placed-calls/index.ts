@@ -1,0 +1,2 @@
+export { schemas } from './schemas.js'
+export { createPlacedCallsModule, type PlacedCallsPort } from './module.js'

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { markRoutes } from '../../lib/auth.js'
+import { bearer, ref } from '../../lib/openapi.js'
+import type { ShownRecorder } from '../audit/recorder.js'
+import { PlaceCallRequest, PlacedCall, PlacedCallParams, PlacedCallQuery, SpyRequest, SpyResponse } from './schemas.js'
+import type { PlacedCallService } from './service.js'
+
+const tags = ['calls']
+const security = bearer
+
+/** Beyond the interface: calls the centre places (issue 50), and supervisors joining an operator's call. */
+const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, shown?: ShownRecorder }> = async (app, { service, shown }) => {
+  markRoutes(app, { user: true })
+
+  app.post('/calls', {
+    schema: {
+      tags, security, operationId: 'placeCall', body: ref(PlaceCallRequest), response: { 202: ref(PlacedCall) },
+      summary: 'Call a citizen: the user\'s own terminal rings first, then the number is dialled as the terminal would dial it; progress comes as `call.placed` live events. ' +
+        '409 no_terminal, terminal_offline, call_in_progress; 403 not_permitted (the terminal may not dial it), number_not_allowed (an operator\'s number that is no citizen\'s); 422 not a phone number; 503 Asterisk not answering',
+    },
+  }, async (req, reply) => reply.code(202).send(await service.place(req.principal!, req.body)))
+
+  app.get('/calls', {
+    schema: { tags, security, operationId: 'listPlacedCalls', summary: 'Calls placed: the user\'s own (a manager: its organization\'s; an admin: all), the latest first', querystring: PlacedCallQuery, response: { 200: Type.Array(ref(PlacedCall)) } },
+  }, async (req) => service.list(req.principal!, req.query))
+
+  app.get('/calls/:call_id', {
+    schema: { tags, security, operationId: 'getPlacedCall', summary: 'A call placed, as far as it has gone', params: PlacedCallParams, response: { 200: ref(PlacedCall) } },
+  }, async (req) => service.get(req.principal!, req.params.call_id))
+
+  app.post('/calls/spy', {
+    schema: {
+      tags, security, operationId: 'spyOnCall', body: ref(SpyRequest), response: { 202: ref(SpyResponse) },
+      summary: 'Join an operator\'s live call (supervisors of its organization, admins): the supervisor\'s own terminal rings and, answered, listens, whispers to the operator or barges in. Each time in the personal-data audit. ' +
+        '404 no such terminal of your organization; 409 not_in_call, no_terminal, terminal_offline; 503 Asterisk not answering',
+    },
+  }, async (req, reply) => {
+    const joined = await service.spy(req.principal!, req.body)
+    await shown?.(req, 'line_call', [joined.call_id], { joined: req.body.mode, operator_terminal: req.body.terminal_id, supervisor_terminal: joined.terminal_id })
+    return reply.code(202).send(joined)
+  })
+}
+
+export default routes

@@ -1,0 +1,220 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { CallControl } from '../../integrations/ami/call-control.js'
+import type { AmiMessage } from '../../integrations/ami/protocol.js'
+import { scopeOf, supervisorScope } from '../../lib/access.js'
+import type { Principal } from '../../lib/auth.js'
+import { isoOrNull, type Clock } from '../../lib/clock.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
+import { maskPhone } from '../../lib/pii.js'
+import { internalContext, memberInterface } from '../call-routing/asterisk-names.js'
+import type { AppealsPort } from '../appeals/module.js'
+import type { LineAnswer } from '../call-events/service.js'
+import { diallingOf } from './dialling.js'
+import { endOf, linkedidOf, originateFailure, placedIdOf, placedLinkedid, stepOf, type Step } from './progress.js'
+import type { PlacedCallChange, PlacedCallRepo, PlacedCallRow } from './repo.js'
+import type { PlaceCallRequest, PlacedCall, SpyRequest } from './schemas.js'
+
+/** how long the user's own phone rings before the call is given up */
+export const RING_YOU_SECONDS = 30
+const NO_AMI = 'Asterisk Manager Interface is not configured: calls are placed by Asterisk (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
+
+export interface PlacedCallLiveEvent { type: 'call.placed', organization_id: number | null, employee_id: number | null, call: PlacedCall }
+
+export const placedCallView = (r: PlacedCallRow): PlacedCall => ({
+  id: r.id, call_id: r.linkedid, number: r.number, appeal_id: r.appeal_id, person_id: r.person_id, employee_id: r.employee_id,
+  organization_id: r.organization_id, terminal_id: r.terminal_id, status: r.status, failed_side: r.failed_side, reason: r.reason,
+  placed_at: r.placed_at.toISOString(), answered_at: isoOrNull(r.answered_at), connected_at: isoOrNull(r.connected_at),
+  ended_at: isoOrNull(r.ended_at), talk_seconds: r.talk_seconds,
+})
+
+/** the desks: a connected call is the user's current call (its transcript attaches to it), its end frees them */
+export interface PlacedCallDesk {
+  answeredOnLine: (answer: LineAnswer) => Promise<unknown>
+  hungUpOnLine: (callId: string, at: Date) => Promise<void>
+}
+
+/**
+ * Calls placed by the centre (issue 50, DESIGN 10): the user's terminal rings first, then the number
+ * is dialled in the terminal's organization context. Asterisk's events move the call along on the
+ * instance that reads them; the user's console is told each step.
+ */
+export function createPlacedCallService ({ repo, control, clock, log, appeals, desk, publish, callEnded }: {
+  repo: PlacedCallRepo
+  control?: CallControl
+  clock: Clock
+  log: FastifyBaseLogger
+  appeals: AppealsPort
+  desk: PlacedCallDesk
+  publish: (event: PlacedCallLiveEvent) => Promise<void>
+  /** a call's end: its recordings' files are closed */
+  callEnded?: (linkedid: string) => void
+}) {
+  const tell = (row: PlacedCallRow) => publish({ type: 'call.placed', organization_id: row.organization_id, employee_id: row.employee_id, call: placedCallView(row) })
+    .catch((err: unknown) => { log.warn({ err }, 'a placed call\'s progress could not be told') })
+
+  /** Asterisk's answer, or 503 naming why it did not give one */
+  async function asked<T> (what: () => Promise<T>): Promise<T> {
+    if (!control) throw new ServiceUnavailableError(NO_AMI)
+    try {
+      return await what()
+    } catch (err) {
+      throw new ServiceUnavailableError(`Asterisk did not answer: ${(err as Error).message}`)
+    }
+  }
+
+  /** the user's own terminal: the phone rung first */
+  async function ownTerminal (actor: Principal) {
+    const [terminal] = await repo.terminalsOf(actor.id)
+    if (!terminal) throw new ConflictError('You have no terminal: an administrator gives you one (SIP terminals)', 'no_terminal')
+    return terminal
+  }
+
+  /** a phone registered at the terminal (else it cannot ring) */
+  async function registered<T extends { id: string }> (terminal: T): Promise<T> {
+    const state = await asked(() => control!.deviceState(terminal.id))
+    if (state === null || state === 'Unavailable') throw new ConflictError(`Your terminal ${terminal.id} is not registered: its phone is off or not connected`, 'terminal_offline', { terminal_id: terminal.id })
+    return terminal
+  }
+
+  /** the number as +7XXXXXXXXXX: a national form, or a local number of the organization's area */
+  function e164Of (raw: string, area: { areaCode: string | null, localDigits: number | null }): string {
+    const national = normalizeKzPhone(raw)
+    if (national) return national
+    const digits = raw.replace(/[\s\-().]/g, '')
+    if (area.areaCode && area.localDigits && /^[0-9]+$/.test(digits) && digits.length === area.localDigits) return `+7${area.areaCode}${digits}`
+    throw RequestValidationError.field(['body', 'number'], 'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area', raw, 'phone_number')
+  }
+
+  /** a call of the user's still live by its row but gone from Asterisk (a hang-up not heard) is over: it does not hold up the next */
+  async function clearLostCall (employeeId: number): Promise<void> {
+    const current = await repo.liveOf(employeeId)
+    if (!current) return
+    const channels = await asked(() => control!.channels())
+    if (channels.some((c) => c.linkedid === current.linkedid)) {
+      throw new ConflictError(`Your call to ${maskPhone(current.number)} is still being placed: end it first`, 'call_in_progress', { call_id: current.id })
+    }
+    await repo.closeLost([current.id], clock())
+  }
+
+  async function place (actor: Principal, body: PlaceCallRequest): Promise<PlacedCall> {
+    if (!control) throw new ServiceUnavailableError(NO_AMI)
+    const target = body.appeal_id === undefined ? undefined : await appeals.callTarget(actor, body.appeal_id)
+    const mine = await ownTerminal(actor)
+    const org = await repo.organization(mine.organization_id)
+    if (!org || !org.is_active) throw new ConflictError('Your terminal\'s organization is inactive', 'no_terminal')
+    const area = await repo.dialArea(org.region_id)
+    const number = e164Of(body.number, area)
+    const person = await repo.personByPhone(number)
+    // an operator calls citizens (the appeal's, or one of the references); a supervisor may type any number
+    if (actor.role === 'operator' && !(target?.phones.includes(number) ?? false) && !person) {
+      throw new ForbiddenError('You may call the citizen of an appeal or of the references; another number is dialled by a supervisor', 'number_not_allowed')
+    }
+    const dialling = diallingOf(number, { ...area, routes: await repo.routesOf(mine.organization_id), allowLongDistance: await repo.allowsLongDistance(mine.id) })
+    if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
+    await registered(mine)
+    await clearLostCall(actor.id)
+    const id = await repo.nextId()
+    const placedAt = clock()
+    const row = await repo.insert({
+      id, linkedid: placedLinkedid(id, placedAt), employee_id: actor.id, organization_id: mine.organization_id, terminal_id: mine.id, number, dialled: dialling.exten,
+      appeal_id: target?.appeal_id ?? null, person_id: target?.person_id ?? person?.id ?? null, status: 'ringing_you', placed_at: placedAt,
+    })
+    if (!row) throw new ConflictError('Another call of yours is being placed: end it first', 'call_in_progress')
+    try {
+      await control.originate({
+        channel: memberInterface(mine.id), context: internalContext(org.prefix), exten: dialling.exten, callerId: `"${number}" <${number}>`, channelId: row.linkedid, ringSeconds: RING_YOU_SECONDS,
+        // dialled with the terminal's own caller id, as when it dials itself; recorded like a call of the line, the leg under the terminal's name
+        variables: { APPEALS_CALLER: mine.id, __APPEALS_TERMINAL: mine.id, __APPEALS_RECORD: '1' },
+      })
+    } catch (err) {
+      const failed = await repo.change(row.id, { status: 'failed', failed_side: 'you', reason: 'ORIGINATE', ended_at: clock() })
+      if (failed) void tell(failed)
+      throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`)
+    }
+    void tell(row)
+    return placedCallView(row)
+  }
+
+  /** a call the actor may see: their own, their organization's for a manager, any for an admin; else 404 */
+  async function visible (actor: Principal, id: number): Promise<PlacedCallRow> {
+    const row = await repo.get(id)
+    const scope = scopeOf(actor)
+    if (!row || (scope.organizationId !== undefined && row.organization_id !== scope.organizationId) || (scope.employeeId !== undefined && row.employee_id !== scope.employeeId)) {
+      throw new NotFoundError('Call')
+    }
+    return row
+  }
+
+  /** what follows a step that changed the call: the desk, the appeal's history, the recordings, the console */
+  async function after (before: PlacedCallRow, row: PlacedCallRow): Promise<void> {
+    if (row.status === 'connected' && before.status !== 'connected') {
+      await desk.answeredOnLine({ call_id: row.linkedid, operator_num: row.terminal_id, caller_phone: row.number, answered_at: row.connected_at ?? clock(), language: null, direction: 'out' })
+    }
+    if (row.ended_at !== null && before.ended_at === null) {
+      if (row.connected_at !== null) await desk.hungUpOnLine(row.linkedid, row.ended_at)
+      if (row.connected_at !== null) callEnded?.(row.linkedid)
+      if (row.appeal_id !== null) {
+        await appeals.callEnded({
+          appeal_id: row.appeal_id, actor_id: row.employee_id, at: row.ended_at,
+          payload: { call_id: row.id, linkedid: row.linkedid, number: maskPhone(row.number), status: row.status, failed_side: row.failed_side, talk_seconds: row.talk_seconds },
+        })
+      }
+    }
+    await tell(row)
+  }
+
+  async function apply (id: number, step: Step): Promise<void> {
+    const before = await repo.get(id)
+    if (!before) return
+    let change: PlacedCallChange | undefined
+    let from: Parameters<PlacedCallRepo['change']>[2]
+    if (step.kind === 'change') ({ change, from } = step)
+    else if (step.kind === 'originate_failed') { change = originateFailure(step.reason, step.at); from = ['ringing_you'] } else if (before.status === 'ringing_you' && before.answered_at === null) return // Originate's answer says why, next
+    else change = endOf(before, step)
+    const row = await repo.change(id, change, from)
+    if (row) await after(before, row)
+  }
+
+  /** each call's events in the order they came, one at a time */
+  const queues = new Map<number, Promise<void>>()
+  function event (m: AmiMessage, at: Date): void {
+    const id = placedIdOf(linkedidOf(m))
+    if (id === undefined) return
+    const step = stepOf(m, at)
+    if (!step) return
+    const next = (queues.get(id) ?? Promise.resolve()).then(() => apply(id, step)).catch((err: unknown) => { log.warn({ err, placed_call: id }, 'a placed call\'s event could not be written') })
+    queues.set(id, next)
+    void next.then(() => { if (queues.get(id) === next) queues.delete(id) })
+  }
+
+  return {
+    place,
+    event,
+    /** the events being written, before the lead is let go */
+    settled: async () => { await Promise.allSettled([...queues.values()]) },
+    get: async (actor: Principal, id: number) => placedCallView(await visible(actor, id)),
+    async list (actor: Principal, q: { appeal_id?: number, before?: number, limit: number }) {
+      const scope = scopeOf(actor)
+      const rows = await repo.list({ organizationId: scope.organizationId, employeeId: scope.employeeId, appealId: q.appeal_id, before: q.before, limit: q.limit })
+      return rows.map(placedCallView)
+    },
+
+    /** a supervisor joins an operator's live call on their own terminal (ChanSpy) */
+    async spy (actor: Principal, body: SpyRequest): Promise<{ call_id: string, terminal_id: string, mode: SpyRequest['mode'] }> {
+      const scope = supervisorScope(actor, 'an operator\'s call')
+      const operator = await repo.terminal(body.terminal_id)
+      if (!operator || (scope.organizationId !== undefined && operator.organization_id !== scope.organizationId)) throw new NotFoundError('Terminal')
+      if (!control) throw new ServiceUnavailableError(NO_AMI)
+      const own = await registered(await ownTerminal(actor))
+      if (own.id === operator.id) throw new ConflictError('That is your own terminal', 'own_terminal')
+      const prefix = `${memberInterface(operator.id)}-`
+      const call = (await asked(() => control.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
+      if (!call) throw new ConflictError(`Terminal ${operator.id} is not in a call now`, 'not_in_call')
+      await asked(() => control.spy({ channel: memberInterface(own.id), target: prefix, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
+      return { call_id: call.linkedid, terminal_id: own.id, mode: body.mode }
+    },
+  }
+}
+
+export type PlacedCallService = ReturnType<typeof createPlacedCallService>
