@@ -18,6 +18,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
   let peer: Awaited<ReturnType<typeof startAmiPeer>>
   let service: Awaited<ReturnType<typeof startServiceAsReadme>>
   let browser: Browser
+  let orgId = 0
   const recordings = mkdtempSync(join(tmpdir(), 'appeals-recordings-'))
 
   before(async () => {
@@ -27,6 +28,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
     const org = await admin('POST', '/api/organizations', { name: 'Акимат города', region_id: region!.id, prefix: '101' })
+    orgId = org.id
     for (const extension of ['001', '002']) await admin('POST', `/api/organizations/${org.id}/endpoints/`, { name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789' })
   })
   after(async () => {
@@ -192,6 +194,63 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     assert.match(await disk.getByTestId('disk-days-left').innerText(), /шек қойылмаған/)
     await disk.scrollIntoViewIfNeeded()
     await screenshot(page, 'line-11-board-disk-kk')
+    await page.close()
+  })
+  it('"Call" on the appeal card: the operator\'s phone, then the citizen\'s, each step said live; the call in the appeal\'s history; a refusal said in words; in Kazakh', async () => {
+    const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
+    // an executor's operator at terminal 101001, signed in with the invitation's link (no SMTP here)
+    const operator = { email: 'executor@akimat.kz', password: 'Executor-passw0rd-1' }
+    const { id: operatorId } = await admin<{ id: number }>('POST', '/api/employees', { email: operator.email, last_name: 'Омарова', first_name: 'Дана', organization_id: orgId, role: 'operator' })
+    const invite = await admin<{ link: string }>('POST', `/api/auth/send-invite/${operatorId}`)
+    await serviceApi(service.url)('POST', '/api/auth/invite/activate', { token: new URL(invite.link).searchParams.get('token'), password: operator.password })
+    await admin('PUT', `/api/organizations/${orgId}/endpoints/101001`, { employee_id: operatorId, allow_long_distance: true })
+    const [source] = await admin<{ id: number }[]>('GET', '/api/references/sources')
+    const [method] = await admin<{ id: number }[]>('GET', '/api/references/response-methods')
+    const [classifier] = await admin<{ id: number }[]>('GET', '/api/classifiers')
+    const tree = await admin<{ appeal_types: { id: number, categories: { id: number, subcategories: { id: number }[] }[] }[] }>('GET', `/api/classifiers/${classifier!.id}/tree`)
+    const subcategory = tree.appeal_types.flatMap((a) => a.categories.flatMap((c) => c.subcategories))[0]!
+    const appeal = await admin<{ id: number }>('POST', '/api/appeals', {
+      citizen: { full_name: 'Сейткали Нурлан', phone: '+77010000002' }, source_id: source!.id, language: 'ru', text: 'Нет отопления, прошу перезвонить',
+      subcategory_id: subcategory.id, response_method_id: method!.id, executor_organization_id: orgId,
+    })
+    const api = serviceApi(service.url, await apiToken(service.url, operator))
+    await api('POST', `/api/appeals/${appeal.id}/take`)
+
+    const page = await newPage(browser)
+    await signIn(page, service.url, operator, `/console/appeals/${appeal.id}`)
+    const button = page.getByRole('button', { name: 'Позвонить +77010000002' })
+    // no phone registered at the terminal: said in words, nothing placed
+    peer.state.endpoints = ['101001']
+    peer.state.contacts = []
+    await button.click()
+    await page.getByTestId('call-problem').getByText('Ваш SIP-телефон не зарегистрирован').waitFor({ timeout: 15_000 })
+    await screenshot(page, 'calls-01-terminal-offline')
+
+    peer.state.contacts = [{ endpoint: '101001', uri: 'sip:101001@127.0.0.1:5070', userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }]
+    await button.click()
+    const progress = page.getByTestId('call-progress')
+    await progress.getByText('Звонит ваш телефон: снимите трубку').waitFor({ timeout: 15_000 })
+    const order = await eventually(async () => peer.state.received.find((a) => a.Action === 'Originate' && a.Channel === 'PJSIP/101001'), 10_000, 'the Originate')
+    assert.equal(order.Exten, '87010000002')
+    await screenshot(page, 'calls-02-ringing-you')
+    // Asterisk's events of the call (placed-call.txt) under the Linkedid the service gave: answered, the citizen rung, connected; then the hang-up
+    const RECORDED = '1795954364.7000000001'
+    const hangUp = replayedEvents('placed-call.txt').findIndex((e) => e.message.Event === 'BridgeLeave')
+    const rewrite = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.replace(RECORDED, order.ChannelId!)]))
+    peer.replay('placed-call.txt', { to: hangUp, rewrite })
+    await progress.getByText(/Разговор · \d:\d\d/).waitFor({ timeout: 15_000 })
+    await screenshot(page, 'calls-03-connected')
+    peer.replay('placed-call.txt', { from: hangUp, rewrite })
+    await progress.getByText(/Звонок завершён · \d:\d\d/).waitFor({ timeout: 15_000 })
+    const history = page.getByTestId('history-call')
+    await history.getByText(/Звонок на \+7701\*+02 · Звонок завершён · разговор \d:\d\d/).waitFor({ timeout: 15_000 })
+    await screenshot(page, 'calls-04-in-history')
+
+    // in Kazakh: the history line and the button
+    await page.getByText('Қазақша').click()
+    await history.getByText(/\+7701\*+02 нөміріне қоңырау · Қоңырау аяқталды/).waitFor()
+    assert.ok(await page.getByRole('button', { name: '+77010000002 нөміріне қоңырау шалу' }).isVisible())
+    await screenshot(page, 'calls-05-kk')
     await page.close()
   })
 })

@@ -68,7 +68,9 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     channels: [] as PeerChannel[],
     registrations: [] as PeerRegistration[],
     /** Asterisk's database (AstDB): `<family>/<key>` to its value */
-    db: new Map<string, string>() }
+    db: new Map<string, string>(),
+    /** told each action as it arrives (a benchmark times them) */
+    onAction: undefined as ((action: Record<string, string>, at: number) => void) | undefined }
   const sockets = new Set<Socket>()
   /** the connections that logged in asking for events, and the classes they asked for */
   const streams = new Map<Socket, Set<string>>()
@@ -232,6 +234,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         const action = Object.fromEntries(buffer.slice(0, end).split(CRLF).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]))
         buffer = buffer.slice(end + 4)
         state.received.push(action)
+        state.onAction?.(action, performance.now())
         if (state.mode === 'silent') continue
         if (state.mode === 'drop' && action.Action !== 'Login') { socket.destroy(); return }
         answer(action)

@@ -64,6 +64,8 @@ export interface ActionBody {
   text?: string
   language?: Schemas['AppealAnswer']['language']
   check?: Schemas['AppealAnswer']['check']
+  /** answer: the call placed for the appeal it was given in */
+  call_id?: number
 }
 
 /** one action on an appeal, with the body its action takes */
@@ -77,7 +79,7 @@ export function actOnAppeal (id: number, action: AppealAction, v: ActionBody): P
     case 'extend': return load(api.POST('/api/appeals/{appeal_id}/extend', { ...path, body: { until: v.until!, reason: v.reason! } }))
     case 'return': return load(api.POST('/api/appeals/{appeal_id}/return', { ...path, body: { reason: v.reason! } }))
     case 'reject': return load(api.POST('/api/appeals/{appeal_id}/reject', { ...path, body: { kind: v.kind!, reason: v.reason! } }))
-    case 'answer': return load(api.POST('/api/appeals/{appeal_id}/answer', { ...path, body: { text: v.text!, language: v.language!, check: v.check } }))
+    case 'answer': return load(api.POST('/api/appeals/{appeal_id}/answer', { ...path, body: { text: v.text!, language: v.language!, check: v.check, ...(v.call_id ? { call_id: v.call_id } : {}) } }))
   }
 }
 

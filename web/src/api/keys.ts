@@ -55,6 +55,9 @@ export const keys = {
     history: (tenant: number, line: number) => ['line-switches', 'history', tenant, line],
     closed: ['line-switches', 'closed'],
   },
+  placedCalls: {
+    ofAppeal: (appealId: number) => ['placed-calls', 'appeal', appealId],
+  },
   board: {
     operators: ['board', 'operators'],
     calls: ['board', 'calls'],

@@ -7,6 +7,7 @@ import { keys } from '../../api/keys'
 import { createPerson, personListQuery, removePerson, setPersonActive, updatePerson } from '../../api/references'
 import { CitizenFields, citizenBody } from '../../forms/CitizenFields'
 import { FormModal, LoadError, PageTitle, useAction, useFormSave } from './kit'
+import { CallButton } from '../calls/CallButton'
 
 type Person = Schemas['PersonResponse']
 const KEY = keys.admin.persons.all
@@ -41,7 +42,7 @@ export function Persons () {
         columns={[
           { title: t('profile.fullName'), dataIndex: 'full_name', render: (name: string, p) => <a onClick={() => setEditing(p)}>{name}</a> },
           { title: t('desk.form.iin'), dataIndex: 'iin', render: (v: string | null) => v ?? '—' },
-          { title: t('desk.form.phone'), dataIndex: 'phone', render: (v: string | null) => v ?? '—' },
+          { title: t('desk.form.phone'), dataIndex: 'phone', render: (v: string | null, p) => (v ? <Space wrap>{v}{p.is_active && <CallButton number={v} />}</Space> : '—') },
           { title: t('desk.form.email'), dataIndex: 'email', render: (v: string | null) => v ?? '—' },
           { title: t('adminKit.active'), dataIndex: 'is_active', width: 100, render: (active: boolean, p) => <Switch checked={active} onChange={() => toggle.mutate(p)} aria-label={`${t('adminKit.active')}: ${p.full_name}`} /> },
           {

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { Alert, Button, Col, DatePicker, Form, Input, Modal, Radio, Row, Select, Space, Spin } from 'antd'
 import type { Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -11,6 +11,9 @@ import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useOrganizations } from '../../references/references'
 import { AnswerCheckView } from './AnswerCheck'
 import { centreInstant } from '../../i18n/centre-time'
+import { useFormat } from '../../i18n/format'
+import { appealCallsQuery } from '../../api/placedCalls'
+import { clock } from '../board/LineBoard'
 
 type Appeal = Schemas['AppealResponse']
 type Action = AppealAction
@@ -46,6 +49,7 @@ interface Values {
   text?: string
   language?: 'kk' | 'ru'
   kind?: 'not_an_appeal' | 'duplicate' | 'out_of_competence'
+  call_id?: number
 }
 
 function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { action: Action, appeal: Appeal, onClose: () => void } & Callbacks) {
@@ -109,6 +113,7 @@ function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { a
                   <Form.Item name='text' label={t('appeal.answerText')} rules={[required, { max: 20_000 }]}>
                     <Input.TextArea autoSize={{ minRows: 8, maxRows: 16 }} />
                   </Form.Item>
+                  <AnswerCallField appealId={appeal.id} />
                   <Button onClick={() => review.mutate(String(text ?? ''))} loading={review.isPending} disabled={!text?.trim()}>{t('appeal.check')}</Button>
                 </>
               )}
@@ -129,5 +134,22 @@ function ActionForm ({ action, appeal, onClose, onStart, onDone, onFailed }: { a
         </Row>
       )}
     </Modal>
+  )
+}
+
+/** the call placed for the appeal that the answer was given in: offered when one reached the citizen */
+function AnswerCallField ({ appealId }: { appealId: number }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const calls = useQuery(appealCallsQuery(appealId))
+  const reached = (calls.data ?? []).filter((c) => c.connected_at !== null)
+  if (reached.length === 0) return null
+  return (
+    <Form.Item name='call_id' label={t('placedCall.answerCall')} extra={t('placedCall.answerCallHint')}>
+      <Select
+        allowClear placeholder={t('placedCall.noCall')} data-testid='answer-call'
+        options={reached.map((c) => ({ value: c.id, label: `${format.dateTime(c.connected_at!)} · ${c.number}${c.talk_seconds !== null ? ` · ${t('placedCall.talked', { time: clock(c.talk_seconds) })}` : ''}` }))}
+      />
+    </Form.Item>
   )
 }

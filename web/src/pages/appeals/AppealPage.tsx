@@ -10,6 +10,8 @@ import { useFormat } from '../../i18n/format'
 import { useLiveEvents } from '../../live/live'
 import { useLocalName, useNames, useOrganizations, useRegionNames, useResponseMethods, useSources, useSubcategories } from '../../references/references'
 import { CallRecordings } from '../calls/RecordingPlayer'
+import { CallButton } from '../calls/CallButton'
+import { clock } from '../board/LineBoard'
 import { AnswerCheckView } from './AnswerCheck'
 import { AppealActions } from './AppealActions'
 import { StatusTag } from './StatusTag'
@@ -82,7 +84,10 @@ export function AppealPage () {
             )}
             <Descriptions bordered size='small' column={{ xs: 1, md: 2 }}>
               <Descriptions.Item label={t('appeals.received')}>{format.dateTime(a.received_at)}</Descriptions.Item>
-              <Descriptions.Item label={t('appeals.citizen')}>{[a.citizen_name, a.citizen_phone, a.citizen_email].filter(Boolean).join(' · ')}</Descriptions.Item>
+              <Descriptions.Item label={t('appeals.citizen')}>
+                {[a.citizen_name, a.citizen_phone, a.citizen_email].filter(Boolean).join(' · ')}
+                {a.citizen_phone && a.status !== 'closed' && a.status !== 'rejected' && <div style={{ marginTop: 8 }}><CallButton number={a.citizen_phone} appealId={a.id} /></div>}
+              </Descriptions.Item>
               <Descriptions.Item label={t('appeals.classification')}>{subcategories.get(a.subcategory_id) ?? `#${a.subcategory_id}`}</Descriptions.Item>
               <Descriptions.Item label={t('appeal.priority')}>{a.priority}</Descriptions.Item>
               <Descriptions.Item label={t('appeals.region')}>{(a.region_id && regions.get(a.region_id)) ?? '—'}</Descriptions.Item>
@@ -110,6 +115,7 @@ export function AppealPage () {
                       <b>{t(`appeal.events.${e.action}`)}</b> · {format.dateTime(e.at)}
                       <div data-testid='history-actor' style={{ color: '#555' }}>{e.actor_name ?? t(e.actor_id === null ? 'appeal.byService' : 'appeal.byFormerEmployee')}</div>
                       {e.reason && <div style={{ color: '#555' }}>{e.reason}</div>}
+                      {e.action === 'call' && <CallLine payload={e.payload} />}
                     </>
                   ),
                 }))} data-testid='appeal-history'
@@ -151,5 +157,20 @@ function LineCallCard ({ call }: { call: Schemas['LineCallView'] }) {
         <Descriptions.Item label={t('line.outcome')}>{t(`line.outcomes.${call.outcome}`, { defaultValue: call.outcome })}</Descriptions.Item>
       </Descriptions>
     </Card>
+  )
+}
+
+/** a call placed for the appeal, as its history keeps it: to whom, how it ended, the talk and its recording */
+function CallLine ({ payload }: { payload: Record<string, unknown> }) {
+  const { t } = useTranslation()
+  const status = String(payload.status ?? '')
+  const side = typeof payload.failed_side === 'string' ? payload.failed_side : undefined
+  const talk = typeof payload.talk_seconds === 'number' ? payload.talk_seconds : undefined
+  const outcome = side ? t(`placedCall.failed.${status}.${side}`, { defaultValue: t(`placedCall.status.${status}`) }) : t(`placedCall.status.${status}`)
+  return (
+    <div data-testid='history-call'>
+      <div style={{ color: '#555' }}>{t('placedCall.history', { number: String(payload.number ?? '') })} · {outcome}{talk !== undefined && ` · ${t('placedCall.talked', { time: clock(talk) })}`}</div>
+      {talk !== undefined && typeof payload.linkedid === 'string' && <CallRecordings linkedid={payload.linkedid} />}
+    </div>
   )
 }

@@ -1,8 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import { Alert, Button, Card, Col, Empty, Row, Space, Statistic, Table, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import type { Schemas } from '../../api/client'
+import type { ApiProblem, Schemas } from '../../api/client'
+import { spyOnCall, type SpyMode } from '../../api/placedCalls'
+import { problemText } from '../../forms/problems'
 import { keys } from '../../api/keys'
 import { breakReasonsQuery, reasonName } from '../../api/agents'
 import { lineBoardQuery } from '../../api/line'
@@ -30,6 +33,26 @@ export function useLineBoard () {
   const queries = useQueryClient()
   useLiveEvents((event) => { if (event.type === 'line.changed') void queries.invalidateQueries({ queryKey: keys.board.line }) })
   return useQuery({ ...lineBoardQuery, refetchInterval: 30_000 })
+}
+
+/** a supervisor joins an operator's call on their own phone: listen, whisper to the operator, or barge in */
+function ListenIn ({ terminalId, name }: { terminalId: string, name: string }) {
+  const { t } = useTranslation()
+  const [said, setSaid] = useState<{ ok: boolean, text: string }>()
+  const join = useMutation({
+    mutationFn: (mode: SpyMode) => spyOnCall({ terminal_id: terminalId, mode }),
+    onSuccess: () => setSaid({ ok: true, text: t('placedCall.spy.ringing', { name }) }),
+    onError: (err) => setSaid({ ok: false, text: problemText(t, err as unknown as ApiProblem) }),
+  })
+  return (
+    <span data-testid={`listen-${terminalId}`}>
+      {' '}
+      {(['listen', 'whisper', 'barge'] as const).map((mode) => (
+        <Button key={mode} size='small' type='link' style={{ padding: '0 4px' }} loading={join.isPending && join.variables === mode} onClick={() => join.mutate(mode)}>{t(`placedCall.spy.${mode}`)}</Button>
+      ))}
+      {said && <Typography.Text type={said.ok ? 'success' : 'danger'} role='status' style={{ display: 'block', whiteSpace: 'normal' }}>{said.text}</Typography.Text>}
+    </span>
+  )
 }
 
 const percent = (v: number | null) => (v === null ? '—' : `${v}%`)
@@ -71,6 +94,7 @@ export function LineBoard () {
               <Tag key={a.interface} color={STATE_COLORS[a.state]} style={{ padding: '4px 8px', fontSize: 13 }} data-testid={`agent-${a.terminal_id ?? a.interface}`}>
                 {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${reasonName(reasons.data, a.reason, i18n.language) ?? a.reason})` : ''} · {waited(a.since)}
                 {a.break_over_seconds !== null && <b data-testid='break-over' style={{ color: '#cf1322' }}> · {t('line.breakOver', { minutes: Math.ceil(a.break_over_seconds / 60) })}</b>}
+                {a.state === 'on_call' && a.terminal_id && <ListenIn terminalId={a.terminal_id} name={a.name} />}
               </Tag>
             ))}
             {data && data.agents.length === 0 && <Typography.Text type='secondary'>{t(data.pbx === 'connected' ? 'line.noAgents' : 'line.agentsUnknown')}</Typography.Text>}
