@@ -154,7 +154,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     const base = `/api/organizations/${org.id}`
     let text = await preview('extensions')
     assert.deepEqual(stepsOf(text, 'appeals-record', 's'), [
-      '1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)', 'n,MixMonitor(/var/spool/asterisk/appeals/${CHANNEL(linkedid)}-${UNIQUEID}-${CHANNEL(endpoint)}.wav)', 'n(done),Return()',
+      '1,GotoIf($["${APPEALS_RECORD}" != "1"]?done)', 'n,MixMonitor(/var/spool/asterisk/appeals/${CHANNEL(linkedid)}-${UNIQUEID}-${IF($["${APPEALS_TERMINAL}" != ""]?${APPEALS_TERMINAL}:${CHANNEL(endpoint)})}.wav)', 'n(done),Return()',
     ])
     assert.ok(stepsOf(text, 'org101-internal', '001').includes('n,Dial(PJSIP/101001,,U(appeals-record))'), 'a call put through to a terminal (a transfer) is a recorded call\'s next leg')
     const lines = (await call('GET', `${base}/lines`)).json() as Array<{ id: number, number: string, recording: string, recording_prompt_id: number | null }>

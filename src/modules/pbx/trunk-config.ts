@@ -90,8 +90,9 @@ export function routeDialplan (org: { areaCode: string | null, localDigits: numb
     lines.push(`; outbound route ${route.id}: ${comment(route.name)}`)
     for (const pattern of route.patterns) {
       const digits = nationalDigits(pattern, org)
-      lines.push(`exten => _${pattern},1,NoOp(route ${route.id})`, PLACED_CALLER_STEP)
+      lines.push(`exten => _${pattern},1,NoOp(route ${route.id})`)
       if (route.long_distance) lines.push(' same => n,ExecIf($["${ALLOW_LONG_DISTANCE}" != "yes"]?Congestion(5))')
+      lines.push(PLACED_CALLER_STEP)
       lines.push(' same => n,Set(APPEALS_CLI=${IF($["${OUTGOING_CLI}" != ""]?${OUTGOING_CLI}:${CALLERID(num)})})')
       for (const id of route.trunkIds) {
         const trunk = trunks.get(id)

@@ -98,7 +98,6 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   }
 
   async function place (actor: Principal, body: PlaceCallRequest): Promise<PlacedCall> {
-    if (!control) throw new ServiceUnavailableError(NO_AMI)
     const target = body.appeal_id === undefined ? undefined : await appeals.callTarget(actor, body.appeal_id)
     const mine = await ownTerminal(actor)
     const org = await repo.organization(mine.organization_id)
@@ -112,6 +111,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     }
     const dialling = diallingOf(number, { ...area, routes: await repo.routesOf(mine.organization_id), allowLongDistance: await repo.allowsLongDistance(mine.id) })
     if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
+    if (!control) throw new ServiceUnavailableError(NO_AMI)
     await registered(mine)
     await clearLostCall(actor.id)
     const id = await repo.nextId()

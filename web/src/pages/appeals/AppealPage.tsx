@@ -37,7 +37,8 @@ export function AppealPage () {
   useLiveEvents((event) => {
     if (!('appeal_id' in event) || event.appeal_id !== id) return
     if (event.type === ownEvent.current) ownEvent.current = undefined
-    else if (event.type !== 'appeal.answer_checked') setChangedElsewhere(true)
+    // a review of the answer or a call's line in the history changes nothing the page holds
+    else if (event.type !== 'appeal.answer_checked' && event.type !== 'appeal.call') setChangedElsewhere(true)
   })
 
   if (appeal.isLoading) return <Card><Skeleton active /></Card>
