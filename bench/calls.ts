@@ -1,13 +1,17 @@
 // Issue 50's figures: from the click (POST /api/calls) to Asterisk being asked to ring the user's
-// phone (the Originate reaching the AMI test peer), for 50 operators calling over and over, each call
-// then followed to its end by the real Asterisk 22's events (placed-call.txt) under its own Linkedid.
+// phone (the Originate reaching the AMI test peer), for 50 operators calling over and over: each call
+// answered and connected at once by the real Asterisk 22's events (placed-call.txt) under its own
+// Linkedid, talked TALK_MS, hung up, and the next placed.
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
 import { startAmiPeer } from '../test/helpers/ami-peer.js'
+import { replayedEvents } from '../test/helpers/ami-recording.js'
 import { makeUser } from '../test/helpers/factories.js'
 import { BENCH_SECONDS, benchDatabase, rawQuery, startService } from './harness.js'
 
-const OPERATORS = 50
+const OPERATORS = Number(process.env.BENCH_CALL_OPERATORS ?? 50)
 const RECORDED = '1795954364.7000000001'
+/** a talk, compressed: the centre's minutes would make the run hours long */
+const TALK_MS = Number(process.env.BENCH_CALL_TALK_MS ?? 2000)
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
 export async function benchCalls (): Promise<void> {
@@ -32,12 +36,15 @@ export async function benchCalls (): Promise<void> {
   peer.state.contacts = operators.map((o) => ({ endpoint: o.terminal, uri: `sip:${o.terminal}@127.0.0.1:5070`, userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }))
   while (peer.streaming() === 0) await new Promise((resolve) => setTimeout(resolve, 100))
 
+  const hangUp = replayedEvents('placed-call.txt').findIndex((e) => e.message.Event === 'BridgeLeave')
   // each Originate: when it arrived, and the call's events replayed at once under its Linkedid
   const asked = new Map<string, number>()
   peer.state.onAction = (action, at) => {
     if (action.Action !== 'Originate' || !action.ChannelId) return
     asked.set(action.Channel!, at)
-    setImmediate(() => peer.replay('placed-call.txt', { rewrite: (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.replace(RECORDED, action.ChannelId!)])) }))
+    const rewrite = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.replace(RECORDED, action.ChannelId!)]))
+    setImmediate(() => peer.replay('placed-call.txt', { to: hangUp, rewrite }))
+    setTimeout(() => peer.replay('placed-call.txt', { from: hangUp, rewrite }), TALK_MS)
   }
   const delays: number[] = []
   let refused = 0
@@ -46,10 +53,13 @@ export async function benchCalls (): Promise<void> {
     for (;;) {
       const call = await (await fetch(`${service.url}/api/calls/${id}`, { headers })).json() as { status: string }
       if (call.status === 'ended') return
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
-  await Promise.all(operators.map(async (o) => {
+  // the operators' clicks spread as people's are: the first within a talk's time, each next after a second's wrap-up
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+  await Promise.all(operators.map(async (o, i) => {
+    await pause((TALK_MS * i) / OPERATORS)
     while (performance.now() < until) {
       const clicked = performance.now()
       const res = await fetch(`${service.url}/api/calls`, { method: 'POST', headers: o.headers, body: JSON.stringify({ number: '+77010000002' }) })
@@ -57,11 +67,12 @@ export async function benchCalls (): Promise<void> {
       const call = await res.json() as { id: number }
       delays.push(asked.get(`PJSIP/${o.terminal}`)! - clicked)
       await ended(call.id, o.headers)
+      await pause(1000)
     }
   }))
   const sorted = delays.sort((a, b) => a - b)
   const [counts] = await sql<{ ended: string, all: string }>('select count(*) filter (where status = \'ended\') as ended, count(*) as all from placed_calls')
-  process.stdout.write(`\n## calls placed (${database.kind}): ${OPERATORS} operators calling for ${BENCH_SECONDS} s, each call followed to its end by Asterisk's recorded events\n`)
+  process.stdout.write(`\n## calls placed (${database.kind}): ${OPERATORS} operators calling for ${BENCH_SECONDS} s, each call connected at once, talked ${TALK_MS} ms, hung up, the next placed a second later\n`)
   process.stdout.write(`click → Originate at the AMI peer: p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms over ${sorted.length} calls; ${counts!.ended} of ${counts!.all} ended; ${refused} refused\n`)
   await service.app.close()
   await peer.close()
