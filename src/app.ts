@@ -247,7 +247,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const notifications = createNotificationsModule({ db, clock, log, notifications: config.notifications, publicUrl: config.publicUrl, mailer: deps.mailer ?? (config.smtpUrl ? mailer : undefined), sms, metrics })
   const appealsModule = createAppealsModule({ db, clock, log, appeals: config.appeals, calendar: calendar.port, notifications: notifications.port, live: callEvents.port, llm: llm.port })
   const calls = placedCalls.createPlacedCallsModule({
-    db, clock, log, control: ami ? amiCallControl(ami) : undefined, appeals: appealsModule.port, desk: callEvents.port, publish: callEvents.port.publish,
+    database, clock, log, control: ami ? amiCallControl(ami) : undefined, queues: queueControl, calendar: calendar.port, appeals: appealsModule.port, desk: callEvents.port, publish: callEvents.port.publish,
+    lineChanged: (organizationId) => { void callEvents.port.publish({ type: 'line.changed', organization_id: organizationId, employee_id: null }).catch(() => {}) },
     callEnded: recorded.port.callEnded, audit: audit.port,
   })
 

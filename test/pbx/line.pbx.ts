@@ -55,6 +55,8 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
   const phones: Phone[] = []
   /** the citizen the trunk reaches: answers every call at the trunk's address */
   let publicNetwork: Phone
+  /** the supervisor's phone (101008, a member of the organization's queue as every terminal is) */
+  let supervisorPhone: Phone
   const consoles: Awaited<ReturnType<typeof openSse>>[] = []
   let ids: { org: number, queue: number, defaultQueue: number, menu: number, prompt: number, trunks: { network: number, refused: number, registered: number } }
   let callerPort = 5300
@@ -523,7 +525,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
     assert.equal(generation.success, true, JSON.stringify(generation))
     await eventually(async () => (await asterisk.cli('pjsip show endpoints')).includes('101008'), 30_000, 'the supervisor\'s terminal in Asterisk')
-    const supervisorPhone = await operatorPhone(pjsua, '101008', PASSWORD, 5208)
+    supervisorPhone = await operatorPhone(pjsua, '101008', PASSWORD, 5208)
     phones.push(supervisorPhone)
     if (process.env.PBX_RECORD_PLACED) {
       recorder.close()
@@ -622,6 +624,83 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     assert.equal(legs[0]!.terminal, '101001')
     assert.ok(Math.abs(legs[0]!.seconds - ended.talk_seconds) < 2, `recorded ${legs[0]!.seconds} s of ${ended.talk_seconds} s`)
     process.stdout.write(`# pbx: placed call talked ${ended.talk_seconds} s, recorded ${legs[0]!.seconds} s\n`)
+  })
+
+  it('a callback instead of waiting: a long-waiting caller hears the offer, presses 1 and hangs up; an operator becomes ready: their phone, then the citizen\'s, ring and talk', async () => {
+    const base = `/api/organizations/${ids.org}`
+    await api('PUT', `${base}/queues/${ids.defaultQueue}`, { callback_offer_after: 10, callback_prompt_id: ids.prompt, callback_retries: 1, callback_retry_interval: 30 })
+    const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
+    assert.equal(generation.success, true, JSON.stringify(generation))
+    await eventually(async () => (await asterisk.cli('dialplan show org101-queue-callback')).includes('AppealsCall'), 30_000, 'the callback context in Asterisk')
+    assert.match(await asterisk.cli('queue show org101-queue'), /org101-queue/)
+    // nobody to answer: the supervisor's phone (a member too) put down, 101001 on a break
+    await supervisorPhone.close()
+    await eventually(async () => /Unavailable/.test(await asterisk.cli('pjsip show endpoint 101008')), 15_000, '101008 unregistered')
+    recorder.mark('operator 101001 takes a break (lunch)')
+    await api('PUT', '/api/agents/me', { state: 'break', reason: 'lunch' }, operators[0])
+    await eventually(async () => (await pausesOf('101001')).every((p) => p.paused), 15_000, '101001 paused')
+    if (process.env.PBX_RECORD_CALLBACK) {
+      recorder.close()
+      recorded.push(recorder.text())
+      recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
+    }
+    const known = await knownCalls()
+    const logFrom = asterisk.log().length
+    await citizenCalls('109', async (phone) => {
+      await confirmed(phone)
+      await sleep(800)
+      phone.dtmf('2')
+      await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.outcome === 'waiting'), 20_000, 'waiting in the queue')
+      // the offer after 10 s of waiting, in the caller's language
+      await eventually(async () => new RegExp(`Playing 'appeals/org101/${ids.prompt}\\.`).test(asterisk.log().slice(logFrom).split('Queue(')[1] ?? ''), 30_000, 'the callback offer played')
+      phone.dtmf('1')
+      await phone.waitFor(/DISCONNECTED/, 'the call ended by the dialplan after the digit', 20_000)
+    })
+    const call = await callAfter(known, (c) => c.ended_at !== null, 'the call that asked for a callback')
+    assert.deepEqual([call.queue, call.outcome], ['org101-queue', 'callback'])
+    const board = await eventually(async () => {
+      const now = await api('GET', '/api/line-calls/board')
+      return now.callbacks.some((c: { status: string }) => c.status === 'waiting') ? now : undefined
+    }, 10_000, 'the request on the board')
+    const request = board.callbacks.find((c: { status: string }) => c.status === 'waiting')
+    assert.deepEqual([request.queue, request.number, request.line, request.attempts], ['org101-queue', '+77010000001', '109', 0])
+    assert.ok(Date.parse(request.joined_at) < Date.parse(request.requested_at) - 9000, 'its place is when the caller joined the queue')
+
+    // the operator becomes ready: the callback is placed, their phone rings, then the citizen's
+    const citizen = publicNetwork
+    const citizenFrom = citizen.output().length
+    const operator = phones[0]!
+    const from = operator.output().length
+    const desk = consoles[0]!
+    const told = desk.events.length
+    recorder.mark('operator 101001 is ready')
+    const readyAt = Date.now()
+    await api('PUT', '/api/agents/me', { state: 'ready' }, operators[0])
+    await operator.waitFor(/state changed to CONFIRMED/, '101001 answering the callback', 20_000, from)
+    const rangAfter = Date.now() - readyAt
+    await citizen.waitFor(/state changed to CONFIRMED/, 'the citizen answering the callback', 30_000, citizenFrom)
+    assert.match(citizen.output().slice(citizenFrom), /INVITE sip:\+77010000001@127\.0\.0\.2:5399 SIP\/2\.0/, 'the caller\'s own number')
+    const reached = await eventually(async () => {
+      const now = await api('GET', '/api/line-calls/board')
+      return now.callbacks.length === 0 ? now : undefined
+    }, 20_000, 'the request reached (off the board)')
+    assert.deepEqual(reached.callbacks, [])
+    const pop = desk.events.slice(told).find((e) => e.event === 'call.answered')
+    assert.equal((pop?.data.call as { caller_phone: string, direction: string } | undefined)?.caller_phone, '+77010000001', 'the desk pops whom to call back')
+    const placed = () => desk.events.slice(told).filter((e) => e.event === 'call.placed').map((e) => e.data.call as { kind: string, status: string })
+    await eventually(async () => placed().some((c) => c.kind === 'callback' && c.status === 'connected'), 10_000, 'the callback connected on the operator\'s console')
+    process.stdout.write(`# pbx: the callback rang the operator's phone ${rangAfter} ms after they became ready\n`)
+    await sleep(2000)
+    recorder.mark('operator 101001 hangs up')
+    operator.hangUp()
+    await citizen.waitFor(/DISCONNECTED/, 'the callback ended', 20_000, citizenFrom)
+    const kpis = await eventually(async () => {
+      const now = await api('GET', '/api/line-calls/kpis')
+      return now.callbacks.reached === 1 ? now : undefined
+    }, 10_000, 'the callback in the figures')
+    assert.deepEqual([kpis.callbacks.requested, kpis.callbacks.placed, kpis.callbacks.failed], [1, 1, 0])
+    assert.ok(kpis.callbacks.mean_seconds_to_reach >= 1)
+    if (process.env.PBX_RECORD_CALLBACK) writeFileSync(process.env.PBX_RECORD_CALLBACK, recorder.text(), 'latin1')
   })
 
   it('closed at the switch: the next call hears the switch\'s announcement, with no reload; opened, the next reaches the menu', async () => {

@@ -140,6 +140,13 @@ export const queues = pgTable('queues', {
   rating_prompt_id: integer('rating_prompt_id'),
   /** seconds the rating menu waits for a digit */
   rating_timeout: integer('rating_timeout').notNull().default(5),
+  /** a callback instead of waiting (issue 50): after this many seconds a waiting caller hears the offer, repeated as often; null: none */
+  callback_offer_after: integer('callback_offer_after'),
+  /** the offer, in the caller's language: "press 1 to keep your place, we call you back" */
+  callback_prompt_id: integer('callback_prompt_id'),
+  /** attempts to reach the caller after the first that do not reach them, `callback_retry_interval` seconds apart */
+  callback_retries: integer('callback_retries').notNull().default(2),
+  callback_retry_interval: integer('callback_retry_interval').notNull().default(300),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t): PgTableExtraConfigValue[] => [
@@ -149,6 +156,8 @@ export const queues = pgTable('queues', {
   oneOf('queues_strategy_check', t.strategy, queueStrategies),
   foreignKey({ name: 'queues_periodic_prompt_fk', columns: [t.organization_id, t.periodic_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
   foreignKey({ name: 'queues_rating_prompt_fk', columns: [t.organization_id, t.rating_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
+  foreignKey({ name: 'queues_callback_prompt_fk', columns: [t.organization_id, t.callback_prompt_id], foreignColumns: [prompts.organization_id, prompts.id] }),
+  check('queues_callback_check', sql`${t.callback_offer_after} is null or ${t.callback_prompt_id} is not null`),
   ...destinationConstraints('queues', 'overflow', t, t.organization_id),
 ])
 

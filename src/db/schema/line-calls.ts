@@ -10,7 +10,7 @@ import { users } from './users.js'
  * destination (in a menu, during the closed announcement); announced, terminal, hangup: the line's
  * routing sent it to an announcement, a terminal, or hung up, never queued; refused: a number no line owns.
  */
-export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended', 'unobserved', 'entered', 'announced', 'terminal', 'hangup', 'refused'] as const
+export const lineCallOutcomes = ['waiting', 'answered', 'abandoned', 'timed_out', 'ended', 'unobserved', 'entered', 'announced', 'terminal', 'hangup', 'refused', 'callback'] as const
 /** how a caller left the line's menu: a digit chosen, no digit (its attempts exhausted), a wrong digit, or hanging up in it */
 export const menuExits = ['choice', 'timeout', 'invalid', 'hangup'] as const
 

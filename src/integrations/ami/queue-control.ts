@@ -32,8 +32,8 @@ export interface QueueControl {
   pause: (iface: string, paused: boolean, reason?: string) => Promise<boolean>
   /** every member, or (`iface`) the memberships of one interface only */
   members: (iface?: string) => Promise<QueueMemberState[]>
-  /** every member and every caller waiting, in one QueueStatus */
-  status: () => Promise<{ members: QueueMemberState[], callers: QueueCallerState[] }>
+  /** every member and every caller waiting (of one queue), in one QueueStatus */
+  status: (queue?: string) => Promise<{ members: QueueMemberState[], callers: QueueCallerState[] }>
   /** the calls on the PBX now, queued or not (CoreShowChannels): the Linkedids of its channels */
   liveCalls: () => Promise<Set<string>>
 }
@@ -58,9 +58,9 @@ const callerOf = (e: AmiMessage): QueueCallerState => ({
 })
 
 export function amiQueueControl (ami: AmiClient): QueueControl {
-  async function queueStatus (iface?: string): Promise<AmiMessage[]> {
+  async function queueStatus (iface?: string, queue?: string): Promise<AmiMessage[]> {
     // QueueStatus' Member filter: one operator's desk asks for its own terminals, not every member of every queue
-    const { response, events } = await ami.list({ Action: 'QueueStatus', ...(iface ? { Member: iface } : {}) })
+    const { response, events } = await ami.list({ Action: 'QueueStatus', ...(iface ? { Member: iface } : {}), ...(queue ? { Queue: queue } : {}) })
     if (field(response, 'Response') !== 'Success') throw new AmiError(`QueueStatus: ${field(response, 'Message') ?? 'refused'}`)
     return events
   }
@@ -73,8 +73,8 @@ export function amiQueueControl (ami: AmiClient): QueueControl {
       throw new AmiError(`QueuePause ${iface}: ${field(response, 'Message') ?? 'refused'}`)
     },
     members: async (iface) => of(await queueStatus(iface), 'QueueMember').map(memberOf),
-    async status () {
-      const events = await queueStatus()
+    async status (queue) {
+      const events = await queueStatus(undefined, queue)
       return { members: of(events, 'QueueMember').map(memberOf), callers: of(events, 'QueueEntry').map(callerOf) }
     },
     async liveCalls () {

@@ -123,3 +123,15 @@ export function localPeriod (timeZone: string, now: Date, q: { date_from?: strin
   if (days > maxDays) throw RequestValidationError.field(['query', 'date_from'], `The period may be at most ${maxDays} days`, q.date_from)
   return { from, to, days, start: startOfLocalDay(timeZone, from), end: startOfLocalDay(timeZone, isoDay(dayNumberOf(to) + 1)) }
 }
+
+/** the local weekday (1 Monday ... 7 Sunday), day and minute of an instant */
+export function localMoment (timeZone: string, instant: Date): { day: string, weekday: number, minute: number } {
+  const { day, ms } = local(timeZone, instant.getTime())
+  return { day: isoDay(day), weekday: ((new Date(day * DAY).getUTCDay() + 6) % 7) + 1, minute: Math.floor(ms / MINUTE) }
+}
+
+/** whether an instant falls in the calendar's working hours of a working day */
+export function isWorkingMoment (calendar: WorkingCalendar, instant: Date): boolean {
+  const { day, minute } = localMoment(calendar.timeZone, instant)
+  return isWorkingDay(calendar, day) && minute >= calendar.workStartMinute && minute < calendar.workEndMinute
+}

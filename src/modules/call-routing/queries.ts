@@ -14,11 +14,11 @@ export async function createDefaultQueue (db: AppDb, organizationId: number): Pr
 }
 
 /** the organization and the timing of a queue Asterisk names (`org<prefix>-queue`, `org<prefix>-q<id>`); undefined when the service has no such queue */
-export async function queueByAsteriskName (db: AppDb, name: string): Promise<{ organization_id: number, service_level: number, wrapup_time: number } | undefined> {
+export async function queueByAsteriskName (db: AppDb, name: string): Promise<{ organization_id: number, service_level: number, wrapup_time: number, callback_retries: number, callback_retry_interval: number } | undefined> {
   const parsed = parseQueueName(name)
   if (!parsed) return undefined
   const which = parsed.queue === 'default' ? eq(queues.is_default, true) : eq(queues.id, parsed.queue)
-  return (await db.select({ organization_id: queues.organization_id, service_level: queues.service_level, wrapup_time: queues.wrapup_time })
+  return (await db.select({ organization_id: queues.organization_id, service_level: queues.service_level, wrapup_time: queues.wrapup_time, callback_retries: queues.callback_retries, callback_retry_interval: queues.callback_retry_interval })
     .from(queues).where(and(eq(queues.organization_id, organizationIdOfPrefix(parsed.prefix)), which)).limit(1))[0]
 }
 
@@ -94,3 +94,15 @@ export const lineDirectory = (db: AppDb) =>
 export const promptRecorded = async (db: AppDb, organizationId: number, promptId: number) =>
   (await db.select({ id: prompts.id }).from(prompts).innerJoin(promptRecordings, eq(promptRecordings.prompt_id, prompts.id))
     .where(and(eq(prompts.organization_id, organizationId), eq(prompts.id, promptId))).limit(1)).length > 0
+
+/** a line's schedule as the dialplan follows it (null: no schedule, always open); undefined: no such line */
+export async function lineSchedule (db: AppDb, number: string): Promise<{ kind: 'always' | 'weekly' | 'calendar', hours: { weekday: number, opens: string, closes: string }[] } | null | undefined> {
+  const [line] = await db.select({ schedule_id: inboundLines.schedule_id, kind: schedules.kind }).from(inboundLines)
+    .leftJoin(schedules, eq(schedules.id, inboundLines.schedule_id)).where(eq(inboundLines.number, number)).limit(1)
+  if (!line) return undefined
+  if (line.schedule_id === null || line.kind === null) return null
+  const hours = line.kind === 'weekly'
+    ? await db.select({ weekday: scheduleHours.weekday, opens: scheduleHours.opens, closes: scheduleHours.closes }).from(scheduleHours).where(eq(scheduleHours.schedule_id, line.schedule_id))
+    : []
+  return { kind: line.kind, hours }
+}

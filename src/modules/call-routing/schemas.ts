@@ -55,6 +55,10 @@ const queueSettings = {
   overflow: ref(Destination),
   rating_prompt_id: Nullable(Id({ description: 'a rating menu the caller hears after the operator hangs up, a digit 1-5 (in the call\'s language); null: none' })),
   rating_timeout: Seconds(1, 30, 'seconds the rating menu waits for a digit'),
+  callback_offer_after: Nullable(Seconds(10, 3600, 'a callback instead of waiting: after this many seconds (and as often again) a waiting caller hears the offer, and pressing 1 keeps their place and hangs up; null: no offer')),
+  callback_prompt_id: Nullable(Id({ description: 'the offer, in the caller\'s language (a prompt with a recording); needed with callback_offer_after' })),
+  callback_retries: Type.Integer({ minimum: 0, maximum: 10, description: 'attempts after the first that did not reach the caller' }),
+  callback_retry_interval: Seconds(30, 86_400, 'seconds between attempts'),
 }
 const queueOptional = Object.fromEntries(Object.entries(queueSettings).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof typeof queueSettings]: ReturnType<typeof Type.Optional<typeof queueSettings[K]>> }
 
@@ -71,6 +75,7 @@ export const QueueResponse = Type.Object({
   music_class: Type.String(), announce_position: Type.Boolean(), announce_holdtime: Type.Boolean(), periodic_prompt_id: Nullable(Type.Integer()),
   periodic_announce_seconds: Type.Integer(), max_wait: Nullable(Type.Integer()), overflow: ref(DestinationView),
   rating_prompt_id: Nullable(Type.Integer()), rating_timeout: Type.Integer(),
+  callback_offer_after: Nullable(Type.Integer()), callback_prompt_id: Nullable(Type.Integer()), callback_retries: Type.Integer(), callback_retry_interval: Type.Integer(),
   created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'QueueResponse' })
 export type QueueResponse = Static<typeof QueueResponse>

@@ -86,6 +86,7 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
       music_class: q.music_class, announce_position: q.announce_position, announce_holdtime: q.announce_holdtime, periodic_prompt_id: q.periodic_prompt_id,
       periodic_announce_seconds: q.periodic_announce_seconds, max_wait: q.max_wait, overflow: destinationOf('overflow', q),
       rating_prompt_id: q.rating_prompt_id, rating_timeout: q.rating_timeout,
+      callback_offer_after: q.callback_offer_after, callback_prompt_id: q.callback_prompt_id, callback_retries: q.callback_retries, callback_retry_interval: q.callback_retry_interval,
       created_at: iso(q.created_at), updated_at: iso(q.updated_at),
     }))
   }
@@ -100,6 +101,7 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
     }
     if (input.periodic_prompt_id != null) refs.prompts.push({ at: ['body', 'periodic_prompt_id'], id: input.periodic_prompt_id })
     if (input.rating_prompt_id != null) refs.prompts.push({ at: ['body', 'rating_prompt_id'], id: input.rating_prompt_id })
+    if (input.callback_prompt_id != null) refs.prompts.push({ at: ['body', 'callback_prompt_id'], id: input.callback_prompt_id })
     const seen = new Set<string>()
     for (const [i, m] of (input.members ?? []).entries()) {
       if (seen.has(m.terminal_id)) throw RequestValidationError.field(['body', 'members', i, 'terminal_id'], `Terminal ${m.terminal_id} is listed twice`, m.terminal_id)
@@ -107,6 +109,15 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
       refs.terminals.push({ at: ['body', 'members', i, 'terminal_id'], id: m.terminal_id })
     }
     return refs
+  }
+
+  /** the callback offer is the queue's periodic announcement, and it needs its prompt (the queue as it will be) */
+  function checkCallback (queue: Pick<QueueUpdate, 'callback_offer_after' | 'callback_prompt_id' | 'periodic_prompt_id'>): void {
+    if (queue.callback_offer_after == null) return
+    if (queue.callback_prompt_id == null) throw RequestValidationError.field(['body', 'callback_prompt_id'], 'Field required: the offer the waiting caller hears', null, 'missing')
+    if (queue.periodic_prompt_id != null) {
+      throw RequestValidationError.field(['body', 'callback_offer_after'], 'The callback offer is the queue\'s periodic announcement: remove the periodic prompt first', queue.callback_offer_after)
+    }
   }
 
   const queueColumns = ({ members: _m, overflow, ...settings }: QueueUpdate) => ({ ...settings, ...(overflow ? destinationColumns('overflow', overflow) : {}) })
@@ -204,6 +215,7 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
       },
       async create (actor: Principal, tenantId: number, input: QueueCreate) {
         const org = await tenant(actor, tenantId)
+        checkCallback(input)
         await checkReferences(tenantId, queueReferences(input))
         const row = await transaction(async (tx) => {
           const quota = (await tx.lockOrganization(tenantId))!
@@ -217,6 +229,7 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
       },
       async update (actor: Principal, tenantId: number, id: number, input: QueueUpdate) {
         const org = await tenant(actor, tenantId)
+        checkCallback({ ...found(await repo.queue(tenantId, id), 'Queue'), ...input })
         await checkReferences(tenantId, queueReferences(input, id))
         const row = await transaction(async (tx) => {
           const updated = found(await tx.updateQueue(tenantId, id, queueColumns(input)), 'Queue')

@@ -32,7 +32,7 @@ export function usersOf (routing: OrganizationRouting, item: RoutingItem, id: nu
   }
   for (const q of routing.queues) {
     if (item === 'queue' && q.id === id) continue
-    const plays = item === 'prompt' && (q.periodic_prompt_id === id || q.rating_prompt_id === id)
+    const plays = item === 'prompt' && (q.periodic_prompt_id === id || q.rating_prompt_id === id || q.callback_prompt_id === id)
     if (plays || sendsTo(destinationOf('overflow', q), item, id)) out.push({ kind: 'queue', id: q.id, name: q.name })
   }
   return out

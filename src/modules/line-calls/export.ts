@@ -19,6 +19,7 @@ const outcomeWords: Record<CallOutcome, Words> = {
   terminal: { ru: 'Направлен на телефон', kk: 'Телефонға бағытталды' },
   hangup: { ru: 'Завершён маршрутом', kk: 'Бағыттау бойынша аяқталды' },
   refused: { ru: 'Номер не обслуживается', kk: 'Нөмір қызмет көрсетілмейді' },
+  callback: { ru: 'Заказал обратный звонок', kk: 'Кері қоңырауға тапсырыс берді' },
 }
 const menuExitWords: Record<MenuExit, Words> = {
   choice: { ru: 'Выбор', kk: 'Таңдау' },

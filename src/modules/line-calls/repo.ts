@@ -6,6 +6,7 @@ import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalOwner } from '../endpoints/queries.js'
 import { configuredQueues, queueByAsteriskName } from '../call-routing/queries.js'
 import { breakLimits } from '../agents/queries.js'
+import { boardCallbacks, callbackFigures } from '../placed-calls/queries.js'
 import { organizationIdByPrefix } from '../organizations/queries.js'
 import { lineCallRecord } from './queries.js'
 import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
@@ -53,6 +54,8 @@ export function createLineCallRepo (db: AppDb) {
     configuredQueues: (organizationId: number | undefined, limit: number) => configuredQueues(db, organizationId, limit),
     /** the longest each break reason may last (minutes) */
     breakLimits: () => breakLimits(db),
+    callbackFigures: (organizationId: number | undefined, from: Date, to: Date) => callbackFigures(db, organizationId, from, to),
+    boardCallbacks: (organizationId: number | undefined, since: Date, limit: number) => boardCallbacks(db, organizationId, since, limit),
     /** this instance leads the events' reading from now: the epoch it writes under, raised past its predecessor's (whose writes in flight finish first) */
     takeLead: async (): Promise<number> => (await db.insert(lineEventLeader).values({ epoch: 1 })
       .onConflictDoUpdate({ target: lineEventLeader.id, set: { epoch: sql`${lineEventLeader.epoch} + 1`, since: sql`now()` } })

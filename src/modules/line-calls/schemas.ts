@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { lineCallOutcomes, memberStateNames, menuExits } from '../../db/schema/index.js'
+import { callbackStatuses, lineCallOutcomes, memberStateNames, menuExits } from '../../db/schema/index.js'
 import { ExportFields, LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
@@ -142,6 +142,13 @@ export const LineKpis = Type.Object({
     longest_wait_now: Nullable(Type.Number({ description: 'how long the longest-waiting caller has waited now, seconds' })),
   })),
   intervals: Type.Array(Type.Object({ start: Timestamp(), ...QueueFigures }), { description: 'every 30 minutes of the period, from its first local midnight' }),
+  callbacks: Type.Object({
+    requested: Type.Integer({ description: 'callers who pressed a queue\'s callback digit in the period' }),
+    placed: Type.Integer({ description: 'attempts to call them back placed in the period' }),
+    reached: Type.Integer(), failed: Type.Integer({ description: 'requests given up in the period (their attempts spent, or not a number)' }),
+    mean_seconds_to_reach: Nullable(Type.Integer({ description: 'from the request to reaching the caller, of those reached in the period' })),
+    p90_seconds_to_reach: Nullable(Type.Integer()),
+  }, { description: 'callbacks instead of waiting (issue 50)' }),
   days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), ...QueueFigures })),
   operators: Type.Array(Type.Object({
     interface: Type.String({ description: 'the queue member: PJSIP/<terminal>' }),
@@ -188,6 +195,12 @@ export const LineBoard = Type.Object({
     position: Nullable(Type.Integer()),
     language: Nullable(Type.String()),
   }), { description: 'callers in a queue now, longest waiting first (200 at most; queues[].waiting_now counts them all)' }),
+  callbacks: Type.Array(Type.Object({
+    id: Type.Integer(), queue: Type.String(), number: Type.String(), line: Nullable(Type.String()), language: Nullable(Type.String()),
+    joined_at: Timestamp(), requested_at: Timestamp(),
+    status: OneOf(callbackStatuses, { description: 'waiting (again after an attempt that did not reach them: next_attempt_at), placing, failed (today)' }),
+    attempts: Type.Integer(), next_attempt_at: Timestamp(), reason: Nullable(Type.String()),
+  }), { description: 'the callback requests beside the callers waiting, in their places: waiting, being placed, and those failed today (200 at most)' }),
   agents: Type.Array(Type.Object({
     interface: Type.String({ description: 'the queue member: PJSIP/<terminal>' }),
     terminal_id: Nullable(Type.String()),

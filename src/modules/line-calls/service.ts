@@ -4,7 +4,7 @@ import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { localPeriod } from '../calendar/index.js'
+import { localPeriod, startOfLocalDay } from '../calendar/index.js'
 import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
 import { StaleLeaderError, type CallContext, type CallKey, type LineCallRepo } from './repo.js'
@@ -216,9 +216,10 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
     const now = clock()
     const period = localPeriod(timeZone, now, q, { defaultDays: 1, maxDays: MAX_KPI_DAYS })
     const scope = { organizationId, queue: q.queue, start: period.start, end: period.end, timeZone, shortAbandonSeconds: q.short_abandon_seconds }
-    const [groups, lines, waiting, operators, times] = await Promise.all([
+    const [groups, lines, waiting, operators, times, callbacks] = await Promise.all([
       repo.queueFigures(scope), repo.lineFigures(scope), repo.waitingNow(scope, now),
       withOperators ? repo.operatorFigures(scope) : [], withOperators ? repo.stateTimes(scope, now) : [],
+      repo.callbackFigures(organizationId, period.start, period.end),
     ])
     const names = await repo.memberNames([...new Set([...operators, ...times].map((r) => r.interface))])
     return {
@@ -226,6 +227,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       ...kpiBreakdowns(period, groups, waiting, now),
       operators: operatorsOf(operators, times, names),
       lines: lineBreakdowns(period, lines),
+      callbacks,
     }
   }
 
@@ -285,6 +287,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
         repo.configuredQueues(organizationId, BOARD_QUEUES_AT_MOST),
         pbxState(),
       ])
+      const callbacks = await repo.boardCallbacks(organizationId, startOfLocalDay(timeZone, today.date_to), BOARD_QUEUES_AT_MOST)
       const limits = agents.some((a) => a.state === 'break') ? await repo.breakLimits() : new Map<string, number>()
       // every queue configured, at zero until its first call of the day, each with its own name
       const known = new Map(configured.map((q) => [q.queue, q]))
@@ -294,6 +297,7 @@ export function createLineCallService ({ repo, log, desk, clock, timeZone, queue
       return {
         day: today.date_to, time_zone: timeZone, pbx, totals: today.totals, queues: [...today.queues, ...idle].sort((a, b) => a.queue.localeCompare(b.queue)).map((q) => ({ ...q, ...named(q.queue) })), lines: today.lines.lines,
         waiting: waiting.map((w) => ({ ...w, joined_at: w.joined_at!.toISOString() })),
+        callbacks: callbacks.map((c) => ({ ...c, joined_at: c.joined_at.toISOString(), requested_at: c.requested_at.toISOString(), next_attempt_at: c.next_attempt_at.toISOString() })),
         agents: agents.map((a) => {
           // another instance reads the events: a wrap-up over is ready from its end, whoever writes it
           const over = a.state === 'wrap_up' && a.wrapup_until !== null && a.wrapup_until <= now

@@ -14,7 +14,8 @@
 // `user`): the line entered and its organization, `Closed` when its schedule had it closed, `Menu`
 // on entering a menu, `Choice` (and `ChosenLanguage`) or `Exit` (timeout, invalid) on leaving it, `Sent`
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
-// line owns, and `Rating` (1-5) from the queue's rating menu after the operator hung up.
+// line owns, `Rating` (1-5) from the queue's rating menu after the operator hung up, and `Callback`
+// when a waiting caller pressed the queue's callback digit (they leave the queue to be called back).
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
@@ -148,6 +149,8 @@ export function createCallTracker () {
       if (field(m, 'Refused') === '1' && !queued) call.outcome = 'refused'
       const sent = routedEnds.find((r) => r === field(m, 'Sent'))
       if (sent && !queued) call.outcome = sent
+      // the caller pressed the queue's callback digit: they left it keeping their place
+      if (field(m, 'Callback') !== undefined && queued) call.outcome = 'callback'
       const menu = Number(field(m, 'Menu'))
       if (!Number.isSafeInteger(menu)) return
       call.menu_id = menu

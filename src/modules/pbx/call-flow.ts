@@ -105,6 +105,7 @@ const ratingPrompt = (org: FlowOrganization, q: Queue) =>
 function queueContext (org: FlowOrganization, q: Queue): string[] {
   const name = queueName(org.prefix, q)
   const rating = ratingPrompt(org, q)
+  const callback = callbackOffer(org, q)
   const args = [name, rating ? 'c' : '', '', '', q.max_wait ? String(q.max_wait) : '', '', org.records ? RECORD_CONTEXT : '']
   while (args.at(-1) === '') args.pop()
   const rated: Step[] = rating
@@ -114,9 +115,32 @@ function queueContext (org: FlowOrganization, q: Queue): string[] {
   return [
     `[${name}]`, `; queue ${q.id}: ${comment(q.name)}`,
     ...extension('s', [
+      // when the caller joined: their place, should they ask to be called back
+      ...(callback ? ['Set(APPEALS_JOINED=${EPOCH})'] : []),
       `Queue(${args.join(',')})`, ...(rating ? ['GotoIf($["${MEMBERINTERFACE}" != ""]?rating)'] : []),
       ...destinationSteps(org, destinationOf('overflow', q)), ...rated,
     ]),
+    '',
+    ...(callback ? callbackContext(q, name) : []),
+  ]
+}
+
+/** the digit that asks for a callback while waiting in a queue that offers one */
+export const CALLBACK_DIGIT = '1'
+/** the context a waiting caller's digit leads to (queues.conf `context=`): Asterisk takes a digit only if it has an extension here */
+export const callbackContextName = (queue: string) => `${queue}-callback`
+
+/** the queue's callback offer, when it makes one and its prompt has a recording */
+export const callbackOffer = (org: FlowOrganization, q: Queue) =>
+  q.callback_offer_after !== null && q.callback_prompt_id !== null && org.routing.prompts.some((p) => p.id === q.callback_prompt_id)
+    ? { sound: promptSound(org.prefix, q.callback_prompt_id), every: q.callback_offer_after }
+    : undefined
+
+/** a caller who pressed the digit leaves the queue here: the request told to the service (with when they joined), then the call ends */
+function callbackContext (q: Queue, name: string): string[] {
+  return [
+    `[${callbackContextName(name)}]`, `; queue ${q.id}: the caller asked to be called back, keeping their place`,
+    ...extension(CALLBACK_DIGIT, [announce({ Callback: q.id, Queue: name, Joined: '${APPEALS_JOINED}', Line: '${APPEALS_LINE}' }), 'Hangup()']),
     '',
   ]
 }
@@ -243,6 +267,8 @@ export function queueSection (org: FlowOrganization, q: Queue): string[] {
   const members = new Map<string, number>(q.all_terminals ? org.terminalIds.map((id) => [id, 0]) : [])
   for (const m of q.members) members.set(m.terminal_id, m.penalty)
   const periodic = q.periodic_prompt_id !== null && recorded.has(q.periodic_prompt_id)
+  // the callback offer is the periodic announcement: after its seconds, and as often again
+  const callback = callbackOffer(org, q)
   return [
     `; queue ${q.id}: ${comment(q.name)}`,
     `[${queueName(org.prefix, q)}]`,
@@ -251,6 +277,7 @@ export function queueSection (org: FlowOrganization, q: Queue): string[] {
     `announce-position=${yn(q.announce_position)}`, `announce-holdtime=${yn(q.announce_holdtime)}`,
     ...(q.announce_position || q.announce_holdtime ? [`announce-frequency=${q.periodic_announce_seconds}`] : []),
     ...(periodic ? [`periodic-announce=${promptSound(org.prefix, q.periodic_prompt_id!)}`, `periodic-announce-frequency=${q.periodic_announce_seconds}`] : []),
+    ...(callback ? [`periodic-announce=${callback.sound}`, `periodic-announce-frequency=${callback.every}`, `context=${callbackContextName(queueName(org.prefix, q))}`] : []),
     'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
     // the rating menu follows an answered call only (MEMBERINTERFACE on the caller's channel)
     ...(ratingPrompt(org, q) ? ['setinterfacevar=yes'] : []),
@@ -268,6 +295,7 @@ export function flowProblems (org: FlowOrganization): string[] {
     played(`queue ${q.id}`, q.periodic_prompt_id)
     played(`queue ${q.id}'s overflow`, destinationOf('overflow', q).prompt_id)
     played(`queue ${q.id}'s rating menu`, q.rating_prompt_id)
+    if (q.callback_offer_after !== null) played(`queue ${q.id}'s callback offer`, q.callback_prompt_id)
   }
   for (const m of org.routing.menus) {
     played(`menu ${m.id}`, m.prompt_id)

@@ -1,12 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDb } from '../../db/client.js'
+import type { Database } from '../../db/client.js'
+import type { QueueControl } from '../../integrations/ami/queue-control.js'
+import type { CalendarPort } from '../calendar/module.js'
+import { createCallbackPlacer } from './callbacks.js'
 import type { CallControl } from '../../integrations/ami/call-control.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { AppealsPort } from '../appeals/module.js'
 import type { AuditPort } from '../audit/index.js'
-import { createPlacedCallRepo } from './repo.js'
+import { createCallbackRepo, createPlacedCallRepo } from './repo.js'
 import routes from './routes.js'
 import { createPlacedCallService, type PlacedCallDesk, type PlacedCallLiveEvent } from './service.js'
 
@@ -15,16 +18,38 @@ export interface PlacedCallsPort {
   event: (message: AmiMessage, at: Date) => void
 }
 
-/** calls the centre places and supervisors listening in (issue 50, DESIGN 10) */
+// Any constant: the same for every instance of the service.
+const CALLBACK_LOCK = 7_351_050
+const CALLBACK_PASS_MS = 1000
+
+/** calls the centre places, callbacks instead of waiting, and supervisors listening in (issue 50, DESIGN 10) */
 export function createPlacedCallsModule (deps: {
-  db: AppDb, clock: Clock, log: FastifyBaseLogger, control?: CallControl, appeals: AppealsPort, desk: PlacedCallDesk
-  publish: (event: PlacedCallLiveEvent) => Promise<void>, callEnded?: (linkedid: string) => void, audit: AuditPort
+  database: Database, clock: Clock, log: FastifyBaseLogger, control?: CallControl, queues?: Pick<QueueControl, 'status'>, calendar: CalendarPort
+  appeals: AppealsPort, desk: PlacedCallDesk, publish: (event: PlacedCallLiveEvent) => Promise<void>
+  /** the boards are told the line changed (a callback requested, placed, reached, failed) */
+  lineChanged: (organizationId: number | null) => void
+  callEnded?: (linkedid: string) => void, audit: AuditPort
 }): ServiceModule<PlacedCallsPort> {
-  const { db, audit, ...rest } = deps
-  const service = createPlacedCallService({ repo: createPlacedCallRepo(db), ...rest })
+  const { database, audit, queues, calendar, lineChanged, ...rest } = deps
+  let leading = false
+  const service = createPlacedCallService({
+    repo: createPlacedCallRepo(database.db), ...rest,
+    callbacks: (dialler) => createCallbackPlacer({ repo: createCallbackRepo(database.db), queues, clock: deps.clock, log: deps.log, calendar: calendar.current, dialler, changed: lineChanged, leading: () => leading }),
+  })
+  // one instance places the callbacks: the one holding their lock, every second and on the queues' events
+  let timer: NodeJS.Timeout | undefined
+  let stopLeading: (() => Promise<void>) | undefined
+  const follow = (lead: boolean) => {
+    leading = lead
+    clearInterval(timer)
+    if (lead) timer = setInterval(service.placeCallbacks, CALLBACK_PASS_MS)
+  }
   return {
     port: { event: service.event },
-    running: [{ stop: service.settled }],
+    running: [{
+      start: async () => { stopLeading = await database.lead(CALLBACK_LOCK, follow) },
+      stop: async () => { clearInterval(timer); leading = false; await service.settled(); await stopLeading?.() },
+    }],
     async register (app) { await app.register(routes, { prefix: '/api', service, shown: audit.recordShown }) },
   }
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
-import { livePlacedCallStatuses, placedCalls } from '../../db/schema/index.js'
+import { callbackRequests, livePlacedCallStatuses, placedCalls } from '../../db/schema/index.js'
+import { lineSchedule, queueByAsteriskName } from '../call-routing/queries.js'
 import { employeeTerminals, terminalAllowsLongDistance, terminalOwner } from '../endpoints/queries.js'
 import { organizationDialFacts } from '../organizations/queries.js'
 import { personByPhone } from '../references/queries.js'
@@ -8,6 +9,8 @@ import { dialAreaOf } from '../regions/queries.js'
 import { outboundRoutesOf } from '../trunks/queries.js'
 
 export type PlacedCallRow = typeof placedCalls.$inferSelect
+export type CallbackRow = typeof callbackRequests.$inferSelect
+export type CallbackChange = Partial<Pick<CallbackRow, 'status' | 'attempts' | 'next_attempt_at' | 'placed_call_id' | 'placed_at' | 'reached_at' | 'failed_at' | 'reason'>>
 export type PlacedCallChange = Partial<Pick<PlacedCallRow, 'status' | 'failed_side' | 'reason' | 'answered_at' | 'connected_at' | 'ended_at' | 'talk_seconds'>>
 
 const live = inArray(placedCalls.status, [...livePlacedCallStatuses])
@@ -57,3 +60,26 @@ export function createPlacedCallRepo (db: AppDb) {
 }
 
 export type PlacedCallRepo = ReturnType<typeof createPlacedCallRepo>
+
+/** the callback requests: their list in each queue, their claims by the one instance that places them */
+export function createCallbackRepo (db: AppDb) {
+  return {
+    queue: (name: string) => queueByAsteriskName(db, name),
+    lineSchedule: (number: string) => lineSchedule(db, number),
+    /** a request; undefined when the call asked already (one a call) */
+    insert: async (values: typeof callbackRequests.$inferInsert) => (await db.insert(callbackRequests).values(values).onConflictDoNothing().returning())[0],
+    /** the requests due now, in their places */
+    due: (now: Date, limit: number) => db.select().from(callbackRequests)
+      .where(and(eq(callbackRequests.status, 'waiting'), lte(callbackRequests.next_attempt_at, now))).orderBy(asc(callbackRequests.joined_at), asc(callbackRequests.id)).limit(limit),
+    /** a change from one status (the claim, the settling): undefined when it was not in it any more */
+    change: async (id: number, from: CallbackRow['status'], change: CallbackChange) =>
+      (await db.update(callbackRequests).set(change).where(and(eq(callbackRequests.id, id), eq(callbackRequests.status, from))).returning())[0],
+    /** the requests being placed, with their attempt's call */
+    placing: (limit: number) => db.select({ request: callbackRequests, call: placedCalls }).from(callbackRequests)
+      .leftJoin(placedCalls, eq(placedCalls.id, callbackRequests.placed_call_id))
+      .where(eq(callbackRequests.status, 'placing')).orderBy(asc(callbackRequests.id)).limit(limit),
+    get: async (id: number) => (await db.select().from(callbackRequests).where(eq(callbackRequests.id, id)))[0],
+  }
+}
+
+export type CallbackRepo = ReturnType<typeof createCallbackRepo>

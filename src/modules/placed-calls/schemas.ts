@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { placedCallSides, placedCallStatuses } from '../../db/schema/index.js'
+import { callbackStatuses, placedCallKinds, placedCallSides, placedCallStatuses } from '../../db/schema/index.js'
 import { Id, Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
 
 export const PlaceCallRequest = Type.Object({
@@ -10,6 +10,8 @@ export type PlaceCallRequest = Static<typeof PlaceCallRequest>
 
 export const PlacedCall = Type.Object({
   id: Type.Integer(),
+  kind: OneOf(placedCallKinds, { description: 'call: placed by the user; callback: placed by the service for a caller who asked to be called back' }),
+  callback_id: Nullable(Type.Integer({ description: 'the callback request it is an attempt of' })),
   call_id: Type.String({ description: 'Asterisk\'s Linkedid: the call\'s id in the call events and its recordings (/api/line-calls/{call_id}/recordings)' }),
   number: Type.String({ description: '+7XXXXXXXXXX' }),
   appeal_id: Nullable(Type.Integer()),

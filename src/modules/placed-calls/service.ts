@@ -12,8 +12,11 @@ import type { AppealsPort } from '../appeals/module.js'
 import type { LineAnswer } from '../call-events/service.js'
 import { diallingOf } from './dialling.js'
 import { endOf, linkedidOf, originateFailure, placedIdOf, placedLinkedid, stepOf, type Step } from './progress.js'
-import type { PlacedCallChange, PlacedCallRepo, PlacedCallRow } from './repo.js'
+import type { CallbackRow, PlacedCallChange, PlacedCallRepo, PlacedCallRow } from './repo.js'
+import type { CallbackDialler, CallbackPlacer } from './callbacks.js'
+import { field } from '../../integrations/ami/protocol.js'
 import type { PlaceCallRequest, PlacedCall, SpyRequest } from './schemas.js'
+import type { placedCalls } from '../../db/schema/index.js'
 
 /** how long the user's own phone rings before the call is given up */
 export const RING_YOU_SECONDS = 30
@@ -22,7 +25,7 @@ const NO_AMI = 'Asterisk Manager Interface is not configured: calls are placed b
 export interface PlacedCallLiveEvent { type: 'call.placed', organization_id: number | null, employee_id: number | null, call: PlacedCall }
 
 export const placedCallView = (r: PlacedCallRow): PlacedCall => ({
-  id: r.id, call_id: r.linkedid, number: r.number, appeal_id: r.appeal_id, person_id: r.person_id, employee_id: r.employee_id,
+  id: r.id, kind: r.kind, callback_id: r.callback_id, call_id: r.linkedid, number: r.number, appeal_id: r.appeal_id, person_id: r.person_id, employee_id: r.employee_id,
   organization_id: r.organization_id, terminal_id: r.terminal_id, status: r.status, failed_side: r.failed_side, reason: r.reason,
   placed_at: r.placed_at.toISOString(), answered_at: isoOrNull(r.answered_at), connected_at: isoOrNull(r.connected_at),
   ended_at: isoOrNull(r.ended_at), talk_seconds: r.talk_seconds,
@@ -39,8 +42,10 @@ export interface PlacedCallDesk {
  * is dialled in the terminal's organization context. Asterisk's events move the call along on the
  * instance that reads them; the user's console is told each step.
  */
-export function createPlacedCallService ({ repo, control, clock, log, appeals, desk, publish, callEnded }: {
+export function createPlacedCallService ({ repo, control, clock, log, appeals, desk, publish, callEnded, callbacks: placer }: {
   repo: PlacedCallRepo
+  /** the callbacks' placer, given the service's dialler (the module makes both) */
+  callbacks?: (dialler: CallbackDialler) => CallbackPlacer
   control?: CallControl
   clock: Clock
   log: FastifyBaseLogger
@@ -50,6 +55,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   /** a call's end: its recordings' files are closed */
   callEnded?: (linkedid: string) => void
 }) {
+  const callbacks = placer?.({ dial: (request, terminal) => dialCallback(request, terminal) })
   const tell = (row: PlacedCallRow) => publish({ type: 'call.placed', organization_id: row.organization_id, employee_id: row.employee_id, call: placedCallView(row) })
     .catch((err: unknown) => { log.warn({ err }, 'a placed call\'s progress could not be told') })
 
@@ -109,31 +115,63 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     if (actor.role === 'operator' && !(target?.phones.includes(number) ?? false) && !person) {
       throw new ForbiddenError('You may call the citizen of an appeal or of the references; another number is dialled by a supervisor', 'number_not_allowed')
     }
-    const dialling = diallingOf(number, { ...area, routes: await repo.routesOf(mine.organization_id), allowLongDistance: await repo.allowsLongDistance(mine.id) })
+    const dialling = await diallingFor(mine, area, number)
     if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
     if (!control) throw new ServiceUnavailableError(NO_AMI)
     await registered(mine)
     await clearLostCall(actor.id)
+    const row = await dial({
+      kind: 'call', employee_id: actor.id, organization_id: mine.organization_id, terminal_id: mine.id, number, dialled: dialling.exten,
+      appeal_id: target?.appeal_id ?? null, person_id: target?.person_id ?? person?.id ?? null,
+    }, org.prefix)
+    if (!row) throw new ConflictError('Another call of yours is being placed: end it first', 'call_in_progress')
+    return placedCallView(row)
+  }
+
+  /** how the terminal's context is given the number, or why the terminal may not call it */
+  const diallingFor = async (terminal: { id: string, organization_id: number }, area: { areaCode: string | null, localDigits: number | null }, number: string) =>
+    diallingOf(number, { ...area, routes: await repo.routesOf(terminal.organization_id), allowLongDistance: await repo.allowsLongDistance(terminal.id) })
+
+  /**
+   * A call placed: its row (its Linkedid made of its id), then Asterisk's Originate from the
+   * terminal into its organization's context; undefined when the employee has one being placed
+   * already; 503 (the row failed) when Asterisk did not take it.
+   */
+  async function dial (call: Omit<typeof placedCalls.$inferInsert, 'id' | 'linkedid' | 'placed_at' | 'status'>, prefix: string): Promise<PlacedCallRow | undefined> {
     const id = await repo.nextId()
     const placedAt = clock()
-    const row = await repo.insert({
-      id, linkedid: placedLinkedid(id, placedAt), employee_id: actor.id, organization_id: mine.organization_id, terminal_id: mine.id, number, dialled: dialling.exten,
-      appeal_id: target?.appeal_id ?? null, person_id: target?.person_id ?? person?.id ?? null, status: 'ringing_you', placed_at: placedAt,
-    })
-    if (!row) throw new ConflictError('Another call of yours is being placed: end it first', 'call_in_progress')
+    const row = await repo.insert({ ...call, id, linkedid: placedLinkedid(id, placedAt), status: 'ringing_you', placed_at: placedAt })
+    if (!row) return undefined
+    // a callback pops on the operator's desk before their phone rings: whom they call back, and their earlier calls
+    if (row.kind === 'callback') await popOnDesk(row, placedAt)
     try {
-      await control.originate({
-        channel: memberInterface(mine.id), context: internalContext(org.prefix), exten: dialling.exten, callerId: `"${number}" <${number}>`, channelId: row.linkedid, ringSeconds: RING_YOU_SECONDS,
+      await control!.originate({
+        channel: memberInterface(row.terminal_id), context: internalContext(prefix), exten: row.dialled, callerId: `"${row.number}" <${row.number}>`, channelId: row.linkedid, ringSeconds: RING_YOU_SECONDS,
         // dialled with the terminal's own caller id, as when it dials itself; recorded like a call of the line, the leg under the terminal's name
-        variables: { APPEALS_CALLER: mine.id, __APPEALS_TERMINAL: mine.id, __APPEALS_RECORD: '1' },
+        variables: { APPEALS_CALLER: row.terminal_id, __APPEALS_TERMINAL: row.terminal_id, __APPEALS_RECORD: '1' },
       })
     } catch (err) {
       const failed = await repo.change(row.id, { status: 'failed', failed_side: 'you', reason: 'ORIGINATE', ended_at: clock() })
-      if (failed) void tell(failed)
+      if (failed) await after(row, failed)
       throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`)
     }
     void tell(row)
-    return placedCallView(row)
+    return row
+  }
+
+  /** a callback's attempt from a ready operator's terminal: the call, undefined (not now), or why it never can be */
+  async function dialCallback (request: CallbackRow, terminalId: string): Promise<PlacedCallRow | undefined | string> {
+    const terminal = await repo.terminal(terminalId)
+    if (!terminal) return undefined
+    const org = await repo.organization(terminal.organization_id)
+    if (!org || !org.is_active) return undefined
+    const dialling = await diallingFor(terminal, await repo.dialArea(org.region_id), request.number)
+    if ('refused' in dialling) return dialling.refused
+    const person = await repo.personByPhone(request.number)
+    return dial({
+      kind: 'callback', callback_id: request.id, employee_id: terminal.employee_id, organization_id: terminal.organization_id, terminal_id: terminal.id,
+      number: request.number, dialled: dialling.exten, appeal_id: null, person_id: person?.id ?? null,
+    }, org.prefix)
   }
 
   /** a call the actor may see: their own, their organization's for a manager, any for an admin; else 404 */
@@ -146,13 +184,19 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     return row
   }
 
-  /** what follows a step that changed the call: the desk, the appeal's history, the recordings, the console */
+  /** the call as the desk's current call: its caller matched, their earlier calls counted, the screen pop */
+  const popOnDesk = (row: PlacedCallRow, at: Date) =>
+    desk.answeredOnLine({ call_id: row.linkedid, operator_num: row.terminal_id, caller_phone: row.number, answered_at: at, language: null, direction: 'out' })
+
+  /** what follows a step that changed the call: the desk, the appeal's history, the callback, the recordings, the console */
   async function after (before: PlacedCallRow, row: PlacedCallRow): Promise<void> {
     if (row.status === 'connected' && before.status !== 'connected') {
-      await desk.answeredOnLine({ call_id: row.linkedid, operator_num: row.terminal_id, caller_phone: row.number, answered_at: row.connected_at ?? clock(), language: null, direction: 'out' })
+      if (row.kind === 'call') await popOnDesk(row, row.connected_at ?? clock())
+      else await callbacks?.settle(row)
     }
     if (row.ended_at !== null && before.ended_at === null) {
-      if (row.connected_at !== null) await desk.hungUpOnLine(row.linkedid, row.ended_at)
+      if (row.connected_at !== null || row.kind === 'callback') await desk.hungUpOnLine(row.linkedid, row.ended_at)
+      if (row.kind === 'callback' && row.connected_at === null) await callbacks?.settle(row)
       if (row.connected_at !== null) callEnded?.(row.linkedid)
       if (row.appeal_id !== null) {
         await appeals.callEnded({
@@ -179,6 +223,12 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   /** each call's events in the order they came, one at a time */
   const queues = new Map<number, Promise<void>>()
   function event (m: AmiMessage, at: Date): void {
+    if (callbacks) {
+      const name = field(m, 'Event')
+      if (name === 'UserEvent' && field(m, 'UserEvent') === 'AppealsCall' && field(m, 'Callback') !== undefined) void callbacks.requested(m, at).then(callbacks.poke, (err: unknown) => { log.warn({ err }, 'a callback request could not be kept') })
+      // an operator freed or made ready, a caller gone from a queue: a callback may be placed now
+      else if (name === 'QueueMemberStatus' || name === 'QueueMemberPause' || name === 'QueueCallerLeave') callbacks.poke()
+    }
     const id = placedIdOf(linkedidOf(m))
     if (id === undefined) return
     const step = stepOf(m, at)
@@ -192,7 +242,9 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     place,
     event,
     /** the events being written, before the lead is let go */
-    settled: async () => { await Promise.allSettled([...queues.values()]) },
+    settled: async () => { await Promise.allSettled([...queues.values()]); await callbacks?.settled() },
+    /** a pass of the callbacks' placer (the instance that leads them, every second and on the queues' events) */
+    placeCallbacks: () => callbacks?.poke(),
     get: async (actor: Principal, id: number) => placedCallView(await visible(actor, id)),
     async list (actor: Principal, q: { appeal_id?: number, before?: number, limit: number }) {
       const scope = scopeOf(actor)
