@@ -4047,6 +4047,14 @@ export interface components {
             rating_prompt_id?: number | null;
             /** @description seconds the rating menu waits for a digit */
             rating_timeout?: number;
+            /** @description a callback instead of waiting: after this many seconds (and as often again) a waiting caller hears the offer, and pressing 1 keeps their place and hangs up; null: no offer */
+            callback_offer_after?: number | null;
+            /** @description the offer, in the caller's language (a prompt with a recording); needed with callback_offer_after */
+            callback_prompt_id?: number | null;
+            /** @description attempts after the first that did not reach the caller */
+            callback_retries?: number;
+            /** @description seconds between attempts */
+            callback_retry_interval?: number;
         };
         QueueUpdate: {
             name?: string;
@@ -4094,6 +4102,14 @@ export interface components {
             rating_prompt_id?: number | null;
             /** @description seconds the rating menu waits for a digit */
             rating_timeout?: number;
+            /** @description a callback instead of waiting: after this many seconds (and as often again) a waiting caller hears the offer, and pressing 1 keeps their place and hangs up; null: no offer */
+            callback_offer_after?: number | null;
+            /** @description the offer, in the caller's language (a prompt with a recording); needed with callback_offer_after */
+            callback_prompt_id?: number | null;
+            /** @description attempts after the first that did not reach the caller */
+            callback_retries?: number;
+            /** @description seconds between attempts */
+            callback_retry_interval?: number;
         };
         QueueResponse: {
             id: number;
@@ -4122,6 +4138,10 @@ export interface components {
             overflow: components["schemas"]["DestinationView"];
             rating_prompt_id: number | null;
             rating_timeout: number;
+            callback_offer_after: number | null;
+            callback_prompt_id: number | null;
+            callback_retries: number;
+            callback_retry_interval: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4448,7 +4468,7 @@ export interface components {
              * @description waiting (in a queue now), answered, abandoned (the caller hung up waiting), timed_out (Queue()'s time limit: the dialplan went on), unobserved (it left its queue, or the line, while the service heard no events: its end is unknown); never queued: entered (on the line now, before any queue), ended (the caller hung up before a queue or a destination), announced (sent to an announcement), terminal (sent to a terminal), hangup (the routing hung up), refused (a number no line owns)
              * @enum {string}
              */
-            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
+            outcome: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused" | "callback";
             /** @description the citizen's score in the queue's rating menu after the operator hung up */
             rating: number | null;
             /**
@@ -4575,6 +4595,19 @@ export interface components {
                 /** @description 100 × ratings / answered calls; percent to 0.1, null when there is no call to count */
                 rated_share: number | null;
             }[];
+            /** @description callbacks instead of waiting (issue 50) */
+            callbacks: {
+                /** @description callers who pressed a queue's callback digit in the period */
+                requested: number;
+                /** @description attempts to call them back placed in the period */
+                placed: number;
+                reached: number;
+                /** @description requests given up in the period (their attempts spent, or not a number) */
+                failed: number;
+                /** @description from the request to reaching the caller, of those reached in the period */
+                mean_seconds_to_reach: number | null;
+                p90_seconds_to_reach: number | null;
+            };
             days: {
                 /** Format: date */
                 day: string;
@@ -4855,6 +4888,27 @@ export interface components {
                 position: number | null;
                 language: string | null;
             }[];
+            /** @description the callback requests beside the callers waiting, in their places: waiting, being placed, and those failed today (200 at most) */
+            callbacks: {
+                id: number;
+                queue: string;
+                number: string;
+                line: string | null;
+                language: string | null;
+                /** Format: date-time */
+                joined_at: string;
+                /** Format: date-time */
+                requested_at: string;
+                /**
+                 * @description waiting (again after an attempt that did not reach them: next_attempt_at), placing, failed (today)
+                 * @enum {string}
+                 */
+                status: "waiting" | "placing" | "reached" | "failed";
+                attempts: number;
+                /** Format: date-time */
+                next_attempt_at: string;
+                reason: string | null;
+            }[];
             agents: {
                 /** @description the queue member: PJSIP/<terminal> */
                 interface: string;
@@ -4921,6 +4975,13 @@ export interface components {
         };
         PlacedCall: {
             id: number;
+            /**
+             * @description call: placed by the user; callback: placed by the service for a caller who asked to be called back
+             * @enum {string}
+             */
+            kind: "call" | "callback";
+            /** @description the callback request it is an attempt of */
+            callback_id: number | null;
             /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
             call_id: string;
             /** @description +7XXXXXXXXXX */
@@ -5262,6 +5323,13 @@ export interface components {
             employee_id: number | null;
             call: {
                 id: number;
+                /**
+                 * @description call: placed by the user; callback: placed by the service for a caller who asked to be called back
+                 * @enum {string}
+                 */
+                kind: "call" | "callback";
+                /** @description the callback request it is an attempt of */
+                callback_id: number | null;
                 /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
                 call_id: string;
                 /** @description +7XXXXXXXXXX */
@@ -5390,6 +5458,13 @@ export interface components {
             employee_id: number | null;
             call: {
                 id: number;
+                /**
+                 * @description call: placed by the user; callback: placed by the service for a caller who asked to be called back
+                 * @enum {string}
+                 */
+                kind: "call" | "callback";
+                /** @description the callback request it is an attempt of */
+                callback_id: number | null;
                 /** @description Asterisk's Linkedid: the call's id in the call events and its recordings (/api/line-calls/{call_id}/recordings) */
                 call_id: string;
                 /** @description +7XXXXXXXXXX */
@@ -11904,7 +11979,7 @@ export interface operations {
             query?: {
                 skip?: number;
                 limit?: number;
-                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused" | "callback";
             };
             header?: never;
             path?: never;
@@ -12014,7 +12089,7 @@ export interface operations {
                 date_to?: string;
                 /** @description one queue by its Asterisk name */
                 queue?: string;
-                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused";
+                outcome?: "waiting" | "answered" | "abandoned" | "timed_out" | "ended" | "unobserved" | "entered" | "announced" | "terminal" | "hangup" | "refused" | "callback";
                 /** @description csv: UTF-8 with a byte order mark, comma-separated; xlsx: one sheet */
                 format?: "csv" | "xlsx";
                 /** @description the language of the column names and the words in cells */

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { eq } from 'drizzle-orm'
+import { callbackRequests } from '../../src/db/schema/index.js'
+import { startAmiPeer } from '../helpers/ami-peer.js'
+import { replayedEvents } from '../helpers/ami-recording.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
+import { eventually } from '../helpers/http-target.js'
+import { openSse } from '../helpers/sse.js'
+
+type Headers = Record<string, string>
+const EVENTS = 'callback.txt'
+/** the recorded caller's call, and the callback the service placed for it (its Linkedid the service's own) */
+const CALLER = '1795956624.9'
+const RECORDED_CALLBACK = '1795956636.7000000002'
+
+// A callback instead of waiting, against the AMI peer replaying the real Asterisk 22's traffic
+// (callback.txt: a caller dials 109, waits in org101-queue, hears the offer after 10 s, presses 1;
+// the dialplan tells the service and ends the call; operator 101001 becomes ready and the service
+// calls back: 101001's phone, then the caller's, connected, hung up).
+describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
+  let peer: Awaited<ReturnType<typeof startAmiPeer>>
+  let t: TestApp
+  let admin: Headers
+  let supervisor: Headers
+  let operator: Headers
+  let orgId: number
+  let desk: Awaited<ReturnType<typeof openSse>>
+  /** where the recording's callback begins: the caller's part before it */
+  const ready = replayedEvents(EVENTS).findIndex((e) => (e.message.Linkedid ?? e.message.Uniqueid) === RECORDED_CALLBACK)
+
+  before(async () => {
+    peer = await startAmiPeer()
+    t = await buildTestApp({ env: peer.env() })
+    const db = t.database.db
+    const org = await makeOrganization(db, { prefix: '101' })
+    orgId = org.id
+    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
+    supervisor = await login(t.app, await makeUser(db, { role: 'manager', organization_id: org.id }))
+    const staff = await makeUser(db, { role: 'operator', organization_id: org.id })
+    operator = await login(t.app, staff)
+    await makeTerminal(t.app, admin, org.id, '001', staff.id)
+    const res = await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { allow_long_distance: true } })
+    assert.equal(res.statusCode, 200, res.body)
+    peer.state.endpoints = ['101001']
+    peer.state.contacts = [{ endpoint: '101001', uri: 'sip:101001@127.0.0.1:5201', userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }]
+    // the organization's queue with its one member on a break
+    peer.state.members = [{ queue: 'org101-queue', name: '101001', interface: 'PJSIP/101001', paused: true, reason: 'lunch', lastPause: 0 }]
+    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+    // the operator at work: their console open (else they are offline), on a break
+    desk = await openSse(`${await t.app.listen({ port: 0, host: '127.0.0.1' })}/api/call-events/stream`, operator)
+    await available('break')
+  })
+  after(async () => {
+    await desk.close()
+    await t.close()
+    await peer.close()
+  })
+
+  /** the operator's availability, through the service (it pauses the member in Asterisk: here the peer) */
+  const available = async (state: 'ready' | 'break') => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/agents/me', headers: operator, payload: state === 'break' ? { state, reason: 'lunch' } : { state } })
+    assert.equal(res.statusCode, 200, res.body)
+    await eventually(async () => peer.state.members[0]!.paused === (state === 'break'), 10_000, `the member ${state}`)
+  }
+  const board = async () => (await t.app.inject({ url: '/api/line-calls/board', headers: supervisor })).json()
+  const originates = () => peer.state.received.filter((a) => a.Action === 'Originate')
+  /** the recording under other ids: the caller's call as `caller`, the callback as `callback` */
+  const ids = (caller: string, callback = RECORDED_CALLBACK) => (m: Record<string, string>) =>
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === CALLER ? caller : v === RECORDED_CALLBACK ? callback : v]))
+  const requestOf = async (linkedid: string) => (await t.database.db.select().from(callbackRequests).where(eq(callbackRequests.linkedid, linkedid)))[0]
+
+  it('the caller who pressed 1 waits in the list in their place, on the board; nobody ready, nothing placed', async () => {
+    peer.replay(EVENTS, { to: ready })
+    const listed = await eventually(async () => { const b = await board(); return b.callbacks.length === 1 ? b : undefined }, 10_000, 'the request on the board')
+    const [request] = listed.callbacks
+    assert.deepEqual([request.queue, request.number, request.line, request.status, request.attempts, request.language], ['org101-queue', '+77010000001', '109', 'waiting', 0, 'ru'])
+    assert.equal(request.joined_at, new Date(1795956625 * 1000).toISOString(), 'its place: when the caller joined the queue (the dialplan\'s Joined)')
+    const call = await eventually(async () => { const c = (await t.app.inject({ url: `/api/line-calls/${CALLER}`, headers: supervisor })).json(); return c.ended_at ? c : undefined }, 10_000, 'the caller\'s call kept')
+    assert.deepEqual([call.queue, call.outcome], ['org101-queue', 'callback'])
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    assert.equal(originates().length, 0, 'no operator ready')
+    // the same request told again (a replay, a second instance reading): still one
+    peer.replay(EVENTS, { to: ready })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.equal((await board()).callbacks.length, 1)
+  })
+
+  it('an operator of the queue ready: their phone rung for it, the desk pops the caller, the caller reached; the figures count it', async () => {
+    const told = desk.events.length
+    {
+      const readyAt = Date.now()
+      await available('ready')
+      const order = await eventually(async () => originates()[0], 10_000, 'the callback placed')
+      const placedAfter = Date.now() - readyAt
+      assert.deepEqual([order.Channel, order.Context, order.Exten], ['PJSIP/101001', 'org101-internal', '87010000001'])
+      assert.ok(placedAfter < 2000 + 1000, `placed ${placedAfter} ms after the operator became ready`)
+      await eventually(async () => desk.events.slice(told).some((e) => e.event === 'call.answered' && (e.data.call as { caller_phone: string }).caller_phone === '+77010000001'), 10_000, 'the pop on the operator\'s desk')
+      peer.replay(EVENTS, { from: ready, rewrite: ids(CALLER, order.ChannelId!) })
+      await eventually(async () => (await requestOf(CALLER))?.status === 'reached', 10_000, 'reached')
+      assert.deepEqual((await board()).callbacks, [])
+      const placed = desk.events.slice(told).filter((e) => e.event === 'call.placed').map((e) => e.data.call as { kind: string, status: string, callback_id: number })
+      assert.ok(placed.every((c) => c.kind === 'callback'))
+      await eventually(async () => desk.events.slice(told).some((e) => e.event === 'call.placed' && (e.data.call as { status: string }).status === 'ended'), 10_000, 'the callback ended')
+      const kpis = (await t.app.inject({ url: '/api/line-calls/kpis', headers: supervisor })).json()
+      assert.deepEqual([kpis.callbacks.requested, kpis.callbacks.placed, kpis.callbacks.reached, kpis.callbacks.failed], [1, 1, 1, 0])
+      assert.ok(kpis.callbacks.mean_seconds_to_reach >= 0)
+    }
+  })
+
+  it('not answered: retried after the interval, then failed and shown on the board; an operator who did not answer spends no attempt', async () => {
+    const [queue] = (await t.app.inject({ url: `/api/organizations/${orgId}/queues`, headers: admin })).json()
+    const changed = await t.app.inject({ method: 'PUT', url: `/api/organizations/${orgId}/queues/${queue.id}`, headers: admin, payload: { callback_retries: 1 } })
+    assert.equal(changed.statusCode, 200, changed.body)
+    const caller = '1795956624.41'
+    await available('break')
+    const before = originates().length
+    peer.replay(EVENTS, { to: ready, rewrite: ids(caller) })
+    await eventually(async () => (await requestOf(caller))?.status === 'waiting', 10_000, 'the request')
+    await available('ready')
+    /** the next attempt placed, and how Asterisk says it ended: the caller's phone (`citizen`) or the operator's (`you`) not answering */
+    const attempt = async (n: number, who: 'citizen' | 'you') => {
+      const order = await eventually(async () => originates()[before + n], 10_000, `attempt ${n + 1}`)
+      peer.replay(EVENTS, {
+        from: ready,
+        rewrite: (m) => {
+          const e = ids(caller, order.ChannelId!)(m)
+          if (who === 'you') return e.Event === 'OriginateResponse' ? { ...e, Response: 'Failure', Reason: '3' } : { Event: 'Ignored' }
+          return e.Event === 'DialEnd' && e.DialStatus === 'ANSWER' && e.Uniqueid === order.ChannelId ? { ...e, DialStatus: 'NOANSWER' } : e.Event === 'BridgeEnter' ? { Event: 'Ignored' } : e
+        },
+      })
+    }
+    await attempt(0, 'you')
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    // the operator's phone not answered: placed again at once, no attempt spent
+    await attempt(1, 'citizen')
+    const retried = await eventually(async () => { const r = await requestOf(caller); return r?.status === 'waiting' && r.attempts === 1 ? r : undefined }, 10_000, 'waiting for its retry')
+    assert.ok(retried.next_attempt_at.getTime() - Date.now() > 200_000, 'the retry after the queue\'s interval (300 s)')
+    // the interval passed
+    await t.database.db.update(callbackRequests).set({ next_attempt_at: new Date() }).where(eq(callbackRequests.id, retried.id))
+    await attempt(2, 'citizen')
+    const failed = await eventually(async () => { const r = await requestOf(caller); return r?.status === 'failed' ? r : undefined }, 10_000, 'failed')
+    assert.deepEqual([failed.attempts, failed.reason], [2, 'NOANSWER'])
+    const shown = (await board()).callbacks
+    assert.deepEqual(shown.map((c: { status: string, number: string }) => [c.status, c.number]), [['failed', '+77010000001']])
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    assert.equal(originates().length, before + 3, 'no more attempts')
+  })
+
+  it('two instances placing on one database (each claims from the list): no request placed twice', async () => {
+    // the embedded database's instances both lead: what keeps a request from being placed twice is its claim
+    const second = await buildTestApp({ database: t.database, env: peer.env() })
+    try {
+      await eventually(async () => peer.streaming() === 2, 10_000, 'the second instance streaming')
+      await available('break')
+      const callers = ['1795956624.51', '1795956624.52', '1795956624.53']
+      for (const caller of callers) peer.replay(EVENTS, { to: ready, rewrite: ids(caller) })
+      await eventually(async () => (await Promise.all(callers.map(requestOf))).every((r) => r?.status === 'waiting'), 10_000, 'the requests')
+      const before = originates().length
+      // the operator's phone in use once rung (as Asterisk's device state says)
+      peer.state.onAction = (a) => { if (a.Action === 'Originate' && a.Channel === 'PJSIP/101001') peer.state.members[0]!.inCall = true }
+      await available('ready')
+      await eventually(async () => originates().length > before, 10_000, 'a callback placed')
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      const requests = await Promise.all(callers.map(requestOf))
+      const placed = originates().slice(before)
+      const attempts = requests.filter((r) => r!.status === 'placing')
+      assert.equal(placed.length, attempts.length, `${placed.length} placed for ${attempts.length} requests being placed`)
+      assert.equal(new Set(attempts.map((r) => r!.placed_call_id)).size, attempts.length, 'each its own call')
+      assert.equal(requests[0]!.status, 'placing', 'the first in its place first')
+    } finally {
+      peer.state.onAction = undefined
+      await second.app.close().catch(() => {})
+    }
+  })
+})
