@@ -26,7 +26,7 @@ export const boardCallbacks = (db: AppDb, organizationId: number | undefined, si
   }).from(callbackRequests)
     .where(and(
       organizationId === undefined ? undefined : eq(callbackRequests.organization_id, organizationId),
-      or(inArray(callbackRequests.status, ['waiting', 'placing']), and(eq(callbackRequests.status, 'failed'), gte(callbackRequests.failed_at, since))),
+      or(inArray(callbackRequests.status, ['waiting', 'placing']), and(eq(callbackRequests.status, 'failed'), gte(callbackRequests.failed_at, since)))
     ))
     .orderBy(asc(callbackRequests.joined_at)).limit(limit)
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { callbackStatuses, placedCallKinds, placedCallSides, placedCallStatuses } from '../../db/schema/index.js'
+import { placedCallKinds, placedCallSides, placedCallStatuses } from '../../db/schema/index.js'
 import { Id, Nullable, OneOf, Timestamp } from '../../lib/common-schemas.js'
 
 export const PlaceCallRequest = Type.Object({
