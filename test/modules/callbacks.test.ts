@@ -71,6 +71,34 @@ describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
     Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === CALLER ? caller : v === RECORDED_CALLBACK ? callback : v]))
   const requestOf = async (linkedid: string) => (await t.database.db.select().from(callbackRequests).where(eq(callbackRequests.linkedid, linkedid)))[0]
 
+  it('the queue\'s settings: the offer needs its prompt, is the queue\'s periodic announcement, and each value its bounds (422 on the field, nothing changed)', async () => {
+    const [queue] = (await t.app.inject({ url: `/api/organizations/${orgId}/queues`, headers: admin })).json()
+    const prompt = (await t.app.inject({ method: 'POST', url: `/api/organizations/${orgId}/prompts`, headers: admin, payload: { name: 'Предложение перезвонить' } })).json().id
+    const put = (payload: object) => t.app.inject({ method: 'PUT', url: `/api/organizations/${orgId}/queues/${queue.id}`, headers: admin, payload })
+    const refusals: [object, (string | number)[]][] = [
+      [{ callback_offer_after: 30 }, ['body', 'callback_prompt_id']],
+      [{ callback_offer_after: 30, callback_prompt_id: prompt, periodic_prompt_id: prompt }, ['body', 'callback_offer_after']],
+      [{ callback_offer_after: 5, callback_prompt_id: prompt }, ['body', 'callback_offer_after']],
+      [{ callback_retries: 11 }, ['body', 'callback_retries']],
+      [{ callback_retry_interval: 10 }, ['body', 'callback_retry_interval']],
+    ]
+    for (const [payload, loc] of refusals) {
+      const res = await put(payload)
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`)
+      assert.deepEqual(res.json().detail[0].loc, loc, res.body)
+    }
+    // a prompt of no one (or of another organization) is refused as the queue's other prompts are
+    const foreign = await put({ callback_offer_after: 30, callback_prompt_id: 999_999 })
+    assert.deepEqual([foreign.statusCode, foreign.json().code], [409, 'not_in_tenant'])
+    const after = (await t.app.inject({ url: `/api/organizations/${orgId}/queues/${queue.id}`, headers: admin })).json()
+    assert.deepEqual([after.callback_offer_after, after.callback_prompt_id, after.callback_retries, after.callback_retry_interval], [null, null, 2, 300])
+    const set = await put({ callback_offer_after: 30, callback_prompt_id: prompt, callback_retries: 1, callback_retry_interval: 60 })
+    assert.equal(set.statusCode, 200, set.body)
+    assert.deepEqual([set.json().callback_offer_after, set.json().callback_prompt_id], [30, prompt])
+    const off = await put({ callback_offer_after: null, callback_prompt_id: null, callback_retries: 2, callback_retry_interval: 300 })
+    assert.equal(off.statusCode, 200, off.body)
+  })
+
   it('the caller who pressed 1 waits in the list in their place, on the board; nobody ready, nothing placed', async () => {
     peer.replay(EVENTS, { to: ready })
     const listed = await eventually(async () => { const b = await board(); return b.callbacks.length === 1 ? b : undefined }, 10_000, 'the request on the board')

@@ -151,7 +151,7 @@ export const kk: Texts = {
     lines: 'Бүгінгі желілер', lineNumber: 'Желі', lineCalls: 'Қоңыраулар', lineClosed: 'Кестеден тыс', lineMenuHangup: 'Мәзірде тұтқаны қойды', lineMenuTimeout: 'Таңдамады',
     lineMenuInvalid: 'Қате цифр', lineKk: 'Қазақша', lineRu: 'Орысша', lineToQueue: 'Кезекке', lineRefused: 'Нөмір қызмет көрсетілмейді', noLineCalls: 'Бүгін желіге қоңырау болған жоқ',
     format: 'Файл пішімі', download: 'Жүктеп алу', reportFailed: 'Есепті жасау мүмкін болмады',
-    rating: 'Азаматтардың бағасы',
+    rating: 'Азаматтардың бағасы', callbacks: 'Кері қоңыраулар: {{n}}', callbackStates: { waiting: 'Күтуде', placing: 'Қоңырау шалынуда', reached: 'Хабарласты', failed: 'Хабарласа алмады' }, callbackAttempts: 'әрекет: {{n}}', noCallbacks: 'Тапсырыс берілген кері қоңыраулар жоқ', callbackNumber: 'Нөмір', callbackSince: 'Күтуде', callbackState: 'Күйі',
   },
   disk: {
     title: 'Дискідегі сөйлесу жазбалары', taken: 'Алынған орын', today: 'Бүгін түсті', daily: 'Күніне орташа (апта)', daysLeft: 'Орын жетеді',
@@ -159,7 +159,7 @@ export const kk: Texts = {
     units: ['Б', 'КБ', 'МБ', 'ГБ', 'ТБ'],
   },
   placedCall: {
-    callShort: 'Қоңырау шалу', call: '{{number}} нөміріне қоңырау шалу', title: 'Азаматқа қоңыраулар', none: 'Қоңырау болмады',
+    callbackTo: 'Кері қоңырау: {{number}}', callShort: 'Қоңырау шалу', call: '{{number}} нөміріне қоңырау шалу', title: 'Азаматқа қоңыраулар', none: 'Қоңырау болмады',
     status: { ringing_you: 'Телефоныңыз шырылдап тұр: тұтқаны көтеріңіз', ringing_citizen: 'Азаматқа қоңырау шалынуда…', connected: 'Сөйлесу', ended: 'Қоңырау аяқталды', no_answer: 'Жауап бермеді', busy: 'Бос емес', failed: 'Қоңырау шалу мүмкін болмады' },
     failed: {
       no_answer: { you: 'Сіз тұтқаны көтермедіңіз', citizen: 'Азамат жауап бермеді' },
@@ -344,7 +344,7 @@ export const kk: Texts = {
       timeoutDestination: 'Ештеңе басылмаса', invalidDestination: 'Қате басылса',
     },
     queues: {
-      retry: 'Қайта шақыру', periodic: 'Күтушілерге хабарлама', periodicHint: 'Күтушілер мезгіл-мезгіл еститін жазба', periodicEvery: 'Әр',
+      retry: 'Қайта шақыру', periodic: 'Күтушілерге хабарлама', periodicHint: 'Күтушілер мезгіл-мезгіл еститін жазба', periodicEvery: 'Әр', callback: 'Күтудің орнына кері қоңырау', callbackAfter: 'Ұсыну уақыты', callbackAfterHint: 'Бос — ұсынбау. Күтуші ұсынысты осынша секундтан кейін және сондай жиілікпен естиді; 1-ді басып, орнын сақтап, тұтқаны қояды', callbackPrompt: 'Ұсыныс (жазба)', callbackRetries: 'Қайталау саны', callbackInterval: 'Қайталау аралығы',
       member: 'Кезек қатысушысы', penalty: 'айыппұл', penaltyHint: 'Кімді бірінші шақыру: айыппұлы (0-100) аз терминалдар бұрын шақырылады', addMember: 'Қатысушы қосу', removeMember: 'Қатысушыны алып тастау',
       add: 'Жаңа кезек', default: 'негізгі', defaultName: 'Ұйым кезегі', members: 'Қатысушылар', allTerminals: 'Барлық терминалдар', strategy: 'Шақыру тәртібі', ringTimeout: 'Қатысушыға қоңырау',
       wrapup: 'Әңгімеден кейінгі үзіліс', serviceLevel: 'Қызмет деңгейі', maxCallers: 'Күтушілер саны ең көбі', maxCallersHint: '0 — шектеусіз',
@@ -423,6 +423,8 @@ export const kk: Texts = {
     hint: 'Оператор жұмыс орнында үзіліс себебін осы тізімнен таңдайды; АТС себептің кодын алады.',
   },
   apiMessages: {
+    'Field required: the offer the waiting caller hears': 'Міндетті өріс: күтуші еститін ұсыныс',
+    "The callback offer is the queue's periodic announcement: remove the periodic prompt first": 'Кері қоңырау ұсынысы күтушілерге хабарламаның орнын алады: алдымен хабарламаны алып тастаңыз',
     'A staff employee belongs to an organization': 'Ұйым қызметкері ұйымда болуы керек: ұйымды таңдаңыз',
     'Organization does not exist': 'Мұндай ұйым жоқ',
     "Takes the organization's queue (0): internal dialling wins, so the route would never be used": '0 нөмірін — ұйым кезегін алады: маршрут жұмыс істемейді',

@@ -149,7 +149,7 @@ export const ru = {
     lines: 'Линии сегодня', lineNumber: 'Линия', lineCalls: 'Звонков', lineClosed: 'Вне графика', lineMenuHangup: 'Положили трубку в меню', lineMenuTimeout: 'Не выбрали',
     lineMenuInvalid: 'Неверная цифра', lineKk: 'Казахский', lineRu: 'Русский', lineToQueue: 'В очередь', lineRefused: 'Номер не обслуживается', noLineCalls: 'Сегодня на линии не звонили',
     format: 'Формат файла', download: 'Скачать', reportFailed: 'Не удалось сформировать отчёт',
-    rating: 'Оценка граждан',
+    rating: 'Оценка граждан', callbacks: 'Обратные звонки: {{n}}', callbackStates: { waiting: 'Ждёт', placing: 'Звоним', reached: 'Дозвонились', failed: 'Не дозвонились' } as Record<string, string>, callbackAttempts: 'попыток: {{n}}', noCallbacks: 'Заказанных обратных звонков нет', callbackNumber: 'Номер', callbackSince: 'Ждёт с', callbackState: 'Состояние',
   },
   disk: {
     title: 'Записи разговоров на диске', taken: 'Занято', today: 'Сегодня поступило', daily: 'В среднем за день (неделя)', daysLeft: 'Места хватит на',
@@ -157,7 +157,7 @@ export const ru = {
     units: ['Б', 'КБ', 'МБ', 'ГБ', 'ТБ'],
   },
   placedCall: {
-    callShort: 'Позвонить', call: 'Позвонить {{number}}', title: 'Звонки гражданину', none: 'Звонков не было',
+    callbackTo: 'Обратный звонок: {{number}}', callShort: 'Позвонить', call: 'Позвонить {{number}}', title: 'Звонки гражданину', none: 'Звонков не было',
     status: { ringing_you: 'Звонит ваш телефон: снимите трубку', ringing_citizen: 'Вызываем гражданина…', connected: 'Разговор', ended: 'Звонок завершён', no_answer: 'Не ответили', busy: 'Занято', failed: 'Не удалось позвонить' } as Record<string, string>,
     failed: {
       no_answer: { you: 'Вы не сняли трубку', citizen: 'Гражданин не ответил' },
@@ -342,7 +342,7 @@ export const ru = {
       timeoutDestination: 'Если ничего не нажато', invalidDestination: 'Если нажато не то',
     },
     queues: {
-      retry: 'Повторный вызов через', periodic: 'Сообщение ожидающим', periodicHint: 'Запись, которую ожидающие слышат периодически', periodicEvery: 'Каждые',
+      retry: 'Повторный вызов через', periodic: 'Сообщение ожидающим', periodicHint: 'Запись, которую ожидающие слышат периодически', periodicEvery: 'Каждые', callback: 'Обратный звонок вместо ожидания', callbackAfter: 'Предлагать через', callbackAfterHint: 'Пусто — не предлагать. Ожидающий слышит предложение через столько секунд и так же часто дальше; нажав 1, он сохраняет место и кладёт трубку', callbackPrompt: 'Предложение (запись)', callbackRetries: 'Повторных попыток', callbackInterval: 'Повтор через',
       member: 'Участник очереди', penalty: 'штраф', penaltyHint: 'Кого вызывать первым: терминалы с меньшим штрафом (0-100) звонят раньше', addMember: 'Добавить участника', removeMember: 'Убрать участника',
       add: 'Новая очередь', default: 'основная', defaultName: 'Очередь организации', members: 'Участники', allTerminals: 'Все терминалы', strategy: 'Порядок вызова', ringTimeout: 'Звонок участнику',
       wrapup: 'Пауза после разговора', serviceLevel: 'Уровень сервиса', maxCallers: 'Ожидающих не более', maxCallersHint: '0 — без ограничения',
@@ -422,6 +422,8 @@ export const ru = {
     hint: 'Из этого списка оператор выбирает причину перерыва на рабочем месте; АТС получает код причины.',
   },
   apiMessages: {
+    'Field required: the offer the waiting caller hears': 'Обязательное поле: предложение, которое услышит ожидающий',
+    "The callback offer is the queue's periodic announcement: remove the periodic prompt first": 'Предложение обратного звонка занимает место сообщения ожидающим: сначала уберите сообщение',
     'A staff employee belongs to an organization': 'Сотрудник организации должен быть в ней: выберите организацию',
     'Organization does not exist': 'Такой организации нет',
     "Takes the organization's queue (0): internal dialling wins, so the route would never be used": 'Занимает 0 — очередь организации: маршрут не сработает',

@@ -86,6 +86,23 @@ export function LineBoard () {
                   { title: t('line.wait'), dataIndex: 'joined_at', render: (v: string) => <b data-testid='wait'>{waited(v)}</b> },
                 ]}
               />)}
+          {data && data.callbacks.length > 0 && (
+            <>
+              <Typography.Title level={3} style={{ fontSize: 15, marginTop: 16 }}>{t('line.callbacks', { n: data.callbacks.filter((c) => c.status !== 'failed').length })}</Typography.Title>
+              <Table<Board['callbacks'][number]>
+                rowKey='id' size='small' pagination={false} dataSource={data.callbacks} data-testid='line-callbacks'
+                columns={[
+                  { title: t('line.callbackNumber'), dataIndex: 'number' },
+                  { title: t('line.queue'), dataIndex: 'queue', render: (q: string) => { const known = data.queues.find((x) => x.queue === q); return known?.name ? queueName({ name: known.name, is_default: known.is_default }) : q } },
+                  { title: t('line.callbackSince'), dataIndex: 'joined_at', render: (v: string, c) => (c.status === 'failed' ? '—' : waited(v)) },
+                  {
+                    title: t('line.callbackState'), dataIndex: 'status',
+                    render: (v: string, c) => <Tag color={v === 'failed' ? 'red' : v === 'placing' ? 'gold' : 'blue'}>{t(`line.callbackStates.${v}`)}{c.attempts > 0 ? ` · ${t('line.callbackAttempts', { n: c.attempts })}` : ''}</Tag>,
+                  },
+                ]}
+              />
+            </>
+          )}
         </Col>
         <Col xs={24} xl={16}>
           <Typography.Title level={2} style={{ fontSize: 16 }}>{t('line.agents')}</Typography.Title>

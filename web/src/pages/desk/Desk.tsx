@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Col, Empty, Result, Row, Space, Tag, Typography } from 'antd'
+import { Alert, Badge, Button, Card, Col, Empty, Result, Row, Space, Tag, Typography } from 'antd'
 import { Link } from 'react-router'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -32,6 +32,8 @@ export function Desk () {
     return () => { cancelled = true }
   }, [])
 
+  const [callback, setCallback] = useState<Schemas['PlacedCall']>()
+
   /** an appeal registered from the call: its citizen is the caller now, as the service confirms */
   const registered = (appeal: Schemas['AppealResponse']) => {
     setSuggestion({})
@@ -45,6 +47,8 @@ export function Desk () {
   }
 
   useLiveEvents((event: LiveEvent) => {
+    // a callback the service places through this operator: whom, and how far it has got
+    if (event.type === 'call.placed' && event.call.kind === 'callback') setCallback(event.call)
     if (event.type === 'call.answered') {
       setCall(answeredCall(event))
       // a call of the line was taken in the language the caller chose in its menu
@@ -73,6 +77,14 @@ export function Desk () {
         <Presence onCall={call !== null && !call.final} />
         <AgentSwitch />
       </Space>
+      {callback && (
+        <Alert
+          type={callback.status === 'connected' || callback.status === 'ended' ? 'success' : callback.failed_side ? 'warning' : 'info'} showIcon data-testid='desk-callback'
+          message={t('placedCall.callbackTo', { number: callback.number })}
+          description={callback.failed_side ? t(`placedCall.failed.${callback.status}.${callback.failed_side}`, { defaultValue: t(`placedCall.status.${callback.status}`) }) : t(`placedCall.status.${callback.status}`)}
+          closable onClose={() => setCallback(undefined)}
+        />
+      )}
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={10}>
           <Space direction='vertical' size='middle' style={{ width: '100%' }}>

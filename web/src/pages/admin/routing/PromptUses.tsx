@@ -24,7 +24,7 @@ export function PromptUses ({ tenant, prompt }: { tenant: number, prompt: Prompt
       .map((l) => ({ label: t('routing.prompts.inLine', { number: l.number }), language: l.language })),
     ...menus.filter((m) => m.prompt_id === id || announces(m.timeout_destination, id) || announces(m.invalid_destination, id) || m.options.some((o) => announces(o.destination, id)))
       .map((m) => ({ label: t('routing.prompts.inMenu', { name: m.name }) })),
-    ...queues.filter((q) => q.periodic_prompt_id === id || q.rating_prompt_id === id || announces(q.overflow, id))
+    ...queues.filter((q) => q.periodic_prompt_id === id || q.rating_prompt_id === id || q.callback_prompt_id === id || announces(q.overflow, id))
       .map((q) => ({ label: t('routing.prompts.inQueue', { name: queueName(q) }) })),
   ]
   if (uses.length === 0) return <Typography.Text type='secondary'>{t('routing.prompts.nowhere')}</Typography.Text>

@@ -16,6 +16,7 @@ interface Values {
   name: string, strategy: Schemas['QueueCreate']['strategy'], members?: { terminal_id: string, penalty: number | null }[], all_terminals: boolean, ring_timeout: number, retry: number, wrapup_time: number,
   max_callers: number, service_level: number, music_class: string, announce_position: boolean, announce_holdtime: boolean, max_wait?: number | null, overflow: Destination,
   periodic_prompt_id?: number | null, periodic_announce_seconds: number,
+  callback_offer_after?: number | null, callback_prompt_id?: number | null, callback_retries: number, callback_retry_interval: number,
 }
 
 /** the organization's queues: who rings, how, and where a caller goes after the longest wait */
@@ -52,14 +53,14 @@ export function QueuesTab ({ tenant }: { tenant: number }) {
 function QueueForm ({ tenant, queue, onClose }: { tenant: number, queue?: Queue, onClose: () => void }) {
   const { t } = useTranslation()
   const choices = useRoutingChoices(tenant)
-  const state = useFormSave(keys.admin.routing.all, ({ members, overflow, max_wait: maxWait, periodic_prompt_id: periodic, ...v }: Values) => saveQueue(tenant, queue?.id, {
-    ...v, max_wait: maxWait ?? null, periodic_prompt_id: periodic ?? null, overflow: cleanDestination(overflow),
+  const state = useFormSave(keys.admin.routing.all, ({ members, overflow, max_wait: maxWait, periodic_prompt_id: periodic, callback_offer_after: offerAfter, callback_prompt_id: offer, ...v }: Values) => saveQueue(tenant, queue?.id, {
+    ...v, max_wait: maxWait ?? null, periodic_prompt_id: periodic ?? null, callback_offer_after: offerAfter ?? null, callback_prompt_id: offer ?? null, overflow: cleanDestination(overflow),
     members: (members ?? []).filter((m) => m.terminal_id).map((m) => ({ terminal_id: m.terminal_id, penalty: m.penalty ?? 0 })),
   }), onClose)
   const required = { required: true, message: t('common.required') }
   const initial = queue
     ? { ...queue }
-    : { strategy: 'rrmemory', all_terminals: false, ring_timeout: 20, retry: 5, wrapup_time: 5, max_callers: 0, service_level: 20, music_class: 'default', announce_position: false, announce_holdtime: false, periodic_announce_seconds: 60, members: [], overflow: { kind: 'hangup' } }
+    : { strategy: 'rrmemory', all_terminals: false, ring_timeout: 20, retry: 5, wrapup_time: 5, max_callers: 0, service_level: 20, music_class: 'default', announce_position: false, announce_holdtime: false, periodic_announce_seconds: 60, callback_retries: 2, callback_retry_interval: 300, members: [], overflow: { kind: 'hangup' } }
   const seconds = t('terminals.seconds')
   const recorded = choices.prompts.filter((p) => p.recordings.length > 0)
   return (
@@ -83,6 +84,18 @@ function QueueForm ({ tenant, queue, onClose }: { tenant: number, queue?: Queue,
         <Col xs={12}><Form.Item name='announce_position' label={t('routing.queues.announcePosition')} valuePropName='checked'><Switch /></Form.Item></Col>
         <Col xs={12}><Form.Item name='announce_holdtime' label={t('routing.queues.announceHoldtime')} valuePropName='checked'><Switch /></Form.Item></Col>
         <Col xs={24}><Form.Item name='all_terminals' label={t('routing.queues.allTerminals')} valuePropName='checked'><Switch /></Form.Item></Col>
+      </Row>
+      <Typography.Text strong>{t('routing.queues.callback')}</Typography.Text>
+      <Row gutter={12} style={{ marginTop: 8 }} data-testid='queue-callback'>
+        <Col xs={12} md={6}><WholeNumberItem name='callback_offer_after' label={t('routing.queues.callbackAfter')} min={10} max={3600} unit={seconds} /></Col>
+        <Col xs={24} md={18}>
+          <Form.Item name='callback_prompt_id' label={t('routing.queues.callbackPrompt')}>
+            <Select allowClear options={recorded.map((p) => ({ value: p.id, label: p.name }))} />
+          </Form.Item>
+        </Col>
+        <Col xs={24}><Typography.Paragraph type='secondary' style={{ marginTop: -8 }}>{t('routing.queues.callbackAfterHint')}</Typography.Paragraph></Col>
+        <Col xs={12} md={8}><WholeNumberItem name='callback_retries' label={t('routing.queues.callbackRetries')} min={0} max={10} required /></Col>
+        <Col xs={12} md={8}><WholeNumberItem name='callback_retry_interval' label={t('routing.queues.callbackInterval')} min={30} max={86_400} unit={seconds} required /></Col>
       </Row>
       <Typography.Text strong>{t('routing.queues.members')}</Typography.Text>
       <Typography.Paragraph type='secondary' style={{ marginBottom: 8 }}>{t('routing.queues.penaltyHint')}</Typography.Paragraph>
