@@ -78,3 +78,96 @@ export async function benchCalls (): Promise<void> {
   await peer.close()
   await database.close()
 }
+
+/**
+ * Callbacks: 200 requests waiting in one queue (the recorded caller's request under 200 ids and
+ * places), 50 operators of it coming (unpaused) and going (paused again) at random; each callback
+ * connected at once and hung up a moment later. Measured: from an operator becoming ready while
+ * requests wait to the Originate through them; and at the end that every request was reached, by one
+ * call each, placed in the requests' order.
+ */
+export async function benchCallbacks (): Promise<void> {
+  const REQUESTS = 200
+  const database = await benchDatabase('callbacks')
+  const sql = rawQuery(database)
+  const peer = await startAmiPeer()
+  await sql('insert into organizations (name, prefix) values (\'Акимат\', \'101\')')
+  await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
+  const service = await startService(database, { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '5s' })
+  const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
+  const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const [org] = await sql<{ id: number }>('select id from organizations')
+  const terminals: string[] = []
+  for (let i = 1; i <= OPERATORS; i++) {
+    const extension = String(i).padStart(3, '0')
+    const res = await fetch(`${service.url}/api/organizations/${org!.id}/endpoints/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', allow_long_distance: true }) })
+    if (!res.ok) throw new Error(`terminal ${extension}: ${res.status} ${await res.text()}`)
+    terminals.push(`101${extension}`)
+  }
+  peer.state.endpoints = terminals
+  peer.state.contacts = terminals.map((t) => ({ endpoint: t, uri: `sip:${t}@127.0.0.1:5070`, userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }))
+  peer.state.members = terminals.map((t) => ({ queue: 'org101-queue', name: t, interface: `PJSIP/${t}`, paused: true, reason: 'lunch', lastPause: 0 }))
+  while (peer.streaming() === 0) await new Promise((resolve) => setTimeout(resolve, 100))
+
+  // the requests: the recorded one under other ids, each joined a second after the one before
+  const CALLER = '1795956624.9'
+  const RECORDED_CALLBACK = '1795956636.7000000002'
+  const events = replayedEvents('callback.txt')
+  const callbackStarts = events.findIndex((e) => (e.message.Linkedid ?? e.message.Uniqueid) === RECORDED_CALLBACK)
+  const request = events.findIndex((e) => e.message.UserEvent === 'AppealsCall' && e.message.Callback !== undefined)
+  const hangUp = events.findIndex((e, i) => i > callbackStarts && e.message.Event === 'BridgeLeave')
+  const joinedFrom = Math.floor(Date.now() / 1000) - REQUESTS - 60
+  for (let i = 0; i < REQUESTS; i++) {
+    const caller = `${joinedFrom}.${i + 1}`
+    peer.replay('callback.txt', { from: request, to: request + 1, rewrite: (m) => ({ ...m, Linkedid: caller, Uniqueid: caller, Joined: String(joinedFrom + i) }) })
+  }
+  while (Number((await sql<{ n: string }>('select count(*) as n from callback_requests'))[0]!.n) < REQUESTS) await new Promise((resolve) => setTimeout(resolve, 100))
+
+  // operators come (unpaused: ready) and go (paused), at random; a rung one is in use until the callback ends
+  const readySince = new Map<string, number>()
+  const delays: number[] = []
+  peer.state.onAction = (action, at) => {
+    if (action.Action !== 'Originate' || !action.ChannelId) return
+    const member = peer.state.members.find((m) => m.interface === action.Channel)!
+    const since = readySince.get(member.interface)
+    if (since !== undefined) delays.push(at - since)
+    readySince.delete(member.interface)
+    member.inCall = true
+    const rewrite = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === RECORDED_CALLBACK ? action.ChannelId! : v]))
+    setImmediate(() => peer.replay('callback.txt', { from: callbackStarts, to: hangUp, rewrite }))
+    setTimeout(() => {
+      peer.replay('callback.txt', { from: hangUp, rewrite })
+      member.inCall = false
+      if (!member.paused) readySince.set(member.interface, performance.now())
+    }, 300)
+  }
+  const reached = async () => Number((await sql<{ n: string }>('select count(*) as n from callback_requests where status = \'reached\''))[0]!.n)
+  const started = performance.now()
+  while (await reached() < REQUESTS && performance.now() - started < 120_000) {
+    for (const m of peer.state.members) {
+      if (Math.random() < 0.2) {
+        m.paused = !m.paused
+        if (!m.paused && !m.inCall) readySince.set(m.interface, performance.now())
+        else readySince.delete(m.interface)
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  peer.state.onAction = undefined
+  const [counts] = await sql<{ reached: string, calls: string, requests_called: string, twice: string }>(`select
+      (select count(*) from callback_requests where status = 'reached') as reached,
+      (select count(*) from placed_calls where kind = 'callback') as calls,
+      (select count(distinct callback_id) from placed_calls where kind = 'callback') as requests_called,
+      (select count(*) from (select callback_id from placed_calls where kind = 'callback' and connected_at is not null group by callback_id having count(*) > 1) t) as twice`)
+  // the order placed (the calls' ids) against the requests' places (joined_at)
+  const order = await sql<{ joined: string }>('select r.joined_at as joined from placed_calls p join callback_requests r on r.id = p.callback_id where p.kind = \'callback\' order by p.id')
+  let outOfOrder = 0
+  for (let i = 1; i < order.length; i++) if (new Date(order[i]!.joined) < new Date(order[i - 1]!.joined)) outOfOrder++
+  const sorted = delays.sort((a, b) => a - b)
+  process.stdout.write(`\n## callbacks (${database.kind}): ${REQUESTS} requests in one queue, ${OPERATORS} operators coming and going at random, each callback connected and hung up 0.3 s later\n`)
+  process.stdout.write(`an operator ready → their callback placed: p50 ${percentile(sorted, 0.5).toFixed(0)} ms, p99 ${percentile(sorted, 0.99).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms over ${sorted.length} placements\n`)
+  process.stdout.write(`reached ${counts!.reached} of ${REQUESTS}; ${counts!.calls} calls for ${counts!.requests_called} requests; reached twice: ${counts!.twice}; placed out of their order: ${outOfOrder}; ${((performance.now() - started) / 1000).toFixed(1)} s in all\n`)
+  await service.app.close()
+  await peer.close()
+  await database.close()
+}
