@@ -31,7 +31,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/recordings': ['callRecordings', 'recordingBins'],
   'modules/trunks': ['trunks', 'outboundRoutes', 'outboundRouteTrunks'],
   'modules/line-switch': ['lineSwitches'],
-  'modules/placed-calls': ['placedCalls'],
+  'modules/placed-calls': ['placedCalls', 'callbackRequests'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))
