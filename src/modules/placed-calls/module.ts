@@ -19,7 +19,7 @@ export interface PlacedCallsPort {
 }
 
 // Any constant: the same for every instance of the service.
-const CALLBACK_LOCK = 7_351_050
+const CALLBACK_LOCK = 7_351_051
 const CALLBACK_PASS_MS = 1000
 
 /** calls the centre places, callbacks instead of waiting, and supervisors listening in (issue 50, DESIGN 10) */
