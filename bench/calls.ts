@@ -110,7 +110,6 @@ export async function benchCallbacks (): Promise<void> {
   while (peer.streaming() === 0) await new Promise((resolve) => setTimeout(resolve, 100))
 
   // the requests: the recorded one under other ids, each joined a second after the one before
-  const CALLER = '1795956624.9'
   const RECORDED_CALLBACK = '1795956636.7000000002'
   const events = replayedEvents('callback.txt')
   const callbackStarts = events.findIndex((e) => (e.message.Linkedid ?? e.message.Uniqueid) === RECORDED_CALLBACK)
