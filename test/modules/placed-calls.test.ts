@@ -102,6 +102,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
       [operator, { number: '+77779998877' }, 403, 'number_not_allowed'],
       [operator, { number: '12345' }, 422, undefined],
       [operator, { number: '' }, 422, undefined],
+      [admin, { number: 'позвонить' }, 422, undefined],
       [operator, { number: '+77010000002', appeal_id: 999_999 }, 404, 'not_found'],
       [stranger, { number: '+77010000002', appeal_id: appeal }, 404, 'not_found'],
     ]

@@ -83,13 +83,15 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     return terminal
   }
 
+  const notANumber = (raw: string) => RequestValidationError.field(['body', 'number'], 'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area', raw, 'phone_number')
+
   /** the number as +7XXXXXXXXXX: a national form, or a local number of the organization's area */
   function e164Of (raw: string, area: { areaCode: string | null, localDigits: number | null }): string {
     const national = normalizeKzPhone(raw)
     if (national) return national
     const digits = raw.replace(/[\s\-().]/g, '')
     if (area.areaCode && area.localDigits && /^[0-9]+$/.test(digits) && digits.length === area.localDigits) return `+7${area.areaCode}${digits}`
-    throw RequestValidationError.field(['body', 'number'], 'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area', raw, 'phone_number')
+    throw notANumber(raw)
   }
 
   /** a call of the user's still live by its row but gone from Asterisk (a hang-up not heard) is over: it does not hold up the next */
@@ -104,6 +106,8 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   }
 
   async function place (actor: Principal, body: PlaceCallRequest): Promise<PlacedCall> {
+    // what is no number in any area is said before anything is looked up
+    if (!/^\+?[\d\s\-().]+$/.test(body.number)) throw notANumber(body.number)
     const target = body.appeal_id === undefined ? undefined : await appeals.callTarget(actor, body.appeal_id)
     const mine = await ownTerminal(actor)
     const org = await repo.organization(mine.organization_id)
