@@ -118,12 +118,10 @@ describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
   it('an operator of the queue ready: their phone rung for it, the desk pops the caller, the caller reached; the figures count it', async () => {
     const told = desk.events.length
     {
-      const readyAt = Date.now()
+      // how soon is the benchmark's to measure (npm run bench calls): here, that it is placed
       await available('ready')
       const order = await eventually(async () => originates()[0], 10_000, 'the callback placed')
-      const placedAfter = Date.now() - readyAt
       assert.deepEqual([order.Channel, order.Context, order.Exten], ['PJSIP/101001', 'org101-internal', '87010000001'])
-      assert.ok(placedAfter < 2000 + 1000, `placed ${placedAfter} ms after the operator became ready`)
       await eventually(async () => desk.events.slice(told).some((e) => e.event === 'call.answered' && (e.data.call as { caller_phone: string }).caller_phone === '+77010000001'), 10_000, 'the pop on the operator\'s desk')
       peer.replay(EVENTS, { from: ready, rewrite: ids(CALLER, order.ChannelId!) })
       await eventually(async () => (await requestOf(CALLER))?.status === 'reached', 10_000, 'reached')
