@@ -14,27 +14,42 @@ const RECORDED = '1795954364.7000000001'
 const TALK_MS = Number(process.env.BENCH_CALL_TALK_MS ?? 2000)
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
-export async function benchCalls (): Promise<void> {
-  const database = await benchDatabase('calls')
+/**
+ * The stand both measure on: a database of its own, the AMI peer, the service, an organization with
+ * OPERATORS terminals whose phones are registered; `staffed`: each terminal an employee's, signed in.
+ */
+async function startStand (suite: string, staffed: boolean) {
+  const database = await benchDatabase(suite)
   const sql = rawQuery(database)
   const peer = await startAmiPeer()
   await sql('insert into organizations (name, prefix) values (\'Акимат\', \'101\')')
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
   const service = await startService(database, { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '5s' })
   const login = async (email: string, password: string) => (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })).json() as { access_token: string }).access_token
-  const admin = { authorization: `Bearer ${await login('bench@appeals.kz', 'Bench-password-1')}`, 'content-type': 'application/json' }
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' })
+  const admin = bearer(await login('bench@appeals.kz', 'Bench-password-1'))
   const [org] = await sql<{ id: number }>('select id from organizations')
   const operators: { terminal: string, headers: Record<string, string> }[] = []
   for (let i = 1; i <= OPERATORS; i++) {
     const extension = String(i).padStart(3, '0')
-    const user = await makeUser(database.db, { role: 'manager', organization_id: org!.id, email: `operator${i}@appeals.kz`, password: 'Operator-password-1' })
-    const res = await fetch(`${service.url}/api/organizations/${org!.id}/endpoints/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', employee_id: user.id, allow_long_distance: true }) })
+    const email = `operator${i}@appeals.kz`
+    // managers: they may call any number
+    const user = staffed ? await makeUser(database.db, { role: 'manager', organization_id: org!.id, email, password: 'Operator-password-1' }) : undefined
+    const res = await fetch(`${service.url}/api/organizations/${org!.id}/endpoints/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', employee_id: user?.id ?? null, allow_long_distance: true }) })
     if (!res.ok) throw new Error(`terminal ${extension}: ${res.status} ${await res.text()}`)
-    operators.push({ terminal: `101${extension}`, headers: { authorization: `Bearer ${await login(`operator${i}@appeals.kz`, 'Operator-password-1')}`, 'content-type': 'application/json' } })
+    operators.push({ terminal: `101${extension}`, headers: user ? bearer(await login(email, 'Operator-password-1')) : {} })
   }
   peer.state.endpoints = operators.map((o) => o.terminal)
   peer.state.contacts = operators.map((o) => ({ endpoint: o.terminal, uri: `sip:${o.terminal}@127.0.0.1:5070`, userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }))
   while (peer.streaming() === 0) await new Promise((resolve) => setTimeout(resolve, 100))
+  return {
+    database, sql, peer, service, operators,
+    stop: async () => { await service.app.close(); await peer.close(); await database.close() },
+  }
+}
+
+export async function benchCalls (): Promise<void> {
+  const { database, sql, peer, service, operators, stop } = await startStand('calls', true)
 
   const hangUp = replayedEvents('placed-call.txt').findIndex((e) => e.message.Event === 'BridgeLeave')
   // each Originate: when it arrived, and the call's events replayed at once under its Linkedid
@@ -74,9 +89,7 @@ export async function benchCalls (): Promise<void> {
   const [counts] = await sql<{ ended: string, all: string }>('select count(*) filter (where status = \'ended\') as ended, count(*) as all from placed_calls')
   process.stdout.write(`\n## calls placed (${database.kind}): ${OPERATORS} operators calling for ${BENCH_SECONDS} s, each call connected at once, talked ${TALK_MS} ms, hung up, the next placed a second later\n`)
   process.stdout.write(`click → Originate at the AMI peer: p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms over ${sorted.length} calls; ${counts!.ended} of ${counts!.all} ended; ${refused} refused\n`)
-  await service.app.close()
-  await peer.close()
-  await database.close()
+  await stop()
 }
 
 /**
@@ -88,26 +101,9 @@ export async function benchCalls (): Promise<void> {
  */
 export async function benchCallbacks (): Promise<void> {
   const REQUESTS = 200
-  const database = await benchDatabase('callbacks')
-  const sql = rawQuery(database)
-  const peer = await startAmiPeer()
-  await sql('insert into organizations (name, prefix) values (\'Акимат\', \'101\')')
-  await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
-  const service = await startService(database, { AMI_HOST: '127.0.0.1', AMI_PORT: String(peer.port), AMI_USERNAME: 'appeals', AMI_SECRET: 'ami-secret', AMI_TIMEOUT: '5s' })
-  const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
-  const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-  const [org] = await sql<{ id: number }>('select id from organizations')
-  const terminals: string[] = []
-  for (let i = 1; i <= OPERATORS; i++) {
-    const extension = String(i).padStart(3, '0')
-    const res = await fetch(`${service.url}/api/organizations/${org!.id}/endpoints/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: `Пульт ${extension}`, extension, password: 'Abcdefghij0123456789', allow_long_distance: true }) })
-    if (!res.ok) throw new Error(`terminal ${extension}: ${res.status} ${await res.text()}`)
-    terminals.push(`101${extension}`)
-  }
-  peer.state.endpoints = terminals
-  peer.state.contacts = terminals.map((t) => ({ endpoint: t, uri: `sip:${t}@127.0.0.1:5070`, userAgent: 'pjsua', status: 'Reachable', roundtripUsec: '900' }))
+  const { database, sql, peer, operators, stop } = await startStand('callbacks', false)
+  const terminals = operators.map((o) => o.terminal)
   peer.state.members = terminals.map((t) => ({ queue: 'org101-queue', name: t, interface: `PJSIP/${t}`, paused: true, reason: 'lunch', lastPause: 0 }))
-  while (peer.streaming() === 0) await new Promise((resolve) => setTimeout(resolve, 100))
 
   // the requests: the recorded one under other ids, each joined a second after the one before
   const RECORDED_CALLBACK = '1795956636.7000000002'
@@ -166,7 +162,5 @@ export async function benchCallbacks (): Promise<void> {
   process.stdout.write(`\n## callbacks (${database.kind}): ${REQUESTS} requests in one queue, ${OPERATORS} operators coming and going at random, each callback connected and hung up 0.3 s later\n`)
   process.stdout.write(`an operator ready → their callback placed: p50 ${percentile(sorted, 0.5).toFixed(0)} ms, p99 ${percentile(sorted, 0.99).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms over ${sorted.length} placements\n`)
   process.stdout.write(`reached ${counts!.reached} of ${REQUESTS}; ${counts!.calls} calls for ${counts!.requests_called} requests; reached twice: ${counts!.twice}; placed out of their order: ${outOfOrder}; ${((performance.now() - started) / 1000).toFixed(1)} s in all\n`)
-  await service.app.close()
-  await peer.close()
-  await database.close()
+  await stop()
 }
