@@ -183,7 +183,8 @@ describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
       await eventually(async () => peer.streaming() === streams, 10_000, 'the instances streaming')
       await available('break')
       const callers = ['1795956624.51', '1795956624.52', '1795956624.53']
-      for (const caller of callers) peer.replay(EVENTS, { to: ready, rewrite: ids(caller) })
+      // each joined a second after the one before (the recording has one time): their places are theirs, not the order the two instances wrote them in
+      callers.forEach((caller, i) => peer.replay(EVENTS, { to: ready, rewrite: (m) => { const e = ids(caller)(m); return e.Joined ? { ...e, Joined: String(Number(e.Joined) + i) } : e } }))
       await eventually(async () => (await Promise.all(callers.map(requestOf))).every((r) => r?.status === 'waiting'), 10_000, 'the requests')
       const before = originates().length
       // the operator's phone in use once rung (as Asterisk's device state says)
