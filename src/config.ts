@@ -78,6 +78,10 @@ export interface Config {
     soundsDir: string
     /** RECORDINGS_DIR as Asterisk sees it: the dialplan records into it */
     recordingsDir: string
+    /** PBX_CONFIG_DIR as Asterisk sees it: the main files include the organizations' files by it */
+    asteriskConfigDir: string
+    /** whether changes apply themselves (with AMI) */
+    apply: 'auto' | 'off'
     /** how many backups of earlier configuration sets generate-configs keeps */
     backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
@@ -139,6 +143,14 @@ export interface LlmConfig {
   maxRetries: number
   backoffMs: number
   retryAfterCapMs: number
+}
+
+/** where Asterisk reads the organizations' files: a path an `#include` can carry */
+function pbxAsteriskConfigDir (e: EnvValues): string {
+  if (e.PBX_ASTERISK_CONFIG_DIR !== undefined) return e.PBX_ASTERISK_CONFIG_DIR.replace(/\/+$/, '') || '/'
+  const dir = resolve(e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`)
+  if (!/^\/[A-Za-z0-9._/-]*$/.test(dir)) throw new ConfigError('PBX_CONFIG_DIR', 'made absolute, must be a path of letters, digits and . _ - / (the main files include by it); else set PBX_ASTERISK_CONFIG_DIR', dir)
+  return dir
 }
 
 /** where the dialplan has MixMonitor write: a path the dialplan can carry (no comma, space or `$`) */
@@ -333,6 +345,8 @@ export function loadConfig (env: Env = process.env): Config {
     },
     pbx: {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
+      asteriskConfigDir: pbxAsteriskConfigDir(e),
+      apply: e.PBX_APPLY,
       soundsDir: e.PBX_SOUNDS_DIR ?? `${e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`}/sounds`,
       recordingsDir: pbxRecordingsDir(e),
       backupRetention: e.PBX_BACKUP_RETENTION,

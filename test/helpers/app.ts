@@ -28,7 +28,7 @@ export const testEnv: Record<string, string> = {
 export async function buildTestApp (options: { env?: Record<string, string>, database?: Database, deps?: Partial<AppDeps> } = {}): Promise<TestApp> {
   const config = loadConfig({ ...testEnv, ...options.env })
   const database = options.database ?? await createTestDatabase()
-  const app = await buildApp({ config, database, logger: false, ...options.deps })
+  const app = await buildApp({ config, database, logger: process.env.TEST_LOG ? { level: 'error' } : false, ...options.deps })
   await app.ready()
   return {
     app,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 /** A small parser of Asterisk's .conf format, enough to check what the generators write. */
 export interface ConfSection { name: string, lines: string[], options: [string, string][] }
 
@@ -36,3 +38,9 @@ export const asterisk22Options: Record<string, readonly string[]> = {
 
 /** RFC 8760's digest algorithms as Asterisk names them, with the length of each hex digest */
 export const digestAlgorithms: Record<string, number> = { MD5: 32, 'SHA-256': 64, 'SHA-512-256': 64 }
+
+/** a generated file as Asterisk reads it: every `#include` replaced by the file it names (the organizations' own files) */
+export function readConfig (dir: string, name: string): string {
+  const inline = (text: string): string => text.replace(/^#include (\S+)$/gm, (_, path: string) => inline(readFileSync(path, 'utf8')).replace(/\n$/, ''))
+  return inline(readFileSync(join(dir, name), 'utf8'))
+}

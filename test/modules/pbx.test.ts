@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { readConfig } from '../helpers/asterisk-config.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 
 const PASSWORD = 'Abcdefghij0123456789'
@@ -63,19 +64,20 @@ describe('PBX configuration routes without AMI', () => {
     assert.equal(first.outcome, 'written')
     assert.deepEqual(first.files.map((f: string) => f.split('/').at(-1)), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
     assert.equal(first.backup_path, null)
-    const before = readFileSync(join(dir, 'pjsip.conf'), 'utf8')
+    const before = readFileSync(join(dir, 'orgs', '101', 'pjsip.conf'), 'utf8')
+    assert.match(readFileSync(join(dir, 'pjsip.conf'), 'utf8'), new RegExp(`^#include ${dir}/orgs/101/pjsip.conf$`, 'm'), 'the main file includes the organization\'s own')
     const digests = [...before.matchAll(/^password_digest=(MD5|SHA-256):(.*)$/gm)]
     assert.ok(digests.length >= 2 && digests.every((m) => /^[0-9a-f]+$/.test(m[2]!) && m[2]!.length === (m[1] === 'MD5' ? 32 : 64)), 'the file on disk has the credentials')
     // the digests are as good as passwords: the files are their owner's and group's (Asterisk's) only, whatever the umask
-    for (const f of first.files as string[]) assert.equal(statSync(f).mode & 0o777, 0o640, f)
+    for (const f of [...first.files as string[], join(dir, 'orgs', '101', 'pjsip.conf')]) assert.equal(statSync(f).mode & 0o777, 0o640, f)
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Новый', extension: '003', password: PASSWORD } })
     const second = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=true' })).json()
     assert.equal(second.success, true)
     assert.ok(second.backup_path?.startsWith(join(dir, 'backups')))
-    assert.equal(readFileSync(join(second.backup_path, 'pjsip.conf'), 'utf8'), before)
-    for (const f of readdirSync(second.backup_path)) assert.equal(statSync(join(second.backup_path, f)).mode & 0o777, 0o640, `backup ${f}`)
+    assert.equal(readFileSync(join(second.backup_path, 'orgs', '101', 'pjsip.conf'), 'utf8'), before)
+    for (const f of ['pjsip.conf', 'orgs/101/pjsip.conf']) assert.equal(statSync(join(second.backup_path, f)).mode & 0o777, 0o640, `backup ${f}`)
     assert.equal(statSync(second.backup_path).mode & 0o007, 0, 'others cannot even list the backup')
-    assert.match(readFileSync(join(dir, 'pjsip.conf'), 'utf8'), /\[101003\]/)
+    assert.match(readConfig(dir, 'pjsip.conf'), /\[101003\]/)
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary files left')
   })
 
@@ -83,18 +85,21 @@ describe('PBX configuration routes without AMI', () => {
     const dry = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=false' })).json()
     assert.deepEqual([dry.success, dry.backup_path, dry.errors, dry.outcome], [true, null, [], 'checked'])
     await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: true, cf_busy_dest: '555' } })
-    const before = readFileSync(join(dir, 'extensions.conf'), 'utf8')
+    const before = readConfig(dir, 'extensions.conf')
     const res = await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })
     assert.equal(res.statusCode, 200)
-    assert.deepEqual([res.json().success, res.json().outcome], [false, 'invalid'])
+    // one organization's problem keeps its last good files; the others' are written
+    assert.deepEqual([res.json().success, res.json().outcome], [false, 'partly_written'])
     assert.match(res.json().errors[0], /101001: busy forwarding to 555/)
-    assert.equal(readFileSync(join(dir, 'extensions.conf'), 'utf8'), before)
+    assert.equal(readConfig(dir, 'extensions.conf'), before)
+    const state = (await t.app.inject({ url: '/api/pbx/apply-state', headers: admin })).json()
+    assert.deepEqual([state.state, state.refused.map((r: { prefix: string, problem: string }) => [r.prefix, /busy forwarding to 555/.test(r.problem)])], ['off', [['101', true]]])
     await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}/endpoints/101001`, headers: admin, payload: { cf_busy_enabled: false } })
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=maybe' })).statusCode, 422)
   })
 
   it('a failed write leaves the previous files in place', async () => {
-    const before = readFileSync(join(dir, 'queues.conf'), 'utf8')
+    const before = readConfig(dir, 'queues.conf')
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Ещё', extension: '004', password: PASSWORD } })
     const blocker = join(dir, `.queues.conf.tmp-${process.pid}`)
     mkdirSync(blocker) // the temporary file cannot be opened: the write fails half-way
@@ -102,8 +107,8 @@ describe('PBX configuration routes without AMI', () => {
       const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
       assert.deepEqual([res.success, res.outcome], [false, 'write_failed'])
       assert.match(res.message, /previous files are in place/)
-      assert.equal(readFileSync(join(dir, 'queues.conf'), 'utf8'), before)
-      assert.ok(!readFileSync(join(dir, 'pjsip.conf'), 'utf8').includes('[101004]'), 'no file of the new set was put in place')
+      assert.equal(readConfig(dir, 'queues.conf'), before)
+      assert.ok(!readConfig(dir, 'pjsip.conf').includes('[101004]'), 'no file of the new set was put in place')
     } finally {
       rmSync(blocker, { recursive: true })
     }
@@ -148,7 +153,8 @@ describe('PBX generation on disk: leftovers of a crash, retention of backups', (
       const backups = readdirSync(join(dir, 'backups'))
       assert.equal(backups.length, 2, backups.join())
       assert.ok(backups.every((b) => !b.startsWith('.')), 'no unfinished backup is left')
-      for (const b of backups) assert.deepEqual(readdirSync(join(dir, 'backups', b)).sort(), ['extensions.conf', 'pjsip.conf', 'queues.conf'])
+      // no organization: the main files and the trunks' file
+      for (const b of backups) assert.deepEqual(readdirSync(join(dir, 'backups', b)).sort(), ['extensions.conf', 'pjsip-trunks.conf', 'pjsip.conf', 'queues.conf'])
     } finally {
       await t.close()
       rmSync(dir, { recursive: true, force: true })

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
 import { trunks } from '../../src/db/schema/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { readConfig } from '../helpers/asterisk-config.js'
 import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/factories.js'
 
 type Headers = Record<string, string>
@@ -206,7 +207,7 @@ describe('trunks (/api/trunks) and outbound routes (/api/organizations/{tenant_i
     assert.doesNotMatch(context, /@trunk\)/, 'the organization with routes no longer dials the hand-written trunk')
     const generated = await call('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=false')
     assert.equal(generated.json().success, true, generated.body)
-    assert.match(readFileSync(join(dir, 'pjsip.conf'), 'utf8'), new RegExp(`password_digest=MD5:${md5(`77172550000:telecom.kz:${SECRET}`)}`))
+    assert.match(readConfig(dir, 'pjsip.conf'), new RegExp(`password_digest=MD5:${md5(`77172550000:telecom.kz:${SECRET}`)}`))
   })
 
   it('a terminal created later on a route\'s pattern: generation refuses and says which', async () => {

@@ -70,6 +70,7 @@ export const sipTerminals = pgTable('sip_terminals', {
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   index('sip_terminals_organization_idx').on(t.organization_id, t.extension),
+  index('sip_terminals_employee_idx').on(t.employee_id),
   // what a call route's foreign key names: a destination or a queue member stays within the terminal's tenant
   unique('sip_terminals_organization_id_unique').on(t.organization_id, t.id),
 ])

@@ -1,5 +1,5 @@
-import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 
 export interface WrittenSet { files: string[], backupPath: string | null }
@@ -71,7 +71,10 @@ async function backUp (dir: string, names: string[], now: Date): Promise<string>
   for (let n = 1; await exists(backupPath); n++) backupPath = join(backups, `${stamp}-${n}`)
   const partial = join(backups, `.${stamp}.partial`)
   await mkdir(partial, { recursive: true, mode: CONFIG_DIR_MODE })
-  for (const name of names) await keepPrevious(join(dir, name), join(partial, name))
+  for (const name of names) {
+    if (name.includes('/')) await mkdir(join(partial, dirname(name)), { recursive: true, mode: CONFIG_DIR_MODE })
+    await keepPrevious(join(dir, name), join(partial, name))
+  }
   await syncPath(partial)
   await rename(partial, backupPath)
   await syncPath(backups)
@@ -116,4 +119,72 @@ export async function writeConfigSet (dir: string, files: Record<string, Iterabl
 /** the backup directories, newest first */
 export async function listBackups (dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort().reverse()
+}
+
+/** a set of changes to the files under a configuration directory, by path relative to it */
+export interface TreeChanges {
+  /** files and their new text; a file whose text is already that is left untouched */
+  write: Map<string, string>
+  /** files to remove (an organization gone) */
+  remove: string[]
+  /** write even the files whose text did not change (a full generation) */
+  force?: boolean
+}
+
+const WRITE_CONCURRENCY = 16
+
+async function inParallel<T> (items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i]!)
+  }))
+}
+
+const readText = async (path: string) => readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return undefined; throw err })
+
+/**
+ * Applies changes to a tree of configuration files (the main files and the organizations' own files
+ * they include), so that a change to one organization writes only its files. As writeConfigSet:
+ * every new file goes to a temporary name first (written and flushed), the files replaced or
+ * removed are kept in `backups/<timestamp>/` under their paths, then the temporary files are
+ * renamed over. A write that fails removes the temporary files and leaves every file as it was.
+ * Answers the paths whose text changed (written or removed) and the backup.
+ */
+export async function writeConfigTree (dir: string, changes: TreeChanges, now: Date, keepBackups = 20): Promise<{ changed: string[], backupPath: string | null }> {
+  await mkdir(dir, { recursive: true, mode: CONFIG_DIR_MODE })
+  const writes: string[] = []
+  await inParallel([...changes.write.keys()], async (path) => {
+    if (changes.force || (await readText(join(dir, path))) !== changes.write.get(path)) writes.push(path)
+  })
+  const removes: string[] = []
+  for (const path of changes.remove) if (await exists(join(dir, path))) removes.push(path)
+  writes.sort()
+  if (writes.length + removes.length === 0) return { changed: [], backupPath: null }
+  const temp = (path: string) => join(dir, dirname(path), `.${basename(path)}.tmp-${process.pid}`)
+  try {
+    await inParallel(writes, async (path) => {
+      await mkdir(join(dir, dirname(path)), { recursive: true, mode: CONFIG_DIR_MODE })
+      await writeDurably(temp(path), [changes.write.get(path)!])
+    })
+  } catch (err) {
+    await Promise.all(writes.map((path) => rm(temp(path), { force: true })))
+    throw err
+  }
+  const previous = []
+  for (const path of [...writes, ...removes]) if (await exists(join(dir, path))) previous.push(path)
+  const backupPath = previous.length > 0 ? await backUp(dir, previous, now) : null
+  await inParallel(writes, async (path) => { await rename(temp(path), join(dir, path)) })
+  for (const path of removes) await rm(join(dir, path), { force: true })
+  for (const folder of new Set([...writes, ...removes].map((path) => join(dir, dirname(path))))) await syncPath(folder).catch(() => {})
+  await pruneBackups(dir, keepBackups)
+  return { changed: [...writes, ...removes].sort(), backupPath }
+}
+
+/** the temporary files a write that crashed half-way left in the organizations' folders */
+export async function removeTreeLeftovers (dir: string): Promise<void> {
+  await removeLeftovers(dir).catch(() => {})
+  const orgs = join(dir, 'orgs')
+  for (const folder of await readdir(orgs).catch(() => [] as string[])) {
+    for (const name of await readdir(join(orgs, folder)).catch(() => [] as string[])) if (TEMP_FILE.test(name)) await rm(join(orgs, folder, name), { force: true })
+  }
 }

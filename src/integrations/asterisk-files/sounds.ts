@@ -22,12 +22,14 @@ async function writeAtomically (path: string, content: Buffer | string): Promise
 /**
  * Makes the service's sounds under `dir` what `wanted` says: a file whose stamp changed (or that is
  * missing from the last run's manifest) is loaded and written atomically, one no longer wanted is
- * removed; the rest stays untouched, so a generation reads no recording that did not change.
+ * removed; the rest stays untouched, so a generation reads no recording that did not change. Each
+ * organization's prompts have a manifest of their own (`manifest`), so an apply touches only theirs.
  * Answers how many files were written and removed.
  */
-export async function syncSounds<F extends SoundFile> (dir: string, wanted: F[], load: (file: F) => Promise<Buffer | undefined>): Promise<{ written: number, removed: number }> {
-  const manifestPath = join(dir, MANIFEST)
-  const before: Record<string, string> = JSON.parse(await readFile(manifestPath, 'utf8').catch(() => '{}')) as Record<string, string>
+export async function syncSounds<F extends SoundFile> (dir: string, wanted: F[], load: (file: F) => Promise<Buffer | undefined>, manifest = MANIFEST): Promise<{ written: number, removed: number }> {
+  const manifestPath = join(dir, manifest)
+  const kept = await readFile(manifestPath, 'utf8').catch(() => undefined)
+  const before: Record<string, string> = JSON.parse(kept ?? '{}') as Record<string, string>
   const after: Record<string, string> = {}
   let written = 0
   for (const file of wanted) {
@@ -45,6 +47,7 @@ export async function syncSounds<F extends SoundFile> (dir: string, wanted: F[],
     await rm(join(dir, path), { force: true })
     removed++
   }
-  await writeAtomically(manifestPath, `${JSON.stringify(after, Object.keys(after).sort(), 1)}\n`)
+  const listed = `${JSON.stringify(after, Object.keys(after).sort(), 1)}\n`
+  if (listed !== kept && (kept !== undefined || wanted.length > 0)) await writeAtomically(manifestPath, listed)
   return { written, removed }
 }

@@ -241,11 +241,20 @@ function lineSteps (org: FlowOrganization, l: Line): string[] {
 }
 
 /** the context the trunk enters: one extension a line; a number no organization owns is refused */
-export function inboundContext (orgs: FlowOrganization[]): string[] {
-  const lines = sortedBy(orgs.flatMap((org) => org.routing.lines.map((l) => ({ org, l }))), ({ l }) => l.number)
+/**
+ * An organization's lines in the inbound context: a section of its own in its own file. Asterisk
+ * merges the sections of one context, so each organization's file carries its lines and an apply
+ * rewrites only the files of the organizations that changed.
+ */
+export function inboundLines (org: FlowOrganization): string[] {
+  if (org.routing.lines.length === 0) return []
+  return [`[${INBOUND_CONTEXT}]`, ...sortedBy(org.routing.lines, (l) => l.number).flatMap((l) => lineSteps(org, l))]
+}
+
+/** the inbound context's own part: a number no organization owns */
+export function inboundFallback (): string[] {
   return [
     `[${INBOUND_CONTEXT}]`, '; the public network\'s calls: the deployment\'s trunk endpoint has context=appeals-inbound',
-    ...lines.flatMap(({ org, l }) => lineSteps(org, l)),
     '; a number no organization owns is refused, never routed (and told to the service: the number\'s digits only)',
     ...['_X.', '_+X.', 's'].flatMap((pattern) => extension(pattern, [announce({ Line: '${FILTER(0-9+,${EXTEN})}', Refused: 1 }), 'Congestion(5)'])), '',
   ]

@@ -1,10 +1,10 @@
 import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
-import { calendarContext, flowProblems, inboundContext, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
+import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
 import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
-import { PLACED_CALLER_STEP, routeDialplan, trunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
+import { PLACED_CALLER_STEP, routeDialplan, routeProblems, sharedTrunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
 // comment, so no row can open a section or add an option.
@@ -106,31 +106,39 @@ remove_existing=yes
 `
 }
 
-function * sipGroups (orgs: PbxOrganization[], trunks: PbxTrunk[]): Generator<string[]> {
-  yield [HEADER, '', ...Object.entries(TRANSPORTS).flatMap(([name, lines]) => section(name, lines))]
-  if (trunks.length > 0) yield ['; the providers\' trunks', '', ...trunks.map(trunkSections)]
-  for (const org of byPrefix(orgs)) yield [`; organization ${org.prefix}: ${comment(org.name)}`, '', ...byExtension(org.terminals).map(terminalSections)]
-}
-export const sipConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces => pieces(sipGroups(orgs, options.trunks ?? []))
+/** pjsip.conf's own part: the transports and the providers' trunks */
+export const sipShared = (): string[] => [HEADER, '', ...Object.entries(TRANSPORTS).flatMap(([name, lines]) => section(name, lines))]
+
+/** the providers' trunks: a file of their own, included by pjsip.conf */
+export const sipTrunks = (trunks: PbxTrunk[]): string[] => (trunks.length > 0 ? ['; the providers\' trunks', '', ...trunks.map(trunkSections)] : [])
+
+/** an organization's terminals: its own file, included by pjsip.conf */
+export const sipOfOrganization = (org: PbxOrganization): string[] =>
+  [`; organization ${org.prefix}: ${comment(org.name)}`, '', ...byExtension(org.terminals).map(terminalSections)]
+
+export const sipConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces =>
+  pieces([sipShared(), sipTrunks(options.trunks ?? []), ...byPrefix(orgs).map(sipOfOrganization)])
 export const generateSip = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions) => wholeText(sipConfig(orgs, options))
 
 /** the call flow of an organization whose routing was loaded */
 export const flowOf = (org: PbxOrganization, options?: PbxOptions): FlowOrganization | undefined =>
   org.routing && { prefix: org.prefix, name: org.name, terminalIds: byExtension(org.terminals).map((t) => t.id), routing: org.routing, records: options?.recordingsDir !== undefined }
 
-function * queueGroups (orgs: PbxOrganization[]): Generator<string[]> {
-  yield [HEADER, '', ...section('general', ['persistentmembers=yes', 'autofill=yes'])]
-  for (const org of byPrefix(orgs)) {
-    const flow = flowOf(org)
-    yield [`; organization ${org.prefix}: ${comment(org.name)}`, ...(flow
-      ? flow.routing.queues.flatMap((q) => queueSection(flow, q))
-      : section(defaultQueueName(org.prefix), [
-        'strategy=rrmemory', 'timeout=20', 'retry=5', 'wrapuptime=5', 'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
-        ...byExtension(org.terminals).map((t) => `member => ${memberInterface(t.id)}`),
-      ]))]
-  }
+/** queues.conf's own part */
+export const queuesShared = (): string[] => [HEADER, '', ...section('general', ['persistentmembers=yes', 'autofill=yes'])]
+
+/** an organization's queues: its own file, included by queues.conf */
+export function queuesOfOrganization (org: PbxOrganization): string[] {
+  const flow = flowOf(org)
+  return [`; organization ${org.prefix}: ${comment(org.name)}`, ...(flow
+    ? flow.routing.queues.flatMap((q) => queueSection(flow, q))
+    : section(defaultQueueName(org.prefix), [
+      'strategy=rrmemory', 'timeout=20', 'retry=5', 'wrapuptime=5', 'ringinuse=no', 'joinempty=yes', 'leavewhenempty=no',
+      ...byExtension(org.terminals).map((t) => `member => ${memberInterface(t.id)}`),
+    ]))]
 }
-export const queuesConfig = (orgs: PbxOrganization[]): ConfigPieces => pieces(queueGroups(orgs))
+
+export const queuesConfig = (orgs: PbxOrganization[]): ConfigPieces => pieces([queuesShared(), ...byPrefix(orgs).map(queuesOfOrganization)])
 export const generateQueues = (orgs: PbxOrganization[]) => wholeText(queuesConfig(orgs))
 
 /** where a forwarded call goes: another terminal of the organization, or a number through the trunk */
@@ -197,45 +205,63 @@ function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] 
   return lines
 }
 
-function * extensionGroups (orgs: PbxOrganization[], options: PbxOptions): Generator<string[]> {
-  yield [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
-  const flows: FlowOrganization[] = []
+/** extensions.conf's own part before the organizations' files */
+export const extensionsShared = (): string[] => [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
+
+/** extensions.conf's own part after the organizations' files: the inbound context's refusal, the calendar, the recording */
+export const extensionsSharedTail = (options: PbxOptions): string[] => [
+  '; organizations\' inbound lines: each organization\'s file has its own', ...inboundFallback(),
+  ...(options.calendar ? calendarContext(options.calendar) : []),
+  ...(options.recordingsDir === undefined ? [] : recordContext(options.recordingsDir)),
+]
+
+/** an organization's contexts and its lines in the inbound context: its own file, included by extensions.conf */
+export function extensionsOfOrganization (org: PbxOrganization, options: PbxOptions): string[] {
+  const flow = flowOf(org, options)
   const trunks = new Map((options.trunks ?? []).map((t) => [t.id, t]))
-  for (const org of byPrefix(orgs)) {
-    const flow = flowOf(org, options)
-    if (flow) flows.push(flow)
-    yield [
-      `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
-      ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
-      '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
-      '; a phone set up hears itself back', `exten => ${ECHO_TEST},1,Answer()`, ' same => n,Echo()', ' same => n,Hangup()', '',
-      ...(options.recordingsDir === undefined ? [] : promptByPhoneDialplan(org, options.recordingsDir)),
-      ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),
-      ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
-      ...(options.recordingsDir === undefined ? [] : promptRecordersDialplan(org)),
-    ]
-  }
-  if (flows.length > 0) yield ['; organizations\' inbound lines', ...inboundContext(flows), ...(options.calendar ? calendarContext(options.calendar) : [])]
-  if (options.recordingsDir !== undefined) yield recordContext(options.recordingsDir)
+  return [
+    `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
+    ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
+    '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
+    '; a phone set up hears itself back', `exten => ${ECHO_TEST},1,Answer()`, ' same => n,Echo()', ' same => n,Hangup()', '',
+    ...(options.recordingsDir === undefined ? [] : promptByPhoneDialplan(org, options.recordingsDir)),
+    ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),
+    ...(flow ? organizationFlow(flow, options.calendar?.timeZone ?? 'UTC') : []),
+    ...(options.recordingsDir === undefined ? [] : promptRecordersDialplan(org)),
+    ...(flow ? inboundLines(flow) : []),
+  ]
 }
-export const extensionsConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces => pieces(extensionGroups(orgs, options))
+
+export const extensionsConfig = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions): ConfigPieces =>
+  pieces([extensionsShared(), ...byPrefix(orgs).map((o) => extensionsOfOrganization(o, options)), extensionsSharedTail(options)])
 export const generateExtensions = (orgs: PbxOrganization[], options: PbxOptions = defaultPbxOptions) => wholeText(extensionsConfig(orgs, options))
+
+/** the three files of Asterisk's that the service writes, by what each is made of */
+export const configFiles = {
+  'pjsip.conf': { module: 'pjsip', shared: () => sipShared(), of: (org: PbxOrganization) => sipOfOrganization(org), tail: () => [] as string[] },
+  'queues.conf': { module: 'queues', shared: () => queuesShared(), of: (org: PbxOrganization) => queuesOfOrganization(org), tail: () => [] as string[] },
+  'extensions.conf': { module: 'dialplan', shared: () => extensionsShared(), of: (org: PbxOrganization, options: PbxOptions) => extensionsOfOrganization(org, options), tail: (options: PbxOptions) => extensionsSharedTail(options) },
+} as const
+export type ConfigFileName = keyof typeof configFiles
 
 /** Problems that would make Asterisk refuse or misroute the generated configuration. */
 export function validateModel (orgs: PbxOrganization[], trunks: PbxTrunk[] = []): string[] {
-  const errors: string[] = trunkProblems(orgs, trunks)
-  for (const org of orgs) {
-    const flow = flowOf(org)
-    if (flow) errors.push(...flowProblems(flow))
-    for (const t of org.terminals) {
-      if (!TRANSPORTS[t.transport]) errors.push(`terminal ${t.id}: transport ${t.transport} is not defined (known: ${Object.keys(TRANSPORTS).join(', ')})`)
-      for (const [kind, enabled, dest] of [['unconditional', t.cf_unconditional_enabled, t.cf_unconditional_dest], ['busy', t.cf_busy_enabled, t.cf_busy_dest],
-        ['noanswer', t.cf_noanswer_enabled, t.cf_noanswer_dest], ['unavailable', t.cf_unavailable_enabled, t.cf_unavailable_dest]] as const) {
-        if (!enabled || !dest) continue
-        if (/^[0-9]{3}$/.test(dest) && !org.terminals.some((o) => o.extension === dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a terminal of organization ${org.prefix}`)
-        else if (!/^[0-9]{3}$/.test(dest) && !e164(org, dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a dialable number`)
-        else if (isLongDistance(org, dest) && !t.allow_long_distance) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest} needs allow_long_distance`)
-      }
+  return [...sharedTrunkProblems(trunks, new Set(orgs.map((o) => o.prefix))), ...orgs.flatMap((org) => organizationProblems(org, trunks))]
+}
+
+/** Problems of one organization's configuration: one organization's cannot stop the others' */
+export function organizationProblems (org: PbxOrganization, trunks: PbxTrunk[] = []): string[] {
+  const errors: string[] = routeProblems(org, trunks)
+  const flow = flowOf(org)
+  if (flow) errors.push(...flowProblems(flow))
+  for (const t of org.terminals) {
+    if (!TRANSPORTS[t.transport]) errors.push(`terminal ${t.id}: transport ${t.transport} is not defined (known: ${Object.keys(TRANSPORTS).join(', ')})`)
+    for (const [kind, enabled, dest] of [['unconditional', t.cf_unconditional_enabled, t.cf_unconditional_dest], ['busy', t.cf_busy_enabled, t.cf_busy_dest],
+      ['noanswer', t.cf_noanswer_enabled, t.cf_noanswer_dest], ['unavailable', t.cf_unavailable_enabled, t.cf_unavailable_dest]] as const) {
+      if (!enabled || !dest) continue
+      if (/^[0-9]{3}$/.test(dest) && !org.terminals.some((o) => o.extension === dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a terminal of organization ${org.prefix}`)
+      else if (!/^[0-9]{3}$/.test(dest) && !e164(org, dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a dialable number`)
+      else if (isLongDistance(org, dest) && !t.allow_long_distance) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest} needs allow_long_distance`)
     }
   }
   return errors

@@ -13,9 +13,10 @@ export interface PbxModel {
 }
 
 /** The rows the generators need: active organizations, their terminals, area codes, call routing and outbound routes; the trunks. */
-export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf' | 'outboundRoutesOf' | 'trunks'>): Promise<PbxModel> {
+export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf' | 'outboundRoutesOf' | 'trunks'>, only?: (organizationId: number) => boolean): Promise<PbxModel> {
   // one after another: in a generation they share the transaction's one connection
-  const orgs = await repo.activeOrganizations()
+  const active = await repo.activeOrganizations()
+  const orgs = only ? active.filter((o) => only(o.id)) : active
   const regionRows = await repo.regions()
   const regions = new Map(regionRows.map((r) => [r.id, r]))
   const areaOf = (regionId: number | null) => {

@@ -1,11 +1,13 @@
-import { transactional, type AppDb } from '../../db/client.js'
+import { transactional, type Database } from '../../db/client.js'
+import { createNotifier } from '../../db/notify.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { Config } from '../../config.js'
 import type { CalendarPort } from '../calendar/module.js'
+import { createAutoApply } from './apply.js'
 import { createPbxRepo } from './repo.js'
-import routes from './routes.js'
+import routes, { organizationRoutes } from './routes.js'
 import { createPbxService } from './service.js'
 
 export interface PbxPort {
@@ -13,14 +15,50 @@ export interface PbxPort {
   calendarChanged: () => Promise<unknown>
 }
 
-/** the generated Asterisk configuration, the prompts beside it, and its reload */
-export function createPbxModule (deps: { db: AppDb, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void> }): ServiceModule<PbxPort> {
+// Any constant: the same for every instance of the service.
+const APPLY_LOCK = 7_351_055
+/** how often the leading instance looks for what is pending (a notification lost, Asterisk back) */
+const APPLY_CHECK_MS = 2000
+
+/** the generated Asterisk configuration, the prompts beside it, its reload, and its applying itself */
+export function createPbxModule (deps: { database: Database, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void>, log: { warn: (obj: object, msg: string) => void } }): ServiceModule<PbxPort> {
+  const db = deps.database.db
+  const repo = createPbxRepo(db)
   const service = createPbxService({
-    repo: createPbxRepo(deps.db), transaction: transactional(deps.db, createPbxRepo), configDir: deps.pbx.configDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
+    repo, transaction: transactional(db, createPbxRepo), configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
     backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current, reloaded: deps.reloaded,
   })
+  const auto = deps.pbx.apply === 'auto' && deps.control !== undefined
+  const autoApply = createAutoApply({
+    applier: service.applier,
+    pending: async () => (await repo.versions()).some((v) => v.applied !== v.version) || (await repo.state()).pending_reloads.length > 0,
+    onError: (err) => deps.log.warn({ err }, 'the PBX configuration was not applied'),
+  })
+  const changes = createNotifier(deps.database, 'pbx_changed')
+  let timer: NodeJS.Timeout | undefined
+  let stopLeading: (() => Promise<void>) | undefined
+  let leading = false
+  const follow = (lead: boolean) => {
+    leading = lead
+    clearInterval(timer)
+    if (lead) { timer = setInterval(() => { void autoApply.check() }, APPLY_CHECK_MS); void autoApply.check() }
+  }
+  const applying = () => auto && autoApply.applying
   return {
-    port: { calendarChanged: service.calendarChanged },
-    async register (app) { await app.register(routes, { prefix: '/api/pbx', service }) },
+    port: { calendarChanged: async () => { if (auto) autoApply.changed() } },
+    running: auto
+      ? [{
+          start: async () => {
+            changes.subscribe(() => { if (leading) autoApply.changed() })
+            await changes.start()
+            stopLeading = await deps.database.lead(APPLY_LOCK, follow)
+          },
+          stop: async () => { clearInterval(timer); leading = false; await autoApply.stop(); await changes.stop(); await stopLeading?.() },
+        }]
+      : [],
+    async register (app) {
+      await app.register(routes, { prefix: '/api/pbx', service, auto, applying })
+      await app.register(organizationRoutes, { prefix: '/api/organizations', service, auto, applying })
+    },
   }
 }

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ref } from '../../lib/openapi.js'
-import { ConfigPreview, GenerateQuery, GenerateResult, PbxStatus, ReloadQuery, ReloadResult } from './schemas.js'
+import { Type } from 'typebox'
+import { markRoutes } from '../../lib/auth.js'
+import { canManage } from '../../lib/access.js'
+import { ForbiddenError, NotFoundError } from '../../lib/errors.js'
+import { bearer, ref } from '../../lib/openapi.js'
+import { ConfigPreview, GenerateQuery, GenerateResult, OrganizationApplyState, PbxApplyState, PbxStatus, ReloadQuery, ReloadResult } from './schemas.js'
 import type { ConfigType, PbxService } from './service.js'
 
 const tags = ['pbx']
@@ -9,7 +13,9 @@ const tags = ['pbx']
  * PBX routes: open in the interface; in AUTH_MODE=strict they act on or show the whole PBX, so they
  * are an administrator's (a manager manages its own organization's terminals and routing).
  */
-const routes: FastifyPluginAsyncTypebox<{ service: PbxService }> = async (app, { service }) => {
+interface Options { service: PbxService, auto: boolean, applying: () => boolean }
+
+const routes: FastifyPluginAsyncTypebox<Options> = async (app, { service, auto, applying }) => {
   const config = { strict: ['admin'] } as const
   for (const type of ['sip', 'queues', 'extensions'] as ConfigType[]) {
     app.get(`/preview/${type}`, {
@@ -29,6 +35,26 @@ const routes: FastifyPluginAsyncTypebox<{ service: PbxService }> = async (app, {
     config,
     schema: { tags, operationId: 'pbxStatus', summary: 'Connection, version, uptime, reload time and current calls (CoreSettings, CoreStatus)', response: { 200: ref(PbxStatus) } },
   }, async () => service.status())
+  app.get('/apply-state', {
+    config,
+    schema: { tags, operationId: 'pbxApplyState', summary: 'Whether the PBX runs what the service holds: applied (when), pending, applying, waiting for Asterisk, what failed, and the organizations refused with why', response: { 200: ref(PbxApplyState) } },
+  }, async () => service.applyState(auto, applying()))
+}
+
+/** beside an organization's telephony: whether its last edit runs on the PBX (an admin or its managers) */
+export const organizationRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { service, auto, applying }) => {
+  markRoutes(app, { user: true })
+  app.get('/:tenant_id/pbx-state', {
+    schema: {
+      tags, security: bearer, operationId: 'organizationPbxState', summary: 'Whether the organization\'s telephony as edited runs on the PBX: applied, pending, applying, waiting for Asterisk, or refused with the reason',
+      params: Type.Object({ tenant_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }), response: { 200: ref(OrganizationApplyState) },
+    },
+  }, async (req) => {
+    const id = req.params.tenant_id
+    if (!canManage(req.principal!, id)) throw new ForbiddenError('Only an administrator or a manager of this organization sees its telephony', 'own_organization_only')
+    if (!await service.organizationExists(id)) throw new NotFoundError('Organization')
+    return service.organizationApplyState(id, auto, applying())
+  })
 }
 
 export default routes

@@ -1,11 +1,12 @@
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
-import { writeConfigSet } from '../../integrations/asterisk-files/index.js'
-import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
+import { join } from 'node:path'
 import type { Clock } from '../../lib/clock.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
-import { dialplanCalendar, promptFiles } from './call-flow.js'
-import { defaultPbxOptions, extensionsConfig, flowOf, queuesConfig, sipConfig, validateModel, type PbxOptions, type PbxOrganization } from './generators.js'
+import { PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
+import { createPbxApplier } from './apply.js'
+import { dialplanCalendar } from './call-flow.js'
+import { configFiles, defaultPbxOptions, extensionsConfig, queuesConfig, sipConfig, type PbxOptions, type PbxOrganization } from './generators.js'
 import { wholeText } from './config-text.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
 import type { PbxRepo, PbxTxRepo } from './repo.js'
@@ -27,10 +28,12 @@ const reloadCommands: Record<typeof reloadModules[number], string[]> = {
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar, reloaded }: {
+export function createPbxService ({ repo, transaction, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar, reloaded }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   configDir: string
+  /** the same folder as Asterisk sees it (the main files include the organizations' files by it) */
+  asteriskConfigDir: string
   /** Asterisk's sounds directory: the recorded prompts are written under it */
   soundsDir: string
   /** where the dialplan has Asterisk record the calls; absent: nothing is recorded */
@@ -61,32 +64,29 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
     return { ...defaultPbxOptions, recordingsDir, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
   }
 
-  async function generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
-    const settings = await options()
-    const result = await transaction(async (tx) => {
-      await tx.lockGeneration()
-      const { organizations: model, trunks } = await loadPbxModel(tx)
-      const errors = validateModel(model, trunks)
-      if (errors.length > 0) return { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors, outcome: 'invalid' as const }
-      const files = Object.fromEntries(Object.values(generators).map((g) => [g.file, g.render(model, { ...settings, trunks })]))
-      if (!saveToDisk) return { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: Object.keys(files).sort(), backup_path: null, errors: [], outcome: 'checked' as const }
-      try {
-        const written = await writeConfigSet(configDir, files, clock(), backupRetention)
-        const sounds = await syncSounds(soundsDir, soundFiles(model), (f) => tx.recording(f.promptId, f.language))
-        const said = sounds.written + sounds.removed > 0 ? `; prompts: ${sounds.written} written, ${sounds.removed} removed` : ''
-        return { success: true, message: `${written.files.length} files written${said}`, files: written.files, backup_path: written.backupPath, errors: [], outcome: 'written' as const }
-      } catch (err) {
-        return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [(err as Error).message], outcome: 'write_failed' as const }
-      }
-    })
-    if (!result.success || !reloadPbx || !saveToDisk) return result
-    const reloadedNow = await reload('all')
-    if (!reloadedNow.success) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [reloadedNow.message], outcome: 'reload_failed' as const }
-    const restored = await reloaded?.().then(() => '', (err: unknown) => `; the lines' switches were not put back: ${(err as Error).message}`) ?? ''
-    return { ...result, message: `${result.message}; Asterisk reloaded${restored}`, outcome: 'written_reloaded' as const }
-  }
+  const applier = createPbxApplier({ repo, transaction, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, options, reloaded })
+  const mainFiles = () => Object.keys(configFiles).sort().map((name) => join(configDir, name))
 
-  const soundFiles = (model: PbxOrganization[]) => model.flatMap((o) => { const flow = flowOf(o); return flow ? promptFiles(flow) : [] })
+  /** generate-configs: every organization rendered and every file written, those with problems keeping their last good files */
+  async function generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
+    if (!saveToDisk) {
+      const errors = await applier.check()
+      return errors.length > 0
+        ? { success: false, message: `${errors.length} problems; nothing was written`, files: [], backup_path: null, errors, outcome: 'invalid' as const }
+        : { success: true, message: 'Configuration is valid (save_to_disk=false: nothing written)', files: [], backup_path: null, errors: [], outcome: 'checked' as const }
+    }
+    const written = await applier.write(true)
+    if (written.outcome === 'write_failed') return { success: false, message: 'Writing the configuration failed; the previous files are in place', files: [], backup_path: null, errors: [written.error!], outcome: 'write_failed' as const }
+    const errors = written.refused.map((r) => r.problem)
+    const kept = written.refused.length > 0 ? `; ${written.refused.length} kept their last good configuration` : ''
+    const sounds = written.sounds && written.sounds.written + written.sounds.removed > 0 ? `; prompts: ${written.sounds.written} written, ${written.sounds.removed} removed` : ''
+    const result = { success: errors.length === 0, message: `${written.changed.length} files written${sounds}${kept}`, files: mainFiles(), backup_path: written.backupPath, errors, outcome: written.outcome === 'partly_written' ? 'partly_written' as const : 'written' as const }
+    if (!reloadPbx) return result
+    if (!control) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, NO_AMI], outcome: 'reload_failed' as const }
+    const reloadedNow = await applier.reloadPending()
+    if (reloadedNow.error) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, reloadedNow.error], outcome: 'reload_failed' as const }
+    return { ...result, message: `${result.message}; Asterisk reloaded`, outcome: errors.length > 0 ? 'partly_written' as const : 'written_reloaded' as const }
+  }
 
   return {
     /** the file as it would be written, every secret masked for everyone: only the files on disk carry them */
@@ -99,21 +99,42 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
 
     /** validates, then writes every file atomically with a backup of the previous set, and the prompts; one generation at a time */
     generate,
-
-    /**
-     * The working calendar changed: with AMI, the files are written again and the dialplan reloaded, so
-     * a line's hours follow the edit without anyone regenerating by hand. Answers what was done
-     * (nothing without AMI: the files are written by the next generation).
-     */
-    async calendarChanged () {
-      if (!control) return undefined
-      const generated = await generate({ saveToDisk: true, reloadPbx: false })
-      if (!generated.success) return generated
-      const reloaded = await reload('dialplan')
-      return { ...generated, success: reloaded.success, message: `${generated.message}; ${reloaded.message}`, outcome: reloaded.success ? 'written_reloaded' as const : 'reload_failed' as const }
-    },
+    applier,
 
     reload,
+
+    /** how the configuration stands on the PBX: applied, pending, waiting for Asterisk, what was refused */
+    async applyState (auto: boolean, applying: boolean) {
+      const [state, versions, active] = [await repo.state(), await repo.versions(), await repo.activeOrganizations()]
+      const names = new Map(active.map((o) => [o.id, o]))
+      const pending = versions.some((v) => v.applied !== v.version)
+      const refused = versions.filter((v) => v.problem !== null && names.has(v.scope)).slice(0, 200)
+        .map((v) => ({ organization_id: v.scope, prefix: names.get(v.scope)!.prefix, name: names.get(v.scope)!.name, problem: v.problem!, since: (v.problem_since ?? state.applied_at ?? clock()).toISOString() }))
+      return {
+        state: stateOf(auto, applying, pending, state),
+        applied_at: state.applied_at?.toISOString() ?? null,
+        pending_reloads: state.pending_reloads,
+        error: state.error,
+        error_at: state.error_at?.toISOString() ?? null,
+        refused,
+        trunks_problem: versions.find((v) => v.scope === PBX_SCOPE_SHARED)?.problem ?? null,
+      }
+    },
+
+    organizationExists: async (id: number) => (await repo.organization(id)) !== undefined,
+
+    /** the same for one organization: whether its last edit runs on the PBX */
+    async organizationApplyState (organizationId: number, auto: boolean, applying: boolean) {
+      const [state, versions] = [await repo.state(), await repo.versions()]
+      const own = versions.find((v) => v.scope === organizationId)
+      const pending = own === undefined ? false : own.applied !== own.version || versions.some((v) => v.scope <= 0 && v.applied !== v.version)
+      return {
+        state: own?.problem && !pending ? 'refused' as const : stateOf(auto, applying, pending, state),
+        applied_at: state.applied_at?.toISOString() ?? null,
+        problem: own?.problem ?? null,
+        error: state.error,
+      }
+    },
 
     async status () {
       if (!control) return { connected: false, message: NO_AMI }
@@ -125,6 +146,14 @@ export function createPbxService ({ repo, transaction, configDir, soundsDir, rec
       }
     },
   }
+}
+
+function stateOf (auto: boolean, applying: boolean, pending: boolean, state: { pending_reloads: string[], error: string | null }) {
+  if (!auto) return 'off' as const
+  if (applying) return 'applying' as const
+  if (pending) return 'pending' as const
+  if (state.pending_reloads.length > 0) return 'waiting_for_asterisk' as const
+  return state.error ? 'failed' as const : 'applied' as const
 }
 
 export type PbxService = ReturnType<typeof createPbxService>

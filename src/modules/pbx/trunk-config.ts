@@ -109,22 +109,30 @@ export function routeDialplan (org: { areaCode: string | null, localDigits: numb
 
 /** what in the trunks and routes would make Asterisk refuse them or route a call elsewhere than meant */
 export function trunkProblems (orgs: { prefix: string, terminals: { extension: string }[], outboundRoutes?: PbxRoute[] }[], trunks: PbxTrunk[]): string[] {
+  return [...sharedTrunkProblems(trunks, new Set(orgs.map((o) => o.prefix))), ...orgs.flatMap((org) => routeProblems(org, trunks))]
+}
+
+/** the trunks' own problems (pjsip.conf's shared part) */
+export function sharedTrunkProblems (trunks: PbxTrunk[], activePrefixes: Set<string>): string[] {
   const errors: string[] = []
-  const known = new Set(trunks.map((t) => t.id))
-  const prefixes = new Set(orgs.map((o) => o.prefix))
   for (const t of trunks) {
     const prefix = /^org([0-9]+)-internal$/.exec(t.context)?.[1]
-    if (prefix !== undefined && !prefixes.has(prefix)) errors.push(`trunk ${t.id}: its calls enter ${t.context}, which no active organization has`)
+    if (prefix !== undefined && !activePrefixes.has(prefix)) errors.push(`trunk ${t.id}: its calls enter ${t.context}, which no active organization has`)
     if (t.mode === 'registration' && !t.md5_cred) errors.push(`trunk ${t.id}: a registration trunk without a password`)
   }
-  for (const org of orgs) {
-    const extensions = ['0', ...org.terminals.map((t) => t.extension)]
-    for (const route of org.outboundRoutes ?? []) {
-      if (!route.trunkIds.some((id) => known.has(id))) errors.push(`organization ${org.prefix}: outbound route ${route.id} has no trunk`)
-      for (const p of route.patterns) {
-        const shadowed = extensions.find((e) => patternRegExp(p).test(e))
-        if (shadowed !== undefined) errors.push(`organization ${org.prefix}: outbound route ${route.id}'s pattern ${p} takes the extension ${shadowed}, which internal dialling keeps`)
-      }
+  return errors
+}
+
+/** an organization's outbound routes' problems */
+export function routeProblems (org: { prefix: string, terminals: { extension: string }[], outboundRoutes?: PbxRoute[] }, trunks: PbxTrunk[]): string[] {
+  const errors: string[] = []
+  const known = new Set(trunks.map((t) => t.id))
+  const extensions = ['0', ...org.terminals.map((t) => t.extension)]
+  for (const route of org.outboundRoutes ?? []) {
+    if (!route.trunkIds.some((id) => known.has(id))) errors.push(`organization ${org.prefix}: outbound route ${route.id} has no trunk`)
+    for (const p of route.patterns) {
+      const shadowed = extensions.find((e) => patternRegExp(p).test(e))
+      if (shadowed !== undefined) errors.push(`organization ${org.prefix}: outbound route ${route.id}'s pattern ${p} takes the extension ${shadowed}, which internal dialling keeps`)
     }
   }
   return errors

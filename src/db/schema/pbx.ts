@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm'
+import { bigint, check, integer, pgTable, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core'
+
+// The PBX configuration applies itself (issue 51). Triggers on every table the generated files are
+// written from give the scope they belong to a new version (a sequence's next value); the apply
+// re-renders the scopes whose version is not the one applied, and writes only their files.
+
+/** an organization's id; these two scopes stand for what is not one organization's */
+export const PBX_SCOPE_SHARED = 0
+export const PBX_SCOPE_EVERY_ORGANIZATION = -1
+
+export const pbxVersions = pgTable('pbx_versions', {
+  /** an organization's id (no foreign key: a deleted organization's row says its files are to go), 0 the shared parts (the calendar), -1 every organization (regions, trunks, platform tenants) */
+  scope: integer('scope').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  /** the version the files on disk were rendered from (or refused at); null: never */
+  applied: bigint('applied', { mode: 'number' }),
+  /** the prefix its files were written under (their folder): what to remove once the organization is gone or renumbered */
+  prefix: varchar('prefix', { length: 3 }),
+  /** why the applied version was refused: its files on disk are the last good ones */
+  problem: text('problem'),
+  problem_since: timestamp('problem_since', { withTimezone: true }),
+})
+
+/** one row: what was written but not yet reloaded, and how the last apply went */
+export const pbxApplyState = pgTable('pbx_apply_state', {
+  id: smallint('id').primaryKey().default(1),
+  /** the reloads the written files still need (`pjsip`, `dialplan`, `queues`): kept across restarts until Asterisk answers */
+  pending_reloads: text('pending_reloads').array().notNull().default(sql`'{}'::text[]`),
+  /** counts the writes: a reload clears what it covered only when no write came after it began */
+  write_seq: bigint('write_seq', { mode: 'number' }).notNull().default(0),
+  applied_at: timestamp('applied_at', { withTimezone: true }),
+  /** the last failure (a write, a reload, what Asterisk refused); null once an apply succeeds */
+  error: text('error'),
+  error_at: timestamp('error_at', { withTimezone: true }),
+}, (t) => [check('pbx_apply_state_one_row', sql`${t.id} = 1`)])
