@@ -239,7 +239,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   const lineSwitches = lineSwitch.createLineSwitchModule({ db, clock, control })
   const routing = callRouting.createCallRoutingModule({ db, decoder: deps.audioDecoder, recordingsDir: config.recordings.dir, log })
-  const pbx = createPbxModule({ database, clock, pbx: config.pbx, control, calendar: calendar.port, reloaded: lineSwitches.port.reconcile, log })
+  const pbx = createPbxModule({ database, clock, pbx: config.pbx, control, calendar: calendar.port, reloaded: lineSwitches.port.reconcile, log, metrics })
   // Asterisk's call, agent and user events on a connection of their own, read by one instance at a time
   const events = !config.pbx.ami || deps.pbxControl ? undefined : createAmiClient({ ...config.pbx.ami, events: lineCalls.CALL_EVENT_CLASSES })
   const sms = deps.sms ?? (config.notifications.smpp ? createSmppGateway(config.notifications.smpp) : undefined)

@@ -19,7 +19,8 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
   let dir: string
   let admin: Record<string, string>
   let org: { id: number }
-  const amiEnv = (secret = 'ami-secret') => peer.env({ AMI_SECRET: secret, AMI_RELOAD_TIMEOUT: '10s', PBX_CONFIG_DIR: dir })
+  // the reloads asked here, not the applies of the edits (test/modules/pbx-apply.test.ts)
+  const amiEnv = (secret = 'ami-secret') => peer.env({ AMI_SECRET: secret, AMI_RELOAD_TIMEOUT: '10s', PBX_CONFIG_DIR: dir, PBX_APPLY: 'off' })
 
   before(async () => {
     peer = await startAmiPeer()

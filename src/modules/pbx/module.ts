@@ -2,6 +2,7 @@ import { transactional, type Database } from '../../db/client.js'
 import { createNotifier } from '../../db/notify.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Clock } from '../../lib/clock.js'
+import type { Metrics } from '../../lib/metrics.js'
 import type { ServiceModule } from '../../lib/module.js'
 import type { Config } from '../../config.js'
 import type { CalendarPort } from '../calendar/module.js'
@@ -21,7 +22,7 @@ const APPLY_LOCK = 7_351_055
 const APPLY_CHECK_MS = 2000
 
 /** the generated Asterisk configuration, the prompts beside it, its reload, and its applying itself */
-export function createPbxModule (deps: { database: Database, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void>, log: { warn: (obj: object, msg: string) => void } }): ServiceModule<PbxPort> {
+export function createPbxModule (deps: { database: Database, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void>, log: { warn: (obj: object, msg: string) => void }, metrics?: Metrics }): ServiceModule<PbxPort> {
   const db = deps.database.db
   const repo = createPbxRepo(db)
   const service = createPbxService({
@@ -44,6 +45,15 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
     if (lead) { timer = setInterval(() => { void autoApply.check() }, APPLY_CHECK_MS); void autoApply.check() }
   }
   const applying = () => auto && autoApply.applying
+  deps.metrics?.sampled('gauge', 'pbx_organization_refused', 'Organizations whose configuration has a problem (1 each, by prefix): the PBX keeps their last good one (GET /api/pbx/apply-state says why)', ['organization'], async () => {
+    const prefixes = new Map((await repo.activeOrganizations()).map((o) => [o.id, o.prefix]))
+    return (await repo.versions()).filter((v) => v.problem !== null && prefixes.has(v.scope)).map((v) => ({ labels: { organization: prefixes.get(v.scope)! }, value: 1 }))
+  })
+  deps.metrics?.sampled('gauge', 'pbx_apply_pending', 'What waits to reach Asterisk: organizations (and shared parts) changed but not written, reloads written but not done', ['what'], async () => [
+    { labels: { what: 'changes' }, value: (await repo.versions()).filter((v) => v.applied !== v.version).length },
+    { labels: { what: 'reloads' }, value: (await repo.state()).pending_reloads.length },
+  ])
+  deps.metrics?.sampled('counter', 'pbx_applies_total', 'Applies of the PBX configuration this instance began (a burst of edits is one)', [], () => [{ value: autoApply.applies }])
   return {
     port: { calendarChanged: async () => { if (auto) autoApply.changed() } },
     running: auto
