@@ -64,6 +64,10 @@ describe('the PBX configuration applies itself (with AMI)', () => {
       }
       queueOf[org.id] = (await t.app.inject({ url: `/api/organizations/${org.id}/queues`, headers: admin })).json()[0].id
     }
+    // a trunk of the service's and a route of 101's over it: the route's steps name the trunk
+    const trunk = (await t.app.inject({ method: 'POST', url: '/api/trunks/', headers: admin, payload: { name: 'Оператор связи', mode: 'ip', host: '10.20.30.40' } })).json()
+    const route = await t.app.inject({ method: 'POST', url: `/api/organizations/${orgs[0]!.id}/outbound-routes/`, headers: admin, payload: { name: 'Межгород', patterns: ['8XXXXXXXXXX'], long_distance: true, trunk_ids: [trunk.id] } })
+    assert.equal(route.statusCode, 201, route.body)
   })
   after(async () => {
     await t.close()
@@ -174,6 +178,14 @@ describe('the PBX configuration applies itself (with AMI)', () => {
     }
     await applied('the edits applied')
     const incremental = tree(dir)
+    // the files as Asterisk reads them (their includes followed) say what the generators say of the same rows
+    const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '')
+    const masked = (text: string) => text.replace(/^(password_digest=[^:]+:)(.*)$/gm, (_, head: string, hash: string) => head + '*'.repeat(hash.length))
+    for (const [type, file] of [['sip', 'pjsip.conf'], ['queues', 'queues.conf'], ['extensions', 'extensions.conf']]) {
+      const preview = (await t.app.inject({ url: `/api/pbx/preview/${type}`, headers: admin })).json().content as string
+      assert.deepEqual(lines(masked(readConfig(dir, file))), lines(preview), file)
+    }
+    assert.match(readFileSync(join(dir, 'orgs', '101', 'extensions.conf'), 'utf8'), /Dial\(PJSIP\/[^)]*@trunk\d+/, 'the route dials its trunk')
     const full = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs', headers: admin })).json()
     assert.equal(full.success, true, JSON.stringify(full))
     assert.ok(statSync(full.backup_path).isDirectory())

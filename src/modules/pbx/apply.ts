@@ -125,7 +125,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
       const everything = full || moved(PBX_SCOPE_EVERY_ORGANIZATION)
       const toRender = new Set(active.filter((o) => everything || moved(o.id)).map((o) => o.id))
       const { organizations: model, trunks } = await loadPbxModel(tx, (id) => toRender.has(id))
-      const planned = plan(versions, active, model, trunks, settings, places)
+      const planned = plan(versions, active, model, trunks, { ...settings, trunks }, places)
       if (full) await removeTreeLeftovers(places.configDir)
       let written: { changed: string[], backupPath: string | null }
       const sounds = { written: 0, removed: 0 }
