@@ -181,7 +181,7 @@ describe('the PBX configuration applies itself (with AMI)', () => {
     // the files as Asterisk reads them (their includes followed) say what the generators say of the same rows
     const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '')
     const masked = (text: string) => text.replace(/^(password_digest=[^:]+:)(.*)$/gm, (_, head: string, hash: string) => head + '*'.repeat(hash.length))
-    for (const [type, file] of [['sip', 'pjsip.conf'], ['queues', 'queues.conf'], ['extensions', 'extensions.conf']]) {
+    for (const [type, file] of [['sip', 'pjsip.conf'], ['queues', 'queues.conf'], ['extensions', 'extensions.conf']] as const) {
       const preview = (await t.app.inject({ url: `/api/pbx/preview/${type}`, headers: admin })).json().content as string
       assert.deepEqual(lines(masked(readConfig(dir, file))), lines(preview), file)
     }
