@@ -35,7 +35,8 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
     pending: async () => (await repo.versions()).some((v) => v.applied !== v.version) || (await repo.state()).pending_reloads.length > 0,
     onError: (err) => deps.log.warn({ err }, 'the PBX configuration was not applied'),
   })
-  const changes = createNotifier(deps.database, 'pbx_changed')
+  // only where changes apply themselves: readiness waits for every notifier to listen
+  const changes = auto ? createNotifier(deps.database, 'pbx_changed') : undefined
   let timer: NodeJS.Timeout | undefined
   let stopLeading: (() => Promise<void>) | undefined
   let leading = false
@@ -59,11 +60,11 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
     running: auto
       ? [{
           start: async () => {
-            changes.subscribe(() => { if (leading) autoApply.changed() })
-            await changes.start()
+            changes!.subscribe(() => { if (leading) autoApply.changed() })
+            await changes!.start()
             stopLeading = await deps.database.lead(APPLY_LOCK, follow)
           },
-          stop: async () => { clearInterval(timer); leading = false; await autoApply.stop(); await changes.stop(); await stopLeading?.() },
+          stop: async () => { clearInterval(timer); leading = false; await autoApply.stop(); await changes!.stop(); await stopLeading?.() },
         }]
       : [],
     async register (app) {

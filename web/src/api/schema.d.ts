@@ -2032,6 +2032,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pbx/apply-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the PBX runs what the service holds: applied (when), pending, applying, waiting for Asterisk, what failed, and the organizations refused with why */
+        get: operations["pbxApplyState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{tenant_id}/pbx-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the organization's telephony as edited runs on the PBX: applied, pending, applying, waiting for Asterisk, or refused with the reason */
+        get: operations["organizationPbxState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/call-events/stream": {
         parameters: {
             query?: never;
@@ -4944,10 +4978,10 @@ export interface components {
             backup_path: string | null;
             errors: string[];
             /**
-             * @description invalid: problems, nothing written; checked: valid, not written (save_to_disk=false); written; write_failed: the previous files in place; written_reloaded; reload_failed: written, the reload failed
+             * @description invalid: problems, nothing written (save_to_disk=false); checked: valid, not written (save_to_disk=false); written; partly_written: the organizations named in errors kept their last good files, the others were written; write_failed: the previous files in place; written_reloaded; reload_failed: written, the reload failed
              * @enum {string}
              */
-            outcome: "invalid" | "checked" | "written" | "write_failed" | "written_reloaded" | "reload_failed";
+            outcome: "invalid" | "checked" | "written" | "partly_written" | "write_failed" | "written_reloaded" | "reload_failed";
         };
         ReloadResult: {
             success: boolean;
@@ -4966,6 +5000,43 @@ export interface components {
             uptime_seconds?: number | null;
             last_reload_seconds?: number | null;
             current_calls?: number | null;
+        };
+        PbxApplyState: {
+            /**
+             * @description applied: the PBX runs what the service holds; pending: a change waits for its apply (within a second); applying; waiting_for_asterisk: written, the reload waits for Asterisk to answer; failed: the last apply failed (error); off: changes are applied only by generate-configs (no AMI, or PBX_APPLY=off)
+             * @enum {string}
+             */
+            state: "applied" | "pending" | "applying" | "waiting_for_asterisk" | "failed" | "off";
+            /** Format: date-time */
+            applied_at: string | null;
+            pending_reloads: string[];
+            /** @description why the last apply failed: a write, or Asterisk not answering */
+            error: string | null;
+            /** Format: date-time */
+            error_at: string | null;
+            /** @description organizations whose configuration Asterisk was not given (at most 200) */
+            refused: {
+                organization_id: number;
+                prefix: string;
+                name: string;
+                /** @description why its configuration was refused: its last good files stay on the PBX */
+                problem: string;
+                /** Format: date-time */
+                since: string;
+            }[];
+            /** @description why the trunks' file kept its last good version */
+            trunks_problem: string | null;
+        };
+        OrganizationApplyState: {
+            /**
+             * @description as the PBX's, for this organization; refused: its configuration has a problem, its last good one stays
+             * @enum {string}
+             */
+            state: "applied" | "pending" | "applying" | "waiting_for_asterisk" | "failed" | "off" | "refused";
+            /** Format: date-time */
+            applied_at: string | null;
+            problem: string | null;
+            error: string | null;
         };
         PlaceCallRequest: {
             /** @description the citizen's number: +7..., 8..., or a local number of the organization's area */
@@ -11579,6 +11650,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PbxStatus"];
+                };
+            };
+        };
+    };
+    pbxApplyState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PbxApplyState"];
+                };
+            };
+        };
+    };
+    organizationPbxState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationApplyState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
