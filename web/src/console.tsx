@@ -1,4 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { App as AntApp, ConfigProvider } from 'antd'
 import kkKZ from 'antd/locale/kk_KZ'
 import ruRU from 'antd/locale/ru_RU'
@@ -10,6 +10,7 @@ import { useEffect, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { BrowserRouter } from 'react-router'
 import type { ApiProblem } from './api/client'
+import { keys } from './api/keys'
 import { App } from './App'
 import { SessionProvider } from './session/session'
 import { nameControlsInLanguage } from './shell/aria-labels'
@@ -17,8 +18,10 @@ import { nameControlsInLanguage } from './shell/aria-labels'
 // A refusal (4xx) is the same the next time: it is shown at once, not after three retries' seven seconds.
 // A request that did not reach the service, or a fault of the service, is tried twice more.
 const transient = (problem: unknown) => { const status = (problem as Partial<ApiProblem> | null)?.status ?? 0; return status === 0 || status >= 500 }
-const queries = new QueryClient({
+// any change saved may change what the PBX runs: where its state is shown, it is asked again at once
+const queries: QueryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: (failures, problem) => failures < 2 && transient(problem) } },
+  mutationCache: new MutationCache({ onSuccess: () => { void queries.invalidateQueries({ queryKey: keys.admin.pbx.apply }) } }),
 })
 
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)')

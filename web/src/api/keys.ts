@@ -84,6 +84,7 @@ export const keys = {
     pbx: {
       all: ['admin', 'pbx'], status: ['admin', 'pbx', 'status'], preview: (kind: string) => ['admin', 'pbx', 'preview', kind],
       trunks: ['admin', 'pbx', 'trunks'], trunksStatus: ['admin', 'pbx', 'trunks-status'],
+      apply: ['admin', 'pbx', 'apply'], applyOf: (tenant: number) => ['admin', 'pbx', 'apply', tenant],
     },
     regions: { all: ['admin', 'regions'] },
     routing: {

@@ -36,6 +36,19 @@ export const pbxPreviewQuery = (kind: PreviewKind) => ({ queryKey: keys.admin.pb
 export const generateConfigs = () => load(api.POST('/api/pbx/generate-configs', { params: { query: { save_to_disk: true, reload_pbx: false } } }))
 export const reloadPbx = () => load(api.POST('/api/pbx/reload'))
 
+/** whether the PBX runs what the service holds: asked often while a change is on its way */
+const settled = (state?: string) => state === 'applied' || state === 'off' || state === 'refused'
+export const pbxApplyQuery = {
+  queryKey: keys.admin.pbx.apply,
+  queryFn: () => load(api.GET('/api/pbx/apply-state')),
+  refetchInterval: (q: { state: { data?: { state: string } } }) => (settled(q.state.data?.state) ? 15_000 : 1000),
+}
+export const organizationApplyQuery = (tenant: number) => ({
+  queryKey: keys.admin.pbx.applyOf(tenant),
+  queryFn: () => load(api.GET('/api/organizations/{tenant_id}/pbx-state', { params: { path: { tenant_id: tenant } } })),
+  refetchInterval: (q: { state: { data?: { state: string } } }) => (settled(q.state.data?.state) ? 15_000 : 1000),
+})
+
 /** what a phone needs besides its terminal's id and password (the same for every terminal of the deployment) */
 export const phoneSettingsQuery = (tenant: number) => ({
   queryKey: keys.admin.endpoints.phone(tenant),

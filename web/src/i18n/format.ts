@@ -13,6 +13,8 @@ export interface Formats {
   shortDay: (value: string) => string
   shortDate: (value: string | Date) => string
   time: (value: string | Date) => string
+  /** HH:MM:SS on the centre's clock */
+  clock: (value: string | Date) => string
   number: (value: number) => string
   percent: (value: number) => string
 }
@@ -35,6 +37,7 @@ function formatsOf (locale: string): Formats {
   const shortDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' })
   const shortDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone })
   const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone })
+  const clock = new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone })
   const number = new Intl.NumberFormat(locale)
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
   return {
@@ -44,6 +47,7 @@ function formatsOf (locale: string): Formats {
     shortDay: (value) => shortDay.format(new Date(`${value}T00:00:00Z`)),
     shortDate: (value) => shortDate.format(new Date(value)),
     time: (value) => time.format(new Date(value)),
+    clock: (value) => clock.format(new Date(value)),
     number: (value) => number.format(value),
     percent: (value) => percent.format(value),
   }

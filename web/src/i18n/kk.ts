@@ -220,11 +220,22 @@ export const kk: Texts = {
     generate: 'Конфигурацияны жасау', reload: 'АТС-ты қайта жүктеу', files: 'Файлдар', backup: 'Сақтық көшірме',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' }, lines: 'Жолдар: {{count}}',
     generated: {
+      partly_written: 'Жазылған файлдар: {{count}}. Қатесі бар ұйымдар бұрынғы конфигурациясын сақтады',
       invalid: 'Қателер табылды: {{count}}. Ештеңе жазылмады', checked: 'Конфигурация дұрыс. Ештеңе жазылмады', written: 'Жазылған файлдар: {{count}}',
       write_failed: 'Конфигурацияны жазу сәтсіз аяқталды, бұрынғы файлдар орнында', written_reloaded: 'Жазылған файлдар: {{count}}. Asterisk қайта жүктелді',
       reload_failed: 'Жазылған файлдар: {{count}}. Asterisk-ті қайта жүктеу сәтсіз аяқталды',
     },
     reloaded: { reloaded: 'Asterisk қайта жүктелді', reload_failed: 'Asterisk-ті қайта жүктеу сәтсіз аяқталды', not_configured: NO_AMI },
+    apply: {
+      title: 'Конфигурацияны қолдану', stateLabel: 'Күйі', onPbx: 'АТС-та',
+      appliedAt: '{{time}} қолданылды',
+      state: { applied: 'Қолданылды', pending: 'Қолдануды күтуде', applying: 'Қолданылуда…', waiting_for_asterisk: 'Жазылды, Asterisk жауабын күтудеміз', failed: 'Қолданылмады', refused: 'Қабылданбады: бұрынғы нұсқа әрекет етеді', off: 'Автоқолдану өшірулі' },
+      pendingReloads: 'Қайта жүктеуді күтуде', module: { pjsip: 'терминалдар (res_pjsip)', dialplan: 'теру жоспары', queues: 'кезектер' },
+      offHint: 'Өзгерістер АТС-қа тек «Генерациялау» батырмасы арқылы түседі: AMI бапталмаған немесе PBX_APPLY=off',
+      error: 'Соңғы қолдану сәтсіз аяқталды ({{time}})', trunksProblem: 'Транктер файлы бұрынғыдай қалдырылды',
+      refusedTitle: 'Конфигурациясы қабылданбаған ұйымдар (АТС-та соңғы дұрыс нұсқасы әрекет етеді)', organization: 'Ұйым', problem: 'Себебі', since: 'Бастап',
+      refusedOwn: 'Ұйымның конфигурациясы қабылданбады: АТС-та соңғы дұрыс нұсқасы әрекет етеді', notApplied: 'Өзгеріс әлі АТС-та емес',
+    },
   },
   phone: {
     open: 'Телефон баптаулары', title: 'Телефон баптаулары: {{name}}', close: 'Жабу',

@@ -218,11 +218,22 @@ export const ru = {
     generate: 'Сгенерировать конфигурацию', reload: 'Перезагрузить АТС', files: 'Файлы', backup: 'Резервная копия',
     previews: { sip: 'pjsip.conf', queues: 'queues.conf', extensions: 'extensions.conf' } as Record<string, string>, lines: 'Строк: {{count}}',
     generated: {
+      partly_written: 'Записано файлов: {{count}}. Организации с ошибками сохранили прежнюю конфигурацию',
       invalid: 'Найдены ошибки: {{count}}. Ничего не записано', checked: 'Конфигурация верна. Ничего не записано', written: 'Записано файлов: {{count}}',
       write_failed: 'Не удалось записать конфигурацию, прежние файлы на месте', written_reloaded: 'Записано файлов: {{count}}. Asterisk перезагружен',
       reload_failed: 'Записано файлов: {{count}}. Перезагрузить Asterisk не удалось',
     },
     reloaded: { reloaded: 'Asterisk перезагружен', reload_failed: 'Перезагрузить Asterisk не удалось', not_configured: NO_AMI },
+    apply: {
+      title: 'Применение конфигурации', stateLabel: 'Состояние', onPbx: 'На АТС',
+      appliedAt: 'Применено в {{time}}',
+      state: { applied: 'Применено', pending: 'Ожидает применения', applying: 'Применяется…', waiting_for_asterisk: 'Записано, ждём ответа Asterisk', failed: 'Не применено', refused: 'Отклонено: действует прежняя версия', off: 'Автоприменение выключено' },
+      pendingReloads: 'Ждут перезагрузки', module: { pjsip: 'терминалы (res_pjsip)', dialplan: 'план набора', queues: 'очереди' },
+      offHint: 'Изменения попадут на АТС только по кнопке «Сгенерировать»: не настроен AMI или PBX_APPLY=off',
+      error: 'Последнее применение не удалось ({{time}})', trunksProblem: 'Файл транков оставлен прежним',
+      refusedTitle: 'Организации, чья конфигурация отклонена (на АТС действует последняя верная)', organization: 'Организация', problem: 'Причина', since: 'С',
+      refusedOwn: 'Конфигурация организации отклонена: на АТС действует последняя верная версия', notApplied: 'Изменение ещё не на АТС',
+    },
   },
   phone: {
     open: 'Настройки телефона', title: 'Настройки телефона: {{name}}', close: 'Закрыть',

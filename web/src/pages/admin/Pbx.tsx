@@ -9,6 +9,7 @@ import { useSession } from '../../session/session'
 import { isAdmin } from '../../shell/access'
 import { AsteriskConfig } from './AsteriskConfig'
 import { BreakReasons } from './BreakReasons'
+import { PbxApplyCard } from './PbxApply'
 import { Trunks } from './Trunks'
 
 const PREVIEWS = ['sip', 'queues', 'extensions'] as const
@@ -52,6 +53,7 @@ function PbxAdministration () {
         )}
         {status.isError && <Alert type='error' showIcon message={problemText(t, status.error as unknown as ApiProblem)} data-testid='pbx-status-error' />}
       </Card>
+      <PbxApplyCard />
       <Trunks />
       <BreakReasons />
       <Space wrap>

@@ -10,6 +10,7 @@ import { createEndpoint, endpointStatusQuery, endpointsQuery, removeEndpoint, se
 import { useFormSubmit } from '../../forms/useFormSubmit'
 import { useSession } from '../../session/session'
 import { OrganizationPicker } from './OrganizationPicker'
+import { OrganizationApplyTag } from './PbxApply'
 import { PhoneSettings } from './PhoneSettings'
 import { WholeNumberItem } from '../../forms/WholeNumberItem'
 
@@ -72,7 +73,7 @@ export function Terminals () {
         <Button type='primary' disabled={tenant === undefined} onClick={() => setEditing('new')}>{t('terminals.add')}</Button>
         {status.data && <Tag color={status.data.ami_connected ? 'green' : 'orange'}>{status.data.ami_connected ? t('terminals.amiUp') : t('terminals.amiDown')}</Tag>}
       </Space>
-      {tenant === undefined && <Empty description={t('admin.pickOrganization')} />}
+      {tenant === undefined ? <Empty description={t('admin.pickOrganization')} /> : <OrganizationApplyTag tenant={tenant} />}
       {endpoints.isError && <Alert type='error' showIcon message={t('common.networkError')} action={<Button onClick={() => { void endpoints.refetch() }}>{t('common.retry')}</Button>} />}
       {tenant !== undefined && (
         <Table<Endpoint>

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router'
 import { useSession } from '../../../session/session'
 import { PageTitle } from '../kit'
 import { OrganizationPicker } from '../OrganizationPicker'
+import { OrganizationApplyTag } from '../PbxApply'
 import { LinesTab } from './LinesTab'
 import { MenusTab } from './MenusTab'
 import { OutboundRoutesTab } from './OutboundRoutesTab'
@@ -23,6 +24,7 @@ export function Routing () {
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <PageTitle>{t('admin.pages.routing')}</PageTitle>
       <OrganizationPicker value={tenant} onChange={(id) => go({ organization: String(id) })} />
+      {tenant !== undefined && <OrganizationApplyTag tenant={tenant} />}
       {tenant === undefined
         ? <Empty description={t('admin.pickOrganization')} />
         : (
