@@ -1,13 +1,20 @@
 // Issue 6's and issue 33's figures: generate-configs for 1,000 organizations x 100 terminals with
 // their call routing (5 queues, 3 lines, 2 schedules and a language menu each: time and peak memory),
 // and the list and create throughput of SIP terminals.
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAdmin } from '../src/modules/auth/bootstrap.js'
+import { startAmiPeer } from '../test/helpers/ami-peer.js'
 import { BENCH_CONNECTIONS, BENCH_SECONDS, benchDatabase, load, rawQuery, startService } from './harness.js'
 
 const PASSWORD = 'Abcdefghij0123456789'
+
+/** a configuration file's bytes with the organizations' own files it includes */
+function treeSize (dir: string, name: string): number {
+  const orgs = join(dir, 'orgs')
+  return statSync(join(dir, name)).size + readdirSync(orgs).reduce((sum, prefix) => sum + statSync(join(orgs, prefix, name)).size, 0)
+}
 
 /** 1,000 organizations x 100 terminals with their call routing, as the figures of issues 6 and 33 ask */
 export async function seedTelephony (sql: ReturnType<typeof rawQuery>): Promise<void> {
@@ -51,28 +58,71 @@ export async function benchTelephony (): Promise<void> {
   await seedTelephony(sql)
   process.stdout.write(`1,000 organizations x 100 terminals inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 
+  // the AMI peer stands for Asterisk: the changes apply themselves, and it counts the reloads asked
+  const peer = await startAmiPeer()
+  const reloads: { command: string, at: number }[] = []
+  peer.state.onAction = (action, at) => { if (action.Action === 'Command' && /reload/.test(action.Command ?? '')) reloads.push({ command: action.Command!, at }) }
   await createAdmin(database.db, 'bench@appeals.kz', 'Bench-password-1', false)
-  const service = await startService(database, { PBX_CONFIG_DIR: dir })
+  const rssIdle = process.memoryUsage().rss
+  const service = await startService(database, { PBX_CONFIG_DIR: dir, ...peer.env({ AMI_TIMEOUT: '10s' }) })
   const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
   const auth = { authorization: `Bearer ${token}` }
+  const applyState = async () => (await (await fetch(`${service.url}/api/pbx/apply-state`, { headers: auth })).json()) as { state: string, refused: unknown[] }
+  const settled = async () => { for (;;) { const s = await applyState(); if (s.state === 'applied') return s; await new Promise((resolve) => setTimeout(resolve, 20)) } }
 
-  // three generations: the first after the bulk load, then two with the files in place (each is written anew, with a backup)
+  // the first apply: every organization new to the files (from the service's start)
+  const first = performance.now()
+  await settled()
+  process.stdout.write(`first apply after the start (1,000 organizations rendered and written): ${((performance.now() - first) / 1000).toFixed(2)} s (from the service listening)\n`)
+
+  // full generations (generate-configs: every organization rendered, every file written with a backup)
+  let peakRss = process.memoryUsage().rss
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss) }, 10)
   const rssBefore = process.memoryUsage().rss
-  let peakRss = rssBefore
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss) }, 20)
   const seconds: number[] = []
-  let files: string[] = []
   for (let run = 0; run < 3; run++) {
     const t0 = performance.now()
-    const res = await fetch(`${service.url}/api/pbx/generate-configs`, { method: 'POST' })
+    const res = await fetch(`${service.url}/api/pbx/generate-configs`, { method: 'POST', headers: auth })
     const result = await res.json() as { success: boolean, files: string[], errors: string[] }
     seconds.push((performance.now() - t0) / 1000)
     if (!result.success) throw new Error(`generation failed: ${JSON.stringify(result).slice(0, 500)}`)
-    files = result.files
   }
   clearInterval(sampler)
-  const sizes = files.map((f) => `${f.split('/').at(-1)} ${(statSync(f).size / 1e6).toFixed(1)} MB`).join(', ')
-  process.stdout.write(`\ngenerate-configs, 100,000 terminals, 5,000 queues, 3,000 lines, 2,000 schedules, 1,000 menus: ${seconds.map((s) => `${s.toFixed(2)} s`).join(', ')}; peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service); ${sizes}\n`)
+  const sizes = ['pjsip', 'queues', 'extensions'].map((f) => `${f} ${(treeSize(dir, `${f}.conf`) / 1e6).toFixed(1)} MB`).join(', ')
+  process.stdout.write(`\ngenerate-configs, 100,000 terminals, 5,000 queues, 3,000 lines, 2,000 schedules, 1,000 menus: ${seconds.map((s) => `${s.toFixed(2)} s`).join(', ')}; peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssBefore) / 1e6).toFixed(0)} MB above the idle service, ${((peakRss - rssIdle) / 1e6).toFixed(0)} MB above the process before the service); ${sizes}\n`)
+
+  // one organization's change applied: from the edit's request to the reload asked of the peer (rendered, written, reloaded)
+  const orgs = await sql<{ id: number, queue: number }>('select o.id, (select q.id from queues q where q.organization_id = o.id and q.is_default) as queue from organizations o order by o.id')
+  const applyLatencies: number[] = []
+  for (let i = 0; i < 100; i++) {
+    const org = orgs[(i * 37) % orgs.length]!
+    await settled()
+    const from = reloads.length
+    const t0 = performance.now()
+    const res = await fetch(`${service.url}/api/organizations/${org.id}/queues/${org.queue}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ ring_timeout: 100 + i }) })
+    if (res.status !== 200) throw new Error(`queue edit: ${res.status} ${await res.text()}`)
+    while (reloads.length === from) await new Promise((resolve) => setTimeout(resolve, 1))
+    applyLatencies.push(reloads[from]!.at - t0)
+  }
+  applyLatencies.sort((a, b) => a - b)
+  process.stdout.write(`one organization's queue edited, to its reload asked of the peer (100 edits one after another): p50 ${applyLatencies[49]!.toFixed(0)} ms, p99 ${applyLatencies[98]!.toFixed(0)} ms, max ${applyLatencies[99]!.toFixed(0)} ms\n`)
+
+  // 100 edits in a second, over 100 organizations
+  await settled()
+  const burstFrom = reloads.length
+  const burst = performance.now()
+  await Promise.all(Array.from({ length: 100 }, async (_, i) => {
+    await new Promise((resolve) => setTimeout(resolve, i * 10))
+    const org = orgs[(i * 13) % orgs.length]!
+    const res = await fetch(`${service.url}/api/organizations/${org.id}/queues/${org.queue}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ ring_timeout: 250 + (i % 50) }) })
+    if (res.status !== 200) throw new Error(`queue edit: ${res.status}`)
+  }))
+  const lastEdit = performance.now()
+  await settled()
+  const applied = performance.now()
+  const burstReloads = reloads.slice(burstFrom).filter((r) => r.command === 'queue reload all').length
+  process.stdout.write(`100 edits of 100 organizations within ${((lastEdit - burst) / 1000).toFixed(2)} s: ${burstReloads} applies (queue reloads), all applied ${(applied - lastEdit).toFixed(0)} ms after the last edit\n`)
+  await peer.close()
 
   const orgId = (await sql<{ id: number }>('select id from organizations where prefix = \'500\''))[0]!.id
   const list = await load(`${service.url}/api/organizations/${orgId}/endpoints/?limit=100`, auth)

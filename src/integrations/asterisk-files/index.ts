@@ -15,11 +15,22 @@ const WRITE_BATCH = 1 << 20
 /** buffers to one writev: well below the system's IOV_MAX (1,024 on Linux) */
 const WRITE_BUFFERS = 512
 
+/** files handled at once: the caller waits beyond, so what waits to be written is never the whole tree */
+const WRITE_CONCURRENCY = 16
+
+async function inParallel<T> (items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i]!)
+  }))
+}
+
 /** writes the pieces in order, about a megabyte at a time: a file of 100 MB is never held whole */
 async function writeDurably (path: string, content: Iterable<string>): Promise<void> {
   const handle = await open(path, 'w', CONFIG_FILE_MODE)
   try {
-    await handle.chmod(CONFIG_FILE_MODE) // the mode open() gives is narrowed by the umask: a umask of 077 would shut Asterisk's group out
+    // the mode open() gives is narrowed by the umask: a umask of 077 would shut Asterisk's group out
+    if ((process.umask() & CONFIG_FILE_MODE) !== 0) await handle.chmod(CONFIG_FILE_MODE)
     let batch: Buffer[] = []
     let size = 0
     const flush = async () => {
@@ -71,10 +82,8 @@ async function backUp (dir: string, names: string[], now: Date): Promise<string>
   for (let n = 1; await exists(backupPath); n++) backupPath = join(backups, `${stamp}-${n}`)
   const partial = join(backups, `.${stamp}.partial`)
   await mkdir(partial, { recursive: true, mode: CONFIG_DIR_MODE })
-  for (const name of names) {
-    if (name.includes('/')) await mkdir(join(partial, dirname(name)), { recursive: true, mode: CONFIG_DIR_MODE })
-    await keepPrevious(join(dir, name), join(partial, name))
-  }
+  for (const folder of new Set(names.filter((name) => name.includes('/')).map(dirname))) await mkdir(join(partial, folder), { recursive: true, mode: CONFIG_DIR_MODE })
+  await inParallel(names, async (name) => { await keepPrevious(join(dir, name), join(partial, name)) })
   await syncPath(partial)
   await rename(partial, backupPath)
   await syncPath(backups)
@@ -121,63 +130,69 @@ export async function listBackups (dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort().reverse()
 }
 
-/** a set of changes to the files under a configuration directory, by path relative to it */
-export interface TreeChanges {
-  /** files and their new text; a file whose text is already that is left untouched */
-  write: Map<string, string>
-  /** files to remove (an organization gone) */
-  remove: string[]
-  /** write even the files whose text did not change (a full generation) */
-  force?: boolean
-}
-
-const WRITE_CONCURRENCY = 16
-
-async function inParallel<T> (items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) await work(items[i]!)
-  }))
-}
-
 const readText = async (path: string) => readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return undefined; throw err })
 
 /**
- * Applies changes to a tree of configuration files (the main files and the organizations' own files
- * they include), so that a change to one organization writes only its files. As writeConfigSet:
- * every new file goes to a temporary name first (written and flushed), the files replaced or
- * removed are kept in `backups/<timestamp>/` under their paths, then the temporary files are
- * renamed over. A write that fails removes the temporary files and leaves every file as it was.
- * Answers the paths whose text changed (written or removed) and the backup.
+ * Changes to a tree of configuration files (the main files and the organizations' own files they
+ * include), staged file by file as they are rendered, then put in place at once: a change to one
+ * organization writes only its files, and a full generation never holds every file in memory.
+ * As writeConfigSet: each new file goes to a temporary name first (written and flushed), the files
+ * replaced or removed are kept in `backups/<timestamp>/` under their paths, then the temporary files
+ * are renamed over. A write that fails leaves every file as it was (`abort` removes the temporary
+ * ones). A file whose text is already the one put is left untouched, unless `force`.
  */
-export async function writeConfigTree (dir: string, changes: TreeChanges, now: Date, keepBackups = 20): Promise<{ changed: string[], backupPath: string | null }> {
-  await mkdir(dir, { recursive: true, mode: CONFIG_DIR_MODE })
+export function openConfigTree (dir: string, { force = false, keepBackups = 20 }: { force?: boolean, keepBackups?: number } = {}) {
   const writes: string[] = []
-  await inParallel([...changes.write.keys()], async (path) => {
-    if (changes.force || (await readText(join(dir, path))) !== changes.write.get(path)) writes.push(path)
-  })
   const removes: string[] = []
-  for (const path of changes.remove) if (await exists(join(dir, path))) removes.push(path)
-  writes.sort()
-  if (writes.length + removes.length === 0) return { changed: [], backupPath: null }
+  const inFlight = new Set<Promise<void>>()
+  let failure: unknown
   const temp = (path: string) => join(dir, dirname(path), `.${basename(path)}.tmp-${process.pid}`)
-  try {
-    await inParallel(writes, async (path) => {
-      await mkdir(join(dir, dirname(path)), { recursive: true, mode: CONFIG_DIR_MODE })
-      await writeDurably(temp(path), [changes.write.get(path)!])
-    })
-  } catch (err) {
-    await Promise.all(writes.map((path) => rm(temp(path), { force: true })))
-    throw err
+  const folders = new Map<string, Promise<unknown>>()
+
+  async function stage (path: string, text: string) {
+    if (!force && (await readText(join(dir, path))) === text) return
+    const folder = join(dir, dirname(path))
+    let made = folders.get(folder)
+    if (!made) folders.set(folder, made = mkdir(folder, { recursive: true, mode: CONFIG_DIR_MODE }))
+    await made
+    writes.push(path)
+    await writeDurably(temp(path), [text])
   }
-  const previous = []
-  for (const path of [...writes, ...removes]) if (await exists(join(dir, path))) previous.push(path)
-  const backupPath = previous.length > 0 ? await backUp(dir, previous, now) : null
-  await inParallel(writes, async (path) => { await rename(temp(path), join(dir, path)) })
-  for (const path of removes) await rm(join(dir, path), { force: true })
-  for (const folder of new Set([...writes, ...removes].map((path) => join(dir, dirname(path))))) await syncPath(folder).catch(() => {})
-  await pruneBackups(dir, keepBackups)
-  return { changed: [...writes, ...removes].sort(), backupPath }
+
+  const drain = async (limit: number) => {
+    while (inFlight.size > limit) await Promise.race(inFlight)
+    if (failure) throw failure
+  }
+
+  return {
+    /** the file's new text: written to its temporary name in the background */
+    async put (path: string, text: string) {
+      if (failure) throw failure
+      const done: Promise<void> = stage(path, text).catch((err: unknown) => { failure ??= err }).finally(() => { inFlight.delete(done) })
+      inFlight.add(done)
+      if (inFlight.size >= WRITE_CONCURRENCY) await Promise.race(inFlight)
+    },
+    remove (path: string) { removes.push(path) },
+    /** puts every staged file in place; answers the paths whose text changed and the backup */
+    async commit (now: Date): Promise<{ changed: string[], backupPath: string | null }> {
+      await drain(0)
+      const existing = async (paths: string[]) => { const found = new Set<string>(); await inParallel(paths, async (path) => { if (await exists(join(dir, path))) found.add(path) }); return paths.filter((p) => found.has(p)) }
+      const gone = await existing(removes)
+      if (writes.length + gone.length === 0) return { changed: [], backupPath: null }
+      const previous = await existing([...writes, ...gone])
+      const backupPath = previous.length > 0 ? await backUp(dir, previous, now) : null
+      await inParallel(writes, async (path) => { await rename(temp(path), join(dir, path)) })
+      for (const path of gone) await rm(join(dir, path), { force: true })
+      await inParallel([...new Set([...writes, ...gone].map((path) => join(dir, dirname(path))))], async (folder) => { await syncPath(folder).catch(() => {}) })
+      await pruneBackups(dir, keepBackups)
+      return { changed: [...writes, ...gone].sort(), backupPath }
+    },
+    /** a write failed, or the caller gave up: the temporary files go, every file stays as it was */
+    async abort () {
+      await Promise.allSettled([...inFlight])
+      await Promise.all(writes.map((path) => rm(temp(path), { force: true }).catch(() => {})))
+    },
+  }
 }
 
 /** the temporary files a write that crashed half-way left in the organizations' folders */

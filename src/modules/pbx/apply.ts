@@ -7,21 +7,25 @@
 // reloads those files need: `res_pjsip` for endpoints, `queue reload` for queues, `dialplan reload`
 // for contexts. What was written but not reloaded is kept in the database until Asterisk answers.
 import type { Transactional } from '../../db/client.js'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
-import { removeTreeLeftovers, writeConfigTree } from '../../integrations/asterisk-files/index.js'
+import { openConfigTree, removeTreeLeftovers } from '../../integrations/asterisk-files/index.js'
 import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { Clock } from '../../lib/clock.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { promptFiles } from './call-flow.js'
 import { configFiles, flowOf, organizationProblems, sipTrunks, validateModel, type ConfigFileName, type PbxOptions, type PbxOrganization } from './generators.js'
-import { loadPbxModel } from './model.js'
-import type { PbxRepo, PbxTxRepo, ScopeApplied, ScopeVersion } from './repo.js'
+import { loadPbxModel, loadPbxOrganizations, loadPbxShared } from './model.js'
+import type { PbxRepo, PbxTxRepo, ScopeApplied } from './repo.js'
 import { sharedTrunkProblems } from './trunk-config.js'
 
 export type ReloadModule = 'pjsip' | 'dialplan' | 'queues'
 export const RELOAD_COMMANDS: Record<ReloadModule, string> = { pjsip: 'module reload res_pjsip.so', dialplan: 'dialplan reload', queues: 'queue reload all' }
 
 const TRUNKS_FILE = 'pjsip-trunks.conf'
+/** under the sounds folder: which prompts each organization has there */
+const SOUNDS_MANIFESTS = 'appeals-sounds'
 const MAIN_FILES = Object.keys(configFiles) as ConfigFileName[]
 
 /** which reload a written file needs */
@@ -51,56 +55,26 @@ export interface ApplyResult {
 
 const text = (lines: string[]) => `${lines.join('\n')}\n`
 
-/** what an apply renders and writes: pure over the rows loaded, so a full generation and an incremental one meet */
-function plan (versions: Map<number, ScopeVersion>, active: { id: number, prefix: string }[], model: PbxOrganization[], trunks: Parameters<typeof sipTrunks>[0], settings: PbxOptions, places: ApplyPlaces) {
-  const write = new Map<string, string>()
-  const remove: string[] = []
-  const applied: ScopeApplied[] = []
-  const refused: ApplyResult['refused'] = []
-  const gone: number[] = []
-  const versionOf = (scope: number) => versions.get(scope)?.version ?? 0
-  const onDisk = new Map<number, string>() // organization → the prefix its files are under after this apply
-  for (const v of versions.values()) if (v.scope > 0 && v.prefix !== null) onDisk.set(v.scope, v.prefix)
-  const filesOf = (prefix: string) => MAIN_FILES.map((name) => `orgs/${prefix}/${name}`)
-
-  for (const org of model) {
-    const problems = organizationProblems(org, trunks)
-    const before = onDisk.get(org.id)
-    if (problems.length > 0) {
-      const problem = problems.join('; ')
-      refused.push({ scope: org.id, prefix: org.prefix, problem })
-      // its last good files stay, unless they are under another prefix (renumbered: they name contexts that are no longer its)
-      if (before !== undefined && before !== org.prefix) { remove.push(...filesOf(before)); onDisk.delete(org.id) }
-      applied.push({ scope: org.id, version: versionOf(org.id), prefix: onDisk.get(org.id) ?? null, problem })
-      continue
-    }
-    if (before !== undefined && before !== org.prefix) remove.push(...filesOf(before))
-    for (const name of MAIN_FILES) write.set(`orgs/${org.prefix}/${name}`, text(configFiles[name].of(org, settings)))
-    onDisk.set(org.id, org.prefix)
-    applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null })
-  }
-  const activeIds = new Set(active.map((o) => o.id))
-  for (const v of versions.values()) {
-    if (v.scope <= 0 || activeIds.has(v.scope)) continue
-    if (v.prefix !== null) remove.push(...filesOf(v.prefix))
-    onDisk.delete(v.scope)
-    gone.push(v.scope)
-  }
-
-  // the shared parts: the trunks (a file of their own, kept as it was while they have a problem) and the main files
-  const sharedProblems = sharedTrunkProblems(trunks, new Set(active.map((o) => o.prefix)))
-  if (sharedProblems.length > 0) refused.push({ scope: PBX_SCOPE_SHARED, prefix: null, problem: sharedProblems.join('; ') })
-  else write.set(TRUNKS_FILE, text(sipTrunks(trunks)))
-  const included = [...new Set(onDisk.values())].sort()
-  const include = (path: string) => `#include ${places.asteriskConfigDir}/${path}`
-  for (const name of MAIN_FILES) {
-    const file = configFiles[name]
-    write.set(name, text([...file.shared(), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...included.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)]))
-  }
-  applied.push({ scope: PBX_SCOPE_SHARED, version: versionOf(PBX_SCOPE_SHARED), prefix: null, problem: sharedProblems.length > 0 ? sharedProblems.join('; ') : null })
-  applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null })
-  return { write, remove, applied, refused, gone }
+/** an organization's three files, or why it cannot have them */
+function renderOrganization (org: PbxOrganization, settings: PbxOptions): { files: [string, string][] } | { problem: string } {
+  const problems = organizationProblems(org, settings.trunks ?? [])
+  if (problems.length > 0) return { problem: problems.join('; ') }
+  return { files: MAIN_FILES.map((name) => [`orgs/${org.prefix}/${name}`, text(configFiles[name].of(org, settings))]) }
 }
+
+const filesOf = (prefix: string) => MAIN_FILES.map((name) => `orgs/${prefix}/${name}`)
+
+/** the main files: the shared parts and an include of each organization's own files */
+function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlaces): [string, string][] {
+  const include = (path: string) => `#include ${places.asteriskConfigDir}/${path}`
+  return MAIN_FILES.map((name) => {
+    const file = configFiles[name]
+    return [name, text([...file.shared(), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...prefixes.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)])]
+  })
+}
+
+/** organizations rendered together: their rows are read while the ones before are rendered and written */
+const BATCH = 50
 
 export function createPbxApplier ({ repo, transaction, places, clock, control, options, reloaded }: {
   repo: PbxRepo
@@ -116,47 +90,95 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
   /** renders what moved (everything when `full`) and writes the files whose text changed (every file when `full`) */
   async function write (full: boolean): Promise<ApplyResult> {
     const settings = await options()
-    const result = await transaction(async (tx) => {
+    const result = await transaction(async (tx): Promise<ApplyResult> => {
       await tx.lockGeneration()
       // the versions first: a row committed after this is rendered now or by the next apply, never lost
       const versions = new Map((await tx.versions()).map((v) => [v.scope, v]))
-      const active = await tx.activeOrganizations()
+      const shared = await loadPbxShared(tx)
+      const withTrunks = { ...settings, trunks: shared.trunks }
       const moved = (scope: number) => { const v = versions.get(scope); return !v || v.applied !== v.version }
       const everything = full || moved(PBX_SCOPE_EVERY_ORGANIZATION)
-      const toRender = new Set(active.filter((o) => everything || moved(o.id)).map((o) => o.id))
-      const { organizations: model, trunks } = await loadPbxModel(tx, (id) => toRender.has(id))
-      const planned = plan(versions, active, model, trunks, { ...settings, trunks }, places)
-      if (full) await removeTreeLeftovers(places.configDir)
-      let written: { changed: string[], backupPath: string | null }
+      const toRender = shared.active.filter((o) => everything || moved(o.id))
+      const versionOf = (scope: number) => versions.get(scope)?.version ?? 0
+      // organization → the prefix its files are under once this apply is done
+      const onDisk = new Map<number, string>()
+      for (const v of versions.values()) if (v.scope > 0 && v.prefix !== null) onDisk.set(v.scope, v.prefix)
+      const applied: ScopeApplied[] = []
+      const refused: ApplyResult['refused'] = []
       const sounds = { written: 0, removed: 0 }
+      const soundsOf: PbxOrganization[] = []
       const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
+      if (full) await removeTreeLeftovers(places.configDir)
+      const tree = openConfigTree(places.configDir, { force: full, keepBackups: places.backupRetention })
+      const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
+      let next = batches.length > 0 ? loadPbxOrganizations(tx, shared, batches[0]!) : undefined
       try {
-        written = await writeConfigTree(places.configDir, { write: planned.write, remove: planned.remove, force: full }, clock(), places.backupRetention)
-        for (const org of model) if (!planned.refused.some((r) => r.scope === org.id)) count(await syncOrganizationSounds(tx, org))
-        for (const scope of planned.gone) {
-          const prefix = versions.get(scope)?.prefix
-          if (prefix) count(await syncSounds(places.soundsDir, [], async () => undefined, soundsManifest(prefix)))
+        for (let b = 0; b < batches.length; b++) {
+          const model = await next!
+          next = b + 1 < batches.length ? loadPbxOrganizations(tx, shared, batches[b + 1]!) : undefined
+          for (const org of model) {
+            const before = onDisk.get(org.id)
+            const rendered = renderOrganization(org, withTrunks)
+            // renumbered: the files under the old prefix name contexts that are no longer its
+            if (before !== undefined && before !== org.prefix) { for (const path of filesOf(before)) tree.remove(path); onDisk.delete(org.id) }
+            if ('problem' in rendered) {
+              refused.push({ scope: org.id, prefix: org.prefix, problem: rendered.problem })
+              applied.push({ scope: org.id, version: versionOf(org.id), prefix: onDisk.get(org.id) ?? null, problem: rendered.problem })
+              continue
+            }
+            for (const [path, content] of rendered.files) await tree.put(path, content)
+            onDisk.set(org.id, org.prefix)
+            applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null })
+            soundsOf.push(org)
+          }
         }
+        // the prompts of the organizations that have some, or had (their manifest): one after another, on the transaction's connection
+        const manifests = await soundManifests()
+        for (const org of soundsOf) {
+          const flow = flowOf(org)
+          const files = flow ? promptFiles(flow) : []
+          if (files.length > 0 || manifests.has(org.prefix)) count(await syncSounds(places.soundsDir, files, (f) => tx.recording(f.promptId, f.language), soundsManifest(org.prefix)))
+        }
+        // organizations gone (deleted, deactivated, their tenant suspended): their files and prompts go
+        const activeIds = new Set(shared.active.map((o) => o.id))
+        const gone = [...versions.values()].filter((v) => v.scope > 0 && !activeIds.has(v.scope))
+        for (const v of gone) {
+          if (v.prefix !== null) {
+            for (const path of filesOf(v.prefix)) tree.remove(path)
+            count(await syncSounds(places.soundsDir, [], async () => undefined, soundsManifest(v.prefix)))
+          }
+          onDisk.delete(v.scope)
+        }
+        // the shared parts: the trunks (kept as they were while they have a problem) and the main files
+        const sharedProblems = sharedTrunkProblems(shared.trunks, new Set(shared.active.map((o) => o.prefix)))
+        if (sharedProblems.length > 0) refused.push({ scope: PBX_SCOPE_SHARED, prefix: null, problem: sharedProblems.join('; ') })
+        else await tree.put(TRUNKS_FILE, text(sipTrunks(shared.trunks)))
+        for (const [path, content] of mainFiles([...new Set(onDisk.values())].sort(), settings, places)) await tree.put(path, content)
+        const written = await tree.commit(clock())
+
+        applied.push({ scope: PBX_SCOPE_SHARED, version: versionOf(PBX_SCOPE_SHARED), prefix: null, problem: sharedProblems.length > 0 ? sharedProblems.join('; ') : null })
+        applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null })
+        await tx.markApplied(applied)
+        for (const v of gone) await tx.forget(v.scope)
+        const reloads = [...new Set(written.changed.map(moduleOf))]
+        if (reloads.length > 0) await tx.written(reloads, clock())
+        else await tx.appliedNothing(clock())
+        const outcome = refused.length > 0 ? 'partly_written' as const : written.changed.length > 0 ? 'written' as const : 'unchanged' as const
+        return { outcome, changed: written.changed, backupPath: written.backupPath, refused, sounds }
       } catch (err) {
-        return { outcome: 'write_failed' as const, changed: [], backupPath: null, refused: planned.refused, error: (err as Error).message }
+        await next?.catch(() => {})
+        await tree.abort()
+        return { outcome: 'write_failed' as const, changed: [], backupPath: null, refused, error: (err as Error).message }
       }
-      await tx.markApplied(planned.applied)
-      for (const scope of planned.gone) await tx.forget(scope)
-      const reloads = [...new Set(written.changed.map(moduleOf))]
-      if (reloads.length > 0) await tx.written(reloads, clock())
-      else await tx.appliedNothing(clock())
-      const outcome = planned.refused.length > 0 ? 'partly_written' as const : written.changed.length > 0 ? 'written' as const : 'unchanged' as const
-      return { outcome, changed: written.changed, backupPath: written.backupPath, refused: planned.refused, sounds }
     })
     if (result.error) await repo.failed(`writing the configuration failed: ${result.error}`, clock())
     return result
   }
 
-  const soundsManifest = (prefix: string) => `appeals-sounds/org${prefix}.json`
-  async function syncOrganizationSounds (tx: PbxTxRepo, org: PbxOrganization) {
-    const flow = flowOf(org)
-    return syncSounds(places.soundsDir, flow ? promptFiles(flow) : [], (f) => tx.recording(f.promptId, f.language), soundsManifest(org.prefix))
-  }
+  const soundsManifest = (prefix: string) => `${SOUNDS_MANIFESTS}/org${prefix}.json`
+  /** the organizations whose prompts were written (each has a manifest) */
+  const soundManifests = async () => new Set((await readdir(join(places.soundsDir, SOUNDS_MANIFESTS)).catch(() => [] as string[]))
+    .map((name) => /^org(\d+)\.json$/.exec(name)?.[1]).filter((p): p is string => p !== undefined))
 
   /** the reloads the files on disk still need; answers what Asterisk said, or why it could not */
   async function reloadPending (): Promise<{ reloaded: ReloadModule[], error?: string }> {
@@ -195,7 +217,7 @@ export type PbxApplier = ReturnType<typeof createPbxApplier>
  * across instances by the generation's lock. `check` (every few seconds on the leading instance)
  * picks up what a lost notification, a restart or Asterisk not answering left pending.
  */
-export function createAutoApply ({ applier, pending, onError, quietMs = 200, maxDelayMs = 600 }: {
+export function createAutoApply ({ applier, pending, onError, quietMs = 100, maxDelayMs = 500 }: {
   applier: Pick<PbxApplier, 'write' | 'reloadPending'>
   /** whether something waits: a version not applied, or a reload not done */
   pending: () => Promise<boolean>

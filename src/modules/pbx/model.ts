@@ -12,13 +12,14 @@ export interface PbxModel {
   trunks: PbxTrunk[]
 }
 
-/** The rows the generators need: active organizations, their terminals, area codes, call routing and outbound routes; the trunks. */
-export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf' | 'outboundRoutesOf' | 'trunks'>, only?: (organizationId: number) => boolean): Promise<PbxModel> {
+type ModelRepo = Pick<PbxRepo, 'activeOrganizations' | 'regions' | 'terminalsOf' | 'routingOf' | 'outboundRoutesOf' | 'trunks'>
+
+/** what every organization's files are written with: the active organizations, the regions' area codes, the trunks */
+export async function loadPbxShared (repo: ModelRepo) {
   // one after another: in a generation they share the transaction's one connection
   const active = await repo.activeOrganizations()
-  const orgs = only ? active.filter((o) => only(o.id)) : active
-  const regionRows = await repo.regions()
-  const regions = new Map(regionRows.map((r) => [r.id, r]))
+  const regions = new Map((await repo.regions()).map((r) => [r.id, r]))
+  const trunks = await repo.trunks()
   const areaOf = (regionId: number | null) => {
     for (let r = regionId === null ? undefined : regions.get(regionId), depth = 0; r && depth < 64; r = r.parent_id === null ? undefined : regions.get(r.parent_id), depth++) {
       const area = dialArea(r)
@@ -26,21 +27,33 @@ export async function loadPbxModel (repo: Pick<PbxRepo, 'activeOrganizations' | 
     }
     return { areaCode: null, localDigits: null }
   }
-  const terminalRows = await repo.terminalsOf(orgs.map((o) => o.id))
-  const routing = await repo.routingOf(orgs.map((o) => o.id))
-  const routes = await repo.outboundRoutesOf(orgs.map((o) => o.id))
-  const trunks = await repo.trunks()
+  return { active, areaOf, trunks }
+}
+export type PbxShared = Awaited<ReturnType<typeof loadPbxShared>>
+
+/** some active organizations with their terminals, call routing and outbound routes */
+export async function loadPbxOrganizations (repo: ModelRepo, shared: PbxShared, orgs: PbxShared['active']): Promise<PbxOrganization[]> {
+  if (orgs.length === 0) return []
+  const ids = orgs.map((o) => o.id)
+  const terminalRows = await repo.terminalsOf(ids)
+  const routing = await repo.routingOf(ids)
+  const routes = await repo.outboundRoutesOf(ids)
   const terminals = groupBy(terminalRows, (t) => t.organization_id)
-  const organizations = orgs.map((o) => ({
+  return orgs.map((o) => ({
     id: o.id,
     name: o.name,
     prefix: o.prefix,
-    ...areaOf(o.region_id),
+    ...shared.areaOf(o.region_id),
     routing: routing.get(o.id),
     terminals: (terminals.get(o.id) ?? []).map((t) => pbxTerminal(t, o.prefix)),
     outboundRoutes: routes.get(o.id),
   }))
-  return { organizations, trunks }
+}
+
+/** The rows the generators need: active organizations, their terminals, area codes, call routing and outbound routes; the trunks. */
+export async function loadPbxModel (repo: ModelRepo): Promise<PbxModel> {
+  const shared = await loadPbxShared(repo)
+  return { organizations: await loadPbxOrganizations(repo, shared, shared.active), trunks: shared.trunks }
 }
 
 /** a terminal's row as the generators write it, Asterisk's defaults filled in (an object literal: 100,000 are made at once) */
