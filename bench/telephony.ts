@@ -68,7 +68,7 @@ export async function benchTelephony (): Promise<void> {
   const token = (await (await fetch(`${service.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@appeals.kz', password: 'Bench-password-1' }) })).json() as { access_token: string }).access_token
   const auth = { authorization: `Bearer ${token}` }
   const applyState = async () => (await (await fetch(`${service.url}/api/pbx/apply-state`, { headers: auth })).json()) as { state: string, refused: unknown[] }
-  const settled = async () => { for (;;) { const s = await applyState(); if (s.state === 'applied') return s; await new Promise((resolve) => setTimeout(resolve, 20)) } }
+  const settled = async () => { for (;;) { const s = await applyState(); if (s.state === 'applied') return s; await new Promise((resolve) => setTimeout(resolve, 200)) } }
 
   // the first apply: every organization new to the files (from the service's start)
   const first = performance.now()
