@@ -35,7 +35,7 @@ describe('readiness (GET /ready)', () => {
     assert.equal(body.detail, undefined)
     assert.deepEqual(body.checks.database, { ok: true, detail: null })
     assert.deepEqual(body.checks.migrations, { ok: true, detail: null, applied: shippedMigrations(), expected: shippedMigrations() })
-    assert.deepEqual(body.checks.listen.channels.map((c: { channel: string }) => c.channel).sort(), ['calendar_changed', 'call_events', 'principal_changed', 'reference_changed'])
+    assert.deepEqual(body.checks.listen.channels.map((c: { channel: string }) => c.channel).sort(), ['calendar_changed', 'call_events', 'pbx_changed', 'principal_changed', 'reference_changed'])
     assert.ok(body.checks.listen.ok)
     assert.deepEqual(body.checks.ami, { ok: true, detail: null })
   })

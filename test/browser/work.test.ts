@@ -532,9 +532,10 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await page.locator('pre[aria-label="extensions.conf"]').waitFor()
     await screenshot(page, '30-pbx-preview')
     // the actions' results in the console's words, not the service's English; no AMI here to reload through
-    // the terminal above forwards to another city without leave to call long distance: nothing is written until it has it
+    // the terminal above forwards to another city without leave to call long distance: its organization keeps its last good files until it has it
     await page.getByRole('button', { name: 'Сгенерировать конфигурацию' }).click()
-    await page.getByTestId('pbx-generate').getByText('Найдены ошибки: 1. Ничего не записано').waitFor()
+    await page.getByTestId('pbx-generate').getByText('Записано файлов: 3. Организации с ошибками сохранили прежнюю конфигурацию').waitFor()
+    await page.getByTestId('pbx-generate').getByText(/109002: .*needs allow_long_distance/).waitFor()
     await admin('PUT', `/api/organizations/${ids.centre}/endpoints/109002`, { allow_long_distance: true })
     await page.getByRole('button', { name: 'Сгенерировать конфигурацию' }).click()
     await page.getByTestId('pbx-generate').getByText(/^Записано файлов: \d+$/).waitFor()
