@@ -2,8 +2,6 @@ import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs
 import { basename, dirname, join } from 'node:path'
 import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 
-export interface WrittenSet { files: string[], backupPath: string | null }
-
 /**
  * The files carry the terminals' password digests: readable by their owner and group only (Asterisk
  * reads them through its group: docs/telephony.md), whatever the process's umask.
@@ -97,34 +95,6 @@ async function pruneBackups (dir: string, keep: number): Promise<void> {
 
 const exists = async (path: string) => stat(path).then(() => true, () => false)
 
-/**
- * Writes a set of configuration files (each as the pieces it is made of) into `dir`: every file goes
- * to a temporary name first, the previous files are kept in `backups/<timestamp>/` (atomically, by
- * hard links: a set of 100 MB costs a backup nothing), then each temporary file is renamed over its
- * target (atomic per file) and the directory is synced. When any write fails, the
- * temporary files are removed and the previous files stay as they were. Leftovers of a crashed
- * generation are removed first; only the newest `keepBackups` backups are kept.
- */
-export async function writeConfigSet (dir: string, files: Record<string, Iterable<string>>, now: Date, keepBackups = 20): Promise<WrittenSet> {
-  await mkdir(dir, { recursive: true, mode: CONFIG_DIR_MODE })
-  await removeLeftovers(dir)
-  const names = Object.keys(files).sort()
-  const temp = (name: string) => join(dir, `.${name}.tmp-${process.pid}`)
-  try {
-    for (const name of names) await writeDurably(temp(name), files[name]!)
-  } catch (err) {
-    await Promise.all(names.map((name) => rm(temp(name), { force: true })))
-    throw err
-  }
-  let backupPath: string | null = null
-  const previous = (await Promise.all(names.map(async (name) => ((await exists(join(dir, name))) ? name : undefined)))).filter((n): n is string => n !== undefined)
-  if (previous.length > 0) backupPath = await backUp(dir, previous, now)
-  for (const name of names) await rename(temp(name), join(dir, name))
-  await syncPath(dir)
-  await pruneBackups(dir, keepBackups)
-  return { files: names.map((name) => join(dir, name)), backupPath }
-}
-
 /** the backup directories, newest first */
 export async function listBackups (dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort().reverse()
@@ -136,9 +106,10 @@ const readText = async (path: string) => readFile(path, 'utf8').catch((err: Node
  * Changes to a tree of configuration files (the main files and the organizations' own files they
  * include), staged file by file as they are rendered, then put in place at once: a change to one
  * organization writes only its files, and a full generation never holds every file in memory.
- * As writeConfigSet: each new file goes to a temporary name first (written and flushed), the files
- * replaced or removed are kept in `backups/<timestamp>/` under their paths, then the temporary files
- * are renamed over. A write that fails leaves every file as it was (`abort` removes the temporary
+ * Each new file goes to a temporary name first (written and flushed), the files replaced or removed
+ * are kept in `backups/<timestamp>/` under their paths (hard links: a backup of 100 MB costs
+ * nothing), then the temporary files are renamed over and their folders synced; only the newest
+ * `keepBackups` backups are kept. A write that fails leaves every file as it was (`abort` removes the temporary
  * ones). A file whose text is already the one put is left untouched, unless `force`.
  */
 export function openConfigTree (dir: string, { force = false, keepBackups = 20 }: { force?: boolean, keepBackups?: number } = {}) {
