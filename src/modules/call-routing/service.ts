@@ -4,7 +4,7 @@ import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
-import { destinationColumns, destinationOf } from './destinations.js'
+import { DESTINATION_KINDS, destinationColumns, destinationOf, destinationShapeProblems, destinationTarget } from './destinations.js'
 import { type CallRoutingRepo, type CallRoutingTxRepo, type LineRow, type MenuRow, type QueueRow, type ScheduleRow } from './repo.js'
 import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
@@ -19,17 +19,9 @@ type Loc = (string | number)[]
 const problem = (loc: Loc, msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
 const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 
-const idField = { queue: 'queue_id', terminal: 'terminal_id', menu: 'menu_id', announcement: 'prompt_id', hangup: undefined } as const
-const idFields = ['queue_id', 'terminal_id', 'menu_id', 'prompt_id'] as const
-
 /** a destination's shape: the id its kind names, and no other (422 on the field) */
-function destinationProblems (d: Destination, at: Loc): FieldError[] {
-  const wanted = idField[d.kind]
-  const out: FieldError[] = []
-  if (wanted && (d[wanted] === undefined || d[wanted] === null)) out.push(problem([...at, wanted], `Field required: a ${d.kind} names its ${wanted}`, undefined, 'missing'))
-  for (const f of idFields) if (f !== wanted && d[f] != null) out.push(problem([...at, f], `A ${d.kind} destination names no ${f}`, d[f]))
-  return out
-}
+const destinationProblems = (d: Destination, at: Loc): FieldError[] =>
+  destinationShapeProblems(d).map(([field, msg, input, type]) => problem([...at, field], msg, input, type))
 
 /** what a change refers to, each with where it was given: all must be the organization's own */
 interface References { destinations: { at: Loc, destination: Destination }[], prompts: { at: Loc, id: number }[], schedules: { at: Loc, id: number }[], terminals: { at: Loc, id: string }[] }
@@ -42,22 +34,21 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
   /** 422 for a malformed destination, then 409 for anything named that is not this organization's */
   async function checkReferences (organizationId: number, refs: References): Promise<void> {
     invalid(refs.destinations.flatMap(({ at, destination }) => destinationProblems(destination, at)))
-    const named = (kind: Destination['kind']) => refs.destinations.filter((r) => r.destination.kind === kind)
+    const owning = (owned: 'queue' | 'terminal' | 'menu' | 'prompt') => refs.destinations.filter((r) => DESTINATION_KINDS[r.destination.kind].owned === owned).map((r) => destinationTarget(r.destination)!)
     const wanted = {
-      queue: named('queue').map((r) => r.destination.queue_id!),
-      terminal: [...named('terminal').map((r) => r.destination.terminal_id!), ...refs.terminals.map((t) => t.id)],
-      menu: named('menu').map((r) => r.destination.menu_id!),
-      prompt: [...named('announcement').map((r) => r.destination.prompt_id!), ...refs.prompts.map((p) => p.id)],
+      queue: owning('queue') as number[],
+      terminal: [...owning('terminal') as string[], ...refs.terminals.map((t) => t.id)],
+      menu: owning('menu') as number[],
+      prompt: [...owning('prompt') as number[], ...refs.prompts.map((p) => p.id)],
       schedule: refs.schedules.map((s) => s.id),
     }
     const found = await repo.existing(organizationId, wanted)
     const missing: string[] = []
     for (const { at, destination: d } of refs.destinations) {
-      const field = idField[d.kind]
-      if (!field) continue
-      const id = d[field]!
-      const known = d.kind === 'queue' ? found.queue.has(id as number) : d.kind === 'terminal' ? found.terminal.has(id as string) : d.kind === 'menu' ? found.menu.has(id as number) : found.prompt.has(id as number)
-      if (!known) missing.push(`${[...at, field].join('.')}: ${d.kind} ${id}`)
+      const { owned, idField } = DESTINATION_KINDS[d.kind]
+      if (!owned || !idField) continue
+      const id = destinationTarget(d)!
+      if (!(found[owned] as Set<number | string>).has(id)) missing.push(`${[...at, idField].join('.')}: ${d.kind} ${id}`)
     }
     for (const { at, id } of refs.prompts) if (!found.prompt.has(id)) missing.push(`${at.join('.')}: prompt ${id}`)
     for (const { at, id } of refs.schedules) if (!found.schedule.has(id)) missing.push(`${at.join('.')}: schedule ${id}`)

@@ -1,20 +1,16 @@
 // What in an organization's routing still uses a queue, a menu, a prompt or a schedule: said on the
 // refusal to delete it (409 `still_referenced` with `used_by`), so the administrator sees which lines,
 // menus and queues to change first instead of "still referenced".
-import { destinationOf } from './destinations.js'
+import { DESTINATION_KINDS, destinationOf, destinationTarget } from './destinations.js'
 import type { OrganizationRouting } from './queries.js'
 import type { DestinationView } from './schemas.js'
 
 export type RoutingItem = 'queue' | 'menu' | 'prompt' | 'schedule'
 export interface RoutingUser { kind: 'line' | 'menu' | 'queue', id: number, name: string }
 
-const ID_OF = { queue: 'queue_id', menu: 'menu_id', prompt: 'prompt_id' } as const
-
 /** whether a destination sends calls to (or plays) the item */
 function sendsTo (d: DestinationView, item: RoutingItem, id: number): boolean {
-  if (item === 'schedule') return false
-  const kind = item === 'prompt' ? 'announcement' : item
-  return d.kind === kind && d[ID_OF[item]] === id
+  return DESTINATION_KINDS[d.kind].owned === item && destinationTarget(d) === id
 }
 
 export function usersOf (routing: OrganizationRouting, item: RoutingItem, id: number): RoutingUser[] {

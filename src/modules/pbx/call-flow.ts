@@ -3,7 +3,7 @@
 // overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
 // Every name written is made of ids and digits; free text only reaches comments.
 import { memberInterface, menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
-import { destinationOf } from '../call-routing/destinations.js'
+import { destinationOf, destinationProblem, destinationSteps as stepsTo, type DestinationContext } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { DestinationView } from '../call-routing/schemas.js'
 import type { WorkingCalendar } from '../calendar/index.js'
@@ -67,19 +67,13 @@ const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
  */
 const announce = (fields: Record<string, string | number>) => `UserEvent(AppealsCall,${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
 
+/** what the registry of destinations needs of the organization (call-routing/destinations.ts) */
+const destinationContext = (org: FlowOrganization): DestinationContext => ({
+  prefix: org.prefix, queues: org.routing.queues, recorded: new Set(org.routing.prompts.map((p) => p.id)), announce,
+})
+
 /** the dialplan steps that send the call on (the last of them ends or leaves the context); a destination that ends the call says so */
-function destinationSteps (org: FlowOrganization, d: DestinationView): string[] {
-  switch (d.kind) {
-    case 'queue': {
-      const queue = org.routing.queues.find((q) => q.id === d.queue_id)!
-      return [`Goto(${queueName(org.prefix, queue)},s,1)`]
-    }
-    case 'terminal': return [announce({ Sent: 'terminal' }), `Goto(org${org.prefix}-internal,${d.terminal_id!.slice(3)},1)`]
-    case 'menu': return [`Goto(${menuName(org.prefix, d.menu_id!)},s,1)`]
-    case 'announcement': return [announce({ Sent: 'announced' }), `Playback(${promptSound(org.prefix, d.prompt_id!)})`, 'Hangup()']
-    case 'hangup': return [announce({ Sent: 'hangup' }), 'Hangup()']
-  }
-}
+const destinationSteps = (org: FlowOrganization, d: DestinationView): string[] => stepsTo(destinationContext(org), d)
 
 /** a step, or a step with a label other steps jump to */
 type Step = string | { label: string, step: string }
@@ -300,21 +294,23 @@ export function flowProblems (org: FlowOrganization): string[] {
   const recorded = new Set(org.routing.prompts.map((p) => p.id))
   const out: string[] = []
   const played = (what: string, id: number | null) => { if (id !== null && !recorded.has(id)) out.push(`organization ${org.prefix}: ${what} plays prompt ${id}, which has no recording`) }
+  const context = destinationContext(org)
+  const sent = (what: string, d: DestinationView) => { const problem = destinationProblem(context, d); if (problem) out.push(`organization ${org.prefix}: ${what} ${problem}`) }
   for (const q of org.routing.queues) {
     played(`queue ${q.id}`, q.periodic_prompt_id)
-    played(`queue ${q.id}'s overflow`, destinationOf('overflow', q).prompt_id)
+    sent(`queue ${q.id}'s overflow`, destinationOf('overflow', q))
     played(`queue ${q.id}'s rating menu`, q.rating_prompt_id)
     if (q.callback_offer_after !== null) played(`queue ${q.id}'s callback offer`, q.callback_prompt_id)
   }
   for (const m of org.routing.menus) {
     played(`menu ${m.id}`, m.prompt_id)
-    played(`menu ${m.id}'s timeout`, destinationOf('timeout', m).prompt_id)
-    played(`menu ${m.id}'s invalid choice`, destinationOf('invalid', m).prompt_id)
-    for (const o of m.options) played(`menu ${m.id}'s digit ${o.digit}`, destinationOf('dest', o).prompt_id)
+    sent(`menu ${m.id}'s timeout`, destinationOf('timeout', m))
+    sent(`menu ${m.id}'s invalid choice`, destinationOf('invalid', m))
+    for (const o of m.options) sent(`menu ${m.id}'s digit ${o.digit}`, destinationOf('dest', o))
   }
   for (const l of org.routing.lines) {
-    played(`line ${l.number}`, destinationOf('dest', l).prompt_id)
-    played(`line ${l.number} when closed`, destinationOf('closed', l).prompt_id)
+    sent(`line ${l.number}`, destinationOf('dest', l))
+    sent(`line ${l.number} when closed`, destinationOf('closed', l))
     if (l.recording === 'always') played(`line ${l.number}'s recording notice`, l.recording_prompt_id)
   }
   return out
