@@ -29,7 +29,7 @@ describe('destinations: one registry entry a kind', () => {
       const columns = destinationColumns('dest', d)
       assert.equal(columns.dest_kind, d.kind)
       const back = destinationOf('dest', columns)
-      assert.deepEqual(back, { kind: d.kind, queue_id: null, terminal_id: null, menu_id: null, prompt_id: null, ...d })
+      assert.deepEqual(back, { queue_id: null, terminal_id: null, menu_id: null, prompt_id: null, ...d })
       assert.equal(Object.values(columns).filter((v) => v !== null).length, d.kind === 'hangup' ? 1 : 2, `${d.kind}: its kind and its one id`)
     }
   })
