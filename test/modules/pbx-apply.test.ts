@@ -5,7 +5,7 @@
 // also after a restart; a failed write leaves every file as it was; what an apply writes after
 // random edits is byte for byte what a full generation writes.
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -190,6 +190,18 @@ describe('the PBX configuration applies itself (with AMI)', () => {
     assert.equal(full.success, true, JSON.stringify(full))
     assert.ok(statSync(full.backup_path).isDirectory())
     assert.deepEqual(tree(dir), incremental)
+  })
+
+  it('an organization switched off leaves the PBX (its files and its include go), switched on it comes back', async () => {
+    const org = orgs[1]!
+    const included = () => readFileSync(join(dir, 'pjsip.conf'), 'utf8').includes(`orgs/${org.prefix}/pjsip.conf`)
+    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}`, headers: admin, payload: { is_active: false } })).statusCode, 200)
+    await eventually(async () => (!included() && !existsSync(join(dir, 'orgs', org.prefix, 'pjsip.conf'))) || undefined, 10_000, 'the organization gone from the files')
+    await applied('applied without it')
+    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/organizations/${org.id}`, headers: admin, payload: { is_active: true } })).statusCode, 200)
+    await eventually(async () => included() || undefined, 10_000, 'the organization back in the files')
+    assert.match(readFileSync(join(dir, 'orgs', org.prefix, 'pjsip.conf'), 'utf8'), new RegExp(`\\[${org.prefix}001\\]`))
+    await applied('applied with it')
   })
 
   it('who may see the state: an organization\'s managers theirs (the PBX\'s state is an administrator\'s: test/access.test.ts); bad ids are 422, unknown ones 404', async () => {
