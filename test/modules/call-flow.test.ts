@@ -280,7 +280,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     const reloadsBefore = peer.state.received.filter((a) => a.Command === 'dialplan reload').length
     const edit = await call('PUT', '/api/appeals/calendar/2027-11-20', { kind: 'working', name: 'Перенос' })
     assert.equal(edit.statusCode, 200, edit.body)
-    await eventually(async () => peer.state.received.filter((a) => a.Command === 'dialplan reload').length > reloadsBefore, 10_000, 'a dialplan reload')
+    await eventually(async () => peer.state.received.filter((a) => a.Command === 'dialplan reload').length > reloadsBefore, 30_000, 'a dialplan reload')
     assert.match(readConfig(dir, 'extensions.conf'), /"2027-11-20"\]\?hours/)
   })
 })
