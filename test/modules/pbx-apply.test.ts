@@ -136,7 +136,7 @@ describe('the PBX configuration applies itself (with AMI)', () => {
       await putQueue(orgs[1]!, { ring_timeout: 44 })
       const state = await eventually(async () => { const s = await applyState(); return s.error ? s : undefined }, 10_000, 'the failure shown')
       assert.match(state.error, /writing the configuration failed/)
-      assert.equal(state.state, 'pending', 'the change still waits')
+      assert.ok(['pending', 'applying'].includes(state.state), `the change still waits (retried every 2 s): ${state.state}`)
       assert.deepEqual(tree(dir), before, 'no file changed')
     } finally {
       rmSync(blocker, { recursive: true })
