@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { pbxApplyState, pbxVersions } from '../../db/schema/pbx.js'
 import { recordingFile, routingOf } from '../call-routing/queries.js'
@@ -9,6 +9,7 @@ import { regionDialCodes } from '../regions/queries.js'
 import { outboundRoutesOf, trunksForPbx } from '../trunks/queries.js'
 
 const GENERATION_LOCK = 7_351_006
+const versionColumns = { scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since }
 
 export interface ScopeVersion { scope: number, version: number, applied: number | null, prefix: string | null, problem: string | null, problem_since: Date | null }
 export interface ScopeApplied { scope: number, version: number, prefix: string | null, problem: string | null }
@@ -27,7 +28,9 @@ export function createPbxRepo<D extends AppDb> (db: D) {
     trunks: () => trunksForPbx(db),
     recording: (promptId: number, language: 'ru' | 'kk') => recordingFile(db, promptId, language),
 
-    versions: (): Promise<ScopeVersion[]> => db.select({ scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since }).from(pbxVersions),
+    versions: (): Promise<ScopeVersion[]> => db.select(versionColumns).from(pbxVersions),
+    /** these scopes' versions only (an organization's, and the shared ones beside it) */
+    versionsOf: (scopes: number[]): Promise<ScopeVersion[]> => db.select(versionColumns).from(pbxVersions).where(inArray(pbxVersions.scope, scopes)),
     /** what was written (or refused) at which version; a refusal keeps the time it began */
     markApplied: async (rows: ScopeApplied[]) => {
       if (rows.length === 0) return

@@ -3,7 +3,7 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { join } from 'node:path'
 import type { Clock } from '../../lib/clock.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
-import { PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
+import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { createPbxApplier } from './apply.js'
 import { dialplanCalendar } from './call-flow.js'
 import { configFiles, defaultPbxOptions, extensionsConfig, queuesConfig, sipConfig, type PbxOptions, type PbxOrganization } from './generators.js'
@@ -125,7 +125,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
 
     /** the same for one organization: whether its last edit runs on the PBX */
     async organizationApplyState (organizationId: number, auto: boolean, applying: boolean) {
-      const [state, versions] = [await repo.state(), await repo.versions()]
+      const [state, versions] = [await repo.state(), await repo.versionsOf([organizationId, PBX_SCOPE_SHARED, PBX_SCOPE_EVERY_ORGANIZATION])]
       const own = versions.find((v) => v.scope === organizationId)
       const pending = own === undefined ? false : own.applied !== own.version || versions.some((v) => v.scope <= 0 && v.applied !== v.version)
       return {
