@@ -43,6 +43,16 @@ export class StaleLeaderError extends Error {
 type Writer = Pick<AppDb, 'insert' | 'execute'>
 
 export function createLineCallRepo (db: AppDb) {
+  /**
+   * A page of calls and the count it is a page of, in one statement: the events write calls all the
+   * time, and a count read apart could already include a call the page had not.
+   */
+  async function pageOfCalls (where: SQL | undefined, order: SQL[], limit: number, offset: number) {
+    const rows = await db.select({ call: lineCalls, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(lineCalls).where(where).orderBy(...order).limit(limit).offset(offset)
+    const total = rows[0]?.total ?? (offset === 0 ? 0 : (await db.select({ n: count() }).from(lineCalls).where(where))[0]!.n)
+    return { items: rows.map((r) => r.call), total }
+  }
   /** `write` in a transaction that holds the leader's row shared and finds `epoch` still there: a successor's raise waits for it, and refuses it after */
   const fenced = (epoch: number | undefined, write: (tx: Writer) => Promise<unknown>) => db.transaction(async (tx) => {
     const [leader] = await tx.select({ epoch: lineEventLeader.epoch }).from(lineEventLeader).for('share')
@@ -86,9 +96,7 @@ export function createLineCallRepo (db: AppDb) {
     },
     async list (f: LineCallFilter) {
       const where: SQL | undefined = and(f.organizationId === undefined ? undefined : eq(lineCalls.organization_id, f.organizationId), f.outcome ? eq(lineCalls.outcome, f.outcome) : undefined)
-      const items = await db.select().from(lineCalls).where(where).orderBy(desc(lineCalls.started_at), desc(lineCalls.linkedid)).limit(f.limit).offset(f.offset)
-      const total = (await db.select({ n: count() }).from(lineCalls).where(where))[0]!.n
-      return { items, total }
+      return pageOfCalls(where, [desc(lineCalls.started_at), desc(lineCalls.linkedid)], f.limit, f.offset)
     },
     /** how many calls of the period, counted up to `upTo` at most */
     countUpTo: async (f: PeriodFilter, upTo: number) =>
@@ -161,9 +169,7 @@ export function createLineCallRepo (db: AppDb) {
     /** the supervisors' review list: calls scored 1 or 2 not yet reviewed, latest first */
     async awaitingReview (organizationId: number | undefined, limit: number, offset: number) {
       const where = and(sql`${lineCalls.rating} <= 2 and ${lineCalls.reviewed_at} is null`, organizationId === undefined ? undefined : eq(lineCalls.organization_id, organizationId))
-      const items = await db.select().from(lineCalls).where(where).orderBy(desc(lineCalls.ended_at), desc(lineCalls.linkedid)).limit(limit).offset(offset)
-      const total = (await db.select({ n: count() }).from(lineCalls).where(where))[0]!.n
-      return { items, total }
+      return pageOfCalls(where, [desc(lineCalls.ended_at), desc(lineCalls.linkedid)], limit, offset)
     },
     /** a low score reviewed: once, by one supervisor; undefined when the call is not (or no longer) awaiting review */
     markReviewed: async (linkedid: string, by: number, comment: string, at: Date) => (await db.update(lineCalls)
