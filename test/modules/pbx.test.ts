@@ -81,6 +81,21 @@ describe('PBX configuration routes without AMI', () => {
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary files left')
   })
 
+  it('generate-configs puts back a file edited by hand, leaves the unchanged files as they are, and backs up the whole set it found', async () => {
+    const first = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+    assert.equal(first.success, true, JSON.stringify(first))
+    const edited = join(dir, 'orgs', '101', 'extensions.conf')
+    const generated = readFileSync(edited, 'utf8')
+    writeFileSync(edited, `${generated}; edited by hand\n`)
+    const untouched = statSync(join(dir, 'orgs', '101', 'queues.conf')).ino
+    const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+    assert.deepEqual([res.success, res.message], [true, '1 files written'], JSON.stringify(res))
+    assert.equal(readFileSync(edited, 'utf8'), generated, 'the hand edit is gone')
+    assert.equal(statSync(join(dir, 'orgs', '101', 'queues.conf')).ino, untouched, 'a file whose text is the same is not written again')
+    assert.equal(readFileSync(join(res.backup_path, 'orgs', '101', 'extensions.conf'), 'utf8'), `${generated}; edited by hand\n`, 'the backup has the file as it was found')
+    for (const f of ['pjsip.conf', 'queues.conf', 'extensions.conf', 'orgs/101/pjsip.conf', 'orgs/101/queues.conf']) assert.ok(statSync(join(res.backup_path, f)).isFile(), `the backup holds ${f}`)
+  })
+
   it('save_to_disk=false validates only; problems come back in errors with success false (HTTP 200), nothing written', async () => {
     const dry = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=false' })).json()
     assert.deepEqual([dry.success, dry.backup_path, dry.errors, dry.outcome], [true, null, [], 'checked'])
@@ -99,16 +114,16 @@ describe('PBX configuration routes without AMI', () => {
   })
 
   it('a failed write leaves the previous files in place', async () => {
-    const before = readConfig(dir, 'queues.conf')
+    const before = readConfig(dir, 'pjsip.conf')
     await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/endpoints/`, headers: admin, payload: { name: 'Ещё', extension: '004', password: PASSWORD } })
-    const blocker = join(dir, `.queues.conf.tmp-${process.pid}`)
+    // a file that does change: the organization's endpoints (a file whose text is unchanged is not written at all)
+    const blocker = join(dir, 'orgs', '101', `.pjsip.conf.tmp-${process.pid}`)
     mkdirSync(blocker) // the temporary file cannot be opened: the write fails half-way
     try {
       const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
-      assert.deepEqual([res.success, res.outcome], [false, 'write_failed'])
+      assert.deepEqual([res.success, res.outcome], [false, 'write_failed'], JSON.stringify(res))
       assert.match(res.message, /previous files are in place/)
-      assert.equal(readConfig(dir, 'queues.conf'), before)
-      assert.ok(!readConfig(dir, 'pjsip.conf').includes('[101004]'), 'no file of the new set was put in place')
+      assert.equal(readConfig(dir, 'pjsip.conf'), before, 'no file of the new set was put in place')
     } finally {
       rmSync(blocker, { recursive: true })
     }

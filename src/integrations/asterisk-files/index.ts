@@ -1,4 +1,5 @@
-import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 
@@ -8,10 +9,6 @@ import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
  */
 export const CONFIG_FILE_MODE = 0o640
 export const CONFIG_DIR_MODE = 0o750
-
-const WRITE_BATCH = 1 << 20
-/** buffers to one writev: well below the system's IOV_MAX (1,024 on Linux) */
-const WRITE_BUFFERS = 512
 
 /** files handled at once: the caller waits beyond, so what waits to be written is never the whole tree */
 const WRITE_CONCURRENCY = 16
@@ -23,27 +20,13 @@ async function inParallel<T> (items: T[], work: (item: T) => Promise<void>): Pro
   }))
 }
 
-/** writes the pieces in order, about a megabyte at a time: a file of 100 MB is never held whole */
-async function writeDurably (path: string, content: Iterable<string>): Promise<void> {
+/** the file's bytes, flushed to the disk before the caller renames it over the one in use */
+async function writeDurably (path: string, bytes: Buffer): Promise<void> {
   const handle = await open(path, 'w', CONFIG_FILE_MODE)
   try {
     // the mode open() gives is narrowed by the umask: a umask of 077 would shut Asterisk's group out
     if ((process.umask() & CONFIG_FILE_MODE) !== 0) await handle.chmod(CONFIG_FILE_MODE)
-    let batch: Buffer[] = []
-    let size = 0
-    const flush = async () => {
-      const { bytesWritten } = await handle.writev(batch)
-      if (bytesWritten !== size) throw new Error(`${path}: ${bytesWritten} of ${size} bytes written`)
-      batch = []
-      size = 0
-    }
-    for (const piece of content) {
-      const bytes = Buffer.from(piece, 'utf8')
-      batch.push(bytes)
-      size += bytes.length
-      if (size >= WRITE_BATCH || batch.length >= WRITE_BUFFERS) await flush()
-    }
-    if (size > 0) await flush()
+    await handle.writeFile(bytes)
     await handle.sync()
   } finally {
     await handle.close()
@@ -80,7 +63,7 @@ async function backUp (dir: string, names: string[], now: Date): Promise<string>
   for (let n = 1; await exists(backupPath); n++) backupPath = join(backups, `${stamp}-${n}`)
   const partial = join(backups, `.${stamp}.partial`)
   await mkdir(partial, { recursive: true, mode: CONFIG_DIR_MODE })
-  for (const folder of new Set(names.filter((name) => name.includes('/')).map(dirname))) await mkdir(join(partial, folder), { recursive: true, mode: CONFIG_DIR_MODE })
+  await inParallel([...new Set(names.filter((name) => name.includes('/')).map(dirname))], async (folder) => { await mkdir(join(partial, folder), { recursive: true, mode: CONFIG_DIR_MODE }) })
   await inParallel(names, async (name) => { await keepPrevious(join(dir, name), join(partial, name)) })
   await syncPath(partial)
   await rename(partial, backupPath)
@@ -100,20 +83,36 @@ export async function listBackups (dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'backups')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort().reverse()
 }
 
-const readText = async (path: string) => readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return undefined; throw err })
+/**
+ * The file's bytes, read at once: a configuration file is tens of kilobytes from the page cache, a
+ * few microseconds, where the promise API's four trips through the thread pool would cost more than
+ * the reading (a full generation reads 3,000 of them).
+ */
+function readBytes (path: string): Buffer | undefined {
+  try {
+    return readFileSync(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
+  }
+}
 
 /**
  * Changes to a tree of configuration files (the main files and the organizations' own files they
  * include), staged file by file as they are rendered, then put in place at once: a change to one
  * organization writes only its files, and a full generation never holds every file in memory.
- * Each new file goes to a temporary name first (written and flushed), the files replaced or removed
- * are kept in `backups/<timestamp>/` under their paths (hard links: a backup of 100 MB costs
- * nothing), then the temporary files are renamed over and their folders synced; only the newest
- * `keepBackups` backups are kept. A write that fails leaves every file as it was (`abort` removes the temporary
- * ones). A file whose text is already the one put is left untouched, unless `force`.
+ * A file whose text is already the one put is left untouched. Each new file goes to a temporary
+ * name first (written and flushed), the files replaced or removed are kept in `backups/<timestamp>/`
+ * under their paths (hard links: a backup of 100 MB costs nothing), then the temporary files are
+ * renamed over and their folders synced; only the newest `keepBackups` backups are kept. With
+ * `backupAll` the backup holds every file put, changed or not: a whole set to go back to (a file is
+ * only ever replaced by a rename, never rewritten in place, so a link to an unchanged file keeps its
+ * text). A write that fails leaves every file as it was (`abort` removes the temporary ones).
  */
-export function openConfigTree (dir: string, { force = false, keepBackups = 20 }: { force?: boolean, keepBackups?: number } = {}) {
+export function openConfigTree (dir: string, { backupAll = false, keepBackups = 20 }: { backupAll?: boolean, keepBackups?: number } = {}) {
   const writes: string[] = []
+  /** the files put that were there before (read to compare): what a backup of the set holds */
+  const present: string[] = []
   const removes: string[] = []
   const inFlight = new Set<Promise<void>>()
   let failure: unknown
@@ -121,13 +120,17 @@ export function openConfigTree (dir: string, { force = false, keepBackups = 20 }
   const folders = new Map<string, Promise<unknown>>()
 
   async function stage (path: string, text: string) {
-    if (!force && (await readText(join(dir, path))) === text) return
+    // compared as bytes: decoding the file to a string would cost more than the reading
+    const bytes = Buffer.from(text, 'utf8')
+    const before = readBytes(join(dir, path))
+    if (before !== undefined) present.push(path)
+    if (before?.equals(bytes) === true) return
     const folder = join(dir, dirname(path))
     let made = folders.get(folder)
     if (!made) folders.set(folder, made = mkdir(folder, { recursive: true, mode: CONFIG_DIR_MODE }))
     await made
     writes.push(path)
-    await writeDurably(temp(path), [text])
+    await writeDurably(temp(path), bytes)
   }
 
   const drain = async (limit: number) => {
@@ -136,7 +139,7 @@ export function openConfigTree (dir: string, { force = false, keepBackups = 20 }
   }
 
   return {
-    /** the file's new text: written to its temporary name in the background */
+    /** the file's new text: compared with the file there and, when it differs, written to its temporary name in the background */
     async put (path: string, text: string) {
       if (failure) throw failure
       const done: Promise<void> = stage(path, text).catch((err: unknown) => { failure ??= err }).finally(() => { inFlight.delete(done) })
@@ -147,15 +150,17 @@ export function openConfigTree (dir: string, { force = false, keepBackups = 20 }
     /** puts every staged file in place; answers the paths whose text changed and the backup */
     async commit (now: Date): Promise<{ changed: string[], backupPath: string | null }> {
       await drain(0)
-      const existing = async (paths: string[]) => { const found = new Set<string>(); await inParallel(paths, async (path) => { if (await exists(join(dir, path))) found.add(path) }); return paths.filter((p) => found.has(p)) }
-      const gone = await existing(removes)
-      if (writes.length + gone.length === 0) return { changed: [], backupPath: null }
-      const previous = await existing([...writes, ...gone])
-      const backupPath = previous.length > 0 ? await backUp(dir, previous, now) : null
+      const found = new Set<string>()
+      await inParallel(removes, async (path) => { if (await exists(join(dir, path))) found.add(path) })
+      const gone = removes.filter((path) => found.has(path))
+      if (writes.length + gone.length === 0 && !backupAll) return { changed: [], backupPath: null }
+      const replaced = new Set(writes)
+      const kept = [...(backupAll ? present : present.filter((path) => replaced.has(path))), ...gone]
+      const backupPath = kept.length > 0 ? await backUp(dir, kept, now) : null
       await inParallel(writes, async (path) => { await rename(temp(path), join(dir, path)) })
-      for (const path of gone) await rm(join(dir, path), { force: true })
+      await inParallel(gone, async (path) => { await rm(join(dir, path), { force: true }) })
       await inParallel([...new Set([...writes, ...gone].map((path) => join(dir, dirname(path))))], async (folder) => { await syncPath(folder).catch(() => {}) })
-      await pruneBackups(dir, keepBackups)
+      if (backupPath !== null) await pruneBackups(dir, keepBackups)
       return { changed: [...writes, ...gone].sort(), backupPath }
     },
     /** a write failed, or the caller gave up: the temporary files go, every file stays as it was */
@@ -171,6 +176,6 @@ export async function removeTreeLeftovers (dir: string): Promise<void> {
   await removeLeftovers(dir).catch(() => {})
   const orgs = join(dir, 'orgs')
   for (const folder of await readdir(orgs).catch(() => [] as string[])) {
-    for (const name of await readdir(join(orgs, folder)).catch(() => [] as string[])) if (TEMP_FILE.test(name)) await rm(join(orgs, folder, name), { force: true })
+    for (const name of await readdir(join(orgs, folder)).catch(() => [] as string[])) if (TEMP_FILE.test(name)) await rm(join(orgs, folder, name), { force: true }).catch(() => {})
   }
 }

@@ -74,7 +74,7 @@ function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlace
 }
 
 /** organizations rendered together: their rows are read while the ones before are rendered and written */
-const BATCH = 50
+const BATCH = 100
 
 export function createPbxApplier ({ repo, transaction, places, clock, control, options, reloaded }: {
   repo: PbxRepo
@@ -109,7 +109,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
       const soundsOf: PbxOrganization[] = []
       const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
       if (full) await removeTreeLeftovers(places.configDir)
-      const tree = openConfigTree(places.configDir, { force: full, keepBackups: places.backupRetention })
+      const tree = openConfigTree(places.configDir, { backupAll: full, keepBackups: places.backupRetention })
       const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
       let next = batches.length > 0 ? loadPbxOrganizations(tx, shared, batches[0]!) : undefined
       try {
