@@ -82,6 +82,8 @@ export interface Config {
     asteriskConfigDir: string
     /** whether changes apply themselves (with AMI) */
     apply: 'auto' | 'off'
+    /** Asterisk's log of warnings and errors: what it refused is read from it after each reload */
+    asteriskLog?: string
     /** how many backups of earlier configuration sets generate-configs keeps */
     backupRetention: number
     /** the realm of SIP digest credentials (Asterisk's default is `asterisk`) */
@@ -347,6 +349,7 @@ export function loadConfig (env: Env = process.env): Config {
       configDir: e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`,
       asteriskConfigDir: pbxAsteriskConfigDir(e),
       apply: e.PBX_APPLY,
+      asteriskLog: e.PBX_ASTERISK_LOG,
       soundsDir: e.PBX_SOUNDS_DIR ?? `${e.PBX_CONFIG_DIR ?? `${e.DATA_DIR}/asterisk`}/sounds`,
       recordingsDir: pbxRecordingsDir(e),
       backupRetention: e.PBX_BACKUP_RETENTION,

@@ -32,7 +32,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/trunks': ['trunks', 'outboundRoutes', 'outboundRouteTrunks'],
   'modules/line-switch': ['lineSwitches'],
   'modules/placed-calls': ['placedCalls', 'callbackRequests'],
-  'modules/pbx': ['pbxVersions', 'pbxApplyState'],
+  'modules/pbx': ['pbxVersions', 'pbxApplyState', 'pbxAsteriskRefusals'],
 }
 
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))

@@ -5,7 +5,7 @@
 // also after a restart; a failed write leaves every file as it was; what an apply writes after
 // random edits is byte for byte what a full generation writes.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -43,7 +43,9 @@ describe('the PBX configuration applies itself (with AMI)', () => {
   const orgs: { id: number, prefix: string }[] = []
   const queueOf: Record<number, number> = {}
   const metrics = createMetrics({ processFigures: false })
-  const env = () => peer.env({ PBX_CONFIG_DIR: dir, AMI_TIMEOUT: '1s', AMI_RELOAD_TIMEOUT: '2s' })
+  const env = () => peer.env({ PBX_CONFIG_DIR: dir, PBX_ASTERISK_LOG: asteriskLog(), AMI_TIMEOUT: '1s', AMI_RELOAD_TIMEOUT: '2s' })
+  /** Asterisk's log, beside the files: the peer writes to it what Asterisk 22.10.1 logs when it refuses an endpoint */
+  const asteriskLog = () => join(dir, '..', `${relative(tmpdir(), dir)}-messages.log`)
   const reloadsSince = (from: number) => peer.state.received.slice(from).filter((a) => a.Action === 'Command' && RELOADS.includes(a.Command!)).map((a) => a.Command!)
   const applyState = async () => (await t.app.inject({ url: '/api/pbx/apply-state', headers: admin })).json()
   const applied = (what: string) => eventually(async () => { const s = await applyState(); return s.state === 'applied' ? s : undefined }, 15_000, what)
@@ -126,6 +128,47 @@ describe('the PBX configuration applies itself (with AMI)', () => {
     await eventually(async () => (await applyState()).refused.length === 0, 10_000, 'the problem gone')
     assert.equal((await t.app.inject({ url: `/api/organizations/${bad.id}/pbx-state`, headers: admin })).json().problem, null)
     assert.doesNotMatch(await metrics.registry.metrics(), /pbx_organization_refused\{/)
+  })
+
+  it('what Asterisk refused in an organization\'s files is said on that organization in its log\'s words; read clean, it is gone', async () => {
+    const [bad, good] = [orgs[0]!, orgs[1]!]
+    // Asterisk 22.10.1's lines when pjsip.conf has allow=nosuchcodec (test:pbx sees the real ones), and a line about something else
+    const stamp = '[2026-11-29 17:33:14.910]'
+    let refusing = true
+    peer.state.onAction = (action) => {
+      if (action.Command !== 'module reload res_pjsip.so') return
+      appendFileSync(asteriskLog(), refusing
+        ? `${stamp} VERBOSE[14808] loader.c: Reloading module 'res_pjsip.so' (Basic SIP resource)\n${stamp} WARNING[14790] format_cap.c: Cannot allow unknown format 'nosuchcodec'\n` +
+          `${stamp} ERROR[14790] config_options.c: Error parsing allow=nosuchcodec at line 6 of ${dir}/orgs/101/pjsip.conf\n` +
+          `${stamp} ERROR[14790] res_sorcery_config.c: Could not create an object of type 'endpoint' with id '101001' from configuration file 'pjsip.conf'\n` +
+          `${stamp} NOTICE[14790] res_sorcery_config.c: Retaining existing configuration for object of type 'endpoint' with id '101001'\n` +
+          `${stamp} WARNING[14791] res_pjsip_registrar.c: Registration from 'sip:9@10.0.0.1' failed: no such endpoint\n`
+        : `${stamp} VERBOSE[14808] loader.c: Reloading module 'res_pjsip.so' (Basic SIP resource)\n`)
+    }
+    try {
+      const res = await t.app.inject({ method: 'PUT', url: `/api/organizations/${bad.id}/endpoints/101001`, headers: admin, payload: { allow: 'nosuchcodec' } })
+      assert.equal(res.statusCode, 200, res.body)
+      const own = await eventually(async () => { const s = (await t.app.inject({ url: `/api/organizations/${bad.id}/pbx-state`, headers: admin })).json(); return s.state === 'refused' ? s : undefined }, 10_000, 'Asterisk\'s refusal on the organization')
+      assert.equal(own.refused_by, 'asterisk')
+      // the warning that names neither a file nor an object cannot be said to be 101's: left out
+      assert.equal(own.problem, `Error parsing allow=nosuchcodec at line 6 of ${dir}/orgs/101/pjsip.conf; Could not create an object of type 'endpoint' with id '101001' from configuration file 'pjsip.conf'`)
+      const state = await applyState()
+      assert.deepEqual(state.refused.map((r: { prefix: string, refused_by: string }) => [r.prefix, r.refused_by]), [['101', 'asterisk']])
+      assert.equal(state.asterisk_problem, null, 'the line about a registration is not about the files')
+      assert.equal((await t.app.inject({ url: `/api/organizations/${good.id}/pbx-state`, headers: admin })).json().state, 'applied', 'the other organization is not touched')
+      assert.match(await metrics.registry.metrics(), /pbx_organization_refused\{organization="101"\} 1/)
+
+      // a reload asked by hand reads the log too
+      refusing = false
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=pjsip', headers: admin })).json().success, true)
+      const clean = (await t.app.inject({ url: `/api/organizations/${bad.id}/pbx-state`, headers: admin })).json()
+      assert.deepEqual([clean.state, clean.problem, clean.refused_by], ['applied', null, null])
+      assert.doesNotMatch(await metrics.registry.metrics(), /pbx_organization_refused\{/)
+    } finally {
+      peer.state.onAction = undefined
+      await t.app.inject({ method: 'PUT', url: `/api/organizations/${bad.id}/endpoints/101001`, headers: admin, payload: { allow: 'alaw,ulaw' } })
+      await applied('the codec put back')
+    }
   })
 
   it('a write that fails leaves every file as it was and says so; once it can, the change applies', async () => {

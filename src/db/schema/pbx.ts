@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, check, integer, pgTable, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core'
+import { bigint, check, integer, pgTable, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core'
 
 // The PBX configuration applies itself (issue 51). Triggers on every table the generated files are
 // written from give the scope they belong to a new version (a sequence's next value); the apply
@@ -34,3 +34,17 @@ export const pbxApplyState = pgTable('pbx_apply_state', {
   error: text('error'),
   error_at: timestamp('error_at', { withTimezone: true }),
 }, (t) => [check('pbx_apply_state_one_row', sql`${t.id} = 1`)])
+
+/**
+ * What Asterisk refused in the files its last reload of a module read (PBX_ASTERISK_LOG): a reload of
+ * a module reads all of that module's files, so its rows replace the module's earlier ones.
+ */
+export const pbxAsteriskRefusals = pgTable('pbx_asterisk_refusals', {
+  /** the reload: `pjsip`, `dialplan`, `queues` */
+  module: varchar('module', { length: 16 }).notNull(),
+  /** an organization's id, or 0 for the shared part */
+  scope: integer('scope').notNull(),
+  /** Asterisk's words (its log lines' messages) */
+  message: text('message').notNull(),
+  logged_at: timestamp('logged_at', { withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.module, t.scope] })])

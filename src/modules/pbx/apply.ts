@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { openConfigTree, removeTreeLeftovers } from '../../integrations/asterisk-files/index.js'
 import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
+import type { AsteriskLog, AsteriskLogLine } from '../../integrations/asterisk-log/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { promptFiles } from './call-flow.js'
@@ -19,6 +20,7 @@ import { configFiles, flowOf, organizationProblems, sipTrunks, validateModel, ty
 import { loadPbxModel, loadPbxOrganizations, loadPbxShared } from './model.js'
 import type { PbxRepo, PbxTxRepo, ScopeApplied } from './repo.js'
 import { sharedTrunkProblems } from './trunk-config.js'
+import { attributeRefusals } from './asterisk-refusals.js'
 
 export type ReloadModule = 'pjsip' | 'dialplan' | 'queues'
 export const RELOAD_COMMANDS: Record<ReloadModule, string> = { pjsip: 'module reload res_pjsip.so', dialplan: 'dialplan reload', queues: 'queue reload all' }
@@ -76,12 +78,14 @@ function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlace
 /** organizations rendered together: their rows are read while the ones before are rendered and written */
 const BATCH = 100
 
-export function createPbxApplier ({ repo, transaction, places, clock, control, options, reloaded }: {
+export function createPbxApplier ({ repo, transaction, places, clock, control, asteriskLog, options, reloaded }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   places: ApplyPlaces
   clock: Clock
   control?: PbxControl
+  /** where Asterisk says what it refused (PBX_ASTERISK_LOG) */
+  asteriskLog?: AsteriskLog
   /** the generators' options of the moment (the calendar, the recordings' folder) */
   options: () => Promise<PbxOptions>
   /** after the dialplan was reloaded: what lives in Asterisk's database is put back (the lines' switches) */
@@ -180,6 +184,21 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
   const soundManifests = async () => new Set((await readdir(join(places.soundsDir, SOUNDS_MANIFESTS)).catch(() => [] as string[]))
     .map((name) => /^org(\d+)\.json$/.exec(name)?.[1]).filter((p): p is string => p !== undefined))
 
+  /** what Asterisk logged while it reloaded `module`, said of the organizations whose files it names */
+  async function heardRefusals (module: ReloadModule, lines: AsteriskLogLine[]) {
+    const organizations = new Map<string, number>()
+    for (const v of await repo.versions()) if (v.scope > 0 && v.prefix !== null) organizations.set(v.prefix, v.scope)
+    await repo.asteriskRefused(module, attributeRefusals(lines, organizations, places.asteriskConfigDir), clock())
+  }
+
+  /** one module reloaded, and what Asterisk refused meanwhile kept; answers Asterisk's output */
+  async function reloadModule (pbx: PbxControl, module: ReloadModule): Promise<string[]> {
+    const mark = await asteriskLog?.mark()
+    const output = await pbx.reload(RELOAD_COMMANDS[module])
+    if (asteriskLog && mark !== undefined) await heardRefusals(module, await asteriskLog.since(mark))
+    return output
+  }
+
   /** the reloads the files on disk still need; answers what Asterisk said, or why it could not */
   async function reloadPending (): Promise<{ reloaded: ReloadModule[], error?: string }> {
     const state = await repo.state()
@@ -187,7 +206,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
     if (pending.length === 0) return { reloaded: [] }
     if (!control) return { reloaded: [], error: 'Asterisk Manager Interface is not configured' }
     try {
-      for (const module of pending) await control.reload(RELOAD_COMMANDS[module])
+      for (const module of pending) await reloadModule(control, module)
     } catch (err) {
       const error = `Asterisk did not reload: ${(err as Error).message}`
       await repo.failed(error, clock())
@@ -201,6 +220,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, o
   return {
     write,
     reloadPending,
+    reloadModule,
     /** a dry run: every organization's problems, nothing written */
     async check (): Promise<string[]> {
       const { organizations, trunks } = await loadPbxModel(repo)

@@ -1,6 +1,7 @@
 import { transactional, type Database } from '../../db/client.js'
 import { createNotifier } from '../../db/notify.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import { openAsteriskLog } from '../../integrations/asterisk-log/index.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Metrics } from '../../lib/metrics.js'
 import type { ServiceModule } from '../../lib/module.js'
@@ -28,6 +29,7 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
   const service = createPbxService({
     repo, transaction: transactional(db, createPbxRepo), configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
     backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current, reloaded: deps.reloaded,
+    asteriskLog: deps.pbx.asteriskLog === undefined ? undefined : openAsteriskLog(deps.pbx.asteriskLog),
   })
   const auto = deps.pbx.apply === 'auto' && deps.control !== undefined
   const autoApply = createAutoApply({
@@ -46,9 +48,10 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
     if (lead) { timer = setInterval(() => { void autoApply.check() }, APPLY_CHECK_MS); void autoApply.check() }
   }
   const applying = () => auto && autoApply.applying
-  deps.metrics?.sampled('gauge', 'pbx_organization_refused', 'Organizations whose configuration has a problem (1 each, by prefix): the PBX keeps their last good one (GET /api/pbx/apply-state says why)', ['organization'], async () => {
+  deps.metrics?.sampled('gauge', 'pbx_organization_refused', 'Organizations whose configuration has a problem, or that Asterisk refused in part (1 each, by prefix): the PBX keeps their last good one (GET /api/pbx/apply-state says why)', ['organization'], async () => {
     const prefixes = new Map((await repo.activeOrganizations()).map((o) => [o.id, o.prefix]))
-    return (await repo.versions()).filter((v) => v.problem !== null && prefixes.has(v.scope)).map((v) => ({ labels: { organization: prefixes.get(v.scope)! }, value: 1 }))
+    const refused = new Set([...(await repo.versions()).filter((v) => v.problem !== null).map((v) => v.scope), ...(await repo.asteriskRefusals()).map((r) => r.scope)])
+    return [...refused].filter((scope) => prefixes.has(scope)).map((scope) => ({ labels: { organization: prefixes.get(scope)! }, value: 1 }))
   })
   deps.metrics?.sampled('gauge', 'pbx_apply_pending', 'What waits to reach Asterisk: organizations (and shared parts) changed but not written, reloads written but not done', ['what'], async () => [
     { labels: { what: 'changes' }, value: (await repo.versions()).filter((v) => v.applied !== v.version).length },

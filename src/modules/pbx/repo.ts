@@ -1,12 +1,13 @@
-import { eq, inArray, sql } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
-import { pbxApplyState, pbxVersions } from '../../db/schema/pbx.js'
+import { pbxApplyState, pbxAsteriskRefusals, pbxVersions } from '../../db/schema/pbx.js'
 import { recordingFile, routingOf } from '../call-routing/queries.js'
 import { terminalsWithCredentials } from '../endpoints/queries.js'
 import { activeOrganizationsByPrefix, organizationWithTenant } from '../organizations/queries.js'
 import { telephonyEnabled } from '../platform/queries.js'
 import { regionDialCodes } from '../regions/queries.js'
 import { outboundRoutesOf, trunksForPbx } from '../trunks/queries.js'
+import type { AsteriskRefusal } from './asterisk-refusals.js'
 
 const GENERATION_LOCK = 7_351_006
 const versionColumns = { scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since }
@@ -58,6 +59,16 @@ export function createPbxRepo<D extends AppDb> (db: D) {
     /** the reloads done, unless a write came after they began */
     reloaded: async (writeSeq: number) => { await db.update(pbxApplyState).set({ pending_reloads: [], error: null, error_at: null }).where(eq(pbxApplyState.write_seq, writeSeq)) },
     failed: async (error: string, at: Date) => { await db.update(pbxApplyState).set({ error, error_at: at }) },
+    /** what Asterisk refused in its last reload of `module`: replaces what its earlier reload refused */
+    asteriskRefused: async (module: string, refusals: AsteriskRefusal[], at: Date) => {
+      await db.transaction(async (tx) => {
+        await tx.delete(pbxAsteriskRefusals).where(eq(pbxAsteriskRefusals.module, module))
+        if (refusals.length > 0) await tx.insert(pbxAsteriskRefusals).values(refusals.map((r) => ({ module, scope: r.scope, message: r.message, logged_at: at })))
+      })
+    },
+    /** what Asterisk refused, by scope (these scopes only, or all), oldest first */
+    asteriskRefusals: (scopes?: number[]) => db.select().from(pbxAsteriskRefusals)
+      .where(scopes === undefined ? undefined : inArray(pbxAsteriskRefusals.scope, scopes)).orderBy(asc(pbxAsteriskRefusals.logged_at), asc(pbxAsteriskRefusals.module)),
   }
 }
 

@@ -37,9 +37,11 @@ export const ReloadQuery = Type.Object({
 })
 
 export const applyStates = ['applied', 'pending', 'applying', 'waiting_for_asterisk', 'failed', 'off'] as const
+const refusers = ['service', 'asterisk'] as const
 const refusedOrganization = Type.Object({
   organization_id: Type.Integer(), prefix: Type.String(), name: Type.String(),
-  problem: Type.String({ description: 'why its configuration was refused: its last good files stay on the PBX' }),
+  problem: Type.String({ description: 'why its configuration was refused: its last good files stay on the PBX; refused by Asterisk, the words of its log' }),
+  refused_by: OneOf(refusers, { description: 'service: the service found a problem and did not write its files; asterisk: Asterisk read its files and refused part of them (PBX_ASTERISK_LOG), keeping what it ran before' }),
   since: Type.String({ format: 'date-time' }),
 })
 export const PbxApplyState = Type.Object({
@@ -50,11 +52,13 @@ export const PbxApplyState = Type.Object({
   error_at: Nullable(Type.String({ format: 'date-time' })),
   refused: Type.Array(refusedOrganization, { description: 'organizations whose configuration Asterisk was not given (at most 200)' }),
   trunks_problem: Nullable(Type.String({ description: 'why the trunks\' file kept its last good version' })),
+  asterisk_problem: Nullable(Type.String({ description: 'what Asterisk refused in the main files or the trunks\' file at its last reload, in its log\'s words (PBX_ASTERISK_LOG)' })),
 }, { $id: 'PbxApplyState' })
 export const OrganizationApplyState = Type.Object({
   state: OneOf([...applyStates, 'refused'] as const, { description: 'as the PBX\'s, for this organization; refused: its configuration has a problem, its last good one stays' }),
   applied_at: Nullable(Type.String({ format: 'date-time' })),
-  problem: Nullable(Type.String()),
+  problem: Nullable(Type.String({ description: 'why its configuration was refused; by Asterisk, the words of its log' })),
+  refused_by: Nullable(OneOf(refusers)),
   error: Nullable(Type.String()),
 }, { $id: 'OrganizationApplyState' })
 

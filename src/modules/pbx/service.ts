@@ -1,10 +1,11 @@
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
+import type { AsteriskLog } from '../../integrations/asterisk-log/index.js'
 import { join } from 'node:path'
 import type { Clock } from '../../lib/clock.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
-import { createPbxApplier } from './apply.js'
+import { createPbxApplier, RELOAD_COMMANDS, type ReloadModule } from './apply.js'
 import { dialplanCalendar } from './call-flow.js'
 import { configFiles, defaultPbxOptions, extensionsConfig, queuesConfig, sipConfig, type PbxOptions, type PbxOrganization } from './generators.js'
 import { wholeText } from './config-text.js'
@@ -19,16 +20,14 @@ const generators = {
 }
 export type ConfigType = keyof typeof generators
 
-const reloadCommands: Record<typeof reloadModules[number], string[]> = {
-  all: ['module reload res_pjsip.so', 'dialplan reload', 'queue reload all'],
-  pjsip: ['module reload res_pjsip.so'],
-  dialplan: ['dialplan reload'],
-  queues: ['queue reload all'],
-}
+const reloadsOf: Record<typeof reloadModules[number], ReloadModule[]> = { all: ['pjsip', 'dialplan', 'queues'], pjsip: ['pjsip'], dialplan: ['dialplan'], queues: ['queues'] }
+
+/** a scope's refusals by each module's reload, as one text (null: none) */
+const joinedOrNull = (messages: string[]) => (messages.length > 0 ? messages.join('; ') : null)
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, calendar, reloaded }: {
+export function createPbxService ({ repo, transaction, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, asteriskLog, calendar, reloaded }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   configDir: string
@@ -44,6 +43,8 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
   backupRetention?: number
   clock: Clock
   control?: PbxControl
+  /** where Asterisk says what it refused (PBX_ASTERISK_LOG) */
+  asteriskLog?: AsteriskLog
   /** after a generation Asterisk reloaded: what lives in Asterisk's database is put back (the lines' switches) */
   reloaded?: () => Promise<void>
 }) {
@@ -51,7 +52,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     if (!control) return { success: false, message: NO_AMI, output: '', outcome: 'not_configured' as const }
     const output: string[] = []
     try {
-      for (const command of reloadCommands[module]) output.push(`> ${command}`, ...await control.reload(command))
+      for (const each of reloadsOf[module]) output.push(`> ${RELOAD_COMMANDS[each]}`, ...await applier.reloadModule(control, each))
       return { success: true, message: `Reloaded: ${module}`, output: output.join('\n'), outcome: 'reloaded' as const }
     } catch (err) {
       return { success: false, message: `Reload failed: ${(err as Error).message}`, output: output.join('\n'), outcome: 'reload_failed' as const }
@@ -64,7 +65,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     return { ...defaultPbxOptions, recordingsDir, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
   }
 
-  const applier = createPbxApplier({ repo, transaction, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, options, reloaded })
+  const applier = createPbxApplier({ repo, transaction, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, asteriskLog, options, reloaded })
   const mainFiles = () => Object.keys(configFiles).sort().map((name) => join(configDir, name))
 
   /** generate-configs: every organization rendered, every file that differs from it written and the whole set backed up; those with problems keep their last good files */
@@ -105,11 +106,16 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
 
     /** how the configuration stands on the PBX: applied, pending, waiting for Asterisk, what was refused */
     async applyState (auto: boolean, applying: boolean) {
-      const [state, versions, active] = [await repo.state(), await repo.versions(), await repo.activeOrganizations()]
+      const [state, versions, active, asterisk] = [await repo.state(), await repo.versions(), await repo.activeOrganizations(), await repo.asteriskRefusals()]
       const names = new Map(active.map((o) => [o.id, o]))
       const pending = versions.some((v) => v.applied !== v.version)
-      const refused = versions.filter((v) => v.problem !== null && names.has(v.scope)).slice(0, 200)
-        .map((v) => ({ organization_id: v.scope, prefix: names.get(v.scope)!.prefix, name: names.get(v.scope)!.name, problem: v.problem!, since: (v.problem_since ?? state.applied_at ?? clock()).toISOString() }))
+      const organization = (id: number) => ({ organization_id: id, prefix: names.get(id)!.prefix, name: names.get(id)!.name })
+      const refused = [
+        ...versions.filter((v) => v.problem !== null && names.has(v.scope))
+          .map((v) => ({ ...organization(v.scope), problem: v.problem!, refused_by: 'service' as const, since: (v.problem_since ?? state.applied_at ?? clock()).toISOString() })),
+        ...asterisk.filter((r) => names.has(r.scope))
+          .map((r) => ({ ...organization(r.scope), problem: r.message, refused_by: 'asterisk' as const, since: r.logged_at.toISOString() })),
+      ].slice(0, 200)
       return {
         state: stateOf(auto, applying, pending, state),
         applied_at: state.applied_at?.toISOString() ?? null,
@@ -118,6 +124,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
         error_at: state.error_at?.toISOString() ?? null,
         refused,
         trunks_problem: versions.find((v) => v.scope === PBX_SCOPE_SHARED)?.problem ?? null,
+        asterisk_problem: joinedOrNull(asterisk.filter((r) => r.scope === PBX_SCOPE_SHARED).map((r) => r.message)),
       }
     },
 
@@ -125,13 +132,16 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
 
     /** the same for one organization: whether its last edit runs on the PBX */
     async organizationApplyState (organizationId: number, auto: boolean, applying: boolean) {
-      const [state, versions] = [await repo.state(), await repo.versionsOf([organizationId, PBX_SCOPE_SHARED, PBX_SCOPE_EVERY_ORGANIZATION])]
+      const [state, versions, asterisk] = [await repo.state(), await repo.versionsOf([organizationId, PBX_SCOPE_SHARED, PBX_SCOPE_EVERY_ORGANIZATION]), await repo.asteriskRefusals([organizationId])]
       const own = versions.find((v) => v.scope === organizationId)
       const pending = own === undefined ? false : own.applied !== own.version || versions.some((v) => v.scope <= 0 && v.applied !== v.version)
+      const asteriskSaid = joinedOrNull(asterisk.map((r) => r.message))
+      const refusedBy = own?.problem ? 'service' as const : asteriskSaid !== null ? 'asterisk' as const : null
       return {
-        state: own?.problem && !pending ? 'refused' as const : stateOf(auto, applying, pending, state),
+        state: refusedBy !== null && !pending ? 'refused' as const : stateOf(auto, applying, pending, state),
         applied_at: state.applied_at?.toISOString() ?? null,
-        problem: own?.problem ?? null,
+        problem: own?.problem ?? asteriskSaid,
+        refused_by: refusedBy,
         error: state.error,
       }
     },
