@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -20,10 +20,12 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
   let browser: Browser
   let orgId = 0
   const recordings = mkdtempSync(join(tmpdir(), 'appeals-recordings-'))
+  /** Asterisk's log: the peer writes what Asterisk 22.10.1 logs when it refuses an endpoint */
+  const asteriskLog = join(recordings, 'asterisk-messages.log')
 
   before(async () => {
     peer = await startAmiPeer()
-    service = await startServiceAsReadme({ ...peer.env(), RECORDINGS_DIR: recordings, RECORDING_SWEEP_INTERVAL: '1s' })
+    service = await startServiceAsReadme({ ...peer.env(), RECORDINGS_DIR: recordings, RECORDING_SWEEP_INTERVAL: '1s', PBX_ASTERISK_LOG: asteriskLog })
     browser = await launchChromium()
     const admin = serviceApi(service.url, await apiToken(service.url, ADMIN))
     const [region] = await admin<{ id: number }[]>('GET', '/api/regions/tree')
@@ -295,6 +297,21 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     await page.goto(`${service.url}/console/admin/terminals?organization=${orgId}`)
     await page.getByTestId('organization-apply-state').getByText(/\d\d:\d\d:\d\d қолданылды/).waitFor({ timeout: 20_000 })
     await screenshot(page, 'pbx-04-terminals-applied-kk')
+    // a codec Asterisk does not know: written, and refused by Asterisk in its log; said in its words
+    peer.state.onAction = (action) => {
+      if (action.Command === 'module reload res_pjsip.so') appendFileSync(asteriskLog, '[2026-11-29 17:33:14.910] ERROR[14790] res_sorcery_config.c: Could not create an object of type \'endpoint\' with id \'101001\' from configuration file \'pjsip.conf\'\n')
+    }
+    await admin('PUT', `/api/organizations/${orgId}/endpoints/101001`, { allow: 'nosuchcodec' })
+    await page.getByTestId('organization-apply-problem').getByText(/Asterisk ұйым конфигурациясының/).waitFor({ timeout: 20_000 })
+    await page.getByTestId('organization-apply-problem').getByText(/Could not create an object of type 'endpoint' with id '101001'/).waitFor()
+    await screenshot(page, 'pbx-05-terminals-asterisk-refused-kk')
+    await page.getByText('Русский').click()
+    await page.goto(`${service.url}/console/admin/pbx`)
+    await page.getByTestId('pbx-apply-refused').getByText('Asterisk', { exact: true }).waitFor({ timeout: 20_000 })
+    await screenshot(page, 'pbx-06-asterisk-refused')
+    peer.state.onAction = undefined
+    await admin('PUT', `/api/organizations/${orgId}/endpoints/101001`, { allow: 'alaw,ulaw' })
+    await page.getByTestId('pbx-apply-refused').waitFor({ state: 'detached', timeout: 20_000 })
     await page.close()
   })
 })

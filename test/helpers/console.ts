@@ -64,7 +64,9 @@ export async function startServiceAsReadme (env: Record<string, string | undefin
     async stop () {
       // npm starts node: the signal goes to the whole group
       try { process.kill(-child.pid!, 'SIGTERM') } catch {}
+      const stopping = Date.now()
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
+      if (child.exitCode === null && child.signalCode === null) process.stdout.write(`# the service had not stopped ${Date.now() - stopping} ms after SIGTERM; its last lines:\n${log.split('\n').slice(-20).map((l) => `#   ${l}`).join('\n')}\n`)
       rmSync(dataDir, { recursive: true, force: true })
       await postgres?.drop()
     },

@@ -107,7 +107,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
       deps: { metrics },
       env: {
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
-        PBX_CONFIG_DIR: generated, PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'), RECORDING_SWEEP_INTERVAL: '1s', TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
+        PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'), RECORDING_SWEEP_INTERVAL: '1s', TIME_ZONE, WORK_HOURS: '00:00-24:00', AGENT_RESTORE_INTERVAL: '2s',
       },
     })
     url = await t.app.listen({ port: 0, host: '127.0.0.1' })
@@ -846,5 +846,18 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const call = await callAfter(known, (c) => c.ended_at !== null, 'the call kept')
     assert.deepEqual([call.menu_choice, call.language, call.queue], ['2', 'ru', 'org101-queue'], 'the call went on past the change, to its choice\'s queue')
     process.stdout.write(`# pbx: a queue edited was in \`queue show\` ${queueSeen.toFixed(0)} ms later; a terminal created was in Asterisk ${endpointSeen.toFixed(0)} ms later and its phone registered ${registered.toFixed(0)} ms after the create\n`)
+  })
+
+  it('what Asterisk refuses is said on the organization in its log\'s words: a codec it does not know; put right, the state is clean', async () => {
+    const base = `/api/organizations/${ids.org}`
+    const state = async () => (await t.app.inject({ url: `${base}/pbx-state`, headers: admin })).json()
+    await api('PUT', `${base}/endpoints/101005`, { allow: 'nosuchcodec' })
+    const refused = await eventually(async () => { const s = await state(); return s.state === 'refused' ? s : undefined }, 30_000, 'Asterisk\'s refusal')
+    assert.equal(refused.refused_by, 'asterisk')
+    assert.match(refused.problem, /Error parsing allow=nosuchcodec at line \d+ of \S+\/orgs\/101\/pjsip\.conf/)
+    assert.match(refused.problem, /Could not create an object of type 'endpoint' with id '101005'/)
+    assert.match(await asterisk.cli('pjsip show endpoint 101005'), /alaw|ulaw/, 'Asterisk keeps what it ran before')
+    await api('PUT', `${base}/endpoints/101005`, { allow: 'alaw,ulaw' })
+    await eventually(async () => { const s = await state(); return s.state === 'applied' && s.problem === null }, 30_000, 'the refusal gone')
   })
 })

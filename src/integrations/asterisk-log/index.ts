@@ -14,9 +14,8 @@ export interface AsteriskLogLine {
 
 /** a reload logs a few lines per refused object; this much of the log is read after one at most */
 const MAX_READ_BYTES = 1 << 20
-/** the logger thread writes a moment after the reload returns: read once the file stops growing */
-const SETTLE_MS = 100
-const SETTLE_MAX_MS = 2000
+/** Asterisk's logger thread writes a moment after the reload has answered: read this much later */
+const SETTLE_MS = 250
 
 const LINE = /^\[[^\]]*\]\s+(WARNING|ERROR)\[\d+\](?:\[[^\]]*\])*:?\s+([\w.-]+):\s+(.*)$/
 
@@ -43,13 +42,8 @@ export function openAsteriskLog (path: string): AsteriskLog {
   return {
     mark: () => sizeOf(path),
     async since (mark) {
-      let size = await sizeOf(path)
-      for (const until = Date.now() + SETTLE_MAX_MS; Date.now() < until;) {
-        await pause(SETTLE_MS)
-        const now = await sizeOf(path)
-        if (now === size) break
-        size = now
-      }
+      await pause(SETTLE_MS)
+      const size = await sizeOf(path)
       const from = size < mark ? 0 : mark
       const length = Math.min(size - from, MAX_READ_BYTES)
       if (length <= 0) return []
@@ -57,7 +51,9 @@ export function openAsteriskLog (path: string): AsteriskLog {
       try {
         const buffer = Buffer.alloc(length)
         const { bytesRead } = await handle.read(buffer, 0, length, from)
-        return parseAsteriskLog(buffer.subarray(0, bytesRead).toString('utf8'))
+        // a line still being written is not read: only up to the last line's end
+        const end = buffer.subarray(0, bytesRead).lastIndexOf(0x0a) + 1
+        return parseAsteriskLog(buffer.subarray(0, end).toString('utf8'))
       } finally {
         await handle.close()
       }

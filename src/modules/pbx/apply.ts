@@ -184,19 +184,24 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   const soundManifests = async () => new Set((await readdir(join(places.soundsDir, SOUNDS_MANIFESTS)).catch(() => [] as string[]))
     .map((name) => /^org(\d+)\.json$/.exec(name)?.[1]).filter((p): p is string => p !== undefined))
 
-  /** what Asterisk logged while it reloaded `module`, said of the organizations whose files it names */
-  async function heardRefusals (module: ReloadModule, lines: AsteriskLogLine[]) {
-    const organizations = new Map<string, number>()
-    for (const v of await repo.versions()) if (v.scope > 0 && v.prefix !== null) organizations.set(v.prefix, v.scope)
-    await repo.asteriskRefused(module, attributeRefusals(lines, organizations, places.asteriskConfigDir), clock())
+  /**
+   * The modules reloaded, one after another, then what Asterisk logged meanwhile read once (the
+   * reloads do not wait for the log) and kept as what each reload refused; answers Asterisk's output.
+   */
+  async function reloadModules (pbx: PbxControl, modules: ReloadModule[]): Promise<string[][]> {
+    const mark = await asteriskLog?.mark()
+    const outputs: string[][] = []
+    for (const module of modules) outputs.push(await pbx.reload(RELOAD_COMMANDS[module]))
+    if (asteriskLog && mark !== undefined) await heardRefusals(modules, await asteriskLog.since(mark))
+    return outputs
   }
 
-  /** one module reloaded, and what Asterisk refused meanwhile kept; answers Asterisk's output */
-  async function reloadModule (pbx: PbxControl, module: ReloadModule): Promise<string[]> {
-    const mark = await asteriskLog?.mark()
-    const output = await pbx.reload(RELOAD_COMMANDS[module])
-    if (asteriskLog && mark !== undefined) await heardRefusals(module, await asteriskLog.since(mark))
-    return output
+  /** what Asterisk logged while it reloaded `modules`, said of the organizations whose files it names */
+  async function heardRefusals (modules: ReloadModule[], lines: AsteriskLogLine[]) {
+    const organizations = new Map<string, number>()
+    for (const v of await repo.versions()) if (v.scope > 0 && v.prefix !== null) organizations.set(v.prefix, v.scope)
+    const refusals = attributeRefusals(lines, organizations, places.asteriskConfigDir)
+    for (const module of modules) await repo.asteriskRefused(module, refusals.filter((r) => r.module === module), clock())
   }
 
   /** the reloads the files on disk still need; answers what Asterisk said, or why it could not */
@@ -206,7 +211,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
     if (pending.length === 0) return { reloaded: [] }
     if (!control) return { reloaded: [], error: 'Asterisk Manager Interface is not configured' }
     try {
-      for (const module of pending) await reloadModule(control, module)
+      await reloadModules(control, pending)
     } catch (err) {
       const error = `Asterisk did not reload: ${(err as Error).message}`
       await repo.failed(error, clock())
@@ -220,7 +225,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   return {
     write,
     reloadPending,
-    reloadModule,
+    reloadModules,
     /** a dry run: every organization's problems, nothing written */
     async check (): Promise<string[]> {
       const { organizations, trunks } = await loadPbxModel(repo)

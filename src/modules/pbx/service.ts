@@ -52,7 +52,9 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     if (!control) return { success: false, message: NO_AMI, output: '', outcome: 'not_configured' as const }
     const output: string[] = []
     try {
-      for (const each of reloadsOf[module]) output.push(`> ${RELOAD_COMMANDS[each]}`, ...await applier.reloadModule(control, each))
+      const modules = reloadsOf[module]
+      const outputs = await applier.reloadModules(control, modules)
+      modules.forEach((each, i) => output.push(`> ${RELOAD_COMMANDS[each]}`, ...outputs[i]!))
       return { success: true, message: `Reloaded: ${module}`, output: output.join('\n'), outcome: 'reloaded' as const }
     } catch (err) {
       return { success: false, message: `Reload failed: ${(err as Error).message}`, output: output.join('\n'), outcome: 'reload_failed' as const }

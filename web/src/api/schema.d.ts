@@ -5019,13 +5019,20 @@ export interface components {
                 organization_id: number;
                 prefix: string;
                 name: string;
-                /** @description why its configuration was refused: its last good files stay on the PBX */
+                /** @description why its configuration was refused: its last good files stay on the PBX; refused by Asterisk, the words of its log */
                 problem: string;
+                /**
+                 * @description service: the service found a problem and did not write its files; asterisk: Asterisk read its files and refused part of them (PBX_ASTERISK_LOG), keeping what it ran before
+                 * @enum {string}
+                 */
+                refused_by: "service" | "asterisk";
                 /** Format: date-time */
                 since: string;
             }[];
             /** @description why the trunks' file kept its last good version */
             trunks_problem: string | null;
+            /** @description what Asterisk refused in the main files or the trunks' file at its last reload, in its log's words (PBX_ASTERISK_LOG) */
+            asterisk_problem: string | null;
         };
         OrganizationApplyState: {
             /**
@@ -5035,7 +5042,10 @@ export interface components {
             state: "applied" | "pending" | "applying" | "waiting_for_asterisk" | "failed" | "off" | "refused";
             /** Format: date-time */
             applied_at: string | null;
+            /** @description why its configuration was refused; by Asterisk, the words of its log */
             problem: string | null;
+            /** @enum {string|null} */
+            refused_by: "service" | "asterisk" | null;
             error: string | null;
         };
         PlaceCallRequest: {

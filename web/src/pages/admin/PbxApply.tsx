@@ -39,12 +39,14 @@ export function PbxApplyCard () {
           {a.state === 'off' && <Alert type='info' showIcon message={t('pbx.apply.offHint')} />}
           {a.error && <Alert type='error' showIcon data-testid='pbx-apply-error' message={t('pbx.apply.error', { time: a.error_at ? f.clock(a.error_at) : '' })} description={a.error} />}
           {a.trunks_problem && <Alert type='warning' showIcon message={t('pbx.apply.trunksProblem')} description={a.trunks_problem} />}
+          {a.asterisk_problem && <Alert type='warning' showIcon data-testid='pbx-apply-asterisk' message={t('pbx.apply.asteriskProblem')} description={a.asterisk_problem} />}
           {a.refused.length > 0 && (
             <Table<Schemas['PbxApplyState']['refused'][number]>
-              rowKey='organization_id' size='small' pagination={false} scroll={{ x: 'max-content' }} data-testid='pbx-apply-refused'
+              rowKey={(r) => `${r.organization_id}-${r.refused_by}`} size='small' pagination={false} scroll={{ x: 'max-content' }} data-testid='pbx-apply-refused'
               title={() => t('pbx.apply.refusedTitle')} dataSource={a.refused}
               columns={[
                 { title: t('pbx.apply.organization'), render: (_, r) => `${r.prefix} · ${r.name}` },
+                { title: t('pbx.apply.by'), render: (_, r) => <Tag color={r.refused_by === 'asterisk' ? 'orange' : 'red'}>{t(r.refused_by === 'asterisk' ? 'pbx.apply.byAsterisk' : 'pbx.apply.byService')}</Tag> },
                 { title: t('pbx.apply.problem'), dataIndex: 'problem' },
                 { title: t('pbx.apply.since'), render: (_, r) => f.dateTime(r.since) },
               ]}
@@ -67,7 +69,7 @@ export function OrganizationApplyTag ({ tenant }: { tenant: number }) {
   return (
     <Space direction='vertical' size={4} style={{ width: '100%' }}>
       <span>{t('pbx.apply.onPbx')}: {tag}</span>
-      {why && <Alert type={s.problem ? 'error' : 'warning'} showIcon data-testid='organization-apply-problem' message={t(s.problem ? 'pbx.apply.refusedOwn' : 'pbx.apply.notApplied')} description={why} />}
+      {why && <Alert type={s.problem ? 'error' : 'warning'} showIcon data-testid='organization-apply-problem' message={t(s.refused_by === 'asterisk' ? 'pbx.apply.refusedByAsterisk' : s.problem ? 'pbx.apply.refusedOwn' : 'pbx.apply.notApplied')} description={why} />}
     </Space>
   )
 }
