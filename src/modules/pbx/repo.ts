@@ -44,8 +44,11 @@ export function createPbxRepo<D extends AppDb> (db: D) {
           },
         })
     },
-    /** a scope whose files are gone with its organization */
-    forget: async (scope: number) => { await db.delete(pbxVersions).where(eq(pbxVersions.scope, scope)) },
+    /** a scope whose files are gone with its organization, and what Asterisk refused of them */
+    forget: async (scope: number) => {
+      await db.delete(pbxVersions).where(eq(pbxVersions.scope, scope))
+      await db.delete(pbxAsteriskRefusals).where(eq(pbxAsteriskRefusals.scope, scope))
+    },
     state: async () => (await db.select().from(pbxApplyState))[0]!,
     /** the files written need these reloads: kept until Asterisk has done them */
     written: async (reloads: string[], at: Date) => {
