@@ -24,6 +24,7 @@ import { attributeRefusals } from './asterisk-refusals.js'
 
 export type ReloadModule = 'pjsip' | 'dialplan' | 'queues'
 export const RELOAD_COMMANDS: Record<ReloadModule, string> = { pjsip: 'module reload res_pjsip.so', dialplan: 'dialplan reload', queues: 'queue reload all' }
+const EVERY_MODULE: ReloadModule[] = ['dialplan', 'pjsip', 'queues']
 
 const TRUNKS_FILE = 'pjsip-trunks.conf'
 /** under the sounds folder: which prompts each organization has there */
@@ -205,9 +206,10 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   }
 
   /** the reloads the files on disk still need; answers what Asterisk said, or why it could not */
-  async function reloadPending (): Promise<{ reloaded: ReloadModule[], error?: string }> {
+  async function reloadPending ({ every = false } = {}): Promise<{ reloaded: ReloadModule[], error?: string }> {
     const state = await repo.state()
-    const pending = state.pending_reloads as ReloadModule[]
+    // `every`: a generation asked to reload, whether or not its files changed (Asterisk may be new, its database lost)
+    const pending = every ? EVERY_MODULE : state.pending_reloads as ReloadModule[]
     if (pending.length === 0) return { reloaded: [] }
     if (!control) return { reloaded: [], error: 'Asterisk Manager Interface is not configured' }
     try {

@@ -86,7 +86,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     const result = { success: errors.length === 0, message: `${written.changed.length} files written${sounds}${kept}`, files: mainFiles(), backup_path: written.backupPath, errors, outcome: written.outcome === 'partly_written' ? 'partly_written' as const : 'written' as const }
     if (!reloadPbx) return result
     if (!control) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, NO_AMI], outcome: 'reload_failed' as const }
-    const reloadedNow = await applier.reloadPending()
+    const reloadedNow = await applier.reloadPending({ every: true })
     if (reloadedNow.error) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, reloadedNow.error], outcome: 'reload_failed' as const }
     return { ...result, message: `${result.message}; Asterisk reloaded`, outcome: errors.length > 0 ? 'partly_written' as const : 'written_reloaded' as const }
   }
