@@ -5,7 +5,7 @@
 // also after a restart; a failed write leaves every file as it was; what an apply writes after
 // random edits is byte for byte what a full generation writes.
 import assert from 'node:assert/strict'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -164,6 +164,16 @@ describe('the PBX configuration applies itself (with AMI)', () => {
       const clean = (await t.app.inject({ url: `/api/organizations/${bad.id}/pbx-state`, headers: admin })).json()
       assert.deepEqual([clean.state, clean.problem, clean.refused_by], ['applied', null, null])
       assert.doesNotMatch(await metrics.registry.metrics(), /pbx_organization_refused\{/)
+
+      // a log that cannot be read does not make a done reload a failed one (during the reload it becomes a folder)
+      writeFileSync(asteriskLog(), '')
+      peer.state.onAction = (action) => { if (action.Command === 'module reload res_pjsip.so') { rmSync(asteriskLog()); mkdirSync(asteriskLog()) } }
+      try {
+        const reloaded = (await t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=pjsip', headers: admin })).json()
+        assert.deepEqual([reloaded.success, reloaded.outcome], [true, 'reloaded'], JSON.stringify(reloaded))
+      } finally {
+        rmSync(asteriskLog(), { recursive: true })
+      }
     } finally {
       peer.state.onAction = undefined
       await t.app.inject({ method: 'PUT', url: `/api/organizations/${bad.id}/endpoints/101001`, headers: admin, payload: { allow: 'alaw,ulaw' } })

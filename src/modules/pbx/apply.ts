@@ -193,7 +193,9 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
     const mark = await asteriskLog?.mark()
     const outputs: string[][] = []
     for (const module of modules) outputs.push(await pbx.reload(RELOAD_COMMANDS[module]))
-    if (asteriskLog && mark !== undefined) await heardRefusals(modules, await asteriskLog.since(mark))
+    // a log that cannot be read (moved, its permissions changed) says nothing: the reloads were done all the same
+    const lines = asteriskLog && mark !== undefined ? await asteriskLog.since(mark).catch(() => undefined) : undefined
+    if (lines) await heardRefusals(modules, lines)
     return outputs
   }
 
@@ -206,7 +208,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   }
 
   /** the reloads the files on disk still need; answers what Asterisk said, or why it could not */
-  async function reloadPending ({ every = false } = {}): Promise<{ reloaded: ReloadModule[], error?: string }> {
+  async function reloadPending ({ every = false } = {}): Promise<{ reloaded: ReloadModule[], error?: string, /** why what lives in Asterisk's database was not put back */ notRestored?: string }> {
     const state = await repo.state()
     // `every`: a generation asked to reload, whether or not its files changed (Asterisk may be new, its database lost)
     const pending = every ? EVERY_MODULE : state.pending_reloads as ReloadModule[]
@@ -220,8 +222,8 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
       return { reloaded: [], error }
     }
     await repo.reloaded(state.write_seq)
-    if (pending.includes('dialplan')) await reloaded?.().catch(() => {})
-    return { reloaded: pending }
+    const restored = pending.includes('dialplan') ? await reloaded?.().then(() => undefined, (err: unknown) => (err as Error).message) : undefined
+    return { reloaded: pending, ...(restored === undefined ? {} : { notRestored: restored }) }
   }
 
   return {

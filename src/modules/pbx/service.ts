@@ -88,7 +88,8 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     if (!control) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, NO_AMI], outcome: 'reload_failed' as const }
     const reloadedNow = await applier.reloadPending({ every: true })
     if (reloadedNow.error) return { ...result, success: false, message: `${result.message}; reload failed`, errors: [...errors, reloadedNow.error], outcome: 'reload_failed' as const }
-    return { ...result, message: `${result.message}; Asterisk reloaded`, outcome: errors.length > 0 ? 'partly_written' as const : 'written_reloaded' as const }
+    const restored = reloadedNow.notRestored === undefined ? '' : `; the lines' switches were not put back: ${reloadedNow.notRestored}`
+    return { ...result, message: `${result.message}; Asterisk reloaded${restored}`, outcome: errors.length > 0 ? 'partly_written' as const : 'written_reloaded' as const }
   }
 
   return {
