@@ -96,6 +96,32 @@ describe('PBX configuration routes without AMI', () => {
     for (const f of ['pjsip.conf', 'queues.conf', 'extensions.conf', 'orgs/101/pjsip.conf', 'orgs/101/queues.conf']) assert.ok(statSync(join(res.backup_path, f)).isFile(), `the backup holds ${f}`)
   })
 
+  it('generate-configs renders again what was lost, and everything once the settings it was written with change; a file as it was written stays', async () => {
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json().success, true)
+    const lost = join(dir, 'orgs', '101', 'queues.conf')
+    const kept = readFileSync(lost, 'utf8')
+    rmSync(lost)
+    const untouched = statSync(join(dir, 'orgs', '101', 'pjsip.conf')).ino
+    const res = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+    assert.deepEqual([res.success, res.message], [true, '1 files written'], JSON.stringify(res))
+    assert.equal(readFileSync(lost, 'utf8'), kept, 'the lost file is back')
+    assert.equal(statSync(join(dir, 'orgs', '101', 'pjsip.conf')).ino, untouched)
+    // the same rows, other settings (the recordings elsewhere): no version moved, yet the files say what the settings say
+    const elsewhere = '/srv/asterisk/recordings'
+    const recording = await buildTestApp({ database: t.database, env: { PBX_CONFIG_DIR: dir, PBX_RECORDINGS_DIR: elsewhere } })
+    try {
+      const again = (await recording.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json()
+      assert.equal(again.success, true, JSON.stringify(again))
+      assert.match(again.message, /^[2-9] files written/, 'the main extensions.conf and the organization\'s')
+      assert.ok(readFileSync(join(dir, 'orgs', '101', 'extensions.conf'), 'utf8').includes(`${elsewhere}/`), 'a prompt recorded by phone goes where the settings say')
+    } finally {
+      await recording.app.close()
+    }
+    // and back with the first settings
+    assert.match((await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs' })).json().message, /^[2-9] files written/)
+    assert.ok(!readFileSync(join(dir, 'orgs', '101', 'extensions.conf'), 'utf8').includes(elsewhere))
+  })
+
   it('save_to_disk=false validates only; problems come back in errors with success false (HTTP 200), nothing written', async () => {
     const dry = (await t.app.inject({ method: 'POST', url: '/api/pbx/generate-configs?save_to_disk=false' })).json()
     assert.deepEqual([dry.success, dry.backup_path, dry.errors, dry.outcome], [true, null, [], 'checked'])

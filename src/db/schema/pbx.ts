@@ -20,6 +20,8 @@ export const pbxVersions = pgTable('pbx_versions', {
   /** why the applied version was refused: its files on disk are the last good ones */
   problem: text('problem'),
   problem_since: timestamp('problem_since', { withTimezone: true }),
+  /** the digest of the organization's files as written at `applied` (and of how they were rendered): a full generation renders again only what moved or differs */
+  files_digest: varchar('files_digest', { length: 64 }),
 })
 
 /** one row: what was written but not yet reloaded, and how the last apply went */

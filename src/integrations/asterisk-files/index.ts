@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -98,6 +99,16 @@ function readBytes (path: string): Buffer | undefined {
 }
 
 /**
+ * One digest of files' bytes and of what they were made with (`salt`): each file's length goes
+ * first, so two sets of files cannot run together into the same bytes.
+ */
+export function digestOf (salt: string, files: readonly Buffer[]): string {
+  const hash = createHash('sha256').update(salt)
+  for (const bytes of files) hash.update(`\n${bytes.length}\n`).update(bytes)
+  return hash.digest('hex')
+}
+
+/**
  * Changes to a tree of configuration files (the main files and the organizations' own files they
  * include), staged file by file as they are rendered, then put in place at once: a change to one
  * organization writes only its files, and a full generation never holds every file in memory.
@@ -119,9 +130,8 @@ export function openConfigTree (dir: string, { backupAll = false, keepBackups = 
   const temp = (path: string) => join(dir, dirname(path), `.${basename(path)}.tmp-${process.pid}`)
   const folders = new Map<string, Promise<unknown>>()
 
-  async function stage (path: string, text: string) {
+  async function stage (path: string, bytes: Buffer) {
     // compared as bytes: decoding the file to a string would cost more than the reading
-    const bytes = Buffer.from(text, 'utf8')
     const before = readBytes(join(dir, path))
     if (before !== undefined) present.push(path)
     if (before?.equals(bytes) === true) return
@@ -139,14 +149,30 @@ export function openConfigTree (dir: string, { backupAll = false, keepBackups = 
   }
 
   return {
-    /** the file's new text: compared with the file there and, when it differs, written to its temporary name in the background */
-    async put (path: string, text: string) {
+    /** the file's new bytes: compared with the file there and, when they differ, written to its temporary name in the background */
+    async put (path: string, bytes: Buffer) {
       if (failure) throw failure
-      const done: Promise<void> = stage(path, text).catch((err: unknown) => { failure ??= err }).finally(() => { inFlight.delete(done) })
+      const done: Promise<void> = stage(path, bytes).catch((err: unknown) => { failure ??= err }).finally(() => { inFlight.delete(done) })
       inFlight.add(done)
       if (inFlight.size >= WRITE_CONCURRENCY) await Promise.race(inFlight)
     },
     remove (path: string) { removes.push(path) },
+    /**
+     * Whether the files on disk are still the ones written with this digest (`digestOf(salt, …)`):
+     * then they are part of the set as they are, in its backup too. A file missing or changed by
+     * hand answers false.
+     */
+    intact (paths: readonly string[], salt: string, digest: string): boolean {
+      const files: Buffer[] = []
+      for (const path of paths) {
+        const bytes = readBytes(join(dir, path))
+        if (bytes === undefined) return false
+        files.push(bytes)
+      }
+      if (digestOf(salt, files) !== digest) return false
+      present.push(...paths)
+      return true
+    },
     /** puts every staged file in place; answers the paths whose text changed and the backup */
     async commit (now: Date): Promise<{ changed: string[], backupPath: string | null }> {
       await drain(0)

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { selectTuples, type AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
-import { managesRoutingFact } from '../employees/queries.js'
+import { managesRoutingFact, managesRoutingJoin } from '../employees/queries.js'
 
 /* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
 
@@ -84,14 +84,15 @@ type TerminalTuple = [id: string, organization_id: number, extension: string, na
  */
 export async function terminalsWithCredentials (db: AppDb, organizationIds: number[]): Promise<TerminalWithCredentials[]> {
   if (organizationIds.length === 0) return []
+  const routingEditor = managesRoutingJoin(sql`t.employee_id`, sql`t.organization_id`)
   const rows = await selectTuples<TerminalTuple>(db, sql`
     select t.id, t.organization_id, t.extension, t.name, e.transport, e.context, e.disallow, e.allow,
       e.direct_media = 'yes', e.rtp_symmetric = 'yes', e.force_rport = 'yes', e.rewrite_contact = 'yes', e.language, e.mailboxes,
       a.md5_cred, a.password_digest, a.realm,
       t.outgoing_cli, t.allow_long_distance, t.cf_unconditional_enabled, t.cf_unconditional_dest, t.cf_unavailable_enabled, t.cf_unavailable_dest,
       t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest,
-      ${managesRoutingFact(sql`t.employee_id`, sql`t.organization_id`)}
-    from ${sipTerminals} t join ${psEndpoints} e on e.id = t.id join ${psAuths} a on a.id = t.id
+      ${routingEditor.fact}
+    from ${sipTerminals} t join ${psEndpoints} e on e.id = t.id join ${psAuths} a on a.id = t.id ${routingEditor.join}
     where t.organization_id in ${organizationIds}`)
   return rows.map(([id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
     language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,

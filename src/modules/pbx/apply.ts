@@ -2,22 +2,25 @@
 // queues.conf and extensions.conf is a file of its own (`orgs/<prefix>/<file>`), included by the
 // main files; the triggers of migration 0055 give an organization a new version whenever a row its
 // files are written from changes. An apply re-renders the organizations whose version is not the
-// one on disk, validates each on its own (one that is invalid keeps its last good files and is
-// named with the reason), writes only the files whose text changed, and asks Asterisk for the
+// one on disk (a full generation also those whose files on disk are not what was written for that
+// version: a digest of them is kept with it), validates each on its own (one that is invalid keeps
+// its last good files and is named with the reason), writes only the files whose text changed, and asks Asterisk for the
 // reloads those files need: `res_pjsip` for endpoints, `queue reload` for queues, `dialplan reload`
 // for contexts. What was written but not reloaded is kept in the database until Asterisk answers.
 import type { Transactional } from '../../db/client.js'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
-import { openConfigTree, removeTreeLeftovers } from '../../integrations/asterisk-files/index.js'
+import { createHash } from 'node:crypto'
+import { digestOf, openConfigTree, removeTreeLeftovers } from '../../integrations/asterisk-files/index.js'
 import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { AsteriskLog, AsteriskLogLine } from '../../integrations/asterisk-log/index.js'
 import type { Clock } from '../../lib/clock.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { promptFiles } from './call-flow.js'
 import { configFiles, flowOf, organizationProblems, sipTrunks, validateModel, type ConfigFileName, type PbxOptions, type PbxOrganization } from './generators.js'
-import { loadPbxModel, loadPbxOrganizations, loadPbxShared } from './model.js'
+import { loadPbxModel, loadPbxOrganizations, loadPbxShared, type PbxShared } from './model.js'
+import { serviceVersion } from '../../lib/version.js'
 import type { PbxRepo, PbxTxRepo, ScopeApplied } from './repo.js'
 import { sharedTrunkProblems } from './trunk-config.js'
 import { attributeRefusals } from './asterisk-refusals.js'
@@ -30,6 +33,9 @@ const TRUNKS_FILE = 'pjsip-trunks.conf'
 /** under the sounds folder: which prompts each organization has there */
 const SOUNDS_MANIFESTS = 'appeals-sounds'
 const MAIN_FILES = Object.keys(configFiles) as ConfigFileName[]
+
+/** a file's bytes: its lines, each ended by a newline */
+const fileOf = (lines: string[]) => Buffer.from(`${lines.join('\n')}\n`)
 
 /** which reload a written file needs */
 const moduleOf = (path: string): ReloadModule => (path.endsWith('extensions.conf') ? 'dialplan' : path.endsWith('queues.conf') ? 'queues' : 'pjsip')
@@ -56,25 +62,26 @@ export interface ApplyResult {
   sounds?: { written: number, removed: number }
 }
 
-const text = (lines: string[]) => `${lines.join('\n')}\n`
-
 /** an organization's three files, or why it cannot have them */
-function renderOrganization (org: PbxOrganization, settings: PbxOptions): { files: [string, string][] } | { problem: string } {
+function renderOrganization (org: PbxOrganization, settings: PbxOptions): { files: [string, Buffer][] } | { problem: string } {
   const problems = organizationProblems(org, settings.trunks ?? [])
   if (problems.length > 0) return { problem: problems.join('; ') }
-  return { files: MAIN_FILES.map((name) => [`orgs/${org.prefix}/${name}`, text(configFiles[name].of(org, settings))]) }
+  return { files: MAIN_FILES.map((name) => [`orgs/${org.prefix}/${name}`, fileOf(configFiles[name].of(org, settings))]) }
 }
 
 const filesOf = (prefix: string) => MAIN_FILES.map((name) => `orgs/${prefix}/${name}`)
 
 /** the main files: the shared parts and an include of each organization's own files */
-function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlaces): [string, string][] {
+function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlaces): [string, Buffer][] {
   const include = (path: string) => `#include ${places.asteriskConfigDir}/${path}`
   return MAIN_FILES.map((name) => {
     const file = configFiles[name]
-    return [name, text([...file.shared(), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...prefixes.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)])]
+    return [name, fileOf([...file.shared(), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...prefixes.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)])]
   })
 }
+
+/** the service's version and the settings the organizations' files were rendered with, as a digest's salt */
+const renderingSalt = (settings: PbxOptions) => createHash('sha256').update(`${serviceVersion}\n${JSON.stringify(settings)}`).digest('hex')
 
 /** organizations rendered together: their rows are read while the ones before are rendered and written */
 const BATCH = 100
@@ -92,7 +99,12 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   /** after the dialplan was reloaded: what lives in Asterisk's database is put back (the lines' switches) */
   reloaded?: () => Promise<void>
 }) {
-  /** renders what moved (everything when `full`) and writes the files whose text changed (every file when `full`) */
+  /**
+   * Renders what moved and writes the files whose text changed. `full` (a generation): also renders
+   * every organization whose files on disk are not the ones written for its version (changed by
+   * hand, lost, or written with other settings or by another version of the service), and backs
+   * up the whole set.
+   */
   async function write (full: boolean): Promise<ApplyResult> {
     const settings = await options()
     const result = await transaction(async (tx): Promise<ApplyResult> => {
@@ -102,8 +114,6 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
       const shared = await loadPbxShared(tx)
       const withTrunks = { ...settings, trunks: shared.trunks }
       const moved = (scope: number) => { const v = versions.get(scope); return !v || v.applied !== v.version }
-      const everything = full || moved(PBX_SCOPE_EVERY_ORGANIZATION)
-      const toRender = shared.active.filter((o) => everything || moved(o.id))
       const versionOf = (scope: number) => versions.get(scope)?.version ?? 0
       // organization → the prefix its files are under once this apply is done
       const onDisk = new Map<number, string>()
@@ -115,6 +125,15 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
       const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
       if (full) await removeTreeLeftovers(places.configDir)
       const tree = openConfigTree(places.configDir, { backupAll: full, keepBackups: places.backupRetention })
+      // what the organizations' text is made of besides their rows: a digest made with other settings, or by another version, is not theirs
+      const salt = renderingSalt(withTrunks)
+      /** its files on disk are the ones its version was rendered to (a full generation renders what was changed by hand or lost) */
+      const intact = (org: PbxShared['active'][number]) => {
+        const v = versions.get(org.id)
+        return v !== undefined && v.problem === null && v.files_digest !== null && v.prefix === org.prefix && tree.intact(filesOf(org.prefix), salt, v.files_digest)
+      }
+      const everything = moved(PBX_SCOPE_EVERY_ORGANIZATION)
+      const toRender = shared.active.filter((o) => everything || moved(o.id) || (full && !intact(o)))
       const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
       let next = batches.length > 0 ? loadPbxOrganizations(tx, shared, batches[0]!) : undefined
       try {
@@ -128,12 +147,13 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
             if (before !== undefined && before !== org.prefix) { for (const path of filesOf(before)) tree.remove(path); onDisk.delete(org.id) }
             if ('problem' in rendered) {
               refused.push({ scope: org.id, prefix: org.prefix, problem: rendered.problem })
-              applied.push({ scope: org.id, version: versionOf(org.id), prefix: onDisk.get(org.id) ?? null, problem: rendered.problem })
+              const kept = onDisk.get(org.id)
+              applied.push({ scope: org.id, version: versionOf(org.id), prefix: kept ?? null, problem: rendered.problem, files_digest: kept === undefined ? null : versions.get(org.id)?.files_digest ?? null })
               continue
             }
             for (const [path, content] of rendered.files) await tree.put(path, content)
             onDisk.set(org.id, org.prefix)
-            applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null })
+            applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null, files_digest: digestOf(salt, rendered.files.map(([, bytes]) => bytes)) })
             soundsOf.push(org)
           }
         }
@@ -157,7 +177,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
         // the shared parts: the trunks (kept as they were while they have a problem) and the main files
         const sharedProblems = sharedTrunkProblems(shared.trunks, new Set(shared.active.map((o) => o.prefix)))
         if (sharedProblems.length > 0) refused.push({ scope: PBX_SCOPE_SHARED, prefix: null, problem: sharedProblems.join('; ') })
-        else await tree.put(TRUNKS_FILE, text(sipTrunks(shared.trunks)))
+        else await tree.put(TRUNKS_FILE, fileOf(sipTrunks(shared.trunks)))
         for (const [path, content] of mainFiles([...new Set(onDisk.values())].sort(), settings, places)) await tree.put(path, content)
         const written = await tree.commit(clock())
 

@@ -10,10 +10,10 @@ import { outboundRoutesOf, trunksForPbx } from '../trunks/queries.js'
 import type { AsteriskRefusal } from './asterisk-refusals.js'
 
 const GENERATION_LOCK = 7_351_006
-const versionColumns = { scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since }
+const versionColumns = { scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since, files_digest: pbxVersions.files_digest }
 
-export interface ScopeVersion { scope: number, version: number, applied: number | null, prefix: string | null, problem: string | null, problem_since: Date | null }
-export interface ScopeApplied { scope: number, version: number, prefix: string | null, problem: string | null }
+export interface ScopeVersion { scope: number, version: number, applied: number | null, prefix: string | null, problem: string | null, problem_since: Date | null, files_digest: string | null }
+export interface ScopeApplied { scope: number, version: number, prefix: string | null, problem: string | null, files_digest?: string | null }
 
 /** The PBX owns the apply's bookkeeping; it reads the tenants, regions, terminals and call routing through their owners' queries. */
 export function createPbxRepo<D extends AppDb> (db: D) {
@@ -35,11 +35,11 @@ export function createPbxRepo<D extends AppDb> (db: D) {
     /** what was written (or refused) at which version; a refusal keeps the time it began */
     markApplied: async (rows: ScopeApplied[]) => {
       if (rows.length === 0) return
-      await db.insert(pbxVersions).values(rows.map((r) => ({ scope: r.scope, version: r.version, applied: r.version, prefix: r.prefix, problem: r.problem, problem_since: r.problem ? sql`now()` : null })))
+      await db.insert(pbxVersions).values(rows.map((r) => ({ scope: r.scope, version: r.version, applied: r.version, prefix: r.prefix, problem: r.problem, problem_since: r.problem ? sql`now()` : null, files_digest: r.files_digest ?? null })))
         .onConflictDoUpdate({
           target: pbxVersions.scope,
           set: {
-            applied: sql`excluded.applied`, prefix: sql`excluded.prefix`, problem: sql`excluded.problem`,
+            applied: sql`excluded.applied`, prefix: sql`excluded.prefix`, problem: sql`excluded.problem`, files_digest: sql`excluded.files_digest`,
             problem_since: sql`case when excluded.problem is null then null else coalesce(${pbxVersions.problem_since}, now()) end`,
           },
         })

@@ -1,0 +1,1 @@
+ALTER TABLE "pbx_versions" ADD COLUMN "files_digest" varchar(64);
