@@ -70,7 +70,7 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
   const applier = createPbxApplier({ repo, transaction, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, asteriskLog, options, reloaded })
   const mainFiles = () => Object.keys(configFiles).sort().map((name) => join(configDir, name))
 
-  /** generate-configs: every organization rendered, every file that differs from it written and the whole set backed up; those with problems keep their last good files */
+  /** generate-configs: every organization whose files on disk are not what was written for its version rendered again, every file that differs written and the whole set backed up; those with problems keep their last good files */
   async function generate ({ saveToDisk, reloadPbx }: { saveToDisk: boolean, reloadPbx: boolean }) {
     if (!saveToDisk) {
       const errors = await applier.check()
