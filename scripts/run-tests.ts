@@ -93,7 +93,7 @@ async function main (): Promise<number> {
     const timesFile = join(workDir, 'file-times.jsonl')
     const atOnce = concurrency(files)
     const child = spawn(process.execPath, [
-      '--import', 'tsx', '--test', `--test-concurrency=${atOnce}`, '--test-timeout=240000',
+      '--import', 'tsx', '--test', `--test-concurrency=${atOnce}`, '--test-timeout=480000',
       '--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${timesFile}`,
       ...files,
     ], { stdio: 'inherit', env: { ...process.env, ...env } })

@@ -158,7 +158,10 @@ describe('fuzzing every operation of openapi.json', () => {
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
         // the request may have deactivated the fuzzing admin itself: the next one gets a new admin
         if (r.auth === 'admin' && res.statusCode === 401) await adminToken()
-        assert.ok(res.statusCode < 500, `${op.method} ${path}?${query} -> ${res.statusCode} ${res.body.slice(0, 300)}\nbody: ${toJsonText(r.body)?.slice(0, 300)}`)
+        // the service fuzzed has no Asterisk: what only Asterisk can do (a line opened at its switch, a
+        // call placed) answers 503 with why, as documented; any other 5xx is a fault
+        const withoutAsterisk = res.statusCode === 503 && /^Asterisk Manager Interface is not configured/.test(String(res.json<{ detail?: unknown }>().detail))
+        assert.ok(res.statusCode < 500 || withoutAsterisk, `${op.method} ${path}?${query} -> ${res.statusCode} ${res.body.slice(0, 300)}\nbody: ${toJsonText(r.body)?.slice(0, 300)}`)
         if (res.statusCode >= 400) {
           const body = res.json()
           assert.ok('detail' in body, `no detail in ${res.statusCode}: ${res.body.slice(0, 200)}`)
