@@ -141,11 +141,14 @@ describe('a half-open events connection (Asterisk gone without a word)', () => {
       await eventually(async () => streamLogins() > logins, 15_000, 'the connection reopened after an unanswered Ping')
       peer.state.mode = 'normal'
       await eventually(async () => peer.streaming() >= 1 && streamLogins() > logins + 1, 40_000, 'streaming again once Asterisk answers')
-      peer.replay('queue-answered.txt')
+      // on a loaded machine a Ping answered late (AMI_TIMEOUT 1 s) reopens the connection once more, and
+      // what was sent to the one closed is lost with it: the call is told again until it is kept
+      let toldAt = 0
       await eventually(async () => {
+        if (Date.now() - toldAt > 3000) { peer.replay('queue-answered.txt'); toldAt = Date.now() }
         const res = await t.app.inject({ url: '/api/line-calls/1795557215.0', headers: admin })
         return res.statusCode === 200 && res.json().outcome === 'answered'
-      }, 15_000, 'the call after the reconnection kept')
+      }, 30_000, 'the call after the reconnection kept')
     } finally {
       await t.close()
       await peer.close()
