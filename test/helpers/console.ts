@@ -98,12 +98,14 @@ export async function launchChromium (): Promise<Browser> {
 export const downloadedBytes = async (download: Download): Promise<Buffer> => Buffer.concat(await (await download.createReadStream()).toArray())
 
 /**
- * A screenshot of the whole page under test-results/console/. Its bound is generous: on a loaded
- * 2-core machine with three suites in one Chromium a tall page's capture once took over 30 s in CI.
+ * A screenshot under test-results/console/, of the whole page unless `viewport`. Its bound is
+ * generous: on a loaded 2-core machine with three suites in one Chromium a tall page's capture once
+ * took over 30 s in CI. An open dropdown is taken with `viewport`: a full-page capture lays the page
+ * out again at its whole height, and once in CI the header search's results were gone after it.
  */
-export async function screenshot (page: Page, name: string): Promise<void> {
+export async function screenshot (page: Page, name: string, { viewport = false }: { viewport?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', timeout: 120_000 })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: !viewport, animations: 'disabled', timeout: 120_000 })
 }
 
 export async function apiToken (url: string, credentials: { email: string, password: string }): Promise<string> {
