@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import { selectTuples, type AppDb } from '../../db/client.js'
+import { selectRows, selectTuples, type AppDb } from '../../db/client.js'
 import { psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
-import { managesRoutingFact, managesRoutingJoin } from '../employees/queries.js'
+import { managesRouting } from '../employees/queries.js'
 
 /* What other modules may ask of the terminal tables (Asterisk's ps_* and sip_terminals; their owner is this module). */
 
@@ -84,7 +84,7 @@ type TerminalTuple = [id: string, organization_id: number, extension: string, na
  */
 export async function terminalsWithCredentials (db: AppDb, organizationIds: number[]): Promise<TerminalWithCredentials[]> {
   if (organizationIds.length === 0) return []
-  const routingEditor = managesRoutingJoin(sql`t.employee_id`, sql`t.organization_id`)
+  const routingEditor = managesRouting(sql`t.employee_id`, sql`t.organization_id`)
   const rows = await selectTuples<TerminalTuple>(db, sql`
     select t.id, t.organization_id, t.extension, t.name, e.transport, e.context, e.disallow, e.allow,
       e.direct_media = 'yes', e.rtp_symmetric = 'yes', e.force_rport = 'yes', e.rewrite_contact = 'yes', e.language, e.mailboxes,
@@ -104,9 +104,12 @@ export async function terminalsWithCredentials (db: AppDb, organizationIds: numb
 }
 
 /** the employee at an organization's terminal, and whether they may edit its routing (a prompt recorded by phone); undefined: no such terminal there */
-export const routingEditorAt = async (db: AppDb, organizationId: number, terminalId: string) =>
-  (await db.select({ employee_id: sipTerminals.employee_id, allowed: managesRoutingFact(sql`${sipTerminals.employee_id}`, sql`${sipTerminals.organization_id}`) })
-    .from(sipTerminals).where(and(eq(sipTerminals.id, terminalId), eq(sipTerminals.organization_id, organizationId))))[0]
+export async function routingEditorAt (db: AppDb, organizationId: number, terminalId: string) {
+  const routingEditor = managesRouting(sql`t.employee_id`, sql`t.organization_id`)
+  return (await selectRows<{ employee_id: number | null, allowed: boolean }>(db, sql`
+    select t.employee_id, ${routingEditor.fact} as allowed from ${sipTerminals} t ${routingEditor.join}
+    where t.id = ${terminalId} and t.organization_id = ${organizationId}`))[0]
+}
 
 /** whether a terminal may dial long-distance and mobile numbers (false when there is no such terminal) */
 export const terminalAllowsLongDistance = async (db: AppDb, id: string) =>
