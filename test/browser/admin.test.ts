@@ -93,7 +93,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     await drawer.getByText('UUID вида 123e4567-e89b-12d3-a456-426614174000').waitFor()
     await drawer.getByLabel('UUID организации в системе партнёра').fill('123e4567-e89b-12d3-a456-426614174000')
     await drawer.getByRole('button', { name: 'Сохранить' }).click()
-    await eventually(async () => (await admin('GET', `/api/organizations/${created.id}/notifications`)).sms_enabled === true, 5000, 'the settings saved')
+    await eventually(async () => (await admin('GET', `/api/organizations/${created.id}/notifications`)).sms_enabled === true, 30_000, 'the settings saved')
     await screenshot(page, '42-organization-notifications')
     await page.keyboard.press('Escape')
   })
@@ -133,10 +133,10 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     assert.deepEqual((await subcategories()).map((s) => s.name), ['Водоснабжение', 'Отопление', 'Газоснабжение'])
 
     await page.getByRole('button', { name: 'Переместить выше' }).click()
-    await eventually(async () => (await subcategories()).map((s) => s.name).join() === 'Водоснабжение,Газоснабжение,Отопление', 5000, 'moved up')
+    await eventually(async () => (await subcategories()).map((s) => s.name).join() === 'Водоснабжение,Газоснабжение,Отопление', 30_000, 'moved up')
     await page.getByLabel('Активен').click()
     await page.locator('.ant-card').getByRole('button', { name: 'Сохранить' }).click()
-    await eventually(async () => (await subcategories()).find((s) => s.name === 'Газоснабжение')!.is_active === false, 5000, 'deactivated')
+    await eventually(async () => (await subcategories()).find((s) => s.name === 'Газоснабжение')!.is_active === false, 30_000, 'deactivated')
     await page.locator('.ant-tree').getByText('Отключён').waitFor()
     await screenshot(page, '43-classifiers')
   })
@@ -148,7 +148,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
     const [first, second, third] = await top()
     const node = (name: string) => page.locator('.ant-tree-treenode').filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${name}`) }) }).first()
     await node(third!).locator('.ant-tree-node-content-wrapper').dragTo(node(first!).locator('.ant-tree-node-content-wrapper'), { targetPosition: { x: 30, y: 2 } })
-    await eventually(async () => (await top()).slice(0, 3).join() === [third, first, second].join(), 5000, 'the dragged order saved')
+    await eventually(async () => (await top()).slice(0, 3).join() === [third, first, second].join(), 30_000, 'the dragged order saved')
 
     // the Kazakh name: cleared (none, listed no more), then given back
     await node(third!).locator('.ant-tree-title').click()
@@ -179,7 +179,7 @@ describe('console: administration (Chromium)', { skip: noBrowser }, () => {
       await page.reload()
       await node(third!).locator('.ant-tree-title').click()
       assert.equal(await kazakhField.inputValue(), '', 'picked before the names came')
-      await eventually(async () => await kazakhField.inputValue() === seededKazakh, 5000, 'the Kazakh name in the form once the names came')
+      await eventually(async () => await kazakhField.inputValue() === seededKazakh, 30_000, 'the Kazakh name in the form once the names came')
     } finally {
       await page.unroute(names)
     }

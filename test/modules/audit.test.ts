@@ -93,7 +93,7 @@ describe('the audit of personal data (/api/audit/personal-data)', () => {
       await post('transcription', { call_id: 'audit-live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Алло', full_text: 'Алло' })
       await post('transcription', { call_id: 'audit-live-1', operator_num: '101001', channel: 'caller', chunk_text: 'Спасибо', full_text: 'Алло. Спасибо', is_final: true })
       const shown = () => console1.events.filter((e) => e.event.startsWith('call.'))
-      await eventually(async () => shown().length >= 3, 5000, 'the console saw the call and its chunks')
+      await eventually(async () => shown().length >= 3, 30_000, 'the console saw the call and its chunks')
       const answeredId = (shown()[0]!.data.call as { id: number }).id
       const chunkCallId = shown()[1]!.data.call_row_id as number
       const records = (await audit('subject=call')).items.filter((r) => r.route === '/api/call-events/stream')

@@ -67,10 +67,10 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '202001', caller_phone: '87017654321', call_datetime: '2026-11-21T10:05:00Z' } })
 
       const callEvents = (c: { events: { event: string, data: Record<string, unknown> }[] }) => c.events.filter((e) => e.event.startsWith('call.'))
-      await eventually(async () => callEvents(consoles.admin).length >= 4, 5000, 'admin sees all four')
+      await eventually(async () => callEvents(consoles.admin).length >= 4, 30_000, 'admin sees all four')
       assert.deepEqual(callEvents(consoles.admin).map((e) => e.event), ['call.answered', 'call.transcription', 'call.final', 'call.answered'])
-      await eventually(async () => callEvents(consoles.op1).length >= 3, 5000, 'operator 1 sees its call')
-      await eventually(async () => callEvents(consoles.manager2).length >= 1, 5000, 'manager of organization 2 sees its call')
+      await eventually(async () => callEvents(consoles.op1).length >= 3, 30_000, 'operator 1 sees its call')
+      await eventually(async () => callEvents(consoles.manager2).length >= 1, 30_000, 'manager of organization 2 sees its call')
       await new Promise((resolve) => setTimeout(resolve, 200))
       assert.deepEqual(callEvents(consoles.op1).map((e) => e.event), ['call.answered', 'call.transcription', 'call.final'])
       assert.equal(callEvents(consoles.op1)[1]!.data.chunk_text, 'Алло')
@@ -88,7 +88,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     type Online = { operator_num: string, console_connected: boolean, state: string, caller_phone: string | null, since: string | null }
     const online = async (base: string, headers: Record<string, string> = auth.admin!) => (await (await fetch(`${base}/api/call-events/online-operators`, { headers })).json()) as Online[]
     // the consoles of the test before are closed by the client; the server sees them go a moment later
-    await eventually(async () => (await online(urlA)).length === 0, 5000, 'no console online at the start')
+    await eventually(async () => (await online(urlA)).length === 0, 30_000, 'no console online at the start')
     const console1 = await openSse(`${urlB}/api/call-events/stream`, auth.op1!)
     try {
       const idle = (await online(urlA)).find((o) => o.operator_num === '101001')
@@ -107,7 +107,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     } finally {
       await console1.close()
     }
-    await eventually(async () => (await online(urlA)).length === 0, 5000, 'offline once the console closed')
+    await eventually(async () => (await online(urlA)).length === 0, 30_000, 'offline once the console closed')
   })
 
   it('WebSocket consoles: token as ?token= or as the bearer subprotocol; the same events; no token is refused', async () => {
@@ -126,10 +126,10 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     assert.equal(byProtocol.socket.protocol, 'bearer')
     try {
       await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '101001', caller_phone: '87015550000', call_datetime: '2026-11-21T12:00:00Z' } })
-      await eventually(async () => byQuery.messages.some((m) => m.type === 'call.answered'), 5000, 'operator socket')
-      await eventually(async () => byProtocol.messages.some((m) => m.type === 'call.answered'), 5000, 'admin socket on the other instance')
+      await eventually(async () => byQuery.messages.some((m) => m.type === 'call.answered'), 30_000, 'operator socket')
+      await eventually(async () => byProtocol.messages.some((m) => m.type === 'call.answered'), 30_000, 'admin socket on the other instance')
       await a.app.inject({ method: 'POST', url: '/api/call-events/answered', payload: { operator_num: '202001', caller_phone: '87015550001', call_datetime: '2026-11-21T12:00:00Z' } })
-      await eventually(async () => byProtocol.messages.filter((m) => m.type === 'call.answered').length === 2, 5000, 'admin sees both')
+      await eventually(async () => byProtocol.messages.filter((m) => m.type === 'call.answered').length === 2, 30_000, 'admin sees both')
       assert.equal(byQuery.messages.filter((m) => m.type === 'call.answered').length, 1, 'the operator sees its own only')
     } finally {
       byQuery.socket.close()
@@ -179,10 +179,10 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
     socket.setEncoding('utf8').on('data', (text: string) => { raw += text })
     socket.write(`GET /api/call-events/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.admin!.authorization}\r\n\r\n`)
     try {
-      await eventually(async () => raw.includes(': connected'), 5000, 'stream open')
+      await eventually(async () => raw.includes(': connected'), 30_000, 'stream open')
       const payload = JSON.stringify({ type: 'call.transcription', organization_id: null, employee_id: null, seq: 'SEQ', chunk_text: 'бір' })
       await database.query('select pg_notify($1, replace($2, \'SEQ\', i::text)) from generate_series(1, 5) i', ['call_events', payload])
-      await eventually(async () => raw.includes('"seq":"5"'), 5000, 'five events')
+      await eventually(async () => raw.includes('"seq":"5"'), 30_000, 'five events')
       // the chunked body: a size line in hex, then that many bytes; the comment line is the first chunk
       const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
       const chunks: string[] = []
@@ -218,7 +218,7 @@ describe('live call events over SSE, fanned out through PostgreSQL LISTEN/NOTIFY
       for (const [seq, employee] of [[1, 5], [2, 6], [3, 5]] as const) {
         await live.publish({ type: 'call.transcription', organization_id: 7, employee_id: employee, seq, call_id: 'c-1', call_row_id: 1, operator_num: '101', channel: 'caller', chunk_text: 'Алло', truncated: false })
       }
-      await eventually(async () => (got.get('admin3') ?? []).flatMap((b) => b.deliveries).length === 3, 5000, 'the admins see all three')
+      await eventually(async () => (got.get('admin3') ?? []).flatMap((b) => b.deliveries).length === 3, 30_000, 'the admins see all three')
       const seqs = (name: string) => (got.get(name) ?? []).flatMap((b) => b.deliveries.map((d) => (d.event as { seq: number }).seq))
       assert.deepEqual(seqs('admin1'), [1, 2, 3])
       assert.deepEqual(seqs('op5'), [1, 3])

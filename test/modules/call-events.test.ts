@@ -279,7 +279,7 @@ describe('call retention', () => {
       await send('old-call')
       await t.database.db.update(calls).set({ created_at: new Date('2026-10-01T00:00:00Z') }).where(eq(calls.call_id, 'old-call'))
       await send('new-call')
-      await eventually(async () => (await t.app.inject({ url: '/api/call-events/calls/old-call', headers: admin })).statusCode === 404, 5000, 'purge')
+      await eventually(async () => (await t.app.inject({ url: '/api/call-events/calls/old-call', headers: admin })).statusCode === 404, 30_000, 'purge')
       assert.equal((await t.app.inject({ url: '/api/call-events/calls/new-call', headers: admin })).statusCode, 200)
       assert.equal((await t.database.db.select().from(callChunks)).length, 1, 'the old call\'s chunks went with it')
     } finally { await t.close() }

@@ -192,7 +192,7 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
     upstream.script({ delayMs: 1500, text: 'too late' }, { text: 'in time' })
     const res = await post('/complete', { provider: 'local', messages: [{ role: 'user', content: 'x' }] })
     assert.equal(res.json().text, 'in time')
-    await eventually(async () => lastRequests(2)[0]!.aborted, 2000, 'the slow request was aborted')
+    await eventually(async () => lastRequests(2)[0]!.aborted, 30_000, 'the slow request was aborted')
   })
 
   const streamOf = async (payload: unknown) => {
@@ -275,11 +275,11 @@ describe('LLM gateway against a real upstream speaking the providers\' wire form
   it('a client that disconnects aborts the upstream request', async () => {
     upstream.script({ chunks: ['a'], ending: 'hold' })
     const s = await openSse(`${url}/api/llm/stream`, {}, undefined, { messages: [{ role: 'user', content: 'x' }] })
-    await eventually(async () => s.events.length > 0, 2000, 'first delta')
+    await eventually(async () => s.events.length > 0, 30_000, 'first delta')
     const held = lastRequests(1)[0]!
     assert.equal(held.aborted, false)
     await s.close()
-    await eventually(async () => held.aborted, 3000, 'the upstream saw the abort')
+    await eventually(async () => held.aborted, 30_000, 'the upstream saw the abort')
   })
 
   it('personal data is redacted before it leaves for an external provider and restored in the answer', async () => {

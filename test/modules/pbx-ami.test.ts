@@ -66,7 +66,7 @@ describe('PBX over AMI against a fake Asterisk speaking the real wire format', (
     peer.state.delays['module reload res_pjsip.so'] = 3000
     try {
       const reloading = t.app.inject({ method: 'POST', url: '/api/pbx/reload?module=pjsip' })
-      await eventually(async () => peer.state.received.some((a) => a.Command === 'module reload res_pjsip.so'), 5000, 'the reload sent')
+      await eventually(async () => peer.state.received.some((a) => a.Command === 'module reload res_pjsip.so'), 30_000, 'the reload sent')
       const status = (await t.app.inject({ url: '/api/pbx/status' })).json()
       assert.equal(status.connected, true, 'the status answered on the actions\' connection while the reload runs')
       const pending = await Promise.race([reloading.then(() => 'answered'), Promise.resolve('pending')])

@@ -217,7 +217,7 @@ describe('a suspended tenant switches its organization\'s telephony off', () => 
       assert.equal((await platform('POST', `/${org.id}/activate`)).statusCode, 200)
       assert.equal((await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/731001`, headers: auth.admin! })).statusCode, 200)
       assert.deepEqual(await config(), active)
-      await eventually(async () => (await online()).includes('731001'), 2000, 'online again')
+      await eventually(async () => (await online()).includes('731001'), 30_000, 'online again')
 
       assert.equal((await platform('DELETE', `/${org.id}`)).statusCode, 200)
       assert.equal((await t.app.inject({ url: `/api/organizations/${org.id}/endpoints/`, headers: auth.admin! })).statusCode, 403, 'a deleted tenant keeps it off')
