@@ -20,7 +20,11 @@ export const pbxVersions = pgTable('pbx_versions', {
   /** why the applied version was refused: its files on disk are the last good ones */
   problem: text('problem'),
   problem_since: timestamp('problem_since', { withTimezone: true }),
-  /** the digest of the organization's files as written at `applied` (and of how they were rendered): a full generation renders again only what moved or differs */
+  /**
+   * An organization's: the digest of its files as written at `applied` (and of how they were
+   * rendered): a full generation renders again only what moved or differs. Every organization's
+   * (-1): how they were all last rendered (the service's version and settings); another renders them all.
+   */
   files_digest: varchar('files_digest', { length: 64 }),
 })
 

@@ -80,8 +80,13 @@ function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlace
   })
 }
 
-/** the service's version and the settings the organizations' files were rendered with, as a digest's salt */
-const renderingSalt = (settings: PbxOptions) => createHash('sha256').update(`${serviceVersion}\n${JSON.stringify(settings)}`).digest('hex')
+/**
+ * What the organizations' text is made of besides the rows (the rows every organization reads move
+ * scope -1), as a digest's salt: the service's version and the settings, of the calendar its zone
+ * alone (its hours and days are the shared file's, so an edit of them renders no organization).
+ */
+const renderingSalt = (settings: PbxOptions) =>
+  createHash('sha256').update(`${serviceVersion}\n${JSON.stringify({ ...settings, calendar: settings.calendar?.timeZone ?? null })}`).digest('hex')
 
 /** organizations rendered together: their rows are read while the ones before are rendered and written */
 const BATCH = 100
@@ -100,10 +105,10 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   reloaded?: () => Promise<void>
 }) {
   /**
-   * Renders what moved and writes the files whose text changed. `full` (a generation): also renders
+   * Renders what moved (every organization, after a start with other settings or another version
+   * of the service) and writes the files whose text changed. `full` (a generation): also renders
    * every organization whose files on disk are not the ones written for its version (changed by
-   * hand, lost, or written with other settings or by another version of the service), and backs
-   * up the whole set.
+   * hand or lost), and backs up the whole set.
    */
   async function write (full: boolean): Promise<ApplyResult> {
     const settings = await options()
@@ -125,14 +130,15 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
       const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
       if (full) await removeTreeLeftovers(places.configDir)
       const tree = openConfigTree(places.configDir, { backupAll: full, keepBackups: places.backupRetention })
-      // what the organizations' text is made of besides their rows: a digest made with other settings, or by another version, is not theirs
-      const salt = renderingSalt(withTrunks)
+      // a digest made with other settings, or by another version, is not theirs
+      const salt = renderingSalt(settings)
       /** its files on disk are the ones its version was rendered to (a full generation renders what was changed by hand or lost) */
       const intact = (org: PbxShared['active'][number]) => {
         const v = versions.get(org.id)
         return v !== undefined && v.problem === null && v.files_digest !== null && v.prefix === org.prefix && tree.intact(filesOf(org.prefix), salt, v.files_digest)
       }
-      const everything = moved(PBX_SCOPE_EVERY_ORGANIZATION)
+      // every organization, when a row they all read changed, or when they were last rendered with other settings or by another version (a restart, an upgrade)
+      const everything = moved(PBX_SCOPE_EVERY_ORGANIZATION) || versions.get(PBX_SCOPE_EVERY_ORGANIZATION)?.files_digest !== salt
       const toRender = shared.active.filter((o) => everything || moved(o.id) || (full && !intact(o)))
       const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
       let next = batches.length > 0 ? loadPbxOrganizations(tx, shared, batches[0]!) : undefined
@@ -182,7 +188,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
         const written = await tree.commit(clock())
 
         applied.push({ scope: PBX_SCOPE_SHARED, version: versionOf(PBX_SCOPE_SHARED), prefix: null, problem: sharedProblems.length > 0 ? sharedProblems.join('; ') : null })
-        applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null })
+        applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null, files_digest: salt })
         await tx.markApplied(applied)
         for (const v of gone) await tx.forget(v.scope)
         const reloads = [...new Set(written.changed.map(moduleOf))]
@@ -250,6 +256,11 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
     write,
     reloadPending,
     reloadModules,
+    /** the organizations' files were last rendered with other settings or by another version of the service (a restart, an upgrade): the next apply renders them all */
+    async renderedOtherwise (): Promise<boolean> {
+      const [every] = await repo.versionsOf([PBX_SCOPE_EVERY_ORGANIZATION])
+      return every?.files_digest !== renderingSalt(await options())
+    },
     /** a dry run: every organization's problems, nothing written */
     async check (): Promise<string[]> {
       const { organizations, trunks } = await loadPbxModel(repo)

@@ -34,7 +34,7 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
   const auto = deps.pbx.apply === 'auto' && deps.control !== undefined
   const autoApply = createAutoApply({
     applier: service.applier,
-    pending: async () => (await repo.versions()).some((v) => v.applied !== v.version) || (await repo.state()).pending_reloads.length > 0,
+    pending: async () => (await repo.versions()).some((v) => v.applied !== v.version) || (await repo.state()).pending_reloads.length > 0 || await service.applier.renderedOtherwise(),
     onError: (err) => deps.log.warn({ err }, 'the PBX configuration was not applied'),
   })
   // only where changes apply themselves: readiness waits for every notifier to listen
