@@ -279,6 +279,7 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     const state = page.getByTestId('pbx-apply-state')
     await page.getByTestId('pbx-apply').getByText(/Применено в \d\d:\d\d:\d\d/).waitFor({ timeout: 20_000 })
     assert.equal(await state.getAttribute('data-state'), 'applied')
+    await page.getByTestId('pbx-status').getByText(/Подключено\s*Asterisk отвечает/).waitFor()
     // a forwarding to an extension that is no terminal: the organization keeps its last good configuration
     await admin('PUT', `/api/organizations/${orgId}/endpoints/101001`, { cf_busy_enabled: true, cf_busy_dest: '555' })
     const refused = page.getByTestId('pbx-apply-refused')

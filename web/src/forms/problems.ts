@@ -44,6 +44,7 @@ const MESSAGE_PATTERNS: [RegExp, string][] = [
   [/^Trunk (\d+) does not exist$/, 'apiPatterns.noTrunk'],
   [/^The set \[(.*)\] is not a list/, 'apiPatterns.badSet'],
   [/^No organization has the prefix (\d+)$/, 'apiPatterns.noPrefix'],
+  [/^Asterisk is not answering: (.*)$/s, 'apiPatterns.asteriskSilent'],
 ]
 
 /** a message of the service in the console's language when the console knows it */

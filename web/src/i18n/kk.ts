@@ -427,7 +427,7 @@ export const kk: Texts = {
       call_closed: 'Қоңырау аяқталған', already_sent: 'Хабарлама жіберіліп қойған',
     } as Record<string, string>,
   },
-  apiPatterns: { overlaps: 'Сол күннің {{value}} уақытымен қиылысады', takesExtension: 'Терминалдың {{value}} нөмірін алады: ішкі теру маңыздырақ, маршрут жұмыс істемейді', patternTaken: 'Бұл үлгі «{{value}}» маршрутында бар', noTrunk: '{{value}} транкі жоқ', badSet: '[{{value}}] жиыны — [1-4] түріндегі цифрлар мен ауқымдар тізімі емес', noPrefix: '{{value}} префиксі бар ұйым жоқ' },
+  apiPatterns: { overlaps: 'Сол күннің {{value}} уақытымен қиылысады', takesExtension: 'Терминалдың {{value}} нөмірін алады: ішкі теру маңыздырақ, маршрут жұмыс істемейді', patternTaken: 'Бұл үлгі «{{value}}» маршрутында бар', noTrunk: '{{value}} транкі жоқ', badSet: '[{{value}}] жиыны — [1-4] түріндегі цифрлар мен ауқымдар тізімі емес', noPrefix: '{{value}} префиксі бар ұйым жоқ', asteriskSilent: 'Asterisk жауап бермейді ({{value}})' },
   breakReasons: {
     title: 'Үзіліс себептері', add: 'Жаңа себеп', nameRu: 'Атауы (орысша)', nameKk: 'Атауы (қазақша)', max: 'Ұзақтығы', noLimit: 'шектеусіз',
     minutes: '{{n}} мин', min: 'мин', maxHint: 'Бос болса — шектеусіз; үзілісте одан ұзақ отырғандар мониторингте көрінеді',
@@ -447,6 +447,7 @@ export const kk: Texts = {
     'An IP trunk has no password: the provider knows it by its address': 'IP-мекенжай бойынша транктің құпиясөзі жоқ',
     'Must be later than opens': 'Басынан кейін болуы керек',
     'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
+    'Asterisk is answering': 'Asterisk жауап береді',
     'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area': 'Бұл телефон нөмірі емес: +7 және он цифр, 8 және он цифр немесе жергілікті нөмір',
     'Value is not a valid Kazakhstan phone number': 'Қазақстан телефон нөмірі қате',
     'Current password is incorrect': 'Ағымдағы құпиясөз қате енгізілді',

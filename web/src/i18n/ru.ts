@@ -426,7 +426,7 @@ export const ru = {
       call_closed: 'Звонок уже завершён', already_sent: 'Уведомление уже отправлено',
     } as Record<string, string>,
   },
-  apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня', takesExtension: 'Занимает номер {{value}} терминала: внутренний набор важнее, маршрут не сработает', patternTaken: 'Этот шаблон уже есть в маршруте «{{value}}»', noTrunk: 'Транка {{value}} нет', badSet: 'Набор [{{value}}] — не список цифр и диапазонов вида [1-4]', noPrefix: 'Нет организации с префиксом {{value}}' },
+  apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня', takesExtension: 'Занимает номер {{value}} терминала: внутренний набор важнее, маршрут не сработает', patternTaken: 'Этот шаблон уже есть в маршруте «{{value}}»', noTrunk: 'Транка {{value}} нет', badSet: 'Набор [{{value}}] — не список цифр и диапазонов вида [1-4]', noPrefix: 'Нет организации с префиксом {{value}}', asteriskSilent: 'Asterisk не отвечает ({{value}})' },
   breakReasons: {
     title: 'Причины перерыва', add: 'Новая причина', nameRu: 'Название (рус.)', nameKk: 'Название (каз.)', max: 'Не дольше', noLimit: 'без ограничения',
     minutes: '{{n}} мин', min: 'мин', maxHint: 'Пусто — без ограничения; кто на перерыве дольше, виден на мониторинге',
@@ -446,6 +446,7 @@ export const ru = {
     'An IP trunk has no password: the provider knows it by its address': 'У транка по IP-адресу нет пароля',
     'Must be later than opens': 'Должно быть позже начала',
     'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)': NO_AMI,
+    'Asterisk is answering': 'Asterisk отвечает',
     'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area': 'Это не номер телефона: +7 и десять цифр, 8 и десять цифр или местный номер',
     'Value is not a valid Kazakhstan phone number': 'Неверный номер телефона Казахстана',
     'Current password is incorrect': 'Текущий пароль введён неверно',
