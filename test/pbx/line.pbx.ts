@@ -75,16 +75,22 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     eventually(async () => (await calls()).find((c) => !known.has(c.linkedid) && done(c)), 30_000, what)
   const knownCalls = async () => new Set((await calls()).map((c) => c.linkedid))
 
-  /** a citizen's call: dials the line, then `then` (DTMF, waiting, hanging up), each step marked in the AMI recording */
-  async function citizenCalls (number: string, then: (phone: Phone) => Promise<void>, playing?: string) {
+  /**
+   * A citizen's call: dials the line, then `then` (DTMF, waiting, hanging up), each step marked in
+   * the AMI recording. `menu(n)`: the menu has begun to play for the n-th time in this call (a digit
+   * sent before it would be lost; a loaded machine takes its time to get there).
+   */
+  async function citizenCalls (number: string, then: (phone: Phone & { menu: (times?: number) => Promise<void> }) => Promise<void>, playing?: string) {
     const phone = citizenPhone(pjsua, '+77010000001', callerPort++, playing)
     phones.push(phone)
+    const logFrom = asterisk.log().length
     recorder.mark(`citizen +77010000001 dials ${number}`)
     phone.dial(lineUri(number))
     await then({
       ...phone,
       dtmf: (digits) => { recorder.mark(`citizen presses ${digits} (RFC 4733)`); phone.dtmf(digits) },
       hangUp: () => { recorder.mark('citizen hangs up'); phone.hangUp() },
+      menu: async (times = 1) => { await eventually(async () => asterisk.log().slice(logFrom).split('BackGround(').length > times, 30_000, `the menu playing (${times})`) },
     })
     await phone.close()
   }
@@ -206,7 +212,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const popsBefore = desk.events.filter((e) => e.event === 'call.answered').length
     await citizenCalls('109', async (phone) => {
       await confirmed(phone)
-      await sleep(800)
+      await phone.menu()
       phone.dtmf('1')
       await phone.waitFor(/Call 0 state changed to CONFIRMED[\s\S]*/, 'still connected')
       await eventually(async () => desk.events.filter((e) => e.event === 'call.answered').length > popsBefore, 30_000, 'the pop on 101002\'s desk')
@@ -235,7 +241,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const known = await knownCalls()
     await citizenCalls('109', async (phone) => {
       await confirmed(phone)
-      await sleep(800)
+      await phone.menu()
       phone.dtmf('2')
       await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.outcome === 'waiting'), 20_000, 'waiting in the queue')
       await sleep(2500)
@@ -250,7 +256,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const known = await knownCalls()
     await citizenCalls('109', async (phone) => {
       await confirmed(phone)
-      await sleep(800)
+      await phone.menu()
       phone.dtmf('1')
       // max_wait 10 s, then the overflow: the default queue
       await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.queue === 'org101-queue' && c.outcome === 'waiting'), 30_000, 'in the overflow queue')
@@ -266,7 +272,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
 
   it('calls that never reach a queue: a hang-up in the menu, no choice, a wrong digit, a number no line owns', async () => {
     let known = await knownCalls()
-    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(1000); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await phone.menu(); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
     const inMenu = await callAfter(known, (c) => c.ended_at !== null, 'the hang-up in the menu kept')
     assert.deepEqual([inMenu.line, inMenu.menu_exit, inMenu.outcome, inMenu.queue], ['109', 'hangup', 'ended', null])
 
@@ -277,7 +283,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
 
     known = await knownCalls()
     // a wrong digit hears the menu again (2 attempts): a second wrong one goes to the menu's invalid destination
-    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(800); phone.dtmf('9'); await sleep(800); phone.dtmf('9'); await phone.waitFor(/DISCONNECTED/, 'the wrong digit\'s announcement, then the end', 30_000) })
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await phone.menu(); phone.dtmf('9'); await phone.menu(2); phone.dtmf('9'); await phone.waitFor(/DISCONNECTED/, 'the wrong digit\'s announcement, then the end', 30_000) })
     const wrong = await callAfter(known, (c) => c.ended_at !== null, 'the wrong digit kept')
     assert.deepEqual([wrong.menu_exit, wrong.outcome], ['invalid', 'announced'])
 
@@ -401,7 +407,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const operatorFrom = operator.output().length
     await citizenCalls('109', async (phone) => {
       await confirmed(phone)
-      await sleep(1800) // the recording notice, then the menu
+      await phone.menu() // after the recording notice
       phone.dtmf('1')
       await operator.waitFor(/state changed to CONFIRMED/, '101001 answering', 30_000, operatorFrom)
       await sleep(4000)
@@ -648,7 +654,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const logFrom = asterisk.log().length
     await citizenCalls('109', async (phone) => {
       await confirmed(phone)
-      await sleep(800)
+      await phone.menu()
       phone.dtmf('2')
       await eventually(async () => (await calls()).some((c) => !known.has(c.linkedid) && c.outcome === 'waiting'), 20_000, 'waiting in the queue')
       // the offer after 10 s of waiting, in the caller's language
@@ -722,7 +728,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
 
     await api('POST', `${base}/lines/${line.id}/open`)
     known = await knownCalls()
-    await citizenCalls('109', async (phone) => { await confirmed(phone); await sleep(1000); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
+    await citizenCalls('109', async (phone) => { await confirmed(phone); await phone.menu(); phone.hangUp(); await phone.waitFor(/DISCONNECTED/, 'hung up') })
     const reopened = await callAfter(known, (c) => c.ended_at !== null, 'the call to the reopened line kept')
     assert.deepEqual([reopened.closed, reopened.menu_exit], [false, 'hangup'], 'the menu reached')
     const history = await api('GET', `${base}/lines/${line.id}/switches`)
@@ -800,7 +806,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     logFrom = asterisk.log().length
     await citizenCalls('109', async (citizen) => {
       await confirmed(citizen)
-      await eventually(async () => /BackGround\(/.test(asterisk.log().slice(logFrom)), 30_000, 'the menu reached')
+      await citizen.menu()
       await sleep(1000)
       citizen.hangUp()
       await citizen.waitFor(/DISCONNECTED/, 'hung up')
