@@ -300,6 +300,14 @@ function createPostgres (connectionString: string, max: number): Database {
 }
 
 /**
+ * A connection made while its owner was being stopped (a reconnection in flight): ended at once, or
+ * its open socket would keep the stopped process alive.
+ */
+function endStray (c: pg.Client): void {
+  c.end().catch(() => {})
+}
+
+/**
  * A dedicated connection (LISTEN holds it), reconnected with backoff when it is lost; the backoff
  * starts again after a connection that worked, and a client whose LISTEN failed is closed.
  */
@@ -325,6 +333,7 @@ async function listenPostgres (config: pg.ClientConfig, channel: string, listene
     try {
       await c.connect()
       await c.query(`listen "${channel.replace(/"/g, '""')}"`)
+      if (closed) return endStray(c)
       listening = true
       client = c
       onState?.(true)
@@ -366,7 +375,12 @@ async function leadPostgres (config: pg.ClientConfig, key: number, onState: (lea
     const check = async () => {
       try {
         if (leading) await c.query('select 1')
-        else setLeading((await c.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key])).rows[0]!.locked)
+        else {
+          const { locked } = (await c.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key])).rows[0]!
+          // stopped meanwhile: its end lets the lock go; it never begins to lead
+          if (closed) return
+          setLeading(locked)
+        }
         attempt = 0
         if (!closed) timer = setTimeout(() => { void check() }, LEADERSHIP_CHECK_MS)
       } catch {
@@ -376,6 +390,7 @@ async function leadPostgres (config: pg.ClientConfig, key: number, onState: (lea
     c.on('error', reconnect)
     try {
       await c.connect()
+      if (closed) return endStray(c)
       client = c
       await check()
     } catch {
