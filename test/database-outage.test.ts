@@ -1,7 +1,7 @@
 // A PostgreSQL server that refuses connections or stops answering: requests answer 503 with
 // Retry-After, never 500, and none waits forever.
 import assert from 'node:assert/strict'
-import { createServer, type Server, type Socket } from 'node:net'
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
@@ -192,5 +192,73 @@ describe('a real PostgreSQL refusing: closed for maintenance, at its connection 
       await admin.query('rollback')
     } finally { await admin.end() }
     assert.ok(!(await groupNames()).includes('terminated midway'))
+  })
+})
+
+describe('stopped while a lost connection is being made again (PostgreSQL)', { skip: process.env.TEST_DATABASE_URL ? undefined : 'needs a PostgreSQL server (TEST_DATABASE_URL)' }, () => {
+  const serverUrl = process.env.TEST_DATABASE_URL!
+
+  /** a proxy in front of the server that holds new connections while `hold` is set, until released */
+  async function holdingProxy (url: string) {
+    const target = new URL(url)
+    const held: (() => void)[] = []
+    const sockets = new Set<Socket>()
+    let hold = false
+    const proxy = createServer((socket) => {
+      sockets.add(socket)
+      socket.on('error', () => {})
+      const forward = () => {
+        const upstream = createConnection(Number(target.port || 5432), target.hostname)
+        sockets.add(upstream)
+        upstream.on('error', () => socket.destroy())
+        socket.on('close', () => upstream.destroy())
+        socket.pipe(upstream).pipe(socket)
+      }
+      if (hold) held.push(forward)
+      else forward()
+    })
+    const proxied = new URL(url)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String(await listening(proxy))
+    return {
+      url: proxied.toString(),
+      held: () => held.length,
+      setHold: (now: boolean) => { hold = now },
+      release: () => { for (const forward of held.splice(0)) forward() },
+      close: async () => { for (const s of sockets) s.destroy(); await new Promise<void>((resolve) => proxy.close(() => resolve())) },
+    }
+  }
+
+  it('the LISTEN and the leadership connections made after the stop are ended at once; the lock won then leads nothing', async () => {
+    const { url, drop } = await createPostgresTestDatabaseUrl(serverUrl)
+    const name = new URL(url).pathname.slice(1)
+    const proxy = await holdingProxy(url)
+    const database = await createDb({ databaseUrl: proxy.url, poolSize: 1 })
+    const count = async (query: string) => {
+      const client = new pg.Client({ connectionString: serverUrl })
+      await client.connect()
+      try { return (await client.query<{ n: number }>(query, [name])).rows[0]!.n } finally { await client.end() }
+    }
+    try {
+      const states: boolean[] = []
+      const unlisten = await database.listen('stop_race', () => {})
+      const unlead = await database.lead(4242, (leading) => states.push(leading))
+      await eventually(async () => states.at(-1) === true, 30_000, 'leading')
+      // both connections lost; their new ones held in the proxy while the service stops
+      proxy.setHold(true)
+      await adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`)
+      await eventually(async () => proxy.held() >= 2, 30_000, 'the two connections being made again')
+      await unlisten()
+      await unlead()
+      const stoppedAt = states.length
+      proxy.release()
+      await eventually(async () => await count('select count(*)::int as n from pg_stat_activity where datname = $1') === 0, 30_000, 'no session left on the database')
+      assert.deepEqual(states.slice(stoppedAt), [], 'nothing began to lead after the stop')
+      assert.equal(await count('select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where d.datname = $1 and l.locktype = \'advisory\''), 0)
+    } finally {
+      await database.close()
+      await proxy.close()
+      await drop()
+    }
   })
 })
