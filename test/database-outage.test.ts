@@ -152,7 +152,8 @@ describe('a real PostgreSQL refusing: closed for maintenance, at its connection 
 
   const groupNames = async () => (await app.inject({ url: '/api/shared/groups?limit=1000' })).json().map((g: { name: string }) => g.name) as string[]
   /** the service's own sessions ended, so that its next request opens a new one */
-  const endSessions = () => adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`)
+  // client sessions only: an autovacuum worker on the database is the server's, and not ours to end (42501)
+  const endSessions = () => adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and backend_type = 'client backend' and pid <> pg_backend_pid()`)
   const refused = async (what: string) => {
     for (const request of [{ url: '/api/shared/groups' }, { method: 'POST' as const, url: '/api/shared/groups', payload: { name: `while ${what}` } }]) {
       const res = await app.inject(request)
@@ -246,13 +247,13 @@ describe('stopped while a lost connection is being made again (PostgreSQL)', { s
       await eventually(async () => states.at(-1) === true, 30_000, 'leading')
       // both connections lost; their new ones held in the proxy while the service stops
       proxy.setHold(true)
-      await adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`)
+      await adminQuery(serverUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and backend_type = 'client backend'`)
       await eventually(async () => proxy.held() >= 2, 30_000, 'the two connections being made again')
       await unlisten()
       await unlead()
       const stoppedAt = states.length
       proxy.release()
-      await eventually(async () => await count('select count(*)::int as n from pg_stat_activity where datname = $1') === 0, 30_000, 'no session left on the database')
+      await eventually(async () => await count('select count(*)::int as n from pg_stat_activity where datname = $1 and backend_type = \'client backend\'') === 0, 30_000, 'no session left on the database')
       assert.deepEqual(states.slice(stoppedAt), [], 'nothing began to lead after the stop')
       assert.equal(await count('select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where d.datname = $1 and l.locktype = \'advisory\''), 0)
     } finally {

@@ -387,6 +387,8 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
       await table.getByText(appealNumber).waitFor()
     }
     await page.getByRole('button', { name: 'Сбросить' }).click()
+    // the reset done (the register unfiltered) before typing, or it could clear what was typed
+    await page.waitForURL((url) => !url.search.includes('q='))
     await page.getByLabel('ИИН', { exact: true }).fill('123')
     await page.getByRole('button', { name: 'Найти' }).click()
     await page.getByText('ИИН — 12 цифр').waitFor()
