@@ -241,9 +241,12 @@ describe('a takeover by a killed leader (PostgreSQL: the lock goes with its conn
       const admin = await login(follower.app, await makeUser(database.db, { role: 'admin' }))
       // Asterisk still has the agent in the call when the second instance reads its status
       peer.state.members = [{ queue: 'org101-queue', name: 'Agent 101001', interface: 'PJSIP/101001', paused: false, reason: '', lastPause: 0, inCall: true }]
+      // the first instance read the status when it began to lead: the second one's read comes after these
+      const statusReads = () => peer.state.received.filter((a) => a.Action === 'QueueStatus').length
+      const readByTheFirst = statusReads()
       leader.child.kill('SIGKILL')
       await leader.exited
-      await eventually(async () => peer.streaming() === 1 && peer.state.received.filter((a) => a.Action === 'QueueStatus').length > 0, 20_000, 'the second instance leading and reading the status')
+      await eventually(async () => peer.streaming() === 1 && statusReads() > readByTheFirst, 20_000, 'the second instance leading and reading the status')
       const [{ epoch }] = await database.query<{ epoch: number }>('select epoch from line_event_leader') as [{ epoch: number }]
       assert.equal(epoch, 2, 'the second lead raised the epoch past the killed one\'s')
       peer.replay(ANSWERED, { from: hangingUp })
