@@ -5,6 +5,7 @@ import { activatedEmployee, ADMIN, apiToken, centreNightOf, downloadedBytes, lau
 import { startLlmUpstream, type LlmUpstream, type UpstreamRequest } from '../helpers/llm-upstream.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 import { centreDayOf } from '../helpers/clock.js'
+import { eventually } from '../helpers/http-target.js'
 
 /** the machine token of the call-events glue (SERVICE_TOKEN): the desk's calls come through it, as in production */
 const GLUE_TOKEN = 'glue-token-0123456789abcdef'
@@ -387,8 +388,13 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
       await table.getByText(appealNumber).waitFor()
     }
     await page.getByRole('button', { name: 'Сбросить' }).click()
-    // the reset done (the register unfiltered) before typing, or it could clear what was typed
+    // the reset done (the register unfiltered, the search emptied) before typing, or it could clear what was typed
     await page.waitForURL((url) => !url.search.includes('q='))
+    await eventually(async () => await page.getByLabel('Поиск', { exact: true }).inputValue() === '', 15_000, 'the search emptied by the reset')
+    // what was typed and not applied is reset too
+    await page.getByLabel('Телефон', { exact: true }).fill('7701')
+    await page.getByRole('button', { name: 'Сбросить' }).click()
+    await eventually(async () => await page.getByLabel('Телефон', { exact: true }).inputValue() === '', 15_000, 'the typed phone emptied by the reset')
     await page.getByLabel('ИИН', { exact: true }).fill('123')
     await page.getByRole('button', { name: 'Найти' }).click()
     await page.getByText('ИИН — 12 цифр').waitFor()

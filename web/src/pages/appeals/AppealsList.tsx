@@ -28,7 +28,9 @@ export function AppealsList () {
   const navigate = useNavigate()
   const filters = filtersFromUrl(params)
   const cursor = params.get('cursor') ?? undefined
-  const [form] = Form.useForm<FilterValues>()
+  // the filter form is made anew from the URL at each change of it, and at a reset (also of what was typed and not applied):
+  // a form instance kept across those would keep its old values over the new initial ones
+  const [resets, setResets] = useState(0)
   const [exporting, setExporting] = useState<string>()
   const classification = useClassificationOptions()
   const regions = useRegionTree()
@@ -78,7 +80,7 @@ export function AppealsList () {
     <Space direction='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('appeals.title')}</Typography.Title>
       <Card size='small'>
-        <Form form={form} layout='vertical' initialValues={initial} onFinish={apply} key={params.toString()}>
+        <Form<FilterValues> layout='vertical' initialValues={initial} onFinish={apply} key={`${params.toString()}#${resets}`}>
           <Row gutter={12}>
             <Col xs={24} md={8}><Form.Item name='q' label={t('appeals.search')}><Input allowClear placeholder={t('appeals.searchHint')} /></Form.Item></Col>
             <Col xs={12} md={4}><Form.Item name='iin' label={t('desk.form.iin')} rules={[{ pattern: /^\d{12}$/, message: t('appeals.iin12') }]}><Input allowClear maxLength={12} /></Form.Item></Col>
@@ -108,7 +110,7 @@ export function AppealsList () {
           </Row>
           <Space wrap>
             <Button type='primary' htmlType='submit'>{t('appeals.apply')}</Button>
-            <Button onClick={() => setParams(new URLSearchParams())}>{t('appeals.reset')}</Button>
+            <Button onClick={() => { setResets((n) => n + 1); setParams(new URLSearchParams()) }}>{t('appeals.reset')}</Button>
             <Button icon={<DownloadOutlined />} loading={exporting === 'xlsx'} onClick={() => { void exportAs('xlsx') }}>XLSX</Button>
             <Button icon={<DownloadOutlined />} loading={exporting === 'csv'} onClick={() => { void exportAs('csv') }}>CSV</Button>
           </Space>
