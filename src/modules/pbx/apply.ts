@@ -16,6 +16,7 @@ import { digestOf, openConfigTree, removeTreeLeftovers } from '../../integration
 import { syncSounds } from '../../integrations/asterisk-files/sounds.js'
 import type { AsteriskLog, AsteriskLogLine } from '../../integrations/asterisk-log/index.js'
 import type { Clock } from '../../lib/clock.js'
+import { untilAborted } from '../../lib/abort.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { promptFiles } from './call-flow.js'
 import { configFiles, flowOf, organizationProblems, sipTrunks, validateModel, type ConfigFileName, type PbxOptions, type PbxOrganization } from './generators.js'
@@ -104,6 +105,10 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   /** after the dialplan was reloaded: what lives in Asterisk's database is put back (the lines' switches) */
   reloaded?: () => Promise<void>
 }) {
+  // a stopping service does not wait for a reload Asterisk has not answered (up to AMI_RELOAD_TIMEOUT):
+  // it stays pending in the database, and the next leader does it
+  const stopping = new AbortController()
+
   /**
    * Renders what moved (every organization, after a start with other settings or another version
    * of the service) and writes the files whose text changed. `full` (a generation): also renders
@@ -218,7 +223,7 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
   async function reloadModules (pbx: PbxControl, modules: ReloadModule[]): Promise<string[][]> {
     const mark = await asteriskLog?.mark()
     const outputs: string[][] = []
-    for (const module of modules) outputs.push(await pbx.reload(RELOAD_COMMANDS[module]))
+    for (const module of modules) outputs.push(await untilAborted(pbx.reload(RELOAD_COMMANDS[module]), stopping.signal))
     // a log that cannot be read (moved, its permissions changed) says nothing: the reloads were done all the same
     const lines = asteriskLog && mark !== undefined ? await asteriskLog.since(mark).catch(() => undefined) : undefined
     if (lines) await heardRefusals(modules, lines)
@@ -261,6 +266,8 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
       const [every] = await repo.versionsOf([PBX_SCOPE_EVERY_ORGANIZATION])
       return every?.files_digest !== renderingSalt(await options())
     },
+    /** the service stops: a reload under way is no longer waited for (it fails as not done, and stays pending) */
+    stop: () => stopping.abort(new Error('the service stopped before Asterisk answered')),
     /** a dry run: every organization's problems, nothing written */
     async check (): Promise<string[]> {
       const { organizations, trunks } = await loadPbxModel(repo)

@@ -67,7 +67,7 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
             await changes!.start()
             stopLeading = await deps.database.lead(APPLY_LOCK, follow)
           },
-          stop: async () => { clearInterval(timer); leading = false; await autoApply.stop(); await changes!.stop(); await stopLeading?.() },
+          stop: async () => { clearInterval(timer); leading = false; service.applier.stop(); await autoApply.stop(); await changes!.stop(); await stopLeading?.() },
         }]
       : [],
     async register (app) {
