@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { adminQuery, databaseUrlNamed, dropDatabase } from '../../src/db/admin.js'
 import { createDb, type Database } from '../../src/db/client.js'
@@ -19,13 +20,12 @@ export async function createEmbeddedTestDatabase (options: { turnWaitMs?: number
   return createDb({ loadDataDir: new Blob([readFileSync(template)]), ...options })
 }
 
-let counter = 0
-
 /** a fresh migrated PostgreSQL database of the test server, cloned from the run's template */
 export async function createPostgresTestDatabaseUrl (url: string): Promise<{ url: string, drop: () => Promise<void> }> {
   const template = process.env.TEST_PG_TEMPLATE
   if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
-  const name = `${template.replace(/_tpl$/, '')}_t${process.pid}_${++counter}`
+  // random, not the process id: a run killed before its drops leaves databases whose names a later run's ids would meet
+  const name = `${template.replace(/_tpl$/, '')}_t${randomBytes(6).toString('hex')}`
   await adminQuery(url, `create database "${name}" template "${template}"`)
   return { url: databaseUrlNamed(url, name), drop: () => dropDatabase(url, name) }
 }
