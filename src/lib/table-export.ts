@@ -3,7 +3,6 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
-import ExcelJS from 'exceljs'
 
 export type ExportFormat = 'csv' | 'xlsx'
 export type ExportLanguage = 'ru' | 'kk'
@@ -51,6 +50,8 @@ export function exportStream<Row> (batches: AsyncIterable<Row[]>, table: ExportT
   }
   const out = new PassThrough()
   void (async () => {
+    // loaded on the first spreadsheet asked for: with its zip libraries it is the heaviest load of the service's start
+    const { default: ExcelJS } = await import('exceljs')
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
     const sheet = workbook.addWorksheet(table.sheet[lang], { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = table.columns.map((c) => ({ header: c[lang], width: c.width }))
