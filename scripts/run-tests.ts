@@ -74,8 +74,20 @@ async function sharedChromium (files: string[]): Promise<{ env: Record<string, s
   return { env: { TEST_BROWSER_WS: server.wsEndpoint() }, close: () => server.close() }
 }
 
+/**
+ * TEST_BROWSERS=off leaves the console's browser suites out of a whole run: CI runs them once, on the
+ * embedded run (the process and the test clocks in zones away from the centre's), not again on
+ * PostgreSQL, where the API they drive is tested by every other suite. A file named is always run.
+ */
+function withoutBrowserSuites (files: string[]): string[] {
+  if (process.env.TEST_BROWSERS !== 'off') return files
+  const kept = files.filter((f) => !f.includes('test/browser/'))
+  process.stdout.write(`# TEST_BROWSERS=off: the ${files.length - kept.length} browser suites are left out of this run\n`)
+  return kept
+}
+
 async function main (): Promise<number> {
-  const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : testFiles('test')
+  const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : withoutBrowserSuites(testFiles('test'))
   if (files.length === 0) {
     process.stderr.write('no test files found under test/\n')
     return 1
