@@ -1,9 +1,11 @@
 // `npm test`: prepares one migrated database template for the run, then runs every test file with
 // node's test runner. Each file clones the template (DESIGN: no multi-second set-up per file).
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
+import { finished } from 'node:stream/promises'
+import { run } from 'node:test'
+import { tap } from 'node:test/reporters'
 import { chromium } from 'playwright-core'
 import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
@@ -12,6 +14,10 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
 
 /** how many of the slowest files the run names at its end */
 const SLOWEST_SHOWN = 12
+/** each file's time in the last run that had it, for the order of the next */
+const TIMES_KEPT = 'node_modules/.cache/appeals-test-times.json'
+/** a file that starts processes (the service, the CLI, Chromium, encoders) is slow; until a run has timed it, this long */
+const STARTS_PROCESSES = /startServiceAsReadme\(|startService\(|spawn\(|spawnSync\(|execFile|launchChromium\(/
 
 function testFiles (dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -51,17 +57,38 @@ function concurrency (files: string[]): number {
   return Math.min(files.length, availableParallelism() + 1)
 }
 
-/** the slowest files of a run, from what scripts/file-times-reporter.mjs wrote */
-function slowestFiles (timesFile: string, wallMs: number, atOnce: number): string {
-  const times = existsSync(timesFile)
-    ? readFileSync(timesFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { file: string, ms: number })
-    : []
-  const sum = times.reduce((total, t) => total + t.ms, 0)
+/** the slowest files of a run */
+function slowestFiles (times: Map<string, number>, wallMs: number, atOnce: number): string {
+  const sum = [...times.values()].reduce((total, ms) => total + ms, 0)
   return [
     `# the run: ${(wallMs / 1000).toFixed(0)} s, ${atOnce} files at a time (the files' own times add up to ${(sum / 1000).toFixed(0)} s); the slowest:`,
-    ...times.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), t.file)}`),
+    ...[...times].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN).map(([file, ms]) => `#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), file)}`),
     '',
   ].join('\n')
+}
+
+function keptTimes (): Record<string, number> {
+  try { return JSON.parse(readFileSync(TIMES_KEPT, 'utf8')) as Record<string, number> } catch { return {} }
+}
+
+/**
+ * The slowest files first (their last run's times, else whether they start processes): the run is
+ * bound by the CPU, and a slow file begun last runs alone at the end while the other slots stand idle.
+ * (node --test sorts the files it is given by name; run() keeps their order.)
+ */
+function slowestFirst (files: string[]): string[] {
+  const known = keptTimes()
+  const expected = (file: string) => known[relative(process.cwd(), file)] ?? (STARTS_PROCESSES.test(readFileSync(file, 'utf8')) ? 60_000 : 10_000)
+  const weight = new Map(files.map((f) => [f, expected(f)]))
+  return [...files].sort((a, b) => weight.get(b)! - weight.get(a)! || a.localeCompare(b))
+}
+
+/** this run's times kept for the next run's order, beside those of the files it did not run */
+function keepTimes (times: Map<string, number>): void {
+  const kept = keptTimes()
+  for (const [file, ms] of times) kept[relative(process.cwd(), file)] = Math.round(ms)
+  mkdirSync(dirname(TIMES_KEPT), { recursive: true })
+  writeFileSync(TIMES_KEPT, JSON.stringify(kept, null, 1))
 }
 
 /**
@@ -102,15 +129,24 @@ async function main (): Promise<number> {
     const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}), ...browser.env }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const started = Date.now()
-    const timesFile = join(workDir, 'file-times.jsonl')
     const atOnce = concurrency(files)
-    const child = spawn(process.execPath, [
-      '--import', 'tsx', '--test', `--test-concurrency=${atOnce}`, '--test-timeout=480000',
-      '--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${timesFile}`,
-      ...files,
-    ], { stdio: 'inherit', env: { ...process.env, ...env } })
-    const code = await new Promise<number>((resolve) => child.on('exit', (exit) => resolve(exit ?? 1)))
-    process.stdout.write(slowestFiles(timesFile, Date.now() - started, atOnce))
+    // the test files' processes inherit this one's environment and its loader (tsx)
+    Object.assign(process.env, env)
+    const stream = run({ files: slowestFirst(files).map((f) => resolve(f)), concurrency: atOnce, timeout: 480_000 })
+    // each file's time: its top-level tests' durations summed (a file's suites run one after the other)
+    const times = new Map<string, number>()
+    let failed = false
+    const fileTime = (data: { nesting: number, file?: string, details?: { duration_ms?: number } }) => {
+      if (data.nesting === 0 && data.file) times.set(data.file, (times.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0))
+    }
+    stream.on('test:pass', fileTime)
+    stream.on('test:fail', (data) => { failed = true; fileTime(data) })
+    const output = stream.compose(tap)
+    output.pipe(process.stdout)
+    await finished(output)
+    process.stdout.write(slowestFiles(times, Date.now() - started, atOnce))
+    keepTimes(times)
+    const code = failed ? 1 : 0
     return code
   } finally {
     await stopBrowser()
