@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { requirementText } from '../src/lib/access-table.js'
 import { requirementOf, type AccessContext, type MarkedRoute, type Requirement } from '../src/lib/auth.js'
 import type { Role } from '../src/db/schema/users.js'
 import { ACCESS_PAGE, withAccessTable } from '../scripts/write-access-table.js'
@@ -20,7 +21,32 @@ const PBX_WIDE = [['GET', '/api/pbx/status'], ['GET', '/api/pbx/preview/sip'], [
 /** routes whose answer is a stream that stays open: only their refusals are tried */
 const STREAMS = new Set(['/api/call-events/stream', '/api/call-events/ws'])
 
-interface Persona { name: string, headers: Record<string, string>, role?: Role, platform?: boolean }
+const ADMIN_ONLY = 'admin'
+const TENANT_STAFF = (param: string) => `admin, manager of \`:${param}\``
+const SUPERVISORS = 'admin, manager'
+const OPERATOR = 'user token'
+
+/**
+ * The policy of DESIGN.md section 4, written apart from the routes' marks: what each write should
+ * ask in strict mode. A write this does not know fails the test until someone decides its role.
+ */
+function leastRoleOfWrite (method: string, url: string): string {
+  const tenant = /^\/api\/organizations\/:(tenant_id|organization_id)\/(endpoints|lines|menus|queues|schedules|prompts|outbound-routes|notifications)/.exec(url)
+  if (tenant) return TENANT_STAFF(tenant[1]!)
+  if (/^\/api\/(shared\/)?(organizations|groups|regions)(\/|$)/.test(url)) return ADMIN_ONLY
+  if (/^\/api\/(classifiers|trunks|pbx)(\/|$)/.test(url)) return ADMIN_ONLY
+  if (/^\/api\/references\/(sources|response-methods|kazakh-names)\//.test(url)) return ADMIN_ONLY
+  if (/^\/api\/(appeals\/calendar|appeals\/notifications|agents\/break-reasons)(\/|$)/.test(url)) return ADMIN_ONLY
+  if (/^\/api\/(employees(\/|$)|(shared\/)?auth\/send-invite\/|calls\/spy$|line-calls\/:linkedid\/review$)/.test(url)) return SUPERVISORS
+  if (/^\/api\/(shared\/)?auth\/(login|forgot-password|reset-password|invite\/activate)$/.test(url)) return 'open'
+  if (/^\/api\/call-events\/(answered|transcription)$/.test(url)) return 'admin'
+  if (url.startsWith('/platform/')) return 'platform admin'
+  // the centre's work: appeals and their actions, citizens' records, its own profile, availability and calls, the language model
+  if (/^\/api\/(appeals|references\/persons|(shared\/)?auth\/(change-password|profile)$|agents\/me$|calls$|llm\/)/.test(url)) return OPERATOR
+  return `unknown: decide ${method} ${url}`
+}
+
+interface Persona { name: string, headers: Record<string, string>, role?: Role, platform?: boolean, organization?: 'A' | 'B' }
 
 /**
  * What the gate does to a persona under a requirement: refuse with 401 or 403 (and its code), let it
@@ -35,13 +61,17 @@ function expected (required: Requirement, persona: Persona): { status: 401 } | {
     case 'user':
       if (persona.role === undefined) return { status: 401 }
       if (required.platform && !persona.platform) return { status: 403, code: 'platform_administrators_only' }
-      if (required.admits === true || required.admits.includes(persona.role)) return 'through'
-      return { status: 403, code: required.admits.length === 1 && required.admits[0] === 'admin' ? 'administrators_only' : 'role_not_allowed' }
+      if (required.admits !== true && !required.admits.includes(persona.role)) {
+        return { status: 403, code: required.admits.length === 1 && required.admits[0] === 'admin' ? 'administrators_only' : 'role_not_allowed' }
+      }
+      // the probes name organization A
+      if (required.organization !== undefined && persona.role !== 'admin' && persona.organization !== 'A') return { status: 403, code: 'own_organization_only' }
+      return 'through'
   }
 }
 
 /** the gate's own refusals; a service's (another organization's data, a role inside a route) carry other codes */
-const GATE_CODES = new Set(['administrators_only', 'platform_administrators_only', 'role_not_allowed'])
+const GATE_CODES = new Set(['administrators_only', 'platform_administrators_only', 'role_not_allowed', 'own_organization_only'])
 
 describe('access: every route, in both modes, as the routes\' marks say (docs/access.md)', () => {
   let strict: TestApp
@@ -64,8 +94,9 @@ describe('access: every route, in both modes, as the routes\' marks say (docs/ac
     await makeTerminal(strict.app, adminHeaders, orgB, '001')
     personas = [
       { name: 'anonymous', headers: {} },
-      { name: 'operator', headers: await login(strict.app, await makeUser(db, { role: 'operator', organization_id: orgA })), role: 'operator' },
-      { name: 'manager of another organization', headers: await login(strict.app, await makeUser(db, { role: 'manager', organization_id: orgB })), role: 'manager' },
+      { name: 'operator', headers: await login(strict.app, await makeUser(db, { role: 'operator', organization_id: orgA })), role: 'operator', organization: 'A' },
+      { name: 'manager of another organization', headers: await login(strict.app, await makeUser(db, { role: 'manager', organization_id: orgB })), role: 'manager', organization: 'B' },
+      { name: 'manager', headers: await login(strict.app, await makeUser(db, { role: 'manager', organization_id: orgA })), role: 'manager', organization: 'A' },
       { name: 'admin', headers: adminHeaders, role: 'admin', platform: true },
     ]
   })
@@ -78,6 +109,19 @@ describe('access: every route, in both modes, as the routes\' marks say (docs/ac
   it('the table of docs/access.md is the routes\' marks as they are now (npm run docs:access writes it)', () => {
     const page = readFileSync(ACCESS_PAGE, 'utf8')
     assert.equal(page, withAccessTable(page, strict.app), `${ACCESS_PAGE} is stale: run npm run docs:access`)
+  })
+
+  it('strict: every write has the least role that needs it (the structure an administrator\'s, an organization\'s telephony its manager\'s, the centre\'s work an operator\'s)', () => {
+    const context: AccessContext = { authMode: 'strict', serviceToken: false }
+    const wrong: string[] = []
+    const writes = strict.app.markedRoutes().filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+    for (const route of writes) {
+      const want = leastRoleOfWrite(route.method, route.url)
+      const got = requirementText(requirementOf(route.marks, route.method, context))
+      if (want !== got) wrong.push(`${route.method} ${route.url}: ${got}, should be ${want}`)
+    }
+    assert.deepEqual(wrong, [])
+    assert.ok(writes.length > 120, `${writes.length} writes`)
   })
 
   /** a request a route's gate can judge: its parameters filled in (an organization's: one that exists), an empty JSON body */

@@ -9,9 +9,12 @@ export function requirementText (required: Requirement): string {
     case 'open': return 'open'
     case 'own_token': return required.who
     case 'service': return required.platformAdmins ? 'service token or platform admin' : 'service token'
-    case 'user':
+    case 'user': {
       if (required.platform) return 'platform admin'
-      return required.admits === true ? 'user token' : required.admits.join(', ')
+      const own = required.organization
+      if (required.admits === true) return own === undefined ? 'user token' : `admin, user token of \`:${own}\``
+      return required.admits.map((role) => own === undefined || role === 'admin' ? role : `${role} of \`:${own}\``).join(', ')
+    }
   }
 }
 

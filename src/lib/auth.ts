@@ -36,6 +36,11 @@ declare module 'fastify' {
     strict?: Admits
     /** a token the route reads and judges itself, said in words (a WebSocket's query or subprotocol: browsers cannot set its headers) */
     ownToken?: string
+    /**
+     * the path parameter naming the organization the route works on: anyone but an administrator
+     * must belong to it (403 own_organization_only), whatever the route's roles
+     */
+    organization?: string
   }
   interface FastifyRequest {
     principal: Principal | null
@@ -72,15 +77,15 @@ export function bearerToken (req: FastifyRequest): string | undefined {
 /** what a route asks of its caller in one mode, from its marks */
 export type Requirement =
   | { kind: 'open' }
-  /** a user token (of these roles; `platform`: a platform administrator's) */
-  | { kind: 'user', admits: Admits, platform?: boolean }
+  /** a user token (of these roles; `platform`: a platform administrator's; `organization`: of the organization that path parameter names, unless an administrator) */
+  | { kind: 'user', admits: Admits, platform?: boolean, organization?: string }
   /** SERVICE_TOKEN (or a platform administrator's token) */
   | { kind: 'service', platformAdmins: boolean }
   /** a token that the route reads and judges itself */
   | { kind: 'own_token', who: string }
 
 export interface AccessContext { authMode: AuthMode, serviceToken: boolean }
-export type RouteMarks = Pick<FastifyContextConfig, 'public' | 'machine' | 'platformAdmins' | 'user' | 'strict' | 'ownToken'>
+export type RouteMarks = Pick<FastifyContextConfig, 'public' | 'machine' | 'platformAdmins' | 'user' | 'strict' | 'ownToken' | 'organization'>
 
 const OPEN: Requirement = { kind: 'open' }
 const ADMINS: readonly Role[] = ['admin']
@@ -89,14 +94,15 @@ const ADMINS: readonly Role[] = ['admin']
 export function requirementOf (marks: RouteMarks, method: string, { authMode, serviceToken }: AccessContext): Requirement {
   if (marks.public) return OPEN
   if (marks.ownToken) return { kind: 'own_token', who: marks.ownToken }
-  if (marks.user) return { kind: 'user', admits: marks.user }
+  const organization = marks.organization === undefined ? {} : { organization: marks.organization }
+  if (marks.user) return { kind: 'user', admits: marks.user, ...organization }
   const strict = authMode === 'strict'
   if (marks.machine) {
     if (serviceToken) return { kind: 'service', platformAdmins: marks.platformAdmins === true }
     return strict ? { kind: 'user', admits: ADMINS, platform: marks.platformAdmins === true } : OPEN
   }
   if (!strict) return OPEN
-  if (marks.strict) return { kind: 'user', admits: marks.strict }
+  if (marks.strict) return { kind: 'user', admits: marks.strict, ...organization }
   // the service token is a machine credential: it opens machine routes, not the users' writes
   return WRITE_METHODS.has(method) ? { kind: 'user', admits: true } : OPEN
 }
@@ -113,17 +119,38 @@ function refusalOf (required: Requirement, req: FastifyRequest): Error | undefin
       const principal = req.principal
       if (!principal) return new UnauthorizedError()
       if (required.platform && principal.user_type !== 'platform') return new ForbiddenError('Only the platform\'s administrators may do this (or set SERVICE_TOKEN)', 'platform_administrators_only')
-      if (required.admits === true || required.admits.includes(principal.role)) return undefined
-      return required.admits.length === 1 && required.admits[0] === 'admin'
-        ? new ForbiddenError('Only administrators may do this', 'administrators_only')
-        : new ForbiddenError(`Only these roles may do this: ${required.admits.join(', ')}`, 'role_not_allowed')
+      if (required.admits !== true && !required.admits.includes(principal.role)) {
+        return required.admits.length === 1 && required.admits[0] === 'admin'
+          ? new ForbiddenError('Only administrators may do this', 'administrators_only')
+          : new ForbiddenError(`Only these roles may do this: ${required.admits.join(', ')}`, 'role_not_allowed')
+      }
+      if (required.organization !== undefined && !ofOrganization(principal, (req.params as Record<string, string | undefined>)[required.organization])) {
+        return new ForbiddenError('Only an administrator or the staff of this organization may do this', 'own_organization_only')
+      }
+      return undefined
     }
   }
 }
 
 /** marks every route the plugin registers after this call (a route's own marks win) */
 export function markRoutes (app: FastifyInstance, marks: RouteMarks): void {
-  app.addHook('onRoute', (route) => { route.config = { ...marks, ...route.config } })
+  app.addHook('onRoute', (route) => {
+    const { organization, ...rest } = marks
+    // the organization's parameter binds only the routes that have it
+    const own = organization !== undefined && route.url.includes(`:${organization}`) ? { organization } : {}
+    route.config = { ...rest, ...own, ...route.config }
+  })
+}
+
+/** the structure of the centre (organizations, groups, regions, references): in strict mode, every write is an administrator's */
+export const STRUCTURE_WRITE: RouteMarks = { strict: ['admin'] }
+
+/** marks every write route (POST, PUT, PATCH, DELETE) the plugin registers after this call (a route's own marks win) */
+export function markWrites (app: FastifyInstance, marks: RouteMarks): void {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.some((m) => WRITE_METHODS.has(m))) route.config = { ...marks, ...route.config }
+  })
 }
 
 export interface MarkedRoute {
@@ -201,6 +228,15 @@ export function openAccessWarnings ({ authMode, serviceToken }: { authMode: Auth
     ...(authMode === 'interface' ? ['AUTH_MODE=interface: the routes the interface leaves unmarked are open without a token (every unmarked write, the PBX\'s previews, generation and reloads, the persons search, the online operators); leave AUTH_MODE unset (strict) unless a client of the old service needs them open'] : []),
     ...(serviceToken === undefined && authMode === 'interface' ? ['SERVICE_TOKEN is not set: machine routes (call events, platform control) accept any caller'] : []),
   ]
+}
+
+/**
+ * whether the principal may work on the organization a path names: an administrator on any; anyone
+ * else on their own. A value that is not a whole number is left to the route's validation (422).
+ */
+function ofOrganization (principal: Principal, value: string | undefined): boolean {
+  if (principal.role === 'admin' || value === undefined || !/^\d{1,15}$/.test(value)) return true
+  return principal.organization_id !== null && principal.organization_id === Number(value)
 }
 
 const isPlatformAdmin = (principal: Principal | null) => principal?.user_type === 'platform' && principal.role === 'admin'

@@ -246,7 +246,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     peer.state.channels = [{ uniqueid: linkedid, linkedid, context: 'org101-q2', application: 'Queue' }]
     const spy = (payload: object, headers = supervisor) => t.app.inject({ method: 'POST', url: '/api/calls/spy', headers, payload })
     const refusals: [object, Headers, number, string][] = [
-      [{ terminal_id: '101001', mode: 'listen' }, operator, 403, 'supervisors_only'],
+      [{ terminal_id: '101001', mode: 'listen' }, operator, 403, 'role_not_allowed'],
       [{ terminal_id: '102001', mode: 'listen' }, supervisor, 404, 'not_found'],
       [{ terminal_id: '101001', mode: 'listen' }, supervisor, 409, 'not_in_call'],
       [{ terminal_id: '101008', mode: 'listen' }, supervisor, 409, 'own_terminal'],

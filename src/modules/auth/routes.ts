@@ -56,6 +56,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AuthService, variant: string 
   }, async (req) => service.resetPassword(req.body.token, req.body.new_password))
 
   app.post('/send-invite/:employee_id', {
+    config: { strict: ['admin', 'manager'] },
     schema: { tags, operationId: op('sendInvite'), summary: 'Mail an invitation to an employee (replaces an earlier one)', params: EmployeeIdParams, response: { 200: ref(SendInviteResponse) } },
   }, async (req) => service.sendInvite(req.params.employee_id, req.principal))
 

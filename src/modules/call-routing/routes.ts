@@ -26,7 +26,7 @@ const NAMED_AUDIO_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/mp4', 
 
 /** An organization's call routing, under /api/organizations/{tenant_id}/ (all Bearer: an admin or the organization's manager). */
 const routes: FastifyPluginAsyncTypebox<{ service: CallRoutingService }> = async (app, { service }) => {
-  markRoutes(app, { user: true })
+  markRoutes(app, { user: ['admin', 'manager'], organization: 'tenant_id' })
   app.addContentTypeParser(AUDIO_TYPES, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => { done(null, body) })
 
   const { queues, prompts } = service

@@ -11,7 +11,7 @@ const security = bearer
 
 /** SIP terminals of one tenant, under /api/organizations/{tenant_id}/endpoints/ (all Bearer). */
 const routes: FastifyPluginAsyncTypebox<{ service: EndpointService }> = async (app, { service }) => {
-  markRoutes(app, { user: true })
+  markRoutes(app, { user: ['admin', 'manager'], organization: 'tenant_id' })
 
   app.get('/', {
     prefixTrailingSlash: 'slash',

@@ -51,6 +51,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
     schema: { tags, security, operationId: 'lineCallsForReview', summary: 'The calls the citizen scored 1 or 2 in the rating menu, latest first, until a supervisor reviews each', querystring: ReviewQuery, response: { 200: ref(LineCallPage) } },
   }, async (req) => service.awaitingReview(req.principal!, req.query))
   app.post('/:linkedid/review', {
+    config: { user: ['admin', 'manager'] },
     schema: { tags, security, operationId: 'reviewLineCall', summary: 'A low-scored call reviewed by a supervisor, with a comment: it leaves the review list', params: LineCallParams, body: ref(ReviewBody), response: { 200: ref(LineCallView) } },
   }, async (req) => service.review(req.principal!, req.params.linkedid, req.body.comment))
   app.get('/:linkedid', {

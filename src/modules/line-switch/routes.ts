@@ -10,7 +10,7 @@ const security = bearer
 
 /** An organization's lines at their switch (an admin or the organization's manager), and the lines closed now (supervisors). */
 const routes: FastifyPluginAsyncTypebox<{ service: LineSwitchService }> = async (app, { service }) => {
-  markRoutes(app, { user: true })
+  markRoutes(app, { user: ['admin', 'manager'], organization: 'tenant_id' })
   app.get('/api/organizations/:tenant_id/line-switches', {
     schema: { tags, security, operationId: 'listLineSwitches', summary: 'Each line of the organization: open, or closed at the switch (why, until when, by whom)', params: TenantParams, response: { 200: Type.Array(ref(LineSwitchState)) } },
   }, async (req) => service.list(req.principal!, req.params.tenant_id))

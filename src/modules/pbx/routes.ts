@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox<Options> = async (app, { service, auto, 
 
 /** beside an organization's telephony: whether its last edit runs on the PBX (an admin or its managers) */
 export const organizationRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { service, auto, applying }) => {
-  markRoutes(app, { user: true })
+  markRoutes(app, { user: ['admin', 'manager'], organization: 'tenant_id' })
   app.get('/:tenant_id/pbx-state', {
     schema: {
       tags, security: bearer, operationId: 'organizationPbxState', summary: 'Whether the organization\'s telephony as edited runs on the PBX: applied, pending, applying, waiting for Asterisk, or refused with the reason',

@@ -30,6 +30,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, shown?: Sh
   }, async (req) => service.get(req.principal!, req.params.call_id))
 
   app.post('/calls/spy', {
+    config: { user: ['admin', 'manager'] },
     schema: {
       tags, security, operationId: 'spyOnCall', body: ref(SpyRequest), response: { 202: ref(SpyResponse) },
       summary: 'Join an operator\'s live call (supervisors of its organization, admins): the supervisor\'s own terminal rings and, answered, listens, whispers to the operator or barges in. Each time in the personal-data audit. ' +

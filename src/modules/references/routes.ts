@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { STRUCTURE_WRITE } from '../../lib/auth.js'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ReferenceTopic } from '../../lib/reference-cache.js'
@@ -35,11 +36,11 @@ const routes: FastifyPluginAsyncTypebox<{ service: ReferenceService }> = async (
       schema: { tags, operationId: `list${list.name}s`, summary: `List ${list.path.slice(1)}`, querystring: IncludeInactiveQuery, response: { 200: Type.Array(ref(ItemResponse)) } },
     }, async (req) => service.listItems(list.kind, req.query.include_inactive))
     app.put(`${list.path}/:${list.param}`, {
-      config: { changes: ['lists'] },
+      config: { ...STRUCTURE_WRITE, changes: ['lists'] },
       schema: { tags, operationId: `update${list.name}`, summary: 'Rename or (de)activate', params: list.params, body: ref(ItemUpdate), response: { 200: ref(ItemResponse) } },
     }, async (req) => service.updateItem(list.kind, (req.params as Record<string, number>)[list.param]!, req.body))
     app.delete(`${list.path}/:${list.param}`, {
-      config: { changes: ['lists'] },
+      config: { ...STRUCTURE_WRITE, changes: ['lists'] },
       schema: { tags, operationId: `delete${list.name}`, summary: 'Delete (409 while referenced)', params: list.params, response: { 200: ref(MessageResponse) } },
     }, async (req) => service.removeItem(list.kind, (req.params as Record<string, number>)[list.param]!))
   }

@@ -40,7 +40,7 @@ export const trunkRoutes: FastifyPluginAsyncTypebox<{ service: TrunkService }> =
 
 /** An organization's outbound routes, under /api/organizations/{tenant_id}/outbound-routes (an admin or the organization's manager). */
 export const outboundRouteRoutes: FastifyPluginAsyncTypebox<{ service: TrunkService }> = async (app, { service: { routes } }) => {
-  markRoutes(app, { user: true })
+  markRoutes(app, { user: ['admin', 'manager'], organization: 'tenant_id' })
   const tags = ['outbound-routes']
   app.get('/', {
     prefixTrailingSlash: 'slash',

@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: OrganizationService }> = asyn
     app.route({
       method,
       url: '/:organization_id/notifications',
-      config: { user: ['admin', 'manager'] },
+      config: { user: ['admin', 'manager'], organization: 'organization_id' },
       schema: { tags, security, operationId: `${method === 'PUT' ? 'put' : 'post'}NotificationSettings`, summary: 'Save notification settings (PUT and POST both upsert; fields not sent keep their values)', params: OrganizationIdParams, body: ref(NotificationSettingsSave), response: { 200: ref(NotificationSettings) } },
       handler: async (req) => service.saveNotifications(req.principal!, req.params.organization_id, req.body),
     })
