@@ -59,6 +59,8 @@ export interface Config {
     deadlineIntervalMs: number
     exportMaxRows: number
   }
+  /** uploaded sound files (prompts): AUDIO_CONVERSIONS at once, each decoded within AUDIO_DECODE_TIMEOUT */
+  audio: { conversions: number, decodeTimeoutMs: number }
   recordings: {
     /** where MixMonitor leaves raw recordings and the service keeps them (`kept/<day>/`) */
     dir: string
@@ -337,6 +339,7 @@ export function loadConfig (env: Env = process.env): Config {
       purgeIntervalMs: seconds(e.CALL_PURGE_INTERVAL) * 1000,
     },
     appeals: appealsConfig(e),
+    audio: { conversions: e.AUDIO_CONVERSIONS, decodeTimeoutMs: seconds(e.AUDIO_DECODE_TIMEOUT) * 1000 },
     recordings: {
       dir: e.RECORDINGS_DIR ?? `${e.DATA_DIR}/recordings`,
       operatorDays: e.RECORDING_OPERATOR_DAYS,

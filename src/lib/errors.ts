@@ -39,7 +39,11 @@ export class TooManyRequestsError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor (message: string) { super(503, 'service_unavailable', message) }
+  /** `retryAfterSeconds`: when to ask again (Retry-After); `cause`: what failed, for the log */
+  constructor (message: string, { retryAfterSeconds, cause }: { retryAfterSeconds?: number, cause?: unknown } = {}) {
+    super(503, 'service_unavailable', message, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+    if (cause !== undefined) this.cause = cause
+  }
 }
 
 /** One entry of a FastAPI 422 body. */

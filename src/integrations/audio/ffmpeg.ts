@@ -1,27 +1,8 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UndecodableError, type AudioDecoder, type DecodedFile } from './index.js'
-
-interface Run { code: number | null, out: Buffer, err: string }
-
-function run (program: string, args: string[], maxOutBytes: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
-    let outBytes = 0
-    let err = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length
-      if (outBytes <= maxOutBytes) out.push(chunk)
-      else child.kill('SIGKILL')
-    })
-    child.stderr.on('data', (chunk: Buffer) => { if (err.length < 8000) err += chunk.toString() })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, out: Buffer.concat(out), err }))
-  })
-}
+import { runProgram } from '../../lib/child-process.js'
+import { AUDIO_DEMUXERS, UndecodableError, type AudioDecoder, type DecodedFile } from './decoder.js'
 
 const CHANNEL_LAYOUTS: Record<string, number> = { mono: 1, stereo: 2, 2.1: 3, '3.0': 3, quad: 4, '4.0': 4, '5.0': 5, 5.1: 6, 6.1: 7, 7.1: 8 }
 
@@ -40,30 +21,39 @@ const reasonOf = (log: string): string => log.split('\n').map((l) => l.trim()).f
 /**
  * FFmpeg (Debian: `apt-get install ffmpeg`), the decoder of every format a phone, a recorder or a
  * studio gives. The file goes through a temporary file, not a pipe: an M4A whose index (`moov`)
- * comes last cannot be read from a pipe. The sound comes back mono at its own rate, as 32-bit
- * float; the service resamples, trims and levels it itself.
+ * comes last cannot be read from a pipe. The upload is hostile until shown otherwise, so FFmpeg is
+ * told the demuxer of the format the service sniffed (left to itself, it finds an HLS playlist or
+ * a DASH manifest behind an ID3 tag and reads the files they name), may open no protocol but that
+ * one file, decodes one thread, at most `maxSeconds`, straight to the rate asked for (a bomb at
+ * 384 kHz costs what a prompt at 16 kHz does), and is killed past `timeoutMs`. The sound comes
+ * back mono as 32-bit float; the service trims and levels it itself.
  */
-export function createFfmpegDecoder ({ program = 'ffmpeg' }: { program?: string } = {}): AudioDecoder {
+export function createFfmpegDecoder ({ program = 'ffmpeg', timeoutMs = 15_000 }: { program?: string, timeoutMs?: number } = {}): AudioDecoder {
   let known: Promise<string | undefined> | undefined
   return {
     probe () {
-      known ??= run(program, ['-hide_banner', '-version'], 1 << 16)
+      known ??= runProgram(program, ['-hide_banner', '-version'], { keepOut: true, maxOutBytes: 1 << 16, timeoutMs: 10_000 })
         .then((r) => r.code === 0 ? /ffmpeg version (\S+)/.exec(r.out.toString())?.[0] ?? 'ffmpeg' : undefined)
         .catch(() => undefined)
       return known
     },
 
-    async decode (file, maxSeconds) {
+    async decode (file, { format, maxSeconds, sampleRate }) {
+      const demuxer = AUDIO_DEMUXERS[format]
       const dir = await mkdtemp(join(tmpdir(), 'appeals-audio-'))
       try {
         const input = join(dir, 'source')
-        await writeFile(input, file)
-        // 8 bytes a second per Hz of the highest rate ffmpeg resamples to (384 kHz) bounds the output
-        const result = await run(program, ['-nostdin', '-hide_banner', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-vn', '-t', String(maxSeconds), '-ac', '1', '-c:a', 'pcm_f32le', '-f', 'wav', 'pipe:1'],
-          Math.ceil(maxSeconds + 1) * 384_000 * 4 + 4096)
-        const log = result.err.replaceAll(`${input}: `, '')
+        await writeFile(input, file, { mode: 0o600 })
+        const result = await runProgram(program, [
+          '-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1',
+          '-protocol_whitelist', 'file', '-f', demuxer, '-i', `file:${input}`,
+          '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(maxSeconds),
+          '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_f32le', '-f', 'wav', 'pipe:1',
+        ], { keepOut: true, timeoutMs, maxOutBytes: Math.ceil(maxSeconds + 1) * sampleRate * 4 + 4096 })
+        if (result.timedOut) throw new UndecodableError(`decoding took longer than ${Math.round(timeoutMs / 1000)} s`)
+        const log = result.err.replaceAll(`file:${input}: `, '').replaceAll(`${input}: `, '')
         const source = sourceOf(log)
-        if (result.code !== 0 || !source) throw new UndecodableError(source ? reasonOf(log) : `no audio stream: ${reasonOf(log)}`)
+        if (result.code !== 0 || result.overflowed || !source) throw new UndecodableError(source ? reasonOf(log) : `no audio stream: ${reasonOf(log)}`)
         return { wav: result.out, source }
       } finally {
         await rm(dir, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { runProgram } from '../../lib/child-process.js'
 import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './index.js'
 import { readWavHeader } from './wav.js'
@@ -6,17 +6,13 @@ import { readWavHeader } from './wav.js'
 /** a decoded recording may differ from its source by less than this (one Opus frame at most) */
 const LENGTH_TOLERANCE_SECONDS = 0.06
 
-/** runs a program to its end: its standard output's byte count (not kept) and its error text */
-function run (program: string, args: string[]): Promise<{ code: number | null, outBytes: number, err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let outBytes = 0
-    let err = ''
-    child.stdout.on('data', (chunk: Buffer) => { outBytes += chunk.length })
-    child.stderr.on('data', (chunk: Buffer) => { if (err.length < 4000) err += chunk.toString() })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, outBytes, err: err.trim() }))
-  })
+/** a program's whole run: a minute, and a second for each second of sound (an hour encodes in 11 s of a core) */
+const timeFor = (seconds: number) => ({ timeoutMs: 60_000 + Math.ceil(seconds) * 1000 })
+
+async function run (program: string, args: string[], seconds = 0): Promise<{ code: number | null, outBytes: number, err: string }> {
+  const result = await runProgram(program, args, timeFor(seconds))
+  if (result.timedOut) throw new Error(`${program} ran past ${timeFor(seconds).timeoutMs / 1000} s and was stopped`)
+  return { code: result.code, outBytes: result.outBytes, err: result.err.trim() }
 }
 
 /**
@@ -43,12 +39,12 @@ export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusde
       return writeChecked({
         from, to, sourceSeconds: source.seconds, tolerance: LENGTH_TOLERANCE_SECONDS,
         async write (partial) {
-          const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial])
+          const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial], source.seconds)
           if (encoded.code !== 0) throw new Error(`${encoder} failed (${encoded.code}): ${encoded.err}`)
         },
         // decoded again, at the source's rate: the bytes it gives are its length
         async decodedSeconds (partial) {
-          const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'])
+          const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'], source.seconds)
           if (decoded.code !== 0) throw new Error(`${decoder} could not read what ${encoder} wrote (${decoded.code}): ${decoded.err}`)
           return (decoded.outBytes - 44) / (source.sampleRate * source.channels * 2)
         },

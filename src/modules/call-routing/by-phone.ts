@@ -1,10 +1,9 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AudioDecoder } from '../../integrations/audio/index.js'
 import { field as amiField, type AmiMessage } from '../../integrations/ami/protocol.js'
 import { PROMPT_BY_PHONE_LANGUAGES, PROMPT_DRAFT_NAME, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT } from './asterisk-names.js'
-import { AudioError, convertPrompt } from './prompt-audio.js'
+import { AudioError, type PromptConverter } from './prompt-audio.js'
 import type { CallRoutingRepo } from './repo.js'
 
 /** a recording by phone left unkept (hung up while listening back) goes after this long */
@@ -20,9 +19,9 @@ export type PromptByPhoneOutcome = 'kept' | 'refused' | 'unreadable'
  * terminals may be older) and the prompt is the organization's; it is then converted as an upload
  * is, kept on the prompt in the language chosen, and removed from the shared directory either way.
  */
-export function createPromptsByPhone ({ repo, decoder, recordingsDir, log, now = Date.now }: {
+export function createPromptsByPhone ({ repo, converter, recordingsDir, log, now = Date.now }: {
   repo: Pick<CallRoutingRepo, 'organizationIdByPrefix' | 'routingEditorAt' | 'prompt' | 'saveRecording'>
-  decoder: AudioDecoder, recordingsDir: string, log: FastifyBaseLogger, now?: () => number
+  converter: PromptConverter, recordingsDir: string, log: FastifyBaseLogger, now?: () => number
 }) {
   const drafts = join(recordingsDir, PROMPT_DRAFTS_DIR)
   const field = (m: AmiMessage, name: string) => amiField(m, name)?.trim() ?? ''
@@ -57,7 +56,7 @@ export function createPromptsByPhone ({ repo, decoder, recordingsDir, log, now =
       log.warn({ prefix, terminal, promptId }, 'prompt by phone: refused (no such prompt, or the terminal\'s employee may not edit the organization\'s routing)')
       return 'refused'
     }
-    const converted = await convertPrompt(await readFile(path), decoder)
+    const converted = await converter.convert(await readFile(path), { wait: true })
     const language = PROMPT_BY_PHONE_LANGUAGES[digit]
     await repo.saveRecording({
       prompt_id: prompt.id, language, sample_rate: converted.sampleRate, duration_ms: converted.durationMs, size_bytes: converted.wav.length, wav: converted.wav,

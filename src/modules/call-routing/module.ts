@@ -5,6 +5,7 @@ import type { ServiceModule } from '../../lib/module.js'
 import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import { PROMPT_RECORDED_EVENT } from './asterisk-names.js'
 import { createPromptsByPhone } from './by-phone.js'
+import { createPromptConverter } from './prompt-audio.js'
 import { changesReferences, withReferences } from '../../lib/reference-cache.js'
 import { createCallRoutingRepo } from './repo.js'
 import routes from './routes.js'
@@ -14,11 +15,11 @@ import { createCallRoutingService } from './service.js'
 export interface CallRoutingPort { dialplanEvent: (message: AmiMessage) => void }
 
 /** how a citizen's call goes through an organization: queues, inbound lines, menus, schedules, prompts (DESIGN 9) */
-export function createCallRoutingModule (deps: { db: AppDb, decoder?: AudioDecoder, recordingsDir: string, log: FastifyBaseLogger }): ServiceModule<CallRoutingPort> {
+export function createCallRoutingModule (deps: { db: AppDb, decoder?: AudioDecoder, audio: { conversions: number, decodeTimeoutMs: number }, recordingsDir: string, log: FastifyBaseLogger }): ServiceModule<CallRoutingPort> {
   const repo = createCallRoutingRepo(deps.db)
-  const decoder = deps.decoder ?? createFfmpegDecoder()
-  const service = createCallRoutingService({ repo, transaction: transactional(deps.db, createCallRoutingRepo), decoder })
-  const byPhone = createPromptsByPhone({ repo, decoder, recordingsDir: deps.recordingsDir, log: deps.log })
+  const converter = createPromptConverter(deps.decoder ?? createFfmpegDecoder({ timeoutMs: deps.audio.decodeTimeoutMs }), deps.audio.conversions)
+  const service = createCallRoutingService({ repo, transaction: transactional(deps.db, createCallRoutingRepo), converter })
+  const byPhone = createPromptsByPhone({ repo, converter, recordingsDir: deps.recordingsDir, log: deps.log })
   return {
     port: {
       // every event of the PBX passes here: only the dialplan's own word for a prompt costs anything

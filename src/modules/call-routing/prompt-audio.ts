@@ -3,9 +3,11 @@
 // more), resampled band-limited, its leading and trailing silence trimmed and its speech brought to
 // one level, so that prompts recorded in different rooms sound alike on the line.
 
-import { UndecodableError, type AudioDecoder } from '../../integrations/audio/index.js'
+import { UndecodableError, type AudioContainer, type AudioDecoder } from '../../integrations/audio/index.js'
+import { ServiceUnavailableError } from '../../lib/errors.js'
 import { resample } from '../../lib/resampler.js'
-import { decodeWav, isWav, makeWav, WavError, type DecodedSound } from './wav.js'
+import { createSlots } from '../../lib/slots.js'
+import { decodeWav, isWav, makeWav, WavError } from './wav.js'
 
 /** an upload's size at most */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -37,7 +39,7 @@ export class AudioError extends Error {
   constructor (readonly problem: AudioProblem, message: string, readonly ctx?: Record<string, unknown>) { super(message) }
 }
 
-export type Container = 'wav' | 'mp3' | 'ogg' | 'mp4' | 'flac' | 'webm' | 'aiff' | 'amr'
+export type Container = AudioContainer
 
 /** what a file is, from its first bytes (a browser's or a phone's Content-Type is not to be trusted) */
 export function containerOf (file: Buffer): Container | undefined {
@@ -66,35 +68,36 @@ export interface ConvertedPrompt {
 
 const db = (amplitude: number) => 20 * Math.log10(Math.max(amplitude, 1e-10))
 
-/** the file's sound, mono at its own rate, and what it was */
+/** a decoder outside gives the sound at this rate: what the service keeps at most */
+const DECODED_RATE = 16_000
+/** decoded at most: the longest prompt and room for the silence around it */
+const DECODED_SECONDS = MAX_PROMPT_SECONDS + 60
+
+/** the file's sound, mono, and what it was */
 async function decode (file: Buffer, decoder: AudioDecoder): Promise<{ mono: Float32Array, sampleRate: number, source: Omit<ConvertedPrompt['source'], 'duration_ms'> }> {
   const format = containerOf(file)
   if (!format) throw new AudioError('audio_unknown_format', `The file is not a sound file this service knows: ${ACCEPTED_AUDIO} is accepted`)
-  const own = format === 'wav' ? decodeWav(file) : undefined
-  if (own) {
-    if (own.channels[0]!.length === 0) throw new AudioError('audio_no_sound', 'The file holds no sound')
-    return { mono: downmix(own), sampleRate: own.sampleRate, source: { format, codec: 'pcm', sample_rate: own.sampleRate, channels: own.channels.length } }
-  }
-  if (await decoder.probe() === undefined) {
-    throw new AudioError('audio_no_decoder', `A ${format.toUpperCase()} file needs a decoder (ffmpeg) this server does not have: a PCM WAV is accepted`, { format })
-  }
+  const unreadable = (reason: string) => new AudioError('audio_unreadable', `The ${format.toUpperCase()} file could not be read: ${reason}`, { format })
   try {
-    const decoded = await decoder.decode(file, MAX_PROMPT_SECONDS + 60)
-    const sound = decodeWav(decoded.wav)
-    if (!sound || sound.channels[0]!.length === 0) throw new AudioError('audio_no_sound', 'The file holds no sound')
-    const { codec, sampleRate = sound.sampleRate, channels = 1 } = decoded.source
-    return { mono: downmix(sound), sampleRate: sound.sampleRate, source: { format, codec, sample_rate: sampleRate, channels } }
+    const own = format === 'wav' ? decodeWav(file, DECODED_SECONDS) : undefined
+    if (own) {
+      if (own.mono.length === 0) throw new AudioError('audio_no_sound', 'The file holds no sound')
+      return { mono: own.mono, sampleRate: own.sampleRate, source: { format, codec: 'pcm', sample_rate: own.sampleRate, channels: own.channels } }
+    }
+    if (await decoder.probe() === undefined) {
+      throw new AudioError('audio_no_decoder', `A ${format.toUpperCase()} file needs a decoder (ffmpeg) this server does not have: a PCM WAV is accepted`, { format })
+    }
+    const decoded = await decoder.decode(file, { format, maxSeconds: DECODED_SECONDS, sampleRate: DECODED_RATE })
+    const sound = decodeWav(decoded.wav, DECODED_SECONDS)
+    if (!sound || sound.mono.length === 0) throw new AudioError('audio_no_sound', 'The file holds no sound')
+    const { codec, sampleRate = DECODED_RATE, channels = 1 } = decoded.source
+    if (sampleRate < 1) throw unreadable(`its sound has ${sampleRate} samples a second`)
+    // a source below 16 kHz is kept at 8: decoded at 16, it is brought down below
+    return { mono: sound.mono, sampleRate: sound.sampleRate, source: { format, codec, sample_rate: sampleRate, channels } }
   } catch (err) {
-    if (err instanceof UndecodableError || err instanceof WavError) throw new AudioError('audio_unreadable', `The ${format.toUpperCase()} file could not be read: ${err.message}`, { format })
+    if (err instanceof UndecodableError || (err instanceof WavError && (err.problem === 'wav_lies' || format !== 'wav'))) throw unreadable(err.message)
     throw err
   }
-}
-
-function downmix ({ channels }: DecodedSound): Float32Array {
-  if (channels.length === 1) return channels[0]!
-  const mono = new Float32Array(channels[0]!.length)
-  for (const channel of channels) for (let i = 0; i < mono.length; i++) mono[i]! += channel[i]! / channels.length
-  return mono
 }
 
 /** each window's RMS level (dBFS) */
@@ -140,12 +143,13 @@ function toPcm16 (samples: Float32Array, gainDb: number): Int16Array {
 /** the uploaded file as the prompt Asterisk plays, or an AudioError saying why not */
 export async function convertPrompt (file: Buffer, decoder: AudioDecoder): Promise<ConvertedPrompt> {
   const { mono, sampleRate: from, source } = await decode(file, decoder)
-  const sampleRate = from >= 16_000 ? 16_000 : 8000
+  const sampleRate = source.sample_rate >= 16_000 ? 16_000 : 8000
   const { kept, gainDb } = trimAndLevel(resample(mono, from, sampleRate), sampleRate)
   const durationMs = Math.round(kept.length / sampleRate * 1000)
   if (durationMs > MAX_PROMPT_SECONDS * 1000) {
     throw new AudioError('audio_too_long', `The sound lasts more than ${MAX_PROMPT_SECONDS} s once its silence is trimmed: a prompt may last ${MAX_PROMPT_SECONDS} s at most`, { max_seconds: MAX_PROMPT_SECONDS })
   }
+  if (!Number.isFinite(gainDb)) throw new AudioError('audio_unreadable', `The ${source.format.toUpperCase()} file could not be read: its level is not a number`, { format: source.format })
   return {
     wav: makeWav(sampleRate, toPcm16(kept, gainDb)),
     sampleRate,
@@ -153,4 +157,15 @@ export async function convertPrompt (file: Buffer, decoder: AudioDecoder): Promi
     source: { ...source, duration_ms: Math.round(mono.length / from * 1000) },
     gainDb: Math.round(gainDb * 10) / 10,
   }
+}
+
+/** converts prompts, a bounded number at once in this instance (each may run a decoder and hold a few MB) */
+export interface PromptConverter {
+  /** `wait`: queue for a free slot (a recording by phone); otherwise a 503 with Retry-After when all are taken (an upload) */
+  convert: (file: Buffer, options?: { wait?: boolean }) => Promise<ConvertedPrompt>
+}
+
+export function createPromptConverter (decoder: AudioDecoder, atOnce: number): PromptConverter {
+  const slots = createSlots(atOnce, () => new ServiceUnavailableError(`Other sound files are being converted (${atOnce} at once): send this one again in a few seconds`, { retryAfterSeconds: 5 }))
+  return { convert: (file, options) => slots.run(() => convertPrompt(file, decoder), options) }
 }

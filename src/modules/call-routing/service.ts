@@ -1,5 +1,4 @@
 import type { Transactional } from '../../db/client.js'
-import type { AudioDecoder } from '../../integrations/audio/index.js'
 import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
@@ -10,7 +9,7 @@ import type {
   Destination, LineCreate, LineResponse, LineUpdate, MenuCreate, MenuResponse, MenuUpdate, PromptResponse, QueueCreate, QueueResponse, QueueUpdate,
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
-import { AudioError, convertPrompt } from './prompt-audio.js'
+import { AudioError, type PromptConverter } from './prompt-audio.js'
 import { WavError } from './wav.js'
 import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
 import { usersOf, type RoutingItem } from './users.js'
@@ -28,7 +27,7 @@ interface References { destinations: { at: Loc, destination: Destination }[], pr
 const noReferences = (): References => ({ destinations: [], prompts: [], schedules: [], terminals: [] })
 
 /** The recorded prompts and the routes a citizen's call takes: queues, inbound lines, menus, schedules (DESIGN 9). */
-export function createCallRoutingService ({ repo, transaction, decoder }: { repo: CallRoutingRepo, transaction: Transactional<CallRoutingTxRepo>, decoder: AudioDecoder }) {
+export function createCallRoutingService ({ repo, transaction, converter }: { repo: CallRoutingRepo, transaction: Transactional<CallRoutingTxRepo>, converter: PromptConverter }) {
   const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its call routing')
 
   /** 422 for a malformed destination, then 409 for anything named that is not this organization's */
@@ -355,7 +354,7 @@ export function createCallRoutingService ({ repo, transaction, decoder }: { repo
         const prompt = found(await repo.prompt(tenantId, id), 'Prompt')
         let converted
         try {
-          converted = await convertPrompt(file, decoder)
+          converted = await converter.convert(file)
         } catch (err) {
           if (err instanceof AudioError || err instanceof WavError) {
             const ctx = err instanceof AudioError ? err.ctx : err.found && { found: err.found }

@@ -15,7 +15,8 @@ export interface WavInfo {
 }
 
 /** why a file is refused, for a client to say in its own language (the 422's `type`) */
-export type WavProblem = 'wav_not_wav' | 'wav_no_format' | 'wav_format' | 'wav_no_sound'
+/** `wav_lies`: a rate no sound has, or samples that are not numbers */
+export type WavProblem = 'wav_not_wav' | 'wav_no_format' | 'wav_format' | 'wav_no_sound' | 'wav_lies'
 /** what the file's format chunk says (the 422's `ctx.found` for `wav_format`) */
 export interface WavFound { pcm: boolean, audio_format: number, bits: number, channels: number, sample_rate: number }
 
@@ -75,8 +76,12 @@ export function readWav (bytes: Uint8Array): WavInfo {
   return { sampleRate: format.rate as WavInfo['sampleRate'], durationMs: Math.round(samples / format.rate * 1000), pcm: format.data.subarray(0, samples * 2) }
 }
 
-/** sound as numbers from -1 to 1, one array per channel */
-export interface DecodedSound { sampleRate: number, channels: Float32Array[] }
+/** sound as numbers from -1 to 1, its channels mixed into one */
+export interface DecodedSound { sampleRate: number, channels: number, mono: Float32Array }
+
+/** the sample rates a sound file may claim: below, it is no speech; above, no recorder makes it */
+export const MIN_SOURCE_RATE = 4000
+export const MAX_SOURCE_RATE = 384_000
 
 const SAMPLE_READERS: Record<string, (data: Buffer, at: number) => number> = {
   [`${PCM}:8`]: (d, at) => (d[at]! - 128) / 128,
@@ -89,21 +94,30 @@ const SAMPLE_READERS: Record<string, (data: Buffer, at: number) => number> = {
 
 /**
  * The samples of a WAV file of linear PCM (8, 16, 24 or 32 bits) or IEEE float (32, 64), any rate
- * and channel count; undefined for another coding inside a WAV (A-law, ADPCM, GSM...), which a
- * decoder of the outside reads.
+ * from 4 to 384 kHz and any channel count, mixed to mono as they are read and at most `maxSeconds`
+ * of them; undefined for another coding inside a WAV (A-law, ADPCM, GSM...), which a decoder of the
+ * outside reads. A rate out of range or a sample that is no number (a float WAV may hold NaN or
+ * infinity) is a WavError: the file lies about what it is.
  */
-export function decodeWav (bytes: Uint8Array): DecodedSound | undefined {
+export function decodeWav (bytes: Uint8Array, maxSeconds = Infinity): DecodedSound | undefined {
   const format = wavLayout(bytes)
   const read = SAMPLE_READERS[`${format.tag}:${format.bits}`]
-  if (!read || format.channels < 1 || format.rate < 1) return undefined
+  if (!read || format.channels < 1) return undefined
+  if (format.rate < MIN_SOURCE_RATE || format.rate > MAX_SOURCE_RATE) {
+    throw new WavError('wav_lies', `The file says its sound has ${format.rate} samples a second: a sound file has ${MIN_SOURCE_RATE} to ${MAX_SOURCE_RATE}`)
+  }
   const data = format.data ?? Buffer.alloc(0)
   const width = format.bits / 8
-  const frames = Math.floor(data.length / (width * format.channels))
-  const channels = Array.from({ length: format.channels }, () => new Float32Array(frames))
+  const frames = Math.min(Math.floor(data.length / (width * format.channels)), Math.ceil(maxSeconds * format.rate))
+  const mono = new Float32Array(frames)
   for (let i = 0, at = 0; i < frames; i++) {
-    for (let c = 0; c < format.channels; c++, at += width) channels[c]![i] = read(data, at)
+    let sum = 0
+    for (let c = 0; c < format.channels; c++, at += width) sum += read(data, at)
+    const sample = sum / format.channels
+    if (!Number.isFinite(sample)) throw new WavError('wav_lies', `The file holds a sample that is not a number (${sample}) at ${(i / format.rate).toFixed(3)} s`)
+    mono[i] = sample
   }
-  return { sampleRate: format.rate, channels }
+  return { sampleRate: format.rate, channels: format.channels, mono }
 }
 
 /** 16-bit mono PCM behind the canonical 44-byte header */
