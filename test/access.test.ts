@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { requirementText } from '../src/lib/access-table.js'
 import { requirementOf, type AccessContext, type MarkedRoute, type Requirement } from '../src/lib/auth.js'
 import type { Role } from '../src/db/schema/users.js'
@@ -125,14 +125,14 @@ describe('access: every route, in both modes, as the routes\' marks say (docs/ac
   })
 
   /** a request a route's gate can judge: its parameters filled in (an organization's: one that exists), an empty JSON body */
-  function probe (route: MarkedRoute): { method: string, url: string, payload?: object } {
+  function probe (route: MarkedRoute): { method: InjectOptions['method'], url: string, payload?: object } {
     const url = route.url.replace(/:(\w+)/g, (_, name: string) => {
       if (/organization|tenant_id|org_id/.test(name)) return name === 'tenant_id' && route.url.startsWith('/platform') ? 'no-such-tenant' : String(orgA)
       if (name === 'day') return '2031-01-02'
       if (name === 'token') return 'no-such-token'
       return '999999'
     }).replace(/\*$/, 'anything')
-    return { method: route.method, url, ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {}) }
+    return { method: route.method as InjectOptions['method'], url, ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {}) }
   }
 
   function judge (res: LightMyRequestResponse, want: ReturnType<typeof expected>, what: string): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
+import type { InjectOptions } from 'fastify'
 import { loggerOptions } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { startTracing, type Tracing } from '../src/integrations/tracing/otlp.js'
@@ -104,7 +105,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT) and the request id in logs', () =
   })
 
   it('calls out are spans of the request\'s trace: the LLM provider, SMTP, AMI', async () => {
-    const traced = async (method: string, url: string, payload?: object) => {
+    const traced = async (method: InjectOptions['method'], url: string, payload?: object) => {
       const res = await t.app.inject({ method, url, headers: admin, payload })
       assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`)
       return res.headers['x-request-id'] as string

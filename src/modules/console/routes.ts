@@ -51,9 +51,11 @@ const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string }> = a
     schemaHide: true,
     setHeaders: (res, path) => {
       // file names under assets/ carry their content's hash: they never change
-      res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
-      res.header('x-content-type-options', 'nosniff')
-      if (path.endsWith('.html')) res.header('content-security-policy', CSP)
+      res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+      res.setHeader('x-content-type-options', 'nosniff')
+      // the same path is sent brotli, gzip or plain by the request's Accept-Encoding: caches must keep them apart
+      res.setHeader('vary', 'accept-encoding')
+      if (path.endsWith('.html')) res.setHeader('content-security-policy', CSP)
     },
   })
   app.get('/console/', hide, async (_req, reply) => sendIndex(reply))
