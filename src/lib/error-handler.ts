@@ -65,6 +65,8 @@ export function registerErrorHandler (app: FastifyInstance): void {
     }
     if (err instanceof RequestValidationError) return reply.code(422).send({ detail: err.errors })
     if (err instanceof AppError) {
+      // a refusal caused by a failure elsewhere (Asterisk, SMTP) keeps that failure's stack in the log
+      if (err.cause !== undefined) req.log.warn({ err: err.cause, code: err.code }, err.message)
       return reply.code(err.statusCode).headers(err.headers).send({ detail: err.message, code: err.code, ...err.extra })
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && err instanceof SyntaxError)) {

@@ -39,12 +39,16 @@ export class TooManyRequestsError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  /** `retryAfterSeconds`: when to ask again (Retry-After); `cause`: what failed, for the log */
-  constructor (message: string, { retryAfterSeconds, cause }: { retryAfterSeconds?: number, cause?: unknown } = {}) {
-    super(503, 'service_unavailable', message, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+  /** `code`: what is unavailable (default `service_unavailable`); `retryAfterSeconds`: when to ask again (Retry-After); `cause`: what failed, for the log */
+  constructor (message: string, { code = 'service_unavailable', retryAfterSeconds, cause }: { code?: string, retryAfterSeconds?: number, cause?: unknown } = {}) {
+    super(503, code, message, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
     if (cause !== undefined) this.cause = cause
   }
 }
+
+/** the PBX as a refusal names it: no AMI configured, or Asterisk not answering (the console says each in its words) */
+export const PBX_NOT_CONFIGURED = { code: 'pbx_not_configured' } as const
+export const pbxUnreachable = (cause: unknown) => ({ code: 'pbx_unreachable', cause })
 
 /** One entry of a FastAPI 422 body. */
 export interface FieldError {

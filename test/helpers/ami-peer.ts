@@ -69,6 +69,8 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     registrations: [] as PeerRegistration[],
     /** Asterisk's database (AstDB): `<family>/<key>` to its value */
     db: new Map<string, string>(),
+    /** what Asterisk would have logged as WARNINGs of its database (a key deleted that was not there) */
+    dbWarnings: [] as string[],
     /** told each action as it arrives (a benchmark times them) */
     onAction: undefined as ((action: Record<string, string>, at: number) => void) | undefined }
   const sockets = new Set<Socket>()
@@ -122,10 +124,21 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         write(message(['Response: Success', `ActionID: ${id}`, 'Message: Updated database successfully']))
         return
       case 'DBDel':
-        write(state.db.delete(`${a.Family}/${a.Key}`)
-          ? message(['Response: Success', `ActionID: ${id}`, 'Message: Key deleted successfully'])
-          : message(['Response: Error', `ActionID: ${id}`, 'Message: Database entry could not be deleted']))
+        if (state.db.delete(`${a.Family}/${a.Key}`)) write(message(['Response: Success', `ActionID: ${id}`, 'Message: Key deleted successfully']))
+        else {
+          // Asterisk logs it: WARNING[..]: db.c: AstDB key /<family>/<key> does not exist
+          state.dbWarnings.push(`AstDB key /${a.Family}/${a.Key} does not exist`)
+          write(message(['Response: Error', `ActionID: ${id}`, 'Message: Database entry could not be deleted']))
+        }
         return
+      case 'DBGetTree': {
+        const prefix = a.Family ? `${a.Family}/${a.Key ? `${a.Key}` : ''}` : ''
+        const entries = [...state.db].filter(([key]) => key.startsWith(prefix))
+        write(message(['Response: Success', `ActionID: ${id}`, 'EventList: start', 'Message: Result will follow']))
+        for (const [key, value] of entries) write(message(['Event: DBGetTreeResponse', `Key: /${key}`, `Val: ${value}`, `ActionID: ${id}`]))
+        write(message(['Event: DBGetTreeComplete', `ActionID: ${id}`, 'EventList: Complete', `ListItems: ${entries.length}`]))
+        return
+      }
       case 'PJSIPShowRegistrationsOutbound': {
         // the listack, each registration's detail then its auth's (whose digests Asterisk sends too), the completion with the counts
         const byEvent = (name: string) => recorded.registrations.find((m) => m.includes(`Event: ${name}`))!

@@ -15,8 +15,10 @@ export interface PbxControl {
   trunkStates: () => Promise<TrunkStates>
   /** a value in Asterisk's own database (AstDB), which the dialplan reads with DB() */
   dbPut: (family: string, key: string, value: string) => Promise<void>
-  /** a value removed from Asterisk's database; one that is not there is no error */
+  /** a value removed from Asterisk's database; one that is not there is no error (but Asterisk logs a WARNING: ask `dbFamily` first) */
   dbDel: (family: string, key: string) => Promise<void>
+  /** every key of a family in Asterisk's database with its value (DBGetTree), keys without the family */
+  dbFamily: (family: string) => Promise<Map<string, string>>
 }
 
 export interface TrunkStates {
@@ -92,6 +94,13 @@ export function amiPbxControl (ami: AmiClient, reloads?: { client: AmiClient, ti
       const response = await ami.action({ Action: 'DBDel', Family: family, Key: key })
       // Asterisk 22 says a missing key "could not be deleted" (main/db.c)
       if (field(response, 'Response') !== 'Success' && !/could not be deleted|not found/i.test(field(response, 'Message') ?? '')) ensureSuccess(response, 'DBDel')
+    },
+    async dbFamily (family) {
+      const { response, events } = await ami.list({ Action: 'DBGetTree', Family: family })
+      ensureSuccess(response, 'DBGetTree')
+      const prefix = `/${family}/`
+      return new Map(events.filter((e) => field(e, 'Event') === 'DBGetTreeResponse' && (field(e, 'Key') ?? '').startsWith(prefix))
+        .map((e) => [field(e, 'Key')!.slice(prefix.length), field(e, 'Val') ?? '']))
     },
     async trunkStates () {
       // each registration's AuthDetail events carry its credentials: only the registrations are read

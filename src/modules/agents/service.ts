@@ -4,7 +4,7 @@ import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
-import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { ConflictError, RequestValidationError, ServiceUnavailableError, pbxUnreachable } from '../../lib/errors.js'
 import type { BreakReasons } from './break-reasons.js'
 import { memberInterface as interfaceOf, OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
 import { busiestState, memberState } from '../call-routing/member-state.js'
@@ -70,7 +70,7 @@ export function createAgentService ({ repo, reasons, queues, clock, log, openCon
     try {
       for (const id of terminalIds) await queues.pause(interfaceOf(id), paused, reason)
     } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`)
+      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`, pbxUnreachable(err))
     }
   }
 

@@ -2,12 +2,15 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { NotFoundError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { NotFoundError, RequestValidationError, ServiceUnavailableError, PBX_NOT_CONFIGURED, pbxUnreachable } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
 import { promptSound } from '../call-routing/asterisk-names.js'
 import { LINE_SWITCH_FAMILY } from '../pbx/call-flow.js'
 import type { LineSwitchRepo, SwitchRow } from './repo.js'
 import type { LineCloseRequest, LineSwitchState } from './schemas.js'
+
+/** what the switch asks of Asterisk's database */
+type AstDb = Pick<PbxControl, 'dbPut' | 'dbDel' | 'dbFamily'>
 
 /** "until opened again" as the dialplan compares it with ${EPOCH}: 2100-01-01 */
 const UNTIL_OPENED = 4_102_444_800
@@ -25,7 +28,7 @@ export const switchValue = (prefix: string, s: Pick<SwitchRow, 'until' | 'prompt
   `${s.until === null ? UNTIL_OPENED : Math.floor(s.until.getTime() / 1000)}:${s.prompt_id === null ? '' : promptSound(prefix, s.prompt_id)}`
 
 /** A line closed at a switch (issue 49): now, with its own announcement, until a time or until opened; in Asterisk on the next call. */
-export function createLineSwitchService ({ repo, control, clock }: { repo: LineSwitchRepo, control?: Pick<PbxControl, 'dbPut' | 'dbDel'>, clock: Clock }) {
+export function createLineSwitchService ({ repo, control, clock }: { repo: LineSwitchRepo, control?: AstDb, clock: Clock }) {
   const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its lines')
   const state = (l: LineRow, now: Date): LineSwitchState => {
     const s = l.latest
@@ -42,12 +45,12 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
     return state(line, clock())
   }
   /** the change made in Asterisk first: what it did not take is not recorded either (503) */
-  async function inAsterisk (change: (c: Pick<PbxControl, 'dbPut' | 'dbDel'>) => Promise<void>): Promise<void> {
-    if (!control) throw new ServiceUnavailableError(NO_AMI)
+  async function inAsterisk (change: (c: AstDb) => Promise<void>): Promise<void> {
+    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
     try {
       await change(control)
     } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`)
+      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`, pbxUnreachable(err))
     }
   }
 
@@ -86,7 +89,8 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
       await tenant(actor, tenantId)
       const line = await repo.line(tenantId, lineId)
       if (!line) throw new NotFoundError('Line')
-      await inAsterisk((c) => c.dbDel(LINE_SWITCH_FAMILY, line.number))
+      // a key that is not there is not deleted: Asterisk would log a WARNING for it
+      await inAsterisk(async (c) => { if ((await c.dbFamily(LINE_SWITCH_FAMILY)).has(line.number)) await c.dbDel(LINE_SWITCH_FAMILY, line.number) })
       await repo.insert({ organization_id: tenantId, line_id: lineId, action: 'open', user_id: actor.id })
       return stateOf(tenantId, lineId)
     },
@@ -94,10 +98,16 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
     async reconcile () {
       if (!control) return
       const now = clock()
-      for (const l of await repo.lines()) {
-        if (closedAt(l.latest, now)) await control.dbPut(LINE_SWITCH_FAMILY, l.number, switchValue(l.prefix, l.latest!))
-        else await control.dbDel(LINE_SWITCH_FAMILY, l.number)
+      const inDb = await control.dbFamily(LINE_SWITCH_FAMILY)
+      const lines = await repo.lines()
+      for (const l of lines) {
+        const value = closedAt(l.latest, now) ? switchValue(l.prefix, l.latest!) : undefined
+        if (value !== undefined && inDb.get(l.number) !== value) await control.dbPut(LINE_SWITCH_FAMILY, l.number, value)
+        if (value === undefined && inDb.has(l.number)) await control.dbDel(LINE_SWITCH_FAMILY, l.number)
       }
+      // a number no line has any more closes nothing: its key goes too
+      const numbers = new Set(lines.map((l) => l.number))
+      for (const key of inDb.keys()) if (!numbers.has(key)) await control.dbDel(LINE_SWITCH_FAMILY, key)
     },
   }
 }

@@ -4,7 +4,7 @@ import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import { scopeOf, supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, ServiceUnavailableError } from '../../lib/errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, ServiceUnavailableError, PBX_NOT_CONFIGURED, pbxUnreachable } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskPhone } from '../../lib/pii.js'
 import { internalContext, memberInterface } from '../call-routing/asterisk-names.js'
@@ -61,11 +61,11 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
 
   /** Asterisk's answer, or 503 naming why it did not give one */
   async function asked<T> (what: () => Promise<T>): Promise<T> {
-    if (!control) throw new ServiceUnavailableError(NO_AMI)
+    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
     try {
       return await what()
     } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not answer: ${(err as Error).message}`)
+      throw new ServiceUnavailableError(`Asterisk did not answer: ${(err as Error).message}`, pbxUnreachable(err))
     }
   }
 
@@ -121,7 +121,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     }
     const dialling = await diallingFor(mine, area, number)
     if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
-    if (!control) throw new ServiceUnavailableError(NO_AMI)
+    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
     await registered(mine)
     await clearLostCall(actor.id)
     const row = await dial({
@@ -157,7 +157,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     } catch (err) {
       const failed = await repo.change(row.id, { status: 'failed', failed_side: 'you', reason: 'ORIGINATE', ended_at: clock() })
       if (failed) await after(row, failed)
-      throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`)
+      throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`, pbxUnreachable(err))
     }
     void tell(row)
     return row
@@ -261,7 +261,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
       const scope = supervisorScope(actor, 'an operator\'s call')
       const operator = await repo.terminal(body.terminal_id)
       if (!operator || (scope.organizationId !== undefined && operator.organization_id !== scope.organizationId)) throw new NotFoundError('Terminal')
-      if (!control) throw new ServiceUnavailableError(NO_AMI)
+      if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
       const own = await registered(await ownTerminal(actor))
       if (own.id === operator.id) throw new ConflictError('That is your own terminal', 'own_terminal')
       const prefix = `${memberInterface(operator.id)}-`

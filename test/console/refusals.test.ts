@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { createInstance } from 'i18next'
+import type { TFunction } from 'i18next'
+import { buildTestApp } from '../helpers/app.js'
+import { login, makeOrganization, makeUser } from '../helpers/factories.js'
+
+// the console's own modules (its tsconfig, not the service's: their imports name no extension)
+const consoleModule = (path: string) => import(`../../web/src/${path}`)
+const { problemText } = await consoleModule('forms/problems.ts') as { problemText: (t: TFunction, problem: { status: number, detail: unknown, code?: string }) => string }
+const { ru } = await consoleModule('i18n/ru.ts') as { ru: { errors: { codes: Record<string, string> } } }
+const { kk } = await consoleModule('i18n/kk.ts') as { kk: object }
+
+// A refusal is said in the console's words by its code, never as the service's English or a
+// generic "try later" when the service knows why.
+describe('console: refusals in words', () => {
+  const translators = async () => {
+    const i18n = createInstance()
+    await i18n.init({ resources: { ru: { translation: ru }, kk: { translation: kk } }, lng: 'ru' })
+    return { ru: i18n.getFixedT('ru'), kk: i18n.getFixedT('kk') }
+  }
+
+  it('closing a line without AMI: the PBX is said not to be connected, as the PBX page says it, in Russian and Kazakh', async () => {
+    const t = await buildTestApp()
+    try {
+      const admin = await login(t.app, await makeUser(t.database.db, { role: 'admin' }))
+      const org = await makeOrganization(t.database.db, { prefix: '303' })
+      const line = (await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/lines`, headers: admin, payload: { number: '3030', name: 'Линия', destination: { kind: 'hangup' } } })).json().id
+      const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/lines/${line}/close`, headers: admin, payload: { reason: 'Авария' } })
+      assert.equal(res.statusCode, 503)
+      const body = res.json() as { detail: string, code: string }
+      assert.equal(body.code, 'pbx_not_configured')
+      const say = await translators()
+      const problem = { status: 503, detail: body.detail, code: body.code }
+      assert.match(problemText(say.ru, problem), /^АТС не подключена/)
+      assert.match(problemText(say.kk, problem), /^АТС .*қосылмаған/)
+      assert.notEqual(problemText(say.ru, problem), ru.errors.codes.service_unavailable)
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('the gate\'s refusals and the PBX\'s each have their words in both languages', async () => {
+    const say = await translators()
+    for (const code of ['own_organization_only', 'role_not_allowed', 'administrators_only', 'pbx_not_configured', 'pbx_unreachable']) {
+      for (const lang of ['ru', 'kk'] as const) {
+        const text = problemText(say[lang], { status: 403, detail: 'English words', code })
+        assert.doesNotMatch(text, /English|[A-Za-z]{4,}/, `${lang} ${code}: ${text}`)
+      }
+    }
+  })
+})
