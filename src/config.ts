@@ -24,6 +24,8 @@ export interface Config {
   /** SEED_ON_FIRST_START: the reference data loaded at the first start on a database without any */
   seedOnFirstStart: boolean
   logLevel: LogLevel
+  /** LOG_FORMAT: readable lines on a terminal, JSON elsewhere */
+  logFormat: 'auto' | 'json' | 'readable'
   /** unset: generated once and kept in dataDir */
   jwtSecret?: string
   accessTokenTtlSeconds: number
@@ -320,6 +322,7 @@ export function loadConfig (env: Env = process.env): Config {
     dataDir: e.DATA_DIR,
     seedOnFirstStart: isTrue(e.SEED_ON_FIRST_START) ?? true,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSeconds: seconds(e.ACCESS_TOKEN_TTL),
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),

@@ -24,6 +24,9 @@ function configOrExit (): Config {
   }
 }
 
+/** where a person opens the console: PUBLIC_URL's, else this machine's port */
+const consoleUrl = (config: Config) => `${config.publicUrl.replace(/\/$/, '')}/console/`
+
 async function main (): Promise<void> {
   const config = configOrExit()
   // before the database opens: its driver's statements are traced from the first
@@ -59,7 +62,11 @@ async function main (): Promise<void> {
   })
 
   await app.listen({ port: config.port, host: config.host })
-  app.log.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined }, 'service started')
+  app.log.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined, console: consoleUrl(config) }, 'service started')
+  if (admin.generatedPassword) {
+    // said again last, where a newcomer looks: the lines of the start are above it
+    app.log.warn(`sign in at ${consoleUrl(config)} as ${admin.email} with the password ${admin.generatedPassword} (shown once; a new one is asked for at the first sign-in)`)
+  }
 }
 
 main().catch((err: unknown) => {

@@ -24,6 +24,19 @@ describe('the service process', () => {
     assert.ok(lines.some((l) => /SERVICE_TOKEN is not set/.test(l.msg)), 'running without SERVICE_TOKEN is warned about at start')
   })
 
+  it('LOG_FORMAT=readable (a terminal\'s): lines a person reads, the first sign-in said last with its address, account and password', async () => {
+    const service = startService({ DATA_DIR: tempDir(), LOG_FORMAT: 'readable', PUBLIC_URL: 'http://centre.example:8000' })
+    await service.listening
+    service.child.kill('SIGTERM')
+    assert.equal(await service.exited, 0)
+    const lines = service.output().stdout.trim().split('\n')
+    assert.deepEqual(lines.filter((l) => l.startsWith('{')), [], 'no JSON line')
+    assert.ok(lines.every((l) => /^\d\d:\d\d:\d\d (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) /.test(l) || /^\s+at /.test(l) || /^\w*Error/.test(l)), lines.join('\n'))
+    const started = lines.findIndex((l) => / service started /.test(l))
+    const signIn = lines.findIndex((l) => /WARN {2}sign in at http:\/\/centre\.example:8000\/console\/ as admin@localhost with the password \S{12,} /.test(l))
+    assert.ok(started >= 0 && signIn > started, `the sign-in line after the start's:\n${lines.join('\n')}`)
+  })
+
   it('a stop under load finishes every request that had reached it: no reset, no 503', async () => {
     const service = startService({ DATA_DIR: tempDir() })
     const { hostname, port } = new URL(await service.listening)

@@ -58,6 +58,7 @@ export const EnvSchema = Type.Object({
   DATA_DIR: text({ default: './data', description: 'embedded database (`pgdata/`), PBX config output' }),
   SEED_ON_FIRST_START: flag({ default: 'true', description: 'load the reference data (sources, response methods, regions, the default classifier) at the first start on a database that has none, embedded or PostgreSQL' }),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info', description: 'log level of the JSON log on stdout' }),
+  LOG_FORMAT: oneOf(['auto', 'json', 'readable'] as const, { default: 'auto', description: 'the log on stdout: JSON lines (`json`), a line a person reads at a terminal (`readable`: time, level, message, fields), or `auto`: readable when stdout is a terminal, JSON otherwise (a journal, a pipe, a container)' }),
   JWT_SECRET: Type.Optional(secret(32, { defaultDoc: 'generated once, kept in the database', description: 'HS256 signing key of access tokens' })),
   ACCESS_TOKEN_TTL: duration({ default: '12h', description: 'access token lifetime' }),
   ADMIN_EMAIL: Type.Optional(text({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', problem: 'must be an e-mail address', description: 'first administrator, created at start when no user exists' })),
