@@ -159,8 +159,10 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
       if (failed) await after(row, failed)
       throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`, pbxUnreachable(err))
     }
-    void tell(row)
-    return row
+    // told and answered as it is now: Asterisk's first events may have moved it on while Originate was answered
+    const now = await repo.get(row.id).catch(() => undefined) ?? row
+    void tell(now)
+    return now
   }
 
   /** a callback's attempt from a ready operator's terminal: the call, undefined (not now), or why it never can be */

@@ -19,3 +19,5 @@ export const appealCallsQuery = (appealId: number) => ({
 
 /** a call still being placed: its phone rings, or they talk */
 export const isLive = (c: Pick<PlacedCall, 'status'>) => c.status === 'ringing_you' || c.status === 'ringing_citizen' || c.status === 'connected'
+
+export { newerOf } from './placed-progress'

@@ -1,11 +1,11 @@
 import { PhoneOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Space, Tag } from 'antd'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem } from '../../api/client'
 import { keys } from '../../api/keys'
-import { isLive, placeCall, type PlacedCall } from '../../api/placedCalls'
+import { isLive, newerOf, placeCall, type PlacedCall } from '../../api/placedCalls'
 import { problemText } from '../../forms/problems'
 import { useLiveEvents } from '../../live/live'
 import { useNow } from '../../live/use-now'
@@ -25,16 +25,26 @@ export function CallButton ({ number, appealId }: { number: string, appealId?: n
   const [call, setCall] = useState<PlacedCall>()
   const [problem, setProblem] = useState<string>()
   const [placing, setPlacing] = useState(false)
+  // events of a call whose POST has not been answered yet: this user's calls, kept until it is
+  const early = useRef(new Map<number, PlacedCall>())
   useLiveEvents((event) => {
-    if (event.type !== 'call.placed' || event.call.id !== call?.id) return
-    setCall(event.call)
+    if (event.type !== 'call.placed') return
+    if (event.call.id !== call?.id) {
+      if (placing) early.current.set(event.call.id, newerOf(early.current.get(event.call.id), event.call))
+      return
+    }
+    setCall((shown) => newerOf(shown, event.call))
     if (!isLive(event.call) && appealId !== undefined) void queries.invalidateQueries({ queryKey: keys.placedCalls.ofAppeal(appealId) })
   })
   const start = async () => {
     setProblem(undefined)
     setPlacing(true)
     try {
-      setCall(await placeCall({ number, ...(appealId === undefined ? {} : { appeal_id: appealId }) }))
+      const placed = await placeCall({ number, ...(appealId === undefined ? {} : { appeal_id: appealId }) })
+      // its events may have come before this answer
+      const told = early.current.get(placed.id)
+      early.current.clear()
+      setCall(told ? newerOf(placed, told) : placed)
     } catch (err) {
       setProblem(problemText(t, err as ApiProblem))
     } finally {

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { currentCall } from '../../api/calls'
 import type { Schemas } from '../../api/client'
+import { newerOf } from '../../api/placedCalls'
 import { useLiveEvents, useLiveStatus, type LiveEvent } from '../../live/live'
 import { useWorkplace } from '../../session/workplace'
 import { AgentSwitch } from './AgentSwitch'
@@ -48,7 +49,7 @@ export function Desk () {
 
   useLiveEvents((event: LiveEvent) => {
     // a callback the service places through this operator: whom, and how far it has got
-    if (event.type === 'call.placed' && event.call.kind === 'callback') setCallback(event.call)
+    if (event.type === 'call.placed' && event.call.kind === 'callback') setCallback((shown) => newerOf(shown, event.call))
     if (event.type === 'call.answered') {
       setCall(answeredCall(event))
       // a call of the line was taken in the language the caller chose in its menu
