@@ -11,7 +11,7 @@ export const kk: Texts = {
   appealLanguage: { ru: 'Орыс тілі', kk: 'Қазақ тілі' },
   nav: { profile: 'Профиль', signOut: 'Шығу', changePassword: 'Құпиясөзді ауыстыру', desk: 'Жұмыс орны', appeals: 'Өтініштер', inbox: 'Кіріс', board: 'Мониторинг', calls: 'Желі қоңыраулары', admin: 'Әкімшілік' },
   aria: {
-    increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір',
+    increase: 'Арттыру', decrease: 'Азайту', choice: 'Таңдау', clear: 'Тазарту', close: 'Жабу', search: 'Іздеу', more: 'Тағы', reload: 'Жаңарту', menu: 'Мәзір', previous: 'Артқа', next: 'Алға',
   },
   hotkeys: {
     title: 'Пернелер', show: 'Пернелер (?)', help: 'Осы тізім', submit: 'Өтінішті тіркеу', person: 'Азаматты іздеуге',

@@ -9,7 +9,7 @@ export const ru = {
   appealLanguage: { ru: 'Русский', kk: 'Казахский' },
   nav: { profile: 'Профиль', signOut: 'Выйти', changePassword: 'Сменить пароль', desk: 'Рабочее место', appeals: 'Обращения', inbox: 'Входящие', board: 'Мониторинг', calls: 'Звонки линии', admin: 'Администрирование' },
   aria: {
-    increase: 'Увеличить', decrease: 'Уменьшить', choice: 'Выбор', clear: 'Очистить', close: 'Закрыть', search: 'Найти', more: 'Ещё', reload: 'Обновить', menu: 'Меню',
+    increase: 'Увеличить', decrease: 'Уменьшить', choice: 'Выбор', clear: 'Очистить', close: 'Закрыть', search: 'Найти', more: 'Ещё', reload: 'Обновить', menu: 'Меню', previous: 'Назад', next: 'Вперёд',
   },
   hotkeys: {
     title: 'Клавиши', show: 'Клавиши (?)', help: 'Этот список', submit: 'Зарегистрировать обращение', person: 'К поиску гражданина',

@@ -31,6 +31,9 @@ const ICON_NAMES: Record<string, AriaName> = {
   menu: 'menu',
   'menu-fold': 'menu',
   'menu-unfold': 'menu',
+  // a pagination's (or a carousel's) arrows
+  left: 'previous',
+  right: 'next',
 }
 const ENGLISH = 'data-aria-en'
 const CONTROL = 'button, a, [role="button"], [role="tab"], [role="menuitem"]'

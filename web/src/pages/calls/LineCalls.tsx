@@ -93,7 +93,8 @@ function AllCalls () {
     <Table<Call>
       size='small' rowKey='linkedid' loading={calls.isLoading} dataSource={calls.data?.items} columns={columns} scroll={{ x: true }} data-testid='line-calls'
       locale={{ emptyText: t('calls.none') }}
-      expandable={{ expandedRowRender: (call) => <CallDetail call={call} />, expandRowByClick: true }}
+      // `fixed`: an opened call is as wide as the screen shows the table, not as the table scrolls
+      expandable={{ expandedRowRender: (call) => <CallDetail call={call} />, expandRowByClick: true, fixed: 'left' }}
       pagination={{ current: page + 1, pageSize: PAGE_SIZE, total: calls.data?.total ?? 0, showSizeChanger: false, onChange: (p) => setPage(p - 1) }}
     />
   )
@@ -110,7 +111,7 @@ function ReviewList () {
     <Table<Call>
       size='small' rowKey='linkedid' loading={reviews.isLoading} dataSource={reviews.data?.items} columns={columns} scroll={{ x: true }} data-testid='review-list'
       locale={{ emptyText: t('calls.nothingToReview') }}
-      expandable={{ expandedRowRender: (call) => <Space direction='vertical' style={{ width: '100%' }}><CallDetail call={call} /><ReviewForm call={call} /></Space>, defaultExpandAllRows: true }}
+      expandable={{ expandedRowRender: (call) => <Space direction='vertical' style={{ width: '100%' }}><CallDetail call={call} /><ReviewForm call={call} /></Space>, defaultExpandAllRows: true, fixed: 'left' }}
       pagination={{ current: page + 1, pageSize: PAGE_SIZE, total: reviews.data?.total ?? 0, showSizeChanger: false, hideOnSinglePage: true, onChange: (p) => setPage(p - 1) }}
     />
   )
