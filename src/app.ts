@@ -195,7 +195,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics({ processFigures: scraped })
   const figures = observeService(app, metrics, database, config, scraped)
 
-  drainOnClose(app, { acceptWindowMs: 1000, quietMs: 100, idleGraceMs: 300, deadlineMs: STOP_GRACE_MS - 2000 })
+  const drain = drainOnClose(app, { acceptWindowMs: 1000, quietMs: 100, idleGraceMs: 1000, deadlineMs: STOP_GRACE_MS - 2000 })
   registerNotFound(app)
   acceptEmptyJsonBodies(app)
   registerErrorHandler(app)
@@ -262,7 +262,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     audit,
     createHealthModule({
       database,
-      readiness: { appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: () => [...openAccessWarnings(config), ...recorded.port.warnings()] },
+      readiness: { stopping: drain.stopping, appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: () => [...openAccessWarnings(config), ...recorded.port.warnings()] },
     }),
     createConsoleModule({ timeZone: config.appeals.timeZone }),
     createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),

@@ -58,6 +58,8 @@ describe('the service process', () => {
     const keptText = answered(kept)
     kept.write(request('/health'))
     await new Promise((resolve) => setTimeout(resolve, 300)) // its first answer has come
+    const readiness = await opened()
+    const readinessText = answered(readiness)
     // 150 connections accepted by the kernel, each with its request sent, then the stop
     const sockets = await Promise.all(Array.from({ length: 150 }, opened))
     const texts = sockets.map(answered)
@@ -66,6 +68,11 @@ describe('the service process', () => {
     // the kept connection's second request once the stop has begun: its answer must end the connection
     while (!service.output().stdout.includes('"stopping"')) await new Promise((resolve) => setTimeout(resolve, 5))
     kept.write(request('/health'))
+    // a balancer asking then is told to take the instance out
+    readiness.write(request('/ready'))
+    const ready = await readinessText
+    assert.match(ready, /^HTTP\/1\.1 503/, ready.slice(0, 200))
+    assert.match(ready, /"detail":"Not ready: stopping"/)
     const results = await Promise.allSettled(texts)
     const failures = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))
     assert.deepEqual(failures, [], `${failures.length} connections were reset`)

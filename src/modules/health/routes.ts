@@ -43,6 +43,8 @@ async function withTimeout (work: Promise<void>, ms: number): Promise<void> {
 }
 
 export interface Readiness {
+  /** whether the service is stopping: a balancer takes it out while it finishes what it has */
+  stopping: () => boolean
   /** how many migrations the database has applied */
   appliedMigrations: () => Promise<number>
   /** how many this version ships */
@@ -72,7 +74,7 @@ async function checked<T extends object> (name: string, log: FastifyBaseLogger, 
 const routes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>, databaseKind: string, readiness: Readiness }> = async (app, { ping, databaseKind, readiness }) => {
   app.get('/ready', {
     schema: {
-      tags, operationId: 'ready', summary: 'Readiness (beyond the interface): the database answers, every migration is applied, every LISTEN connection hears, AMI answers when configured; 503 naming what is not',
+      tags, operationId: 'ready', summary: 'Readiness (beyond the interface): the database answers, every migration is applied, every LISTEN connection hears, AMI answers when configured, the service is not stopping; 503 naming what is not',
       response: { 200: ReadyResponse, 503: ReadyResponse },
     },
   }, async (req, reply) => {
@@ -88,7 +90,7 @@ const routes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>, databaseKin
     const deaf = channels.filter((c) => !c.listening).map((c) => c.channel)
     const listen = { ok: deaf.length === 0, detail: deaf.length === 0 ? null : `not listening: ${deaf.join(', ')}`, channels }
     const checks = { database, migrations, listen, ami }
-    const failed = Object.entries(checks).filter(([, c]) => c !== null && !c.ok).map(([name]) => name)
+    const failed = [...Object.entries(checks).filter(([, c]) => c !== null && !c.ok).map(([name]) => name), ...(readiness.stopping() ? ['stopping'] : [])]
     const warnings = readiness.warnings()
     if (failed.length === 0) return { status: 'ready' as const, checks, warnings }
     return reply.code(503).send({ status: 'not_ready' as const, detail: `Not ready: ${failed.join(', ')}`, checks, warnings })
