@@ -269,7 +269,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
       assert.equal(res.statusCode, 202, res.body)
       assert.deepEqual(res.json(), { call_id: linkedid, terminal_id: '101008', mode })
       const order = originates().at(-1)!
-      assert.deepEqual([order.Channel, order.Application, order.Data, order.Async], ['PJSIP/101008', 'ChanSpy', `PJSIP/101001-,${options}`, 'true'])
+      assert.deepEqual([order.Channel, order.Application, order.Data, order.Async], ['PJSIP/101008', 'ChanSpy', `PJSIP/101001-0000000c,${options}`, 'true'], 'the call\'s own channel: a listen ends with its call, never goes on to the next')
     }
     const audit = (await t.app.inject({ url: `/api/audit/personal-data?subject=line_call&subject_id=${linkedid}`, headers: await login(t.app, officer) })).json()
     assert.deepEqual(audit.items.map((r: { detail: { joined: string } }) => r.detail.joined).sort(), ['listen', 'whisper'])

@@ -531,7 +531,10 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true&reload_pbx=true')
     assert.equal(generation.success, true, JSON.stringify(generation))
     await eventually(async () => (await asterisk.cli('pjsip show endpoints')).includes('101008'), 30_000, 'the supervisor\'s terminal in Asterisk')
-    supervisorPhone = await operatorPhone(pjsua, '101008', PASSWORD, 5208)
+    // the supervisor says a word when it answers, then nothing: its phone (VAD) sends no frames in silence
+    const greeting = join(dir, 'supervisor-says.wav')
+    writeFileSync(greeting, makeWav(8000, tone(8000, 1)))
+    supervisorPhone = await operatorPhone(pjsua, '101008', PASSWORD, 5208, greeting, { vad: true, once: true })
     phones.push(supervisorPhone)
     if (process.env.PBX_RECORD_PLACED) {
       recorder.close()
@@ -733,6 +736,11 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     assert.deepEqual([reopened.closed, reopened.menu_exit], [false, 'hangup'], 'the menu reached')
     const history = await api('GET', `${base}/lines/${line.id}/switches`)
     assert.deepEqual(history.map((h: { action: string }) => h.action), ['open', 'close'])
+    // opened again, and a line edited (its dialplan reloaded, the switches put back): Asterisk's log has no WARNING of the service's doing
+    await api('POST', `${base}/lines/${line.id}/open`)
+    await api('PUT', `${base}/lines/${line.id}`, { name: 'Единый номер 109' })
+    await eventually(async () => (await api('GET', '/api/pbx/apply-state')).state === 'applied', 30_000, 'the edit applied')
+    assert.deepEqual(asterisk.log().split('\n').filter((l) => /WARNING.*AstDB|WARNING.*db\.c/.test(l)), [], 'no key deleted that Asterisk does not have')
   })
 
   it('a phone set up dials the echo test its settings name, and Asterisk answers it with its own sound', async () => {

@@ -17,11 +17,11 @@ export interface Phone {
 
 let rtpPort = 22_000
 
-function startPjsua (pjsua: string, args: string[], logLevel = 3): Phone {
+function startPjsua (pjsua: string, args: string[], logLevel = 3, { vad = false } = {}): Phone {
   rtpPort += 20
   // pjsua's output to a pipe is block-buffered: stdbuf makes it line by line, so that it can be waited for
   const child: ChildProcessWithoutNullStreams = spawn('stdbuf', ['-oL', '-eL', pjsua,
-    ...args, '--null-audio', '--no-tcp', '--no-vad', '--max-calls=4', `--rtp-port=${rtpPort}`, `--log-level=${logLevel}`, `--app-log-level=${logLevel}`, '--add-codec=PCMA', '--add-codec=PCMU',
+    ...args, '--null-audio', '--no-tcp', ...(vad ? [] : ['--no-vad']), '--max-calls=4', `--rtp-port=${rtpPort}`, `--log-level=${logLevel}`, `--app-log-level=${logLevel}`, '--add-codec=PCMA', '--add-codec=PCMU',
   ])
   let out = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
@@ -49,13 +49,17 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3): Phone {
   }
 }
 
-/** an operator's phone: registers its terminal with Asterisk and answers every call at once; `playing`: a WAV it says into every call, over and over */
-export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string): Promise<Phone> {
+/**
+ * an operator's phone: registers its terminal with Asterisk and answers every call at once;
+ * `playing`: a WAV it says into every call, over and over (`once`: once); `vad`: it sends nothing while silent
+ * (many desk phones do: a channel that waits for its frames then waits for good)
+ */
+export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string, { vad = false, once = false } = {}): Promise<Phone> {
   const phone = startPjsua(pjsua, [
     `--id=sip:${terminal}@127.0.0.1`, `--registrar=sip:127.0.0.1:${SIP_PORT}`, '--realm=*', `--username=${terminal}`, `--password=${password}`,
     `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', '--auto-answer=200',
-    ...(playing ? [`--play-file=${playing}`, '--auto-play', '--auto-loop'] : []),
-  ])
+    ...(playing ? [`--play-file=${playing}`, '--auto-play', ...(once ? [] : ['--auto-loop'])] : []),
+  ], 3, { vad })
   await phone.waitFor(/registration success/i, `${terminal} registered`)
   return phone
 }

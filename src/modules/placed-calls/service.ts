@@ -269,7 +269,8 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
       const prefix = `${memberInterface(operator.id)}-`
       const call = (await asked(() => control.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
       if (!call) throw new ConflictError(`Terminal ${operator.id} is not in a call now`, 'not_in_call')
-      await asked(() => control.spy({ channel: memberInterface(own.id), target: prefix, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
+      // the call's own channel, not the terminal's prefix: a listen never goes on to the operator's next call
+      await asked(() => control.spy({ channel: memberInterface(own.id), target: call.channel, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
       return { call_id: call.linkedid, terminal_id: own.id, mode: body.mode }
     },
   }
