@@ -74,7 +74,7 @@ export const EnvSchema = Type.Object({
     description: 'proxies whose `X-Forwarded-For` is believed: `true`, a hop count, or addresses/CIDRs (login throttling counts per client address)',
   }),
   SERVICE_TOKEN: Type.Optional(secret(16, { description: 'bearer token of machine callers (call events, platform control)' })),
-  AUTH_MODE: oneOf(['interface', 'strict'] as const, { default: 'strict', description: '`strict`: a user token on every unmarked write and on the reads that show secrets, citizens or the PBX (administrators alone for the PBX-wide routes); `interface`: unmarked routes open as in the interface, for clients of the old service' }),
+  AUTH_MODE: oneOf(['interface', 'strict'] as const, { default: 'strict', description: '`strict`: every unmarked write at its least role (the structure\'s an administrator\'s, the rest a user token) and a token on the reads that show secrets, citizens or the PBX (administrators alone for the PBX-wide routes); `interface`: unmarked routes open as in the interface, for clients of the old service' }),
   REFERENCE_CACHE_VARIANTS: integer({ default: 256, min: 0, max: 100_000, description: 'answers of reference reads (regions, classifiers, lists, groups, organizations) each instance keeps per topic; 0 turns the cache off' }),
   CELL_ID: Type.Optional(text({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', problem: 'must match [a-z0-9][a-z0-9_-]{0,62}', description: 'identifier of this deployment cell (platform control)' })),
   PBX_CONFIG_DIR: Type.Optional(text({ defaultDoc: '`DATA_DIR/asterisk`', description: 'where generate-configs writes pjsip.conf, queues.conf, extensions.conf' })),
