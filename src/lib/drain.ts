@@ -22,10 +22,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * 1. every response says `Connection: close` (Fastify's own, once its close began), so connections
  *    end after the request they carry;
  * 2. connections still arriving (the listen backlog) are accepted until they stop coming;
- * 3. the listener closes (without touching connections), and each connection is closed once it has
- *    been idle for `idleGraceMs` (a kept-alive client whose last answer came before the stop may be
- *    sending its next request right then: closed at once, it would see a reset, the more so when
- *    the embedded database keeps the event loop busy and its bytes wait unread);
+ * 3. the listener closes (without touching connections), accepted connections get `idleGraceMs` to
+ *    show their request (a second: the embedded database can keep the process too busy to read a
+ *    request sooner, and a connection closed then resets it), and only the ones that stay idle are
+ *    closed;
  * 4. the stop waits for the rest to finish, up to the deadline.
  * Requires `return503OnClosing: false`.
  */
@@ -48,12 +48,12 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): { st
     const started = Date.now()
     lastConnection = Math.max(lastConnection, started)
     while (Date.now() - lastConnection < options.quietMs && Date.now() - started < options.acceptWindowMs) await sleep(10)
-    // closed in the check phase, just after a poll phase in which libuv accepted every connection the
-    // kernel held: a listener closed with connections in its backlog resets them (seen from a timer,
-    // when clients reconnect all the time: dozens of resets at a stop under load)
-    await new Promise((resolve) => setImmediate(resolve))
     NetServer.prototype.close.call(app.server) // stops listening; http.Server's close would also drop connections
-    await closeWhenIdle(sockets, options.idleGraceMs, started + options.deadlineMs)
+    await sleep(options.idleGraceMs)
+    // a timer runs before the loop's poll phase: let it read what arrived meanwhile, so a connection
+    // whose request bytes are waiting counts as busy, not idle
+    await new Promise((resolve) => setImmediate(resolve))
+    app.server.closeIdleConnections()
     // one close listener a connection (the set only shrinks now): not one more each time round
     const closed = Promise.all([...sockets].map((socket) => new Promise((resolve) => { socket.once('close', resolve) })))
     let timer: NodeJS.Timeout | undefined
@@ -61,26 +61,4 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): { st
     clearTimeout(timer)
   })
   return { stopping: () => stopping }
-}
-
-/** the response a connection is writing now, if any (Node's own mark on the socket, set from the request's parsing to the response's end) */
-const busy = (socket: Socket) => (socket as Socket & { _httpMessage?: unknown })._httpMessage != null
-
-/**
- * Closes each connection once it has been seen idle for `quietMs` on end, looking every 20 ms (each
- * look after a poll phase, so that bytes that arrived count as a request), until all are closed
- * or the deadline passes (a busy one ends itself: its answer says `Connection: close`).
- */
-async function closeWhenIdle (sockets: Set<Socket>, quietMs: number, deadline: number): Promise<void> {
-  const busySince = new Map<Socket, number>()
-  const start = Date.now()
-  while (sockets.size > 0 && Date.now() < deadline) {
-    await sleep(20)
-    await new Promise((resolve) => setImmediate(resolve))
-    const now = Date.now()
-    for (const socket of sockets) {
-      if (busy(socket)) busySince.set(socket, now)
-      else if (now - (busySince.get(socket) ?? start) >= quietMs) socket.destroy()
-    }
-  }
 }
