@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
-import { readableLog } from './lib/log-format.js'
+import { readableLog, readableLogs } from './lib/log-format.js'
 import { STOP_GRACE_MS } from './config/env-schema.js'
 import { drainOnClose } from './lib/drain.js'
 import type { Database } from './db/client.js'
@@ -118,11 +118,10 @@ const redact = [
   '*.password', '*.new_password', '*.current_password', '*.token', '*.secret', '*.access_token',
 ]
 
-export function loggerOptions (config: Config, terminal = process.stdout.isTTY === true): FastifyServerOptions['logger'] {
-  const readable = config.logFormat === 'readable' || (config.logFormat === 'auto' && terminal)
+export function loggerOptions (config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    ...(readable ? { stream: readableLog() } : {}),
+    ...(readableLogs(config.logFormat) ? { stream: readableLog() } : {}),
     redact: { paths: redact, censor: '[redacted]' },
     // the request (for lines a service's code writes while answering it) and the trace, on every line
     mixin: (_fields: object, _level: number, logger: { bindings: () => Record<string, unknown> }) => logContext(() => logger.bindings()),

@@ -11,6 +11,7 @@ import { serveBackups } from './db/backup.js'
 import { ensureFirstAdmin, resolveJwtSecret } from './modules/auth/bootstrap.js'
 import { startTracing } from './integrations/tracing/otlp.js'
 import { serviceVersion } from './lib/version.js'
+import { readableLogs } from './lib/log-format.js'
 
 function configOrExit (): Config {
   try {
@@ -63,8 +64,8 @@ async function main (): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined, console: consoleUrl(config) }, 'service started')
-  if (admin.generatedPassword) {
-    // said again last, where a newcomer looks: the lines of the start are above it
+  if (admin.generatedPassword && readableLogs(config.logFormat)) {
+    // said again last on a terminal, where a newcomer looks (a JSON log has it once, in its own field)
     app.log.warn(`sign in at ${consoleUrl(config)} as ${admin.email} with the password ${admin.generatedPassword} (shown once; a new one is asked for at the first sign-in)`)
   }
 }

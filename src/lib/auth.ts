@@ -232,11 +232,12 @@ export function openAccessWarnings ({ authMode, serviceToken }: { authMode: Auth
 
 /**
  * whether the principal may work on the organization a path names: an administrator on any; anyone
- * else on their own. A value that is not a whole number is left to the route's validation (422).
+ * else on their own, named as the service names it (`2`: not `2.0`, `+2` or `0x2`, which the
+ * validation would coerce to the same id after this check)
  */
 function ofOrganization (principal: Principal, value: string | undefined): boolean {
-  if (principal.role === 'admin' || value === undefined || !/^\d{1,15}$/.test(value)) return true
-  return principal.organization_id !== null && principal.organization_id === Number(value)
+  if (principal.role === 'admin' || value === undefined) return true
+  return principal.organization_id !== null && value === String(principal.organization_id)
 }
 
 const isPlatformAdmin = (principal: Principal | null) => principal?.user_type === 'platform' && principal.role === 'admin'

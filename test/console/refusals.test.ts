@@ -9,7 +9,7 @@ import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 const consoleModule = (path: string) => import(`../../web/src/${path}`)
 const { problemText } = await consoleModule('forms/problems.ts') as { problemText: (t: TFunction, problem: { status: number, detail: unknown, code?: string }) => string }
 const { ru } = await consoleModule('i18n/ru.ts') as { ru: { errors: { codes: Record<string, string> } } }
-const { kk } = await consoleModule('i18n/kk.ts') as { kk: object }
+const { kk } = await consoleModule('i18n/kk.ts') as { kk: { errors: { codes: Record<string, string> } } }
 
 // A refusal is said in the console's words by its code, never as the service's English or a
 // generic "try later" when the service knows why.
@@ -43,6 +43,7 @@ describe('console: refusals in words', () => {
   it('the gate\'s refusals and the PBX\'s each have their words in both languages', async () => {
     const say = await translators()
     for (const code of ['own_organization_only', 'role_not_allowed', 'administrators_only', 'pbx_not_configured', 'pbx_unreachable']) {
+      assert.ok(ru.errors.codes[code] && kk.errors.codes[code], `${code}: words of its own in both languages, not the generic refusal`)
       for (const lang of ['ru', 'kk'] as const) {
         const text = problemText(say[lang], { status: 403, detail: 'English words', code })
         assert.doesNotMatch(text, /English|[A-Za-z]{4,}/, `${lang} ${code}: ${text}`)

@@ -3,7 +3,7 @@
 // itself is a 422; a burst of uploads meets a bound, not an exhausted process.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -155,7 +155,11 @@ describe('prompt uploads are untrusted: read as what they are, bounded in time, 
     const hanging = join(dir, 'hanging-ffmpeg')
     writeFileSync(hanging, '#!/bin/sh\nfor a in "$@"; do [ "$a" = -version ] && { echo "ffmpeg version 0-hangs"; exit 0; }; done\nexec sleep 120\n')
     chmodSync(hanging, 0o755)
-    const slow = await buildTestApp({ database: t.database, env: { RECORDINGS_DIR: recordingsDir, AUDIO_DECODE_TIMEOUT: '1s' }, deps: { audioDecoder: createFfmpegDecoder({ program: hanging, timeoutMs: 1000 }) } })
+    // the service's own decoder, built from its configuration, finds this "ffmpeg" first on the PATH
+    const path = process.env.PATH
+    process.env.PATH = `${dir}:${path}`
+    renameSync(hanging, join(dir, 'ffmpeg'))
+    const slow = await buildTestApp({ database: t.database, env: { RECORDINGS_DIR: recordingsDir, AUDIO_DECODE_TIMEOUT: '1s' } })
     try {
       const headers = await login(slow.app, await makeUser(t.database.db, { role: 'admin' }))
       const id = await newPrompt(slow.app, headers)
@@ -165,6 +169,7 @@ describe('prompt uploads are untrusted: read as what they are, bounded in time, 
       const wav = await upload(id, tone(), { app: slow.app, headers, type: 'audio/wav' })
       assert.equal(wav.statusCode, 200, wav.body)
     } finally {
+      process.env.PATH = path
       await slow.app.close()
     }
   })

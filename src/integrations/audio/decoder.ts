@@ -10,7 +10,7 @@ export type AudioContainer = keyof typeof AUDIO_DEMUXERS
 
 /** what a decoder read and what it gives back */
 export interface DecodedFile {
-  /** a WAV of 32-bit float samples, mono, at the rate asked for */
+  /** a WAV of 16-bit PCM, mono, at the rate asked for */
   wav: Buffer
   /** the source as the decoder names it: its codec, sample rate and channel count (when said) */
   source: { codec: string, sampleRate?: number, channels?: number }

@@ -8,7 +8,8 @@ const CHANNEL_LAYOUTS: Record<string, number> = { mono: 1, stereo: 2, 2.1: 3, '3
 
 /** the first audio stream as ffmpeg's log names it: `Stream #0:0: Audio: mp3, 44100 Hz, stereo, fltp, 48 kb/s` */
 export function sourceOf (log: string): DecodedFile['source'] | undefined {
-  const line = /Stream #\d+:\d+[^:]*: Audio: ([^\s,(]+)[^,]*, (\d+) Hz, ([^,]+)/.exec(log)
+  // at a line's start: a tag's text (a title) printed in the log before the streams cannot pose as one
+  const line = /^\s*Stream #\d+:\d+[^:\n]*: Audio: ([^\s,(]+)[^,\n]*, (\d+) Hz, ([^,\n]+)/m.exec(log)
   if (!line) return undefined
   const layout = line[3]!.trim().replace(/\(.*\)$/, '')
   const counted = /^(\d+) channels/.exec(layout)
@@ -26,7 +27,7 @@ const reasonOf = (log: string): string => log.split('\n').map((l) => l.trim()).f
  * a DASH manifest behind an ID3 tag and reads the files they name), may open no protocol but that
  * one file, decodes one thread, at most `maxSeconds`, straight to the rate asked for (a bomb at
  * 384 kHz costs what a prompt at 16 kHz does), and is killed past `timeoutMs`. The sound comes
- * back mono as 32-bit float; the service trims and levels it itself.
+ * back mono as 16-bit PCM (what is kept); the service trims and levels it itself.
  */
 export function createFfmpegDecoder ({ program = 'ffmpeg', timeoutMs = 15_000 }: { program?: string, timeoutMs?: number } = {}): AudioDecoder {
   let known: Promise<string | undefined> | undefined
@@ -46,10 +47,11 @@ export function createFfmpegDecoder ({ program = 'ffmpeg', timeoutMs = 15_000 }:
         await writeFile(input, file, { mode: 0o600 })
         const result = await runProgram(program, [
           '-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1',
-          '-protocol_whitelist', 'file', '-f', demuxer, '-i', `file:${input}`,
+          // (an MP4's data references to other files are off by default in FFmpeg: said here all the same)
+          '-protocol_whitelist', 'file', ...(demuxer === 'mov' ? ['-enable_drefs', '0'] : []), '-f', demuxer, '-i', `file:${input}`,
           '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(maxSeconds),
-          '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_f32le', '-f', 'wav', 'pipe:1',
-        ], { keepOut: true, timeoutMs, maxOutBytes: Math.ceil(maxSeconds + 1) * sampleRate * 4 + 4096 })
+          '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', 'pipe:1',
+        ], { keepOut: true, timeoutMs, maxOutBytes: Math.ceil(maxSeconds + 1) * sampleRate * 2 + 4096 })
         if (result.timedOut) throw new UndecodableError(`decoding took longer than ${Math.round(timeoutMs / 1000)} s`)
         const log = result.err.replaceAll(`file:${input}: `, '').replaceAll(`${input}: `, '')
         const source = sourceOf(log)

@@ -7,7 +7,7 @@ import { UndecodableError, type AudioContainer, type AudioDecoder } from '../../
 import { ServiceUnavailableError } from '../../lib/errors.js'
 import { resample } from '../../lib/resampler.js'
 import { createSlots } from '../../lib/slots.js'
-import { decodeWav, isWav, makeWav, WavError } from './wav.js'
+import { decodeWav, isWav, makeWav, MAX_SOURCE_RATE, MIN_SOURCE_RATE, WavError } from './wav.js'
 
 /** an upload's size at most */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -91,7 +91,7 @@ async function decode (file: Buffer, decoder: AudioDecoder): Promise<{ mono: Flo
     const sound = decodeWav(decoded.wav, DECODED_SECONDS)
     if (!sound || sound.mono.length === 0) throw new AudioError('audio_no_sound', 'The file holds no sound')
     const { codec, sampleRate = DECODED_RATE, channels = 1 } = decoded.source
-    if (sampleRate < 1) throw unreadable(`its sound has ${sampleRate} samples a second`)
+    if (sampleRate < MIN_SOURCE_RATE || sampleRate > MAX_SOURCE_RATE) throw unreadable(`its sound has ${sampleRate} samples a second: a sound file has ${MIN_SOURCE_RATE} to ${MAX_SOURCE_RATE}`)
     // a source below 16 kHz is kept at 8: decoded at 16, it is brought down below
     return { mono: sound.mono, sampleRate: sound.sampleRate, source: { format, codec, sample_rate: sampleRate, channels } }
   } catch (err) {
@@ -144,7 +144,8 @@ function toPcm16 (samples: Float32Array, gainDb: number): Int16Array {
 export async function convertPrompt (file: Buffer, decoder: AudioDecoder): Promise<ConvertedPrompt> {
   const { mono, sampleRate: from, source } = await decode(file, decoder)
   const sampleRate = source.sample_rate >= 16_000 ? 16_000 : 8000
-  const { kept, gainDb } = trimAndLevel(resample(mono, from, sampleRate), sampleRate)
+  // a sound decoded at the rate kept is used as it is (a copy of 240 s would be 15 MB more)
+  const { kept, gainDb } = trimAndLevel(from === sampleRate ? mono : resample(mono, from, sampleRate), sampleRate)
   const durationMs = Math.round(kept.length / sampleRate * 1000)
   if (durationMs > MAX_PROMPT_SECONDS * 1000) {
     throw new AudioError('audio_too_long', `The sound lasts more than ${MAX_PROMPT_SECONDS} s once its silence is trimmed: a prompt may last ${MAX_PROMPT_SECONDS} s at most`, { max_seconds: MAX_PROMPT_SECONDS })

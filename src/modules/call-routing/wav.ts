@@ -113,7 +113,8 @@ export function decodeWav (bytes: Uint8Array, maxSeconds = Infinity): DecodedSou
   for (let i = 0, at = 0; i < frames; i++) {
     let sum = 0
     for (let c = 0; c < format.channels; c++, at += width) sum += read(data, at)
-    const sample = sum / format.channels
+    // as it is kept (32-bit float): a 64-bit sample past 3.4e38 is no number there
+    const sample = Math.fround(sum / format.channels)
     if (!Number.isFinite(sample)) throw new WavError('wav_lies', `The file holds a sample that is not a number (${sample}) at ${(i / format.rate).toFixed(3)} s`)
     mono[i] = sample
   }

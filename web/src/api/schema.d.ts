@@ -370,7 +370,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (beyond the interface): the database answers, every migration is applied, every LISTEN connection hears, AMI answers when configured; 503 naming what is not */
+        /** Readiness (beyond the interface): the database answers, every migration is applied, every LISTEN connection hears, AMI answers when configured, the service is not stopping; 503 naming what is not */
         get: operations["ready"];
         put?: never;
         post?: never;

@@ -25,12 +25,14 @@ export function CallButton ({ number, appealId }: { number: string, appealId?: n
   const [call, setCall] = useState<PlacedCall>()
   const [problem, setProblem] = useState<string>()
   const [placing, setPlacing] = useState(false)
-  // events of a call whose POST has not been answered yet: this user's calls, kept until it is
-  const early = useRef(new Map<number, PlacedCall>())
+  // the call shown, and the events of a call whose POST is not answered yet (this user's calls),
+  // both kept in refs: an event between the answer and the next render is routed by them
+  const shownId = useRef<number | undefined>(undefined)
+  const early = useRef<Map<number, PlacedCall> | undefined>(undefined)
   useLiveEvents((event) => {
     if (event.type !== 'call.placed') return
-    if (event.call.id !== call?.id) {
-      if (placing) early.current.set(event.call.id, newerOf(early.current.get(event.call.id), event.call))
+    if (event.call.id !== shownId.current) {
+      early.current?.set(event.call.id, newerOf(early.current.get(event.call.id), event.call))
       return
     }
     setCall((shown) => newerOf(shown, event.call))
@@ -39,15 +41,17 @@ export function CallButton ({ number, appealId }: { number: string, appealId?: n
   const start = async () => {
     setProblem(undefined)
     setPlacing(true)
+    early.current = new Map()
     try {
       const placed = await placeCall({ number, ...(appealId === undefined ? {} : { appeal_id: appealId }) })
       // its events may have come before this answer
       const told = early.current.get(placed.id)
-      early.current.clear()
+      shownId.current = placed.id
       setCall(told ? newerOf(placed, told) : placed)
     } catch (err) {
       setProblem(problemText(t, err as ApiProblem))
     } finally {
+      early.current = undefined
       setPlacing(false)
     }
   }
