@@ -167,6 +167,7 @@ describe('a line switch without AMI', () => {
       const res = await t.app.inject({ method: 'POST', url: `/api/organizations/${org.id}/lines/${line}/close`, headers: admin, payload: { reason: 'Авария' } })
       assert.equal(res.statusCode, 503)
       assert.match(res.json().detail, /not configured/)
+      assert.equal(res.json().code, 'pbx_not_configured', 'the console says the PBX is not connected, not "try later" (test/console/refusals.test.ts)')
       assert.deepEqual((await t.app.inject({ url: `/api/organizations/${org.id}/lines/${line}/switches`, headers: admin })).json(), [])
     } finally {
       await t.close()
