@@ -132,11 +132,16 @@ function refusalOf (required: Requirement, req: FastifyRequest): Error | undefin
   }
 }
 
-/** marks every route the plugin registers after this call (a route's own marks win) */
-export function markRoutes (app: FastifyInstance, marks: RouteMarks): void {
+/**
+ * marks every route the plugin registers after this call (a route's own marks win); `writesOnly`:
+ * only its POST, PUT, PATCH and DELETE routes. An `organization` mark binds only the routes that
+ * have that parameter.
+ */
+export function markRoutes (app: FastifyInstance, marks: RouteMarks, { writesOnly = false } = {}): void {
+  const { organization, ...rest } = marks
   app.addHook('onRoute', (route) => {
-    const { organization, ...rest } = marks
-    // the organization's parameter binds only the routes that have it
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (writesOnly && !methods.some((m) => WRITE_METHODS.has(m))) return
     const own = organization !== undefined && route.url.includes(`:${organization}`) ? { organization } : {}
     route.config = { ...rest, ...own, ...route.config }
   })
@@ -144,14 +149,6 @@ export function markRoutes (app: FastifyInstance, marks: RouteMarks): void {
 
 /** the structure of the centre (organizations, groups, regions, references): in strict mode, every write is an administrator's */
 export const STRUCTURE_WRITE: RouteMarks = { strict: ['admin'] }
-
-/** marks every write route (POST, PUT, PATCH, DELETE) the plugin registers after this call (a route's own marks win) */
-export function markWrites (app: FastifyInstance, marks: RouteMarks): void {
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (methods.some((m) => WRITE_METHODS.has(m))) route.config = { ...marks, ...route.config }
-  })
-}
 
 export interface MarkedRoute {
   method: string

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { markWrites, STRUCTURE_WRITE } from '../../lib/auth.js'
+import { markRoutes, STRUCTURE_WRITE } from '../../lib/auth.js'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { ref } from '../../lib/openapi.js'
@@ -9,7 +9,7 @@ import type { GroupService } from './service.js'
 const tags = ['groups']
 
 const routes: FastifyPluginAsyncTypebox<{ service: GroupService }> = async (app, { service }) => {
-  markWrites(app, STRUCTURE_WRITE)
+  markRoutes(app, STRUCTURE_WRITE, { writesOnly: true })
   app.get('', {
     schema: { tags, operationId: 'listGroups', summary: 'List groups', response: { 200: Type.Array(ref(GroupResponse)) } },
   }, async () => service.list())

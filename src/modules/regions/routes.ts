@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { markWrites, STRUCTURE_WRITE } from '../../lib/auth.js'
+import { markRoutes, STRUCTURE_WRITE } from '../../lib/auth.js'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../lib/common-schemas.js'
 import { ref } from '../../lib/openapi.js'
@@ -10,7 +10,7 @@ const tags = ['regions']
 
 /** Mounted under /api/regions and /api/shared/regions; `variant` keeps the operation ids unique. */
 const routes: FastifyPluginAsyncTypebox<{ service: RegionService, variant: string }> = async (app, { service, variant }) => {
-  markWrites(app, STRUCTURE_WRITE)
+  markRoutes(app, STRUCTURE_WRITE, { writesOnly: true })
   const op = (name: string) => `${name}${variant}`
 
   app.get('/tree', {

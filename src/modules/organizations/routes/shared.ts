@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { markWrites, STRUCTURE_WRITE } from '../../../lib/auth.js'
+import { markRoutes, STRUCTURE_WRITE } from '../../../lib/auth.js'
 import { Type } from 'typebox'
 import { MessageResponse } from '../../../lib/common-schemas.js'
 import { ref } from '../../../lib/openapi.js'
@@ -15,7 +15,7 @@ const tags = ['organizations']
  * mounted twice. Shape A's item routes collide with Shape B's and live in telephony.ts.
  */
 const routes: FastifyPluginAsyncTypebox<{ service: OrganizationService, shape: 'A' | 'S' }> = async (app, { service, shape }) => {
-  markWrites(app, STRUCTURE_WRITE)
+  markRoutes(app, STRUCTURE_WRITE, { writesOnly: true })
   const shared = shape === 'S'
   const op = (name: string) => `${name}${shared ? 'Shared' : ''}`
   const response = shared ? SharedOrganizationResponse : OrganizationResponse
