@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { appealFixture, type AppealFixture } from '../helpers/appeals.js'
 import { manualClock } from '../helpers/clock.js'
+import { createSmppGateway } from '../../src/integrations/sms/index.js'
 import { startSmppServer } from '../helpers/smpp.js'
 import { startSmtpServer } from '../helpers/smtp.js'
 import { eventually } from '../helpers/http-target.js'
@@ -224,6 +225,26 @@ describe('notifications without SMTP_URL and SMPP_URL', () => {
       assert.deepEqual(list.items.map((n: Notification) => [n.kind, n.status, n.attempts]), [['assign', 'pending', 0]])
     } finally {
       await t.close()
+    }
+  })
+})
+
+describe('the SMPP session (against a real SMPP peer)', () => {
+  it('a session given up after a silent submit closes late without unbinding the session bound after it', async () => {
+    const smsc = await startSmppServer()
+    const gateway = createSmppGateway({ url: smsc.url, source: '109', timeoutMs: 500 })
+    try {
+      smsc.setMode('silent')
+      await assert.rejects(gateway.send({ to: '+77010000001', text: 'первое' }), /timed out/)
+      // the next message binds a new session at once, before the old one's close is heard
+      smsc.setMode('accept')
+      await gateway.send({ to: '+77010000002', text: 'второе' })
+      await gateway.send({ to: '+77010000003', text: 'третье' })
+      assert.equal(smsc.received.length, 2)
+      assert.equal(smsc.binds, 2, 'the third message went through the second session, not a third')
+    } finally {
+      await gateway.close()
+      await smsc.close()
     }
   })
 })

@@ -43,7 +43,8 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
 
   function open (): Promise<Session> {
     const session = smpp.connect(endpoint)
-    const forget = () => { if (current === attempt) bound = undefined }
+    // a session's end forgets only itself: a stale one closing late leaves the newer binding alone
+    const forget = () => { if (bound === attempt) bound = undefined }
     session.on('close', forget)
     session.on('error', forget)
     // the centre checks the link; an ESME must answer
@@ -59,7 +60,6 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
         })
       })
     }).catch((err: unknown) => { session.destroy(); throw err })
-    const current = attempt
     return attempt
   }
 
@@ -72,7 +72,8 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
 
   return {
     send: (message: SmsMessage): Promise<string> => traced('smpp submit_sm', { 'network.protocol.name': 'smpp' }, async () => {
-      const s = await session()
+      const pending = session()
+      const s = await pending
       const text = message.text
       const octets = GSM_TEXT.test(text) ? text.length : text.length * 2
       const body = octets <= SHORT_MESSAGE_OCTETS ? { short_message: text } : { message_payload: text }
@@ -90,7 +91,7 @@ export function createSmppGateway (options: SmppOptions): SmsGateway {
         })
       }).catch((err: unknown) => {
         // a session that timed out may be wedged: the next send binds afresh
-        if (err instanceof SmppError && err.status === undefined) { s.destroy(); bound = undefined }
+        if (err instanceof SmppError && err.status === undefined) { s.destroy(); if (bound === pending) bound = undefined }
         throw err
       })
     }),
