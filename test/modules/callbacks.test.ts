@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { eq } from 'drizzle-orm'
-import { callbackRequests } from '../../src/db/schema/index.js'
+import { eq, inArray } from 'drizzle-orm'
+import { callbackRequests, placedCalls } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { replayedEvents } from '../helpers/ami-recording.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -201,6 +201,28 @@ describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
     } finally {
       peer.state.onAction = undefined
       await second.app.close().catch(() => {})
+    }
+  })
+
+  it('requests left being placed (a crash between the claim and the call, a lost write of the attempt) go back to their place or are settled from their attempt, however many', async () => {
+    const db = t.database.db
+    const now = Date.now()
+    const claimedLongAgo = new Date(now - 10 * 60_000)
+    const base = { organization_id: orgId, queue: 'org999-queue', number: '+77010000009', joined_at: new Date(now), requested_at: claimedLongAgo, next_attempt_at: claimedLongAgo, status: 'placing' as const, placed_at: claimedLongAgo }
+    // more than a pass reads: the ones before it must not hide the last
+    const stuck = await db.insert(callbackRequests).values(Array.from({ length: 201 }, (_, i) => ({ ...base, linkedid: `1795950000.${i}` }))).returning()
+    // one whose attempt was placed and ended, its id never written on the request
+    const [unwritten] = await db.insert(callbackRequests).values({ ...base, linkedid: '1795950001.1' }).returning()
+    await db.insert(placedCalls).values({
+      kind: 'callback', callback_id: unwritten!.id, linkedid: '1795950001.7000000001', terminal_id: '101001', number: base.number, dialled: '87010000009',
+      status: 'failed', failed_side: 'citizen', reason: 'BUSY', placed_at: new Date(now - 9 * 60_000), ended_at: new Date(now - 9 * 60_000),
+    })
+    try {
+      await eventually(async () => (await db.select().from(callbackRequests).where(inArray(callbackRequests.id, stuck.map((r) => r.id)))).every((r) => r.status === 'waiting'), 20_000, 'every lost claim back in its place')
+      const settled = await requestOf('1795950001.1')
+      assert.deepEqual([settled!.status, settled!.attempts, settled!.reason], ['failed', 1, 'BUSY'])
+    } finally {
+      await db.delete(callbackRequests).where(eq(callbackRequests.queue, 'org999-queue'))
     }
   })
 })

@@ -60,6 +60,8 @@ export const placedCalls = pgTable('placed_calls', {
   index('placed_calls_organization_idx').on(t.organization_id, t.placed_at.desc()),
   // the callbacks placed in a period (the line's figures)
   index('placed_calls_callback_idx').on(t.placed_at).where(sql`kind = 'callback'`),
+  // a callback request's attempts, the latest first (the placer finds the one it placed)
+  index('placed_calls_attempts_idx').on(t.callback_id, t.id).where(sql`callback_id is not null`),
 ])
 
 /**

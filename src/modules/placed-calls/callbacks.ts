@@ -21,6 +21,8 @@ import type { CallbackRepo, CallbackRow, PlacedCallRow } from './repo.js'
 const DUE_AT_MOST = 200
 /** an operator is ready: in the queue, not paused, its phone not in use (Asterisk's device state 1) */
 const ready = (m: QueueMemberState) => !m.paused && !m.inCall && m.status === 1
+/** a claim with no attempt after this long was lost (a crash, a failed write): the request goes back to its place */
+const CLAIM_LOST_AFTER_MS = 2 * 60_000
 const PLACED_LINKEDID = /^[0-9]{1,20}\.[0-9]{1,10}$/
 
 export interface CallbackDialler {
@@ -114,9 +116,12 @@ export function createCallbackPlacer ({ repo, queues, clock, log, calendar, dial
   let again = false
   /** one pass: the attempts whose end was missed settled, then the due requests placed queue by queue */
   async function tick (): Promise<void> {
-    for (const { call } of await repo.placing(DUE_AT_MOST)) if (call && (call.ended_at !== null || call.connected_at !== null)) await settle(call)
-    if (!queues) return
     const now = clock()
+    for (const { request, call } of await repo.unsettled(new Date(now.getTime() - CLAIM_LOST_AFTER_MS), DUE_AT_MOST)) {
+      if (call) await settle(call)
+      else if (await repo.change(request.id, 'placing', { status: 'waiting', next_attempt_at: now, placed_call_id: null })) changed(request.organization_id)
+    }
+    if (!queues) return
     const due = await repo.due(now, DUE_AT_MOST)
     const byQueue = new Map<string, CallbackRow[]>()
     for (const r of due) byQueue.set(r.queue, [...byQueue.get(r.queue) ?? [], r])

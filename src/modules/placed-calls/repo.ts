@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { callbackRequests, livePlacedCallStatuses, placedCalls } from '../../db/schema/index.js'
 import { lineSchedule, queueByAsteriskName } from '../call-routing/queries.js'
@@ -74,10 +74,21 @@ export function createCallbackRepo (db: AppDb) {
     /** a change from one status (the claim, the settling): undefined when it was not in it any more */
     change: async (id: number, from: CallbackRow['status'], change: CallbackChange) =>
       (await db.update(callbackRequests).set(change).where(and(eq(callbackRequests.id, id), eq(callbackRequests.status, from))).returning())[0],
-    /** the requests being placed, with their attempt's call */
-    placing: (limit: number) => db.select({ request: callbackRequests, call: placedCalls }).from(callbackRequests)
-      .leftJoin(placedCalls, eq(placedCalls.id, callbackRequests.placed_call_id))
-      .where(eq(callbackRequests.status, 'placing')).orderBy(asc(callbackRequests.id)).limit(limit),
+    /**
+     * The requests being placed that wait for the placer: their attempt connected or ended (its end
+     * missed), or no attempt made since a claim older than `claimedBefore` (a crash or a failed write
+     * between the claim and the call). The attempt is found by its request, not by `placed_call_id`,
+     * which a failure may have left unwritten; requests still ringing are not read at all.
+     */
+    unsettled: (claimedBefore: Date, limit: number) => {
+      const latestAttempt = sql`(select a.id from placed_calls a where a.callback_id = ${callbackRequests.id} and a.placed_at >= ${callbackRequests.placed_at} order by a.id desc limit 1)`
+      return db.select({ request: callbackRequests, call: placedCalls }).from(callbackRequests)
+        .leftJoin(placedCalls, eq(placedCalls.id, latestAttempt))
+        .where(and(eq(callbackRequests.status, 'placing'), or(
+          isNotNull(placedCalls.ended_at), isNotNull(placedCalls.connected_at),
+          and(isNull(placedCalls.id), lt(callbackRequests.placed_at, claimedBefore)))))
+        .orderBy(asc(callbackRequests.id)).limit(limit)
+    },
     get: async (id: number) => (await db.select().from(callbackRequests).where(eq(callbackRequests.id, id)))[0],
   }
 }

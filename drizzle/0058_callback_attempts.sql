@@ -1,0 +1,1 @@
+CREATE INDEX "placed_calls_attempts_idx" ON "placed_calls" USING btree ("callback_id","id") WHERE callback_id is not null;
