@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { eq, inArray } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { callbackRequests, placedCalls } from '../../src/db/schema/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { replayedEvents } from '../helpers/ami-recording.js'
@@ -202,6 +202,32 @@ describe('callbacks instead of waiting (replayed from Asterisk 22)', () => {
       peer.state.onAction = undefined
       await second.app.close().catch(() => {})
     }
+  })
+
+  it('an attempt that fails before Asterisk takes it (the desk\'s pop refused by the database) is not left live: the next pass places the request', async () => {
+    const db = t.database.db
+    // a clean slate: the instances' attempts above are still live in their rows (the recording never ends them)
+    await db.delete(callbackRequests)
+    await db.delete(placedCalls)
+    await available('break')
+    peer.state.members[0]!.inCall = false
+    await t.database.db.execute(sql`create function refuse_pops() returns trigger language plpgsql as $$ begin raise exception 'the desk is down'; end $$`)
+    await t.database.db.execute(sql`create trigger refuse_pops before insert or update on calls for each row execute function refuse_pops()`)
+    const caller = '1795956624.61'
+    const dialled = originates().length
+    try {
+      peer.replay(EVENTS, { to: ready, rewrite: ids(caller) })
+      const request = await eventually(async () => { const r = await requestOf(caller); return r?.status === 'waiting' ? r : undefined }, 10_000, 'the request')
+      await available('ready')
+      const attempt = await eventually(async () => (await db.select().from(placedCalls).where(eq(placedCalls.callback_id, request.id)))[0], 10_000, 'an attempt')
+      await eventually(async () => (await db.select().from(placedCalls).where(eq(placedCalls.id, attempt.id)))[0]!.status === 'failed', 10_000, 'the attempt failed, not live')
+      assert.equal(originates().length, dialled, 'nothing dialled while the desk cannot pop')
+    } finally {
+      await t.database.db.execute(sql`drop trigger refuse_pops on calls`)
+      await t.database.db.execute(sql`drop function refuse_pops()`)
+    }
+    await eventually(async () => originates().length > dialled, 10_000, 'the callback placed once the desk pops')
+    await eventually(async () => (await requestOf(caller))?.status === 'placing', 10_000, 'the request being placed')
   })
 
   it('requests left being placed (a crash between the claim and the call, a lost write of the attempt) go back to their place or are settled from their attempt, however many', async () => {

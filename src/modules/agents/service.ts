@@ -4,7 +4,8 @@ import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
 import { groupBy } from '../../lib/collections.js'
-import { ConflictError, RequestValidationError, ServiceUnavailableError, pbxUnreachable } from '../../lib/errors.js'
+import { askAsterisk } from '../../integrations/ami/ask.js'
+import { ConflictError, RequestValidationError } from '../../lib/errors.js'
 import type { BreakReasons } from './break-reasons.js'
 import { memberInterface as interfaceOf, OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
 import { busiestState, memberState } from '../call-routing/member-state.js'
@@ -67,11 +68,7 @@ export function createAgentService ({ repo, reasons, queues, clock, log, openCon
   /** pauses or unpauses the terminals in every queue; unreachable Asterisk is a 503 */
   async function apply (terminalIds: string[], paused: boolean, reason?: string): Promise<void> {
     if (!queues) return
-    try {
-      for (const id of terminalIds) await queues.pause(interfaceOf(id), paused, reason)
-    } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`, pbxUnreachable(err))
-    }
+    await askAsterisk(queues, async (q) => { for (const id of terminalIds) await q.pause(interfaceOf(id), paused, reason) }, { failed: 'Asterisk did not take the change' })
   }
 
   const applyChoice = (terminalIds: string[], choice: Choice) =>

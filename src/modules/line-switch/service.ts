@@ -2,7 +2,8 @@ import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { NotFoundError, RequestValidationError, ServiceUnavailableError, PBX_NOT_CONFIGURED, pbxUnreachable } from '../../lib/errors.js'
+import { askAsterisk } from '../../integrations/ami/ask.js'
+import { NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
 import { promptSound } from '../call-routing/asterisk-names.js'
 import { LINE_SWITCH_FAMILY } from '../pbx/call-flow.js'
@@ -45,14 +46,7 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
     return state(line, clock())
   }
   /** the change made in Asterisk first: what it did not take is not recorded either (503) */
-  async function inAsterisk (change: (c: AstDb) => Promise<void>): Promise<void> {
-    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
-    try {
-      await change(control)
-    } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not take the change: ${(err as Error).message}`, pbxUnreachable(err))
-    }
-  }
+  const inAsterisk = (change: (c: AstDb) => Promise<void>) => askAsterisk(control, change, { unconfigured: NO_AMI, failed: 'Asterisk did not take the change' })
 
   return {
     async list (actor: Principal, tenantId: number) {

@@ -4,7 +4,8 @@ import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import { scopeOf, supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, ServiceUnavailableError, PBX_NOT_CONFIGURED, pbxUnreachable } from '../../lib/errors.js'
+import { askAsterisk } from '../../integrations/ami/ask.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { maskPhone } from '../../lib/pii.js'
 import { internalContext, memberInterface } from '../call-routing/asterisk-names.js'
@@ -60,14 +61,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     .catch((err: unknown) => { log.warn({ err }, 'a placed call\'s progress could not be told') })
 
   /** Asterisk's answer, or 503 naming why it did not give one */
-  async function asked<T> (what: () => Promise<T>): Promise<T> {
-    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
-    try {
-      return await what()
-    } catch (err) {
-      throw new ServiceUnavailableError(`Asterisk did not answer: ${(err as Error).message}`, pbxUnreachable(err))
-    }
-  }
+  const asked = <T>(what: (control: CallControl) => Promise<T>, failed?: string) => askAsterisk(control, what, { unconfigured: NO_AMI, failed })
 
   /** the user's own terminal: the phone rung first */
   async function ownTerminal (actor: Principal) {
@@ -78,7 +72,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
 
   /** a phone registered at the terminal (else it cannot ring) */
   async function registered<T extends { id: string }> (terminal: T): Promise<T> {
-    const state = await asked(() => control!.deviceState(terminal.id))
+    const state = await asked((c) => c.deviceState(terminal.id))
     if (state === null || state === 'Unavailable') throw new ConflictError(`Your terminal ${terminal.id} is not registered: its phone is off or not connected`, 'terminal_offline', { terminal_id: terminal.id })
     return terminal
   }
@@ -98,7 +92,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   async function clearLostCall (employeeId: number): Promise<void> {
     const current = await repo.liveOf(employeeId)
     if (!current) return
-    const channels = await asked(() => control!.channels())
+    const channels = await asked((c) => c.channels())
     if (channels.some((c) => c.linkedid === current.linkedid)) {
       throw new ConflictError(`Your call to ${maskPhone(current.number)} is still being placed: end it first`, 'call_in_progress', { call_id: current.id })
     }
@@ -121,7 +115,6 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     }
     const dialling = await diallingFor(mine, area, number)
     if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
-    if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
     await registered(mine)
     await clearLostCall(actor.id)
     const row = await dial({
@@ -146,18 +139,19 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
     const placedAt = clock()
     const row = await repo.insert({ ...call, id, linkedid: placedLinkedid(id, placedAt), status: 'ringing_you', placed_at: placedAt })
     if (!row) return undefined
-    // a callback pops on the operator's desk before their phone rings: whom they call back, and their earlier calls
-    if (row.kind === 'callback') await popOnDesk(row, placedAt)
     try {
-      await control!.originate({
+      // a callback pops on the operator's desk before their phone rings: whom they call back, and their earlier calls
+      if (row.kind === 'callback') await popOnDesk(row, placedAt)
+      await asked((c) => c.originate({
         channel: memberInterface(row.terminal_id), context: internalContext(prefix), exten: row.dialled, callerId: `"${row.number}" <${row.number}>`, channelId: row.linkedid, ringSeconds: RING_YOU_SECONDS,
         // dialled with the terminal's own caller id, as when it dials itself; recorded like a call of the line, the leg under the terminal's name
         variables: { APPEALS_CALLER: row.terminal_id, __APPEALS_TERMINAL: row.terminal_id, __APPEALS_RECORD: '1' },
-      })
+      }), 'Asterisk did not place the call')
     } catch (err) {
+      // whatever failed before Asterisk took the call, the row is not left live: it would hold up the user's next call
       const failed = await repo.change(row.id, { status: 'failed', failed_side: 'you', reason: 'ORIGINATE', ended_at: clock() })
-      if (failed) await after(row, failed)
-      throw new ServiceUnavailableError(`Asterisk did not place the call: ${(err as Error).message}`, pbxUnreachable(err))
+      if (failed) await after(row, failed).catch((e: unknown) => { log.warn({ err: e, placed_call: row.id }, 'a call not placed could not be told') })
+      throw err
     }
     // told and answered as it is now: Asterisk's first events may have moved it on while Originate was answered
     const now = await repo.get(row.id).catch(() => undefined) ?? row
@@ -263,14 +257,13 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
       const scope = supervisorScope(actor, 'an operator\'s call')
       const operator = await repo.terminal(body.terminal_id)
       if (!operator || (scope.organizationId !== undefined && operator.organization_id !== scope.organizationId)) throw new NotFoundError('Terminal')
-      if (!control) throw new ServiceUnavailableError(NO_AMI, PBX_NOT_CONFIGURED)
       const own = await registered(await ownTerminal(actor))
       if (own.id === operator.id) throw new ConflictError('That is your own terminal', 'own_terminal')
       const prefix = `${memberInterface(operator.id)}-`
-      const call = (await asked(() => control.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
+      const call = (await asked((c) => c.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
       if (!call) throw new ConflictError(`Terminal ${operator.id} is not in a call now`, 'not_in_call')
       // the call's own channel, not the terminal's prefix: a listen never goes on to the operator's next call
-      await asked(() => control.spy({ channel: memberInterface(own.id), target: call.channel, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
+      await asked((c) => c.spy({ channel: memberInterface(own.id), target: call.channel, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
       return { call_id: call.linkedid, terminal_id: own.id, mode: body.mode }
     },
   }
