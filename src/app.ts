@@ -239,7 +239,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     database, settings: config.appeals, clock,
     changed: () => { void pbx.port.calendarChanged().then((r) => { if (r) log.info({ result: r }, 'dialplan follows the calendar') }, (err: unknown) => log.warn({ err }, 'the dialplan could not follow the calendar')) },
   })
-  const lineSwitches = lineSwitch.createLineSwitchModule({ db, clock, control })
+  const lineSwitches = lineSwitch.createLineSwitchModule({ database, clock, control })
   const routing = callRouting.createCallRoutingModule({ db, decoder: deps.audioDecoder, audio: config.audio, recordingsDir: config.recordings.dir, log })
   const pbx = createPbxModule({ database, clock, pbx: config.pbx, control, calendar: calendar.port, reloaded: lineSwitches.port.reconcile, log, metrics })
   // Asterisk's call, agent and user events on a connection of their own, read by one instance at a time

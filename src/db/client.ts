@@ -11,6 +11,7 @@ import type { PgDatabase, PgDialect, PgQueryResultHKT, PgSession } from 'drizzle
 import pg from 'pg'
 import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { createKeyedTurns } from '../lib/keyed-turns.js'
 import * as schema from './schema/index.js'
 import { createTransactionGuard, createTurns, type PoolUse, type TransactionGuard } from './transaction-guard.js'
 
@@ -112,6 +113,13 @@ export interface Database {
    * database's one process always leads. `onState` hears each change; answers the stop.
    */
   lead: (key: number, onState: (leading: boolean) => void) => Promise<() => Promise<void>>
+  /**
+   * `work` done while no other instance does work under the same `key` and `subkey` (a line's
+   * switch: its history row and Asterisk's database changed together). PostgreSQL: a transaction
+   * of its own connection holds the advisory lock while `work` runs its queries on the others; the
+   * embedded database's one process takes turns in memory, holding no connection.
+   */
+  exclusively: <T>(key: number, subkey: number, work: () => Promise<T>) => Promise<T>
   /** applies the migrations of `folder` (PostgreSQL: under an advisory lock, for concurrent starts) */
   migrate: (folder: string) => Promise<void>
   /**
@@ -206,6 +214,7 @@ function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): 
   const poolUse = guardPgliteClient(client, guard, turnWaitMs)
   const db: AppDb = drizzlePglite({ client, schema })
   guardTransactions(db, guard)
+  const turns = createKeyedTurns()
   return {
     db,
     kind: 'pglite',
@@ -221,6 +230,7 @@ function createPglite (client: PGlite, unlock: () => void, turnWaitMs: number): 
       onState(true)
       return async () => {}
     },
+    exclusively: (key, subkey, work) => turns.run(`${key}:${subkey}`, work),
     migrate: async (folder) => { await migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }) },
     image: (compression = 'none') => client.dumpDataDir(compression),
     ping: async () => { await client.query('select 1') },
@@ -283,6 +293,17 @@ function createPostgres (connectionString: string, max: number): Database {
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
     listen: (channel, listener, onState) => listenPostgres(config, channel, listener, onState),
     lead: (key, onState) => leadPostgres(config, key, onState),
+    async exclusively (key, subkey, work) {
+      const client = await pool.connect()
+      try {
+        await client.query('begin')
+        await client.query('select pg_advisory_xact_lock($1, $2)', [key, subkey])
+        return await work()
+      } finally {
+        await client.query('commit').catch(() => {})
+        client.release()
+      }
+    },
     migrate: async (folder) => {
       const client = await pool.connect()
       try {

@@ -62,6 +62,8 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
   const state = { mode: 'normal' as PeerMode, endpoints: [] as string[], contacts: [] as PeerContact[], members: [] as PeerMember[], callers: [] as PeerCaller[], startup: '2026-11-21 23:08:02', received: [] as Record<string, string>[], connections: 0,
     /** an action's answer held this long, by its Command (or Action): as Asterisk, a session's later actions wait behind it */
     delays: {} as Record<string, number>,
+    /** an action done at once, its answer on the way this long (a slow network back: the session's later actions are not held) */
+    answerLatency: {} as Record<string, number>,
     /** QueueStatus answered this much later (a large PBX's status, read while events go on) */
     statusDelayMs: 0,
     /** channels up besides the callers waiting (in a menu, an announcement) */
@@ -79,7 +81,8 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
 
   const respond = (socket: Socket, a: Record<string, string>): void => {
     const id = a.ActionID ?? ''
-    const write = (text: string) => socket.write(text)
+    const latency = state.answerLatency[a.Action ?? '']
+    const write = (text: string) => { if (latency) setTimeout(() => { if (!socket.destroyed) socket.write(text) }, latency); else socket.write(text) }
     switch (a.Action) {
       case 'Login':
         if (a.Username === username && a.Secret === secret) {

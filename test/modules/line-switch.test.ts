@@ -142,6 +142,24 @@ describe('a line closed at a switch (/api/organizations/{tenant_id}/lines/{line_
     assert.deepEqual(peer.state.dbWarnings, [], 'Asterisk\'s log stays clean of the service\'s doing')
   })
 
+  it('a close and an open at once, on two instances, Asterisk\'s answer to the close slow to come back: the line ends as its last switch says, in Asterisk too', async () => {
+    const second = await buildTestApp({ database: t.database, env: { ...peer.env(), PBX_CONFIG_DIR: join(dir, 'conf'), PBX_SOUNDS_DIR: join(dir, 'sounds') }, deps: { clock } })
+    try {
+      assert.equal(peer.state.db.has('appeals-closed/109'), true, 'closed before')
+      peer.state.answerLatency.DBPut = 600
+      const closing = call('POST', `${base(org.id)}/lines/${line}/close`, { reason: 'Повторно закрыта' })
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      const opening = second.app.inject({ method: 'POST', url: `${base(org.id)}/lines/${line}/open`, headers: manager })
+      assert.deepEqual([(await closing).statusCode, (await opening).statusCode], [200, 200])
+      const [latest] = (await call('GET', `${base(org.id)}/lines/${line}/switches`)).json()
+      assert.equal(peer.state.db.has('appeals-closed/109'), latest.action === 'close', `the last switch (${latest.action}) is what Asterisk does`)
+    } finally {
+      peer.state.answerLatency = {}
+      await second.app.close()
+    }
+    await call('POST', `${base(org.id)}/lines/${line}/close`, { reason: 'Авария', prompt_id: prompt })
+  })
+
   it('Asterisk not answering: 503, and the switch is not recorded either', async () => {
     const count = (await call('GET', `${base(org.id)}/lines/${line}/switches`)).json().length
     peer.state.mode = 'silent'

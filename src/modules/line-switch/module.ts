@@ -1,4 +1,4 @@
-import type { AppDb } from '../../db/client.js'
+import type { Database } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Clock } from '../../lib/clock.js'
 import type { ServiceModule } from '../../lib/module.js'
@@ -12,8 +12,8 @@ export interface LineSwitchPort {
 }
 
 /** lines closed and opened at a switch by supervisors, read by the dialplan from Asterisk's database (issue 49) */
-export function createLineSwitchModule (deps: { db: AppDb, clock: Clock, control?: PbxControl }): ServiceModule<LineSwitchPort> {
-  const service = createLineSwitchService({ repo: createLineSwitchRepo(deps.db), control: deps.control, clock: deps.clock })
+export function createLineSwitchModule (deps: { database: Database, clock: Clock, control?: PbxControl }): ServiceModule<LineSwitchPort> {
+  const service = createLineSwitchService({ repo: createLineSwitchRepo(deps.database), control: deps.control, clock: deps.clock })
   return {
     port: { reconcile: service.reconcile },
     async register (app) { await app.register(routes, { service }) },

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { AppDb } from '../../db/client.js'
+import type { Database } from '../../db/client.js'
 import { lineSwitches } from '../../db/schema/index.js'
 import { lineDirectory, lineOf, promptRecorded } from '../call-routing/queries.js'
 import { employeeNames } from '../employees/queries.js'
@@ -7,7 +7,11 @@ import { organizationPrefix, organizationWithTenant } from '../organizations/que
 
 export type SwitchRow = typeof lineSwitches.$inferSelect & { user_name: string | null }
 
-export function createLineSwitchRepo (db: AppDb) {
+// Any constant: the same for every instance of the service.
+const SWITCH_LOCK = 7_351_049
+
+export function createLineSwitchRepo (database: Database) {
+  const db = database.db
   const withNames = () => {
     const employee = employeeNames(db)
     return db.select({ row: lineSwitches, last_name: employee.last_name, first_name: employee.first_name }).from(lineSwitches).leftJoin(employee, eq(employee.id, lineSwitches.user_id))
@@ -33,6 +37,8 @@ export function createLineSwitchRepo (db: AppDb) {
       return lines.map((l) => ({ ...l, latest: l.switch_id === null ? undefined : byId.get(l.switch_id) }))
     },
     history: async (lineId: number, limit: number) => (await withNames().where(eq(lineSwitches.line_id, lineId)).orderBy(desc(lineSwitches.id)).limit(limit)).map(named),
+    /** `work` while no other instance switches the line */
+    exclusively: <T>(lineId: number, work: () => Promise<T>) => database.exclusively(SWITCH_LOCK, lineId, work),
     insert: async (values: typeof lineSwitches.$inferInsert) => { await db.insert(lineSwitches).values(values) },
   }
 }

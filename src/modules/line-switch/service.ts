@@ -48,6 +48,30 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
   /** the change made in Asterisk first: what it did not take is not recorded either (503) */
   const inAsterisk = (change: (c: AstDb) => Promise<void>) => askAsterisk(control, change, { unconfigured: NO_AMI, failed: 'Asterisk did not take the change' })
 
+  /**
+   * A switch: Asterisk's database changed, then its history row, one switch of a line at a time
+   * across the instances (a close and an open at once would otherwise leave the two apart). Asterisk
+   * refusing records nothing (503); a row that cannot be written puts Asterisk back as the history says.
+   */
+  const switched = (line: { id: number, number: string }, change: (c: AstDb) => Promise<void>, row: Parameters<LineSwitchRepo['insert']>[0]) =>
+    repo.exclusively(line.id, async () => {
+      await inAsterisk(change)
+      await repo.insert(row).catch(async (err: unknown) => {
+        await reconcileLine(line.id).catch(() => {})
+        throw err
+      })
+    })
+
+  /** Asterisk's key of one line made to say what its latest switch says */
+  async function reconcileLine (lineId: number, inDb?: Map<string, string>): Promise<void> {
+    const [l] = await repo.lines(undefined, lineId)
+    if (!l || !control) return
+    const keys = inDb ?? await control.dbFamily(LINE_SWITCH_FAMILY)
+    const value = closedAt(l.latest, clock()) ? switchValue(l.prefix, l.latest!) : undefined
+    if (value !== undefined && keys.get(l.number) !== value) await control.dbPut(LINE_SWITCH_FAMILY, l.number, value)
+    if (value === undefined && keys.has(l.number)) await control.dbDel(LINE_SWITCH_FAMILY, l.number)
+  }
+
   return {
     async list (actor: Principal, tenantId: number) {
       await tenant(actor, tenantId)
@@ -75,8 +99,8 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
       if (promptId !== null && !await repo.promptRecorded(tenantId, promptId)) {
         throw RequestValidationError.field(['body', 'prompt_id'], `Prompt ${promptId} is not a prompt of this organization with a recording`, promptId)
       }
-      await inAsterisk((c) => c.dbPut(LINE_SWITCH_FAMILY, line.number, switchValue(organization.prefix, { until, prompt_id: promptId })))
-      await repo.insert({ organization_id: tenantId, line_id: lineId, action: 'close', reason: input.reason, until, prompt_id: promptId, user_id: actor.id })
+      await switched(line, (c) => c.dbPut(LINE_SWITCH_FAMILY, line.number, switchValue(organization.prefix, { until, prompt_id: promptId })),
+        { organization_id: tenantId, line_id: lineId, action: 'close', reason: input.reason, until, prompt_id: promptId, user_id: actor.id })
       return stateOf(tenantId, lineId)
     },
     async open (actor: Principal, tenantId: number, lineId: number) {
@@ -84,21 +108,17 @@ export function createLineSwitchService ({ repo, control, clock }: { repo: LineS
       const line = await repo.line(tenantId, lineId)
       if (!line) throw new NotFoundError('Line')
       // a key that is not there is not deleted: Asterisk would log a WARNING for it
-      await inAsterisk(async (c) => { if ((await c.dbFamily(LINE_SWITCH_FAMILY)).has(line.number)) await c.dbDel(LINE_SWITCH_FAMILY, line.number) })
-      await repo.insert({ organization_id: tenantId, line_id: lineId, action: 'open', user_id: actor.id })
+      await switched(line, async (c) => { if ((await c.dbFamily(LINE_SWITCH_FAMILY)).has(line.number)) await c.dbDel(LINE_SWITCH_FAMILY, line.number) },
+        { organization_id: tenantId, line_id: lineId, action: 'open', user_id: actor.id })
       return stateOf(tenantId, lineId)
     },
     /** Asterisk's database made to say what the service does of every line (after a generation, a new Asterisk) */
     async reconcile () {
       if (!control) return
-      const now = clock()
       const inDb = await control.dbFamily(LINE_SWITCH_FAMILY)
       const lines = await repo.lines()
-      for (const l of lines) {
-        const value = closedAt(l.latest, now) ? switchValue(l.prefix, l.latest!) : undefined
-        if (value !== undefined && inDb.get(l.number) !== value) await control.dbPut(LINE_SWITCH_FAMILY, l.number, value)
-        if (value === undefined && inDb.has(l.number)) await control.dbDel(LINE_SWITCH_FAMILY, l.number)
-      }
+      // each line under its lock, from its latest switch read then: a switch made meanwhile is not undone
+      for (const l of lines) await repo.exclusively(l.id, () => reconcileLine(l.id, inDb))
       // a number no line has any more closes nothing: its key goes too
       const numbers = new Set(lines.map((l) => l.number))
       for (const key of inDb.keys()) if (!numbers.has(key)) await control.dbDel(LINE_SWITCH_FAMILY, key)
