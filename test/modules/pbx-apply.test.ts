@@ -5,7 +5,9 @@
 // also after a restart; a failed write leaves every file as it was; what an apply writes after
 // random edits is byte for byte what a full generation writes.
 import assert from 'node:assert/strict'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -197,6 +199,29 @@ describe('the PBX configuration applies itself (with AMI)', () => {
     await eventually(async () => readFileSync(join(dir, 'orgs', '102', 'queues.conf'), 'utf8').includes('timeout=44'), 15_000, 'applied once the write could be done')
     const state = await applied('applied after the failure')
     assert.equal(state.error, null)
+  })
+
+  it('an apply waiting on its files holds no connection: requests are answered meanwhile (the embedded database has one)', async () => {
+    // the prompts' manifest of 101 is a FIFO: reading it waits until the test writes to it
+    const manifests = join(dir, 'sounds', 'appeals-sounds')
+    mkdirSync(manifests, { recursive: true })
+    const fifo = join(manifests, `org${orgs[0]!.prefix}.json`)
+    execFileSync('mkfifo', [fifo])
+    try {
+      await putQueue(orgs[0]!, { ring_timeout: 47 })
+      await eventually(async () => existsSync(join(dir, 'orgs', orgs[0]!.prefix, `.queues.conf.tmp-${process.pid}`)), 15_000, 'the apply writing 101\'s files')
+      const answered = t.app.inject({ url: `/api/organizations/${orgs[0]!.id}/queues`, headers: admin })
+      const res = await Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000, undefined))])
+      assert.equal(res?.statusCode, 200, 'a request is answered while the apply waits on a file')
+    } finally {
+      // opened for reading and writing, a FIFO never waits: the apply's read gets an empty manifest
+      const handle = await open(fifo, constants.O_RDWR)
+      await handle.write('{}')
+      await handle.close()
+      rmSync(fifo)
+    }
+    await eventually(async () => readFileSync(join(dir, 'orgs', orgs[0]!.prefix, 'queues.conf'), 'utf8').includes('timeout=47'), 15_000, 'applied once the file could be read')
+    await applied('applied after the wait')
   })
 
   it('Asterisk not answering: written, the reload kept in the database, done when it answers, also after a restart', async () => {

@@ -7,6 +7,7 @@
 // its last good files and is named with the reason), writes only the files whose text changed, and asks Asterisk for the
 // reloads those files need: `res_pjsip` for endpoints, `queue reload` for queues, `dialplan reload`
 // for contexts. What was written but not reloaded is kept in the database until Asterisk answers.
+import type { FastifyBaseLogger } from 'fastify'
 import type { Transactional } from '../../db/client.js'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -92,9 +93,12 @@ const renderingSalt = (settings: PbxOptions) =>
 /** organizations rendered together: their rows are read while the ones before are rendered and written */
 const BATCH = 100
 
-export function createPbxApplier ({ repo, transaction, places, clock, control, asteriskLog, options, reloaded }: {
+export function createPbxApplier ({ repo, transaction, exclusively, places, clock, control, asteriskLog, options, reloaded, log }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
+  /** `work` while no other instance applies (a lock that holds none of the requests' connections) */
+  exclusively: <T>(work: () => Promise<T>) => Promise<T>
+  log?: Pick<FastifyBaseLogger, 'error'>
   places: ApplyPlaces
   clock: Clock
   control?: PbxControl
@@ -117,98 +121,104 @@ export function createPbxApplier ({ repo, transaction, places, clock, control, a
    */
   async function write (full: boolean): Promise<ApplyResult> {
     const settings = await options()
-    const result = await transaction(async (tx): Promise<ApplyResult> => {
-      await tx.lockGeneration()
-      // the versions first: a row committed after this is rendered now or by the next apply, never lost
-      const versions = new Map((await tx.versions()).map((v) => [v.scope, v]))
-      const shared = await loadPbxShared(tx)
-      const withTrunks = { ...settings, trunks: shared.trunks }
-      const moved = (scope: number) => { const v = versions.get(scope); return !v || v.applied !== v.version }
-      const versionOf = (scope: number) => versions.get(scope)?.version ?? 0
-      // organization → the prefix its files are under once this apply is done
-      const onDisk = new Map<number, string>()
-      for (const v of versions.values()) if (v.scope > 0 && v.prefix !== null) onDisk.set(v.scope, v.prefix)
-      const applied: ScopeApplied[] = []
-      const refused: ApplyResult['refused'] = []
-      const sounds = { written: 0, removed: 0 }
-      const soundsOf: PbxOrganization[] = []
-      const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
-      if (full) await removeTreeLeftovers(places.configDir)
-      const tree = openConfigTree(places.configDir, { backupAll: full, keepBackups: places.backupRetention })
-      // a digest made with other settings, or by another version, is not theirs
-      const salt = renderingSalt(settings)
-      /** its files on disk are the ones its version was rendered to (a full generation renders what was changed by hand or lost) */
-      const intact = (org: PbxShared['active'][number]) => {
-        const v = versions.get(org.id)
-        return v !== undefined && v.problem === null && v.files_digest !== null && v.prefix === org.prefix && tree.intact(filesOf(org.prefix), salt, v.files_digest)
-      }
-      // every organization, when a row they all read changed, or when they were last rendered with other settings or by another version (a restart, an upgrade)
-      const everything = moved(PBX_SCOPE_EVERY_ORGANIZATION) || versions.get(PBX_SCOPE_EVERY_ORGANIZATION)?.files_digest !== salt
-      const toRender = shared.active.filter((o) => everything || moved(o.id) || (full && !intact(o)))
-      const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
-      let next = batches.length > 0 ? loadPbxOrganizations(tx, shared, batches[0]!) : undefined
-      try {
-        for (let b = 0; b < batches.length; b++) {
-          const model = await next!
-          next = b + 1 < batches.length ? loadPbxOrganizations(tx, shared, batches[b + 1]!) : undefined
-          for (const org of model) {
-            const before = onDisk.get(org.id)
-            const rendered = renderOrganization(org, withTrunks)
-            // renumbered: the files under the old prefix name contexts that are no longer its
-            if (before !== undefined && before !== org.prefix) { for (const path of filesOf(before)) tree.remove(path); onDisk.delete(org.id) }
-            if ('problem' in rendered) {
-              refused.push({ scope: org.id, prefix: org.prefix, problem: rendered.problem })
-              const kept = onDisk.get(org.id)
-              applied.push({ scope: org.id, version: versionOf(org.id), prefix: kept ?? null, problem: rendered.problem, files_digest: kept === undefined ? null : versions.get(org.id)?.files_digest ?? null })
-              continue
-            }
-            for (const [path, content] of rendered.files) await tree.put(path, content)
-            onDisk.set(org.id, org.prefix)
-            applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null, files_digest: digestOf(salt, rendered.files.map(([, bytes]) => bytes)) })
-            soundsOf.push(org)
-          }
-        }
-        // the prompts of the organizations that have some, or had (their manifest): one after another, on the transaction's connection
-        const manifests = await soundManifests()
-        for (const org of soundsOf) {
-          const flow = flowOf(org)
-          const files = flow ? promptFiles(flow) : []
-          if (files.length > 0 || manifests.has(org.prefix)) count(await syncSounds(places.soundsDir, files, (f) => tx.recording(f.promptId, f.language), soundsManifest(org.prefix)))
-        }
-        // organizations gone (deleted, deactivated, their tenant suspended): their files and prompts go
-        const activeIds = new Set(shared.active.map((o) => o.id))
-        const gone = [...versions.values()].filter((v) => v.scope > 0 && !activeIds.has(v.scope))
-        for (const v of gone) {
-          if (v.prefix !== null) {
-            for (const path of filesOf(v.prefix)) tree.remove(path)
-            count(await syncSounds(places.soundsDir, [], async () => undefined, soundsManifest(v.prefix)))
-          }
-          onDisk.delete(v.scope)
-        }
-        // the shared parts: the trunks (kept as they were while they have a problem) and the main files
-        const sharedProblems = sharedTrunkProblems(shared.trunks, new Set(shared.active.map((o) => o.prefix)))
-        if (sharedProblems.length > 0) refused.push({ scope: PBX_SCOPE_SHARED, prefix: null, problem: sharedProblems.join('; ') })
-        else await tree.put(TRUNKS_FILE, fileOf(sipTrunks(shared.trunks)))
-        for (const [path, content] of mainFiles([...new Set(onDisk.values())].sort(), settings, places)) await tree.put(path, content)
-        const written = await tree.commit(clock())
-
-        applied.push({ scope: PBX_SCOPE_SHARED, version: versionOf(PBX_SCOPE_SHARED), prefix: null, problem: sharedProblems.length > 0 ? sharedProblems.join('; ') : null })
-        applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null, files_digest: salt })
-        await tx.markApplied(applied)
-        for (const v of gone) await tx.forget(v.scope)
-        const reloads = [...new Set(written.changed.map(moduleOf))]
-        if (reloads.length > 0) await tx.written(reloads, clock())
-        else await tx.appliedNothing(clock())
-        const outcome = refused.length > 0 ? 'partly_written' as const : written.changed.length > 0 ? 'written' as const : 'unchanged' as const
-        return { outcome, changed: written.changed, backupPath: written.backupPath, refused, sounds }
-      } catch (err) {
-        await next?.catch(() => {})
-        await tree.abort()
-        return { outcome: 'write_failed' as const, changed: [], backupPath: null, refused, error: (err as Error).message }
-      }
-    })
+    // one apply at a time across instances, under a lock that holds no connection the requests need:
+    // the database is read, the files written and synced, then the versions marked, each on its own
+    const result = await exclusively(() => writeFiles(full, settings))
     if (result.error) await repo.failed(`writing the configuration failed: ${result.error}`, clock())
     return result
+  }
+
+  async function writeFiles (full: boolean, settings: PbxOptions): Promise<ApplyResult> {
+    // the versions first: a row committed after this is rendered now or by the next apply, never lost
+    const { versions, shared } = await transaction(async (tx) => ({ versions: new Map((await tx.versions()).map((v) => [v.scope, v])), shared: await loadPbxShared(tx) }))
+    const withTrunks = { ...settings, trunks: shared.trunks }
+    const moved = (scope: number) => { const v = versions.get(scope); return !v || v.applied !== v.version }
+    const versionOf = (scope: number) => versions.get(scope)?.version ?? 0
+    // organization → the prefix its files are under once this apply is done
+    const onDisk = new Map<number, string>()
+    for (const v of versions.values()) if (v.scope > 0 && v.prefix !== null) onDisk.set(v.scope, v.prefix)
+    const applied: ScopeApplied[] = []
+    const refused: ApplyResult['refused'] = []
+    const sounds = { written: 0, removed: 0 }
+    const soundsOf: PbxOrganization[] = []
+    const count = (synced: { written: number, removed: number }) => { sounds.written += synced.written; sounds.removed += synced.removed }
+    if (full) await removeTreeLeftovers(places.configDir)
+    const tree = openConfigTree(places.configDir, { backupAll: full, keepBackups: places.backupRetention })
+    // a digest made with other settings, or by another version, is not theirs
+    const salt = renderingSalt(settings)
+    /** its files on disk are the ones its version was rendered to (a full generation renders what was changed by hand or lost) */
+    const intact = (org: PbxShared['active'][number]) => {
+      const v = versions.get(org.id)
+      return v !== undefined && v.problem === null && v.files_digest !== null && v.prefix === org.prefix && tree.intact(filesOf(org.prefix), salt, v.files_digest)
+    }
+    // every organization, when a row they all read changed, or when they were last rendered with other settings or by another version (a restart, an upgrade)
+    const everything = moved(PBX_SCOPE_EVERY_ORGANIZATION) || versions.get(PBX_SCOPE_EVERY_ORGANIZATION)?.files_digest !== salt
+    const toRender = shared.active.filter((o) => everything || moved(o.id) || (full && !intact(o)))
+    const batches = Array.from({ length: Math.ceil(toRender.length / BATCH) }, (_, i) => toRender.slice(i * BATCH, (i + 1) * BATCH))
+    let next = batches.length > 0 ? loadPbxOrganizations(repo, shared, batches[0]!) : undefined
+    try {
+      for (let b = 0; b < batches.length; b++) {
+        const model = await next!
+        next = b + 1 < batches.length ? loadPbxOrganizations(repo, shared, batches[b + 1]!) : undefined
+        for (const org of model) {
+          const before = onDisk.get(org.id)
+          const rendered = renderOrganization(org, withTrunks)
+          // renumbered: the files under the old prefix name contexts that are no longer its
+          if (before !== undefined && before !== org.prefix) { for (const path of filesOf(before)) tree.remove(path); onDisk.delete(org.id) }
+          if ('problem' in rendered) {
+            refused.push({ scope: org.id, prefix: org.prefix, problem: rendered.problem })
+            const kept = onDisk.get(org.id)
+            applied.push({ scope: org.id, version: versionOf(org.id), prefix: kept ?? null, problem: rendered.problem, files_digest: kept === undefined ? null : versions.get(org.id)?.files_digest ?? null })
+            continue
+          }
+          for (const [path, content] of rendered.files) await tree.put(path, content)
+          onDisk.set(org.id, org.prefix)
+          applied.push({ scope: org.id, version: versionOf(org.id), prefix: org.prefix, problem: null, files_digest: digestOf(salt, rendered.files.map(([, bytes]) => bytes)) })
+          soundsOf.push(org)
+        }
+      }
+      // the prompts of the organizations that have some, or had (their manifest): one after another, each recording read when it is written
+      const manifests = await soundManifests()
+      for (const org of soundsOf) {
+        const flow = flowOf(org)
+        const files = flow ? promptFiles(flow) : []
+        if (files.length > 0 || manifests.has(org.prefix)) count(await syncSounds(places.soundsDir, files, (f) => repo.recording(f.promptId, f.language), soundsManifest(org.prefix)))
+      }
+      // organizations gone (deleted, deactivated, their tenant suspended): their files and prompts go
+      const activeIds = new Set(shared.active.map((o) => o.id))
+      const gone = [...versions.values()].filter((v) => v.scope > 0 && !activeIds.has(v.scope))
+      for (const v of gone) {
+        if (v.prefix !== null) {
+          for (const path of filesOf(v.prefix)) tree.remove(path)
+          count(await syncSounds(places.soundsDir, [], async () => undefined, soundsManifest(v.prefix)))
+        }
+        onDisk.delete(v.scope)
+      }
+      // the shared parts: the trunks (kept as they were while they have a problem) and the main files
+      const sharedProblems = sharedTrunkProblems(shared.trunks, new Set(shared.active.map((o) => o.prefix)))
+      if (sharedProblems.length > 0) refused.push({ scope: PBX_SCOPE_SHARED, prefix: null, problem: sharedProblems.join('; ') })
+      else await tree.put(TRUNKS_FILE, fileOf(sipTrunks(shared.trunks)))
+      for (const [path, content] of mainFiles([...new Set(onDisk.values())].sort(), settings, places)) await tree.put(path, content)
+      const written = await tree.commit(clock())
+
+      applied.push({ scope: PBX_SCOPE_SHARED, version: versionOf(PBX_SCOPE_SHARED), prefix: null, problem: sharedProblems.length > 0 ? sharedProblems.join('; ') : null })
+      applied.push({ scope: PBX_SCOPE_EVERY_ORGANIZATION, version: versionOf(PBX_SCOPE_EVERY_ORGANIZATION), prefix: null, problem: null, files_digest: salt })
+      const reloads = [...new Set(written.changed.map(moduleOf))]
+      await transaction(async (tx) => {
+        await tx.markApplied(applied)
+        for (const v of gone) await tx.forget(v.scope)
+        if (reloads.length > 0) await tx.written(reloads, clock())
+        else await tx.appliedNothing(clock())
+      })
+      const outcome = refused.length > 0 ? 'partly_written' as const : written.changed.length > 0 ? 'written' as const : 'unchanged' as const
+      return { outcome, changed: written.changed, backupPath: written.backupPath, refused, sounds }
+    } catch (err) {
+      await next?.catch(() => {})
+      await tree.abort()
+      // the answer says it in words; the log keeps the stack
+      log?.error({ err }, 'writing the PBX configuration failed')
+      return { outcome: 'write_failed' as const, changed: [], backupPath: null, refused, error: (err as Error).message }
+    }
   }
 
   const soundsManifest = (prefix: string) => `${SOUNDS_MANIFESTS}/org${prefix}.json`

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { transactional, type Database } from '../../db/client.js'
 import { createNotifier } from '../../db/notify.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
@@ -19,15 +20,17 @@ export interface PbxPort {
 
 // Any constant: the same for every instance of the service.
 const APPLY_LOCK = 7_351_055
+/** one generation or apply at a time across instances */
+const GENERATION_LOCK = 7_351_006
 /** how often the leading instance looks for what is pending (a notification lost, Asterisk back) */
 const APPLY_CHECK_MS = 2000
 
 /** the generated Asterisk configuration, the prompts beside it, its reload, and its applying itself */
-export function createPbxModule (deps: { database: Database, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void>, log: { warn: (obj: object, msg: string) => void }, metrics?: Metrics }): ServiceModule<PbxPort> {
+export function createPbxModule (deps: { database: Database, clock: Clock, pbx: Config['pbx'], control?: PbxControl, calendar: CalendarPort, reloaded?: () => Promise<void>, log: Pick<FastifyBaseLogger, 'warn' | 'error'>, metrics?: Metrics }): ServiceModule<PbxPort> {
   const db = deps.database.db
   const repo = createPbxRepo(db)
   const service = createPbxService({
-    repo, transaction: transactional(db, createPbxRepo), configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
+    repo, transaction: transactional(db, createPbxRepo), exclusively: (work) => deps.database.exclusively(GENERATION_LOCK, 0, work), log: deps.log, configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
     backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current, reloaded: deps.reloaded,
     asteriskLog: deps.pbx.asteriskLog === undefined ? undefined : openAsteriskLog(deps.pbx.asteriskLog),
   })

@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm'
-import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
+import { type AppDb, type TxDb } from '../../db/client.js'
 import { pbxApplyState, pbxAsteriskRefusals, pbxVersions } from '../../db/schema/pbx.js'
 import { recordingFile, routingOf } from '../call-routing/queries.js'
 import { terminalsWithCredentials } from '../endpoints/queries.js'
@@ -9,7 +9,6 @@ import { regionDialCodes } from '../regions/queries.js'
 import { outboundRoutesOf, trunksForPbx } from '../trunks/queries.js'
 import type { AsteriskRefusal } from './asterisk-refusals.js'
 
-const GENERATION_LOCK = 7_351_006
 const versionColumns = { scope: pbxVersions.scope, version: pbxVersions.version, applied: pbxVersions.applied, prefix: pbxVersions.prefix, problem: pbxVersions.problem, problem_since: pbxVersions.problem_since, files_digest: pbxVersions.files_digest }
 
 export interface ScopeVersion { scope: number, version: number, applied: number | null, prefix: string | null, problem: string | null, problem_since: Date | null, files_digest: string | null }
@@ -18,8 +17,6 @@ export interface ScopeApplied { scope: number, version: number, prefix: string |
 /** The PBX owns the apply's bookkeeping; it reads the tenants, regions, terminals and call routing through their owners' queries. */
 export function createPbxRepo<D extends AppDb> (db: D) {
   return {
-    /** serialises generations and applies across instances: the lock lives as long as the transaction */
-    lockGeneration: inTransactionOnly(db, async (tx) => { await tx.execute(sql`select pg_advisory_xact_lock(${GENERATION_LOCK})`) }),
     activeOrganizations: () => activeOrganizationsByPrefix(db, telephonyEnabled),
     organization: (id: number) => organizationWithTenant(db, id),
     regions: () => regionDialCodes(db),

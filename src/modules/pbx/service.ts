@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { AsteriskLog } from '../../integrations/asterisk-log/index.js'
@@ -27,9 +28,12 @@ const joinedOrNull = (messages: string[]) => (messages.length > 0 ? messages.joi
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, asteriskLog, calendar, reloaded }: {
+export function createPbxService ({ repo, transaction, exclusively, log, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, asteriskLog, calendar, reloaded }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
+  /** `work` while no other instance writes the configuration */
+  exclusively: <T>(work: () => Promise<T>) => Promise<T>
+  log?: Pick<FastifyBaseLogger, 'error'>
   configDir: string
   /** the same folder as Asterisk sees it (the main files include the organizations' files by it) */
   asteriskConfigDir: string
@@ -61,13 +65,13 @@ export function createPbxService ({ repo, transaction, configDir, asteriskConfig
     }
   }
 
-  /** read before a generation's transaction begins: the calendar's kept copy refills through the plain handle */
+  /** read before a generation reads the database: the calendar's kept copy refills through the plain handle */
   async function options (): Promise<PbxOptions> {
     const current = await calendar()
     return { ...defaultPbxOptions, recordingsDir, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
   }
 
-  const applier = createPbxApplier({ repo, transaction, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, asteriskLog, options, reloaded })
+  const applier = createPbxApplier({ repo, transaction, exclusively, log, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, asteriskLog, options, reloaded })
   const mainFiles = () => Object.keys(configFiles).sort().map((name) => join(configDir, name))
 
   /** generate-configs: every organization whose files on disk are not what was written for its version rendered again, every file that differs written and the whole set backed up; those with problems keep their last good files */
