@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { after, describe, it } from 'node:test'
 import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, readOggOpus, readWavHeader } from '../src/integrations/recordings/index.js'
 import { asteriskWav, haveOpusTools } from './helpers/asterisk-wav.js'
@@ -82,6 +83,49 @@ describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
       const loudness = rms(decoded) / rms(samples)
       assert.ok(loudness > 0.8 && loudness < 1.2, `loudness kept: ${loudness.toFixed(2)}`)
     }
+  })
+
+  it('libopus reads a long call a few seconds at a time: the memory it takes does not grow with the call', async () => {
+    // half an hour of speech (29 MB), encoded in a process of its own that says how much its resident memory grew
+    const second = Buffer.from(voice(1).buffer)
+    const from = join(dir, 'long.wav')
+    writeFileSync(from, asteriskWav(new Int16Array(0)).subarray(0, 44))
+    for (let s = 0; s < 1800; s++) appendFileSync(from, second)
+    const header = Buffer.alloc(8)
+    header.writeUInt32LE(36 + 1800 * second.length, 0)
+    header.writeUInt32LE(1800 * second.length, 4)
+    const fd = openSync(from, 'r+')
+    writeSync(fd, header, 0, 4, 4)
+    writeSync(fd, header, 4, 4, 40)
+    closeSync(fd)
+    const small = file('warm.wav', asteriskWav(voice(2)))
+    // a short call first, so the binding and the code are loaded before the measure
+    const script = `
+      const { createLibopusEncoder } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../src/integrations/recordings/index.ts')).href)})
+      const [warm, long] = process.argv.slice(-2)
+      const encoder = createLibopusEncoder()
+      await encoder.compress(warm, warm + '.opus')
+      // garbage collected as it is made (the encoder yields to the loop): what grows is what the encoder holds
+      const collecting = setInterval(() => gc(), 20)
+      gc()
+      const before = process.resourceUsage().maxRSS
+      const { seconds } = await encoder.compress(long, long + '.opus')
+      clearInterval(collecting)
+      console.log(JSON.stringify({ seconds, grewKb: process.resourceUsage().maxRSS - before }))`
+    const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script, small, from], { encoding: 'utf8', timeout: 120_000 }))
+    assert.equal(measured.seconds, 1800)
+    const sourceKb = statSync(from).size / 1024
+    assert.ok(measured.grewKb < sourceKb / 4, `resident memory grew ${Math.round(measured.grewKb / 1024)} MB for a ${Math.round(sourceKb / 1024)} MB recording`)
+  })
+
+  it('an opusenc that hangs is stopped at its time limit and the compression fails, nothing left behind', async () => {
+    const hanging = file('hanging-opusenc', Buffer.from('#!/bin/sh\nexec sleep 600\n'))
+    execFileSync('chmod', ['+x', hanging])
+    const closed = file('call-hang.wav', asteriskWav(voice(1)))
+    const started = Date.now()
+    await assert.rejects(createOpusToolsEncoder({ encoder: hanging, baseTimeoutMs: 500 }).compress(closed, join(dir, 'call-hang.ogg')), /ran past 1\.5 s and was stopped/)
+    assert.ok(Date.now() - started < 60_000, 'stopped long before the sleep ends')
+    assert.ok(!existsSync(join(dir, 'call-hang.ogg')) && !existsSync(join(dir, 'call-hang.ogg.partial')))
   })
 
   it('a page that fails its CRC, a stream cut short or not Opus is refused when read back; a WAV libopus cannot take is refused, nothing left behind', async () => {

@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './index.js'
-import { oggOpus, readOggOpus } from './ogg-opus.js'
-import { readWavHeader } from './wav.js'
+import { lastGranuleOf, oggOpusWriter, openOggOpus } from './ogg-opus.js'
+import { readWavHeader, WAV_HEADER_BYTES } from './wav.js'
 
 /** libopus as @discordjs/opus binds it (N-API, built from its bundled libopus when the service is installed) */
 interface OpusCodec {
@@ -61,8 +61,8 @@ export function createLibopusEncoder ({ bitrateKbps = 12 }: { bitrateKbps?: numb
         throw new Error(`${from}: ${source.channels} channels of ${source.bitsPerSample}-bit samples at ${source.sampleRate} Hz; mono 16-bit at an Opus rate expected`)
       }
       const rate = source.sampleRate
-      const pcm = (await readFile(from)).subarray(44, 44 + source.dataBytes - (source.dataBytes % 2))
-      const samples = pcm.length / 2
+      const pcmBytes = source.dataBytes - (source.dataBytes % 2)
+      const samples = pcmBytes / 2
       const perFrame = rate * FRAME_MS / 1000
       const toRate = 48_000 / rate
       const encoder = new opus.OpusEncoder(rate, 1)
@@ -71,18 +71,36 @@ export function createLibopusEncoder ({ bitrateKbps = 12 }: { bitrateKbps?: numb
       encoder.applyEncoderCTL(OPUS_SET_VBR, 0)
       encoder.applyEncoderCTL(OPUS_SET_COMPLEXITY, 0)
       encoder.setBitrate(bitrateKbps * 1000)
-      // enough frames for the source and the encoder's look-ahead, the last padded with silence
+      // enough frames for the source and the encoder's look-ahead, the last padded with silence;
+      // read a turn's frames at a time, so memory does not grow with the call's length
       const frames = Math.ceil((samples + PRE_SKIP_48K / toRate) / perFrame)
-      const padded = Buffer.alloc(frames * perFrame * 2)
-      pcm.copy(padded)
-      const packets: Buffer[] = []
-      for (let f = 0; f < frames; f++) {
-        packets.push(Buffer.from(encoder.encode(padded.subarray(f * perFrame * 2, (f + 1) * perFrame * 2))))
-        if ((f + 1) % FRAMES_PER_TURN === 0) await yieldToLoop()
-      }
+      const frameBytes = perFrame * 2
+      const turn = Buffer.alloc(FRAMES_PER_TURN * frameBytes)
       return writeChecked({
         from, to, sourceSeconds: source.seconds, tolerance: LENGTH_TOLERANCE_SECONDS,
-        write: (partial) => writeFile(partial, oggOpus({ packets, frameSamples48k: perFrame * toRate, preSkip: PRE_SKIP_48K, samples48k: samples * toRate, inputRate: rate, vendor: 'libopus (appeals service)', serial: (Date.now() & 0x7fffffff) >>> 0 })),
+        async write (partial) {
+          const ogg = oggOpusWriter({ frameSamples48k: perFrame * toRate, preSkip: PRE_SKIP_48K, samples48k: samples * toRate, inputRate: rate, vendor: 'libopus (appeals service)', serial: (Date.now() & 0x7fffffff) >>> 0 })
+          const [input, output] = [await open(from, 'r'), await open(partial, 'w')]
+          try {
+            await output.write(ogg.head())
+            for (let first = 0; first < frames; first += FRAMES_PER_TURN) {
+              const offset = first * frameBytes
+              const wanted = Math.max(0, Math.min(turn.length, pcmBytes - offset))
+              const { bytesRead } = wanted > 0 ? await input.read(turn, 0, wanted, WAV_HEADER_BYTES + offset) : { bytesRead: 0 }
+              turn.fill(0, bytesRead)
+              const pages: Buffer[] = []
+              for (let f = first; f < Math.min(frames, first + FRAMES_PER_TURN); f++) {
+                const at = (f - first) * frameBytes
+                const full = ogg.add(Buffer.from(encoder.encode(turn.subarray(at, at + frameBytes))))
+                if (full) pages.push(full)
+              }
+              if (pages.length > 0) await output.write(Buffer.concat(pages))
+            }
+            await output.write(ogg.end())
+          } finally {
+            await Promise.all([input.close(), output.close()])
+          }
+        },
         decodedSeconds: (partial) => decodedSeconds(opus, partial, rate),
       })
     },
@@ -91,14 +109,16 @@ export function createLibopusEncoder ({ bitrateKbps = 12 }: { bitrateKbps?: numb
 
 /** the file as written, read back and decoded: the seconds it plays (its pre-skip and end trimming applied) */
 async function decodedSeconds (opus: OpusBinding, path: string, rate: number): Promise<number> {
-  const stream = readOggOpus(await readFile(path))
+  const bytes = await readFile(path)
+  const stream = openOggOpus(bytes)
   const decoder = new opus.OpusEncoder(rate, 1)
   let decoded = 0
-  for (const [i, packet] of stream.packets.entries()) {
+  let count = 0
+  for (const packet of stream.audio) {
     decoded += decoder.decode(packet).length / 2
-    if ((i + 1) % FRAMES_PER_TURN === 0) await yieldToLoop()
+    if (++count % FRAMES_PER_TURN === 0) await yieldToLoop()
   }
   const toRate = 48_000 / rate
-  const trimmed = Math.min(decoded - stream.preSkip / toRate, Number(stream.lastGranule - BigInt(stream.preSkip)) / toRate)
+  const trimmed = Math.min(decoded - stream.preSkip / toRate, Number(lastGranuleOf(bytes) - BigInt(stream.preSkip)) / toRate)
   return trimmed / rate
 }

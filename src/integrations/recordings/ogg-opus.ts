@@ -61,32 +61,61 @@ function opusTags (vendor: string): Buffer {
 }
 
 /**
- * An Ogg Opus stream of `packets`, each `frameSamples48k` long at 48 kHz, whose decoded audio is
- * `samples48k` long after `preSkip`. A page's granule position counts the samples its packets and
- * those before decode to, the pre-skip's among them (RFC 7845 4); the last page's ends the audio
- * there, trimming the padding of the last frame.
+ * An Ogg Opus stream written as its packets come, each `frameSamples48k` long at 48 kHz, whose
+ * decoded audio is `samples48k` long after `preSkip`: `head()` gives the two header pages, `add()` a
+ * page once it holds enough packets, `end()` the last. A page's granule position counts the samples
+ * its packets and those before decode to, the pre-skip's among them (RFC 7845 4); the last page's
+ * ends the audio there, trimming the padding of the last frame.
  */
-export function oggOpus ({ packets, frameSamples48k, preSkip, samples48k, inputRate, vendor, serial }: {
-  packets: Buffer[], frameSamples48k: number, preSkip: number, samples48k: number, inputRate: number, vendor: string, serial: number
-}): Buffer {
-  const pages = [page([opusHead(preSkip, inputRate)], BOS, 0n, serial, 0), page([opusTags(vendor)], 0, 0n, serial, 1)]
-  for (let i = 0, sequence = 2; i < packets.length; i += PACKETS_A_PAGE, sequence++) {
-    const these = packets.slice(i, i + PACKETS_A_PAGE)
-    const last = i + PACKETS_A_PAGE >= packets.length
-    // the samples decoded up to the page's last packet, the pre-skip among them; the last page's ends the audio
-    const granule = last ? preSkip + samples48k : (i + these.length) * frameSamples48k
-    pages.push(page(these, last ? EOS : 0, BigInt(granule), serial, sequence))
+export function oggOpusWriter ({ frameSamples48k, preSkip, samples48k, inputRate, vendor, serial }: {
+  frameSamples48k: number, preSkip: number, samples48k: number, inputRate: number, vendor: string, serial: number
+}): { head: () => Buffer, add: (packet: Buffer) => Buffer | undefined, end: () => Buffer } {
+  let waiting: Buffer[] = []
+  let packets = 0
+  let sequence = 2
+  return {
+    head: () => Buffer.concat([page([opusHead(preSkip, inputRate)], BOS, 0n, serial, 0), page([opusTags(vendor)], 0, 0n, serial, 1)]),
+    // a full page goes out when the next packet comes: the last page always holds packets
+    add (packet) {
+      let full: Buffer | undefined
+      if (waiting.length === PACKETS_A_PAGE) {
+        full = page(waiting, 0, BigInt(packets * frameSamples48k), serial, sequence++)
+        waiting = []
+      }
+      waiting.push(packet)
+      packets++
+      return full
+    },
+    end: () => page(waiting, EOS, BigInt(preSkip + samples48k), serial, sequence++),
   }
-  return Buffer.concat(pages)
 }
 
 /** what an Ogg Opus file holds, read page by page with each page's CRC checked */
 export interface ReadOggOpus { preSkip: number, inputRate: number, packets: Buffer[], lastGranule: bigint }
 
 export function readOggOpus (bytes: Buffer): ReadOggOpus {
-  const packets: Buffer[] = []
-  let pending: Buffer[] = []
+  const { preSkip, inputRate, audio } = openOggOpus(bytes)
+  const packets = [...audio]
+  return { preSkip, inputRate, packets, lastGranule: lastGranuleOf(bytes) }
+}
+
+/** the stream's header, and its audio packets read one at a time as they are asked for (each page's CRC checked) */
+export function openOggOpus (bytes: Buffer): { preSkip: number, inputRate: number, audio: Generator<Buffer> } {
+  const packets = packetsOf(bytes)
+  const head = packets.next().value
+  const tags = packets.next().value
+  if (!head || head.length < 19 || head.toString('latin1', 0, 8) !== 'OpusHead' || !tags || tags.toString('latin1', 0, 8) !== 'OpusTags') throw new Error('not an Ogg Opus stream')
+  return { preSkip: head.readUInt16LE(10), inputRate: head.readUInt32LE(12), audio: packets }
+}
+
+/** the granule position of the stream's last page: where its audio ends */
+export function lastGranuleOf (bytes: Buffer): bigint {
   let lastGranule = -1n
+  for (const page of pagesOf(bytes)) lastGranule = bytes.readBigInt64LE(page.at + 6)
+  return lastGranule
+}
+
+function * pagesOf (bytes: Buffer): Generator<{ at: number, segments: number, lacing: Buffer, end: number }> {
   let at = 0
   while (at < bytes.length) {
     if (bytes.toString('latin1', at, at + 4) !== 'OggS') throw new Error(`no Ogg page at byte ${at}`)
@@ -100,16 +129,19 @@ export function readOggOpus (bytes: Buffer): ReadOggOpus {
     const crc = copy.readUInt32LE(22)
     copy.writeUInt32LE(0, 22)
     if (oggCrc(copy) !== crc) throw new Error(`the page at byte ${at} fails its CRC`)
+    yield { at, segments, lacing, end }
+    at = end
+  }
+}
+
+function * packetsOf (bytes: Buffer): Generator<Buffer> {
+  let pending: Buffer[] = []
+  for (const { at, segments, lacing } of pagesOf(bytes)) {
     let body = at + 27 + segments
     for (const l of lacing) {
       pending.push(bytes.subarray(body, body + l))
       body += l
-      if (l < 255) { packets.push(Buffer.concat(pending)); pending = [] }
+      if (l < 255) { yield pending.length === 1 ? pending[0]! : Buffer.concat(pending); pending = [] }
     }
-    lastGranule = bytes.readBigInt64LE(at + 6)
-    at = end
   }
-  const [head, tags, ...audio] = packets
-  if (!head || head.length < 19 || head.toString('latin1', 0, 8) !== 'OpusHead' || !tags || tags.toString('latin1', 0, 8) !== 'OpusTags') throw new Error('not an Ogg Opus stream')
-  return { preSkip: head.readUInt16LE(10), inputRate: head.readUInt32LE(12), packets: audio, lastGranule }
 }

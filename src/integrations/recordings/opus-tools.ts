@@ -6,12 +6,13 @@ import { readWavHeader } from './wav.js'
 /** a decoded recording may differ from its source by less than this (one Opus frame at most) */
 const LENGTH_TOLERANCE_SECONDS = 0.06
 
-/** a program's whole run: a minute, and a second for each second of sound (an hour encodes in 11 s of a core) */
-const timeFor = (seconds: number) => ({ timeoutMs: 60_000 + Math.ceil(seconds) * 1000 })
+/** a program's whole run: `baseMs` (a minute), and a second for each second of sound (an hour encodes in 11 s of a core) */
+const timeFor = (baseMs: number, seconds: number) => baseMs + Math.ceil(seconds) * 1000
 
-async function run (program: string, args: string[], seconds = 0): Promise<{ code: number | null, outBytes: number, err: string }> {
-  const result = await runProgram(program, args, timeFor(seconds))
-  if (result.timedOut) throw new Error(`${program} ran past ${timeFor(seconds).timeoutMs / 1000} s and was stopped`)
+async function run (program: string, args: string[], baseMs: number, seconds = 0): Promise<{ code: number | null, outBytes: number, err: string }> {
+  const timeoutMs = timeFor(baseMs, seconds)
+  const result = await runProgram(program, args, { timeoutMs })
+  if (result.timedOut) throw new Error(`${program} ran past ${timeoutMs / 1000} s and was stopped`)
   return { code: result.code, outBytes: result.outBytes, err: result.err.trim() }
 }
 
@@ -24,11 +25,11 @@ async function run (program: string, args: string[], seconds = 0): Promise<{ cod
  * bytes are the same as at 5 or 10, the decoded speech as close to the source (7.2, 7.4 and 7.0 dB
  * SNR on a Russian sentence), and an hour is encoded in 10.7 s of a core instead of 38.7 s.
  */
-export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusdec', bitrateKbps = 12 }: { encoder?: string, decoder?: string, bitrateKbps?: number } = {}): AudioEncoder {
+export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusdec', bitrateKbps = 12, baseTimeoutMs = 60_000 }: { encoder?: string, decoder?: string, bitrateKbps?: number, baseTimeoutMs?: number } = {}): AudioEncoder {
   return {
     async probe () {
       try {
-        const [enc, dec] = await Promise.all([run(encoder, ['--version']), run(decoder, ['--version'])])
+        const [enc, dec] = await Promise.all([run(encoder, ['--version'], baseTimeoutMs), run(decoder, ['--version'], baseTimeoutMs)])
         return enc.code === 0 && dec.code === 0 ? `${encoder} (opus-tools)` : undefined
       } catch { return undefined }
     },
@@ -39,12 +40,12 @@ export function createOpusToolsEncoder ({ encoder = 'opusenc', decoder = 'opusde
       return writeChecked({
         from, to, sourceSeconds: source.seconds, tolerance: LENGTH_TOLERANCE_SECONDS,
         async write (partial) {
-          const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial], source.seconds)
+          const encoded = await run(encoder, ['--quiet', '--hard-cbr', '--bitrate', String(bitrateKbps), '--framesize', '60', '--comp', '0', from, partial], baseTimeoutMs, source.seconds)
           if (encoded.code !== 0) throw new Error(`${encoder} failed (${encoded.code}): ${encoded.err}`)
         },
         // decoded again, at the source's rate: the bytes it gives are its length
         async decodedSeconds (partial) {
-          const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'], source.seconds)
+          const decoded = await run(decoder, ['--quiet', '--rate', String(source.sampleRate), '--force-wav', partial, '-'], baseTimeoutMs, source.seconds)
           if (decoded.code !== 0) throw new Error(`${decoder} could not read what ${encoder} wrote (${decoded.code}): ${decoded.err}`)
           return (decoded.outBytes - 44) / (source.sampleRate * source.channels * 2)
         },

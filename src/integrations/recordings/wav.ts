@@ -12,7 +12,7 @@ export interface WavHeader {
   seconds: number
 }
 
-const HEADER_BYTES = 44
+export const WAV_HEADER_BYTES = 44
 
 /**
  * The header of a PCM WAV as Asterisk writes it (format_wav.c: 44 bytes, the sizes left 0 until the
@@ -23,9 +23,9 @@ export async function readWavHeader (path: string): Promise<WavHeader | undefine
   const handle = await open(path, 'r')
   try {
     const { size } = await handle.stat()
-    const header = Buffer.alloc(HEADER_BYTES)
-    const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, 0)
-    if (bytesRead < HEADER_BYTES || header.toString('latin1', 0, 4) !== 'RIFF' || header.toString('latin1', 8, 16) !== 'WAVEfmt ' ||
+    const header = Buffer.alloc(WAV_HEADER_BYTES)
+    const { bytesRead } = await handle.read(header, 0, WAV_HEADER_BYTES, 0)
+    if (bytesRead < WAV_HEADER_BYTES || header.toString('latin1', 0, 4) !== 'RIFF' || header.toString('latin1', 8, 16) !== 'WAVEfmt ' ||
       header.toString('latin1', 36, 40) !== 'data' || header.readUInt16LE(20) !== 1) return undefined
     const channels = header.readUInt16LE(22)
     const sampleRate = header.readUInt32LE(24)
@@ -33,7 +33,7 @@ export async function readWavHeader (path: string): Promise<WavHeader | undefine
     const riffBytes = header.readUInt32LE(4)
     const dataBytes = header.readUInt32LE(40)
     if (channels === 0 || sampleRate === 0 || bitsPerSample === 0) return undefined
-    const closed = dataBytes > 0 && riffBytes === 36 + dataBytes && (size === HEADER_BYTES + dataBytes || size === HEADER_BYTES + dataBytes + 1)
+    const closed = dataBytes > 0 && riffBytes === 36 + dataBytes && (size === WAV_HEADER_BYTES + dataBytes || size === WAV_HEADER_BYTES + dataBytes + 1)
     return { sampleRate, channels, bitsPerSample, dataBytes, closed, seconds: dataBytes / (sampleRate * channels * bitsPerSample / 8) }
   } finally {
     await handle.close()
