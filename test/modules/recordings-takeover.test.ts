@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, beforeEach, describe, it } from 'node:test'
@@ -50,6 +50,18 @@ describe('recordings taken over from Asterisk: compressed, indexed, the raw file
     assert.ok(row!.bytes <= 2000 * 2, `${row!.bytes} bytes for 2 s`)
     assert.ok(Math.abs(row!.started_at.getTime() + 2000 - Date.now()) < 60_000, 'started: the file\'s end less its length')
     assert.deepEqual(readdirSync(dir).sort(), ['1732812400.20-1732812401.21.wav', 'kept', 'notes.txt'], 'the raw file is gone, the one still written stays')
+  })
+
+  it('a leg Asterisk never closed (it stopped mid-call) is repaired from its length once untouched for an hour, and taken over; a recent one waits', async () => {
+    raw('1732812500.30-1732812501.31.wav', asteriskWav(3, false))
+    raw('1732812600.40-1732812601.41.wav', asteriskWav(2, false))
+    const anHourAndMoreAgo = new Date(Date.now() - 61 * 60_000)
+    utimesSync(join(dir, '1732812500.30-1732812501.31.wav'), anHourAndMoreAgo, anHourAndMoreAgo)
+    assert.deepEqual(await takeover().sweep(), { taken: 1, recording: 1, failed: 0, recompressed: 0 })
+    const [row, ...others] = await rows()
+    assert.equal(others.length, 0)
+    assert.deepEqual([row!.linkedid, row!.leg, row!.seconds, row!.format], ['1732812500.30', '1732812501.31', 3, 'opus'], 'its whole length kept')
+    assert.deepEqual(readdirSync(dir).sort(), ['1732812600.40-1732812601.41.wav', 'kept'], 'the one still being written stays')
   })
 
   it('a crash after the row (the raw file still there) or before it (the kept file written, no row) loses nothing and indexes once', async () => {

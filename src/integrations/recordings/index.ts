@@ -39,4 +39,4 @@ export function firstEncoder (...encoders: AudioEncoder[]): AudioEncoder {
     },
   }
 }
-export { readWavHeader, type WavHeader } from './wav.js'
+export { readWavHeader, repairWavHeader, type WavHeader } from './wav.js'

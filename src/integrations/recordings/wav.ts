@@ -39,3 +39,26 @@ export async function readWavHeader (path: string): Promise<WavHeader | undefine
     await handle.close()
   }
 }
+
+/**
+ * A WAV whose writer never closed it (Asterisk stopped mid-call): its header's sizes set from the
+ * file's length, as Asterisk would have on closing (an odd byte at the end left as the pad).
+ * Answers the header as it now reads.
+ */
+export async function repairWavHeader (path: string): Promise<WavHeader | undefined> {
+  const handle = await open(path, 'r+')
+  try {
+    const { size } = await handle.stat()
+    if (size <= WAV_HEADER_BYTES) return undefined
+    const dataBytes = (size - WAV_HEADER_BYTES) & ~1
+    const sizes = Buffer.alloc(4)
+    sizes.writeUInt32LE(36 + dataBytes)
+    await handle.write(sizes, 0, 4, 4)
+    sizes.writeUInt32LE(dataBytes)
+    await handle.write(sizes, 0, 4, 40)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  return readWavHeader(path)
+}

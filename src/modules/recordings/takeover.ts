@@ -4,7 +4,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDb } from '../../db/client.js'
-import { readWavHeader, type AudioEncoder, type WavHeader } from '../../integrations/recordings/index.js'
+import { readWavHeader, repairWavHeader, type AudioEncoder, type WavHeader } from '../../integrations/recordings/index.js'
 import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 import type { Metrics } from '../../lib/metrics.js'
 import { indexRecording, markCompressed, rawRecordings, recordingOf } from './queries.js'
@@ -17,6 +17,11 @@ const RAW_NAME = /^(\d{1,20}\.\d{1,10})-(\d{1,20}\.\d{1,10})(?:-([A-Za-z0-9_]{1,
 const KEPT = 'kept'
 /** raw legs a sweep compresses again at most, once an encoder can run */
 const RECOMPRESS_BATCH = 50
+/**
+ * A raw leg nobody has written to for this long was left open by an Asterisk that stopped mid-call:
+ * MixMonitor writes a frame every 20 ms for as long as the call lasts, silence included.
+ */
+const ABANDONED_AFTER_MS = 60 * 60_000
 
 export interface SweepResult {
   /** taken over and indexed */
@@ -42,6 +47,16 @@ const exists = (path: string) => stat(path).then(() => true, () => false)
  * kept one anew, and its row is written once.
  */
 export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { db: AppDb, dir: string, encoder: AudioEncoder, metrics: Pick<Metrics, 'failure'>, log: FastifyBaseLogger }) {
+  /** the leg's header once it is finished: closed by Asterisk, or repaired when Asterisk left it open long ago */
+  async function finished (path: string): Promise<WavHeader | undefined> {
+    const header = await readWavHeader(path)
+    if (!header || header.closed) return header?.closed ? header : undefined
+    // file times are the machine's real ones, whatever the service's clock says
+    if (Date.now() - (await stat(path)).mtimeMs < ABANDONED_AFTER_MS) return undefined
+    log.warn({ file: path }, 'recordings: a raw recording Asterisk never closed is repaired from its length and taken over')
+    return repairWavHeader(path)
+  }
+
   let encodes: Promise<boolean> | undefined
   let known: boolean | undefined
   /** probed once while it answers; probed again by each sweep while it does not (an encoder installed later is used) */
@@ -112,7 +127,7 @@ export function createRecordingTakeover ({ db, dir, encoder, metrics, log }: { d
       const result = { taken: 0, recording: 0, failed: 0 }
       for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => RAW_NAME.test(n)).sort()) {
         try {
-          const header = await readWavHeader(join(dir, name))
+          const header = await finished(join(dir, name))
           if (!header?.closed) { result.recording++; continue }
           await takeOver(name, header)
           result.taken++
