@@ -66,6 +66,14 @@ export class RequestValidationError extends AppError {
   }
 
   static field (loc: (string | number)[], msg: string, input?: unknown, type = 'value_error'): RequestValidationError {
-    return new RequestValidationError([{ type, loc, msg, input }])
+    return new RequestValidationError([problem(loc, msg, input, type)])
   }
+}
+
+/** one field's problem, as FastAPI says it */
+export const problem = (loc: (string | number)[], msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
+
+/** a 422 with every problem found, when there is any */
+export function invalid (problems: FieldError[]): void {
+  if (problems.length > 0) throw new RequestValidationError(problems)
 }

@@ -3,7 +3,7 @@ import type { NotifyMessage } from '../../db/notify.js'
 import type { AppealAction, AppealStatus } from '../../db/schema/index.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError, type FieldError, invalid, problem } from '../../lib/errors.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { cleanPersonContact } from '../references/person-input.js'
@@ -51,9 +51,6 @@ export interface AppealServiceDeps {
   /** an answer committed without the console's review: reviews it in the background */
   reviewAnswer: (appeal: AppealRow, actor: Principal) => void
 }
-
-const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
-const problem = (loc: (string | number)[], msg: string, input?: unknown): FieldError => ({ type: 'value_error', loc, msg, input })
 
 /** whether the principal is the call centre's staff: an admin, or staff of an active organization running the centre */
 export function centreStaffCheck (repo: Pick<AppealRepo, 'organization'>) {

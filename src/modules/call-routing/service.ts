@@ -1,7 +1,7 @@
 import type { Transactional } from '../../db/client.js'
 import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
-import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { ConflictError, NotFoundError, RequestValidationError, type FieldError, invalid, problem } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
 import { DESTINATION_KINDS, destinationColumns, destinationOf, destinationShapeProblems, destinationTarget } from './destinations.js'
 import { type CallRoutingRepo, type CallRoutingTxRepo, type LineRow, type MenuRow, type QueueRow, type ScheduleRow } from './repo.js'
@@ -15,8 +15,6 @@ import { menuName, promptSound, queueName, scheduleName } from './asterisk-names
 import { usersOf, type RoutingItem } from './users.js'
 
 type Loc = (string | number)[]
-const problem = (loc: Loc, msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
-const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 
 /** a destination's shape: the id its kind names, and no other (422 on the field) */
 const destinationProblems = (d: Destination, at: Loc): FieldError[] =>

@@ -2,7 +2,7 @@ import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import { groupBy } from '../../lib/collections.js'
-import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
+import { ConflictError, NotFoundError, RequestValidationError, type FieldError, invalid, problem } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
 import { sipCredentials } from '../endpoints/service.js'
 import { patternProblem, patternRegExp } from './dial-patterns.js'
@@ -12,8 +12,6 @@ import type { OutboundRouteCreate, OutboundRouteResponse, OutboundRouteUpdate, T
 /** what Asterisk calls the trunk: its endpoint, auth, aor, registration and identify in pjsip.conf */
 export const trunkName = (id: number) => `trunk${id}`
 
-const problem = (loc: (string | number)[], msg: string, input?: unknown, type = 'value_error'): FieldError => ({ type, loc, msg, input })
-const invalid = (problems: FieldError[]) => { if (problems.length > 0) throw new RequestValidationError(problems) }
 const iso = (d: Date) => d.toISOString()
 
 /**
