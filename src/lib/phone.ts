@@ -14,3 +14,15 @@ export function normalizeKzPhone (input: string): string | undefined {
   if (national === undefined || !/^[3-9]/.test(national)) return undefined
   return `+7${national}`
 }
+
+/**
+ * A number as dialled in an area (`areaCode`, and the length of its local numbers) to E.164: any
+ * national form `normalizeKzPhone` takes, or a local number of the area. Undefined for anything else.
+ */
+export function e164InArea (dialled: string, area: { areaCode: string | null, localDigits: number | null }): string | undefined {
+  const national = normalizeKzPhone(dialled)
+  if (national) return national
+  const digits = dialled.replace(/[\s\-().]/g, '')
+  if (area.areaCode && area.localDigits && /^[0-9]+$/.test(digits) && digits.length === area.localDigits) return `+7${area.areaCode}${digits}`
+  return undefined
+}

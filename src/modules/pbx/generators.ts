@@ -1,4 +1,5 @@
 import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
+import { e164InArea } from '../../lib/phone.js'
 import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
 import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/asterisk-names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
@@ -144,15 +145,7 @@ export const generateQueues = (orgs: PbxOrganization[]) => wholeText(queuesConfi
 /** where a forwarded call goes: another terminal of the organization, or a number through the trunk */
 function forwardTarget (org: PbxOrganization, dest: string, options: PbxOptions): string {
   if (/^[0-9]{3}$/.test(dest)) return `Goto(org${org.prefix}-internal,${dest},1)`
-  return `Dial(PJSIP/${e164(org, dest) ?? dest}@${options.trunk})`
-}
-
-/** a dialled number as +7XXXXXXXXXX, using the organization's area code for local numbers */
-export function e164 (org: PbxOrganization, dialled: string): string | undefined {
-  if (/^\+7[0-9]{10}$/.test(dialled)) return dialled
-  if (/^8[0-9]{10}$/.test(dialled)) return `+7${dialled.slice(1)}`
-  if (org.areaCode && org.localDigits && dialled.length === org.localDigits && /^[0-9]+$/.test(dialled)) return `+7${org.areaCode}${dialled}`
-  return undefined
+  return `Dial(PJSIP/${e164InArea(dest, org) ?? dest}@${options.trunk})`
 }
 
 /** whether calling this number needs allow_long_distance (anything that is not a local number) */
@@ -260,7 +253,7 @@ export function organizationProblems (org: PbxOrganization, trunks: PbxTrunk[] =
       ['noanswer', t.cf_noanswer_enabled, t.cf_noanswer_dest], ['unavailable', t.cf_unavailable_enabled, t.cf_unavailable_dest]] as const) {
       if (!enabled || !dest) continue
       if (/^[0-9]{3}$/.test(dest) && !org.terminals.some((o) => o.extension === dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a terminal of organization ${org.prefix}`)
-      else if (!/^[0-9]{3}$/.test(dest) && !e164(org, dest)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a dialable number`)
+      else if (!/^[0-9]{3}$/.test(dest) && !e164InArea(dest, org)) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest}, which is not a dialable number`)
       else if (isLongDistance(org, dest) && !t.allow_long_distance) errors.push(`terminal ${t.id}: ${kind} forwarding to ${dest} needs allow_long_distance`)
     }
   }

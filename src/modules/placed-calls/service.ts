@@ -6,7 +6,7 @@ import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
 import { askAsterisk } from '../../integrations/ami/ask.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
-import { normalizeKzPhone } from '../../lib/phone.js'
+import { e164InArea } from '../../lib/phone.js'
 import { maskPhone } from '../../lib/pii.js'
 import { internalContext, memberInterface } from '../call-routing/asterisk-names.js'
 import type { AppealsPort } from '../appeals/module.js'
@@ -81,11 +81,9 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
 
   /** the number as +7XXXXXXXXXX: a national form, or a local number of the organization's area */
   function e164Of (raw: string, area: { areaCode: string | null, localDigits: number | null }): string {
-    const national = normalizeKzPhone(raw)
-    if (national) return national
-    const digits = raw.replace(/[\s\-().]/g, '')
-    if (area.areaCode && area.localDigits && /^[0-9]+$/.test(digits) && digits.length === area.localDigits) return `+7${area.areaCode}${digits}`
-    throw notANumber(raw)
+    const number = e164InArea(raw, area)
+    if (number === undefined) throw notANumber(raw)
+    return number
   }
 
   /** a call of the user's still live by its row but gone from Asterisk (a hang-up not heard) is over: it does not hold up the next */
