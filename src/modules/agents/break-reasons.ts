@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { breakReasons } from '../../db/schema/index.js'
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
-import { OFFLINE_PAUSE_REASON as OFFLINE } from '../call-routing/asterisk-names.js'
+import { OFFLINE_PAUSE_REASON as OFFLINE } from '../../integrations/asterisk/names.js'
 import type { BreakReasonCreate, BreakReasonUpdate } from './schemas.js'
 
 /** the reason of a break chosen without one: it stays on the list */

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import { field as amiField, type AmiMessage } from '../../integrations/ami/protocol.js'
-import { PROMPT_BY_PHONE_LANGUAGES, PROMPT_DRAFT_NAME, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT } from './asterisk-names.js'
+import { PROMPT_BY_PHONE_LANGUAGES, PROMPT_DRAFT_NAME, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT } from '../../integrations/asterisk/names.js'
 import { AudioError, type PromptConverter } from './prompt-audio.js'
 import type { CallRoutingRepo } from './repo.js'
 

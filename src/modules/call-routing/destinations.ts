@@ -5,7 +5,7 @@
 // refusals and the PBX's files all read a destination through this file; a new kind is an entry here
 // (and its column and foreign key in the schema, its choice in the console).
 import type { DestinationKind } from '../../db/schema/index.js'
-import { internalContext, menuName, promptSound, queueName } from './asterisk-names.js'
+import { internalContext, menuName, promptSound, queueName } from '../../integrations/asterisk/names.js'
 import type { Destination, DestinationView } from './schemas.js'
 
 /** a destination's columns under a prefix, as a row holds them */

@@ -2,7 +2,7 @@
 // from QueueStatus when asked) and the line's board (folded from the events as they come), so the
 // two never name or judge a state differently.
 import type { memberStateNames } from '../../db/schema/index.js'
-import { OFFLINE_PAUSE_REASON } from './asterisk-names.js'
+import { OFFLINE_PAUSE_REASON } from '../../integrations/asterisk/names.js'
 
 /** ready, ringing, on_call, wrap_up (the queue's wrapuptime after a call), break (paused with a reason), offline (unreachable, in no queue, or paused as offline) */
 export type MemberStateName = typeof memberStateNames[number]

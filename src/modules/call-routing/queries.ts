@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
 import { selectTuples, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
 import { organizationIdOfPrefix, organizationPrefix } from '../organizations/queries.js'
-import { parseQueueName, queueName } from './asterisk-names.js'
+import { parseQueueName, queueName } from '../../integrations/asterisk/names.js'
 import { groupBy } from '../../lib/collections.js'
 import { canonicalWav, readWav } from './wav.js'
 

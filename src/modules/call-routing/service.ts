@@ -11,7 +11,7 @@ import type {
 } from './schemas.js'
 import { AudioError, type PromptConverter } from './prompt-audio.js'
 import { WavError } from './wav.js'
-import { menuName, promptSound, queueName, scheduleName } from './asterisk-names.js'
+import { menuName, promptSound, queueName, scheduleName } from '../../integrations/asterisk/names.js'
 import { usersOf, type RoutingItem } from './users.js'
 
 type Loc = (string | number)[]

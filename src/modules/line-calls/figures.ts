@@ -2,7 +2,7 @@
 import type { LocalPeriod } from '../calendar/index.js'
 import type { KpiGroupRow, KpiSums, LineGroupRow, LineSums, OperatorRow, StateTimeRow } from './kpis.js'
 import type { LineKpis } from './schemas.js'
-import { terminalOfMember } from '../call-routing/asterisk-names.js'
+import { terminalOfMember } from '../../integrations/asterisk/names.js'
 
 /** the longest period asked at once: its intervals are 48 a day */
 export const MAX_KPI_DAYS = 31

@@ -8,7 +8,7 @@ import { selectRows, type AppDb } from '../../db/client.js'
 import { lineCallIntervals, lineCallOperatorIntervals, lineCalls, lineEntryIntervals, memberStatePeriods, type memberStateNames } from '../../db/schema/index.js'
 import { employeeNames } from '../employees/queries.js'
 import { terminalDirectory, terminalIdsOf } from '../endpoints/queries.js'
-import { MEMBER_INTERFACE_PREFIX } from '../call-routing/asterisk-names.js'
+import { MEMBER_INTERFACE_PREFIX } from '../../integrations/asterisk/names.js'
 
 /** a caller waiting longer than this is not "waiting now": the hang-up was missed (reconciled after a reconnect) */
 export const WAITING_AT_MOST_MS = 12 * 3600_000

@@ -12,7 +12,7 @@ import { lineCallRecord } from './queries.js'
 import { lineFigures, operatorFigures, queueFigures, stateTimes, terminalNames, waitingNow, type KpiScope } from './kpis.js'
 import type { MemberState } from './member-tracker.js'
 import type { LineCall } from './tracker.js'
-import { MEMBER_INTERFACE_PREFIX, terminalOfMember } from '../call-routing/asterisk-names.js'
+import { MEMBER_INTERFACE_PREFIX, terminalOfMember } from '../../integrations/asterisk/names.js'
 
 /** the board lists this many waiting callers at most (the count is whole) */
 const MAX_WAITING_SHOWN = 200

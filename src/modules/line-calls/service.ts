@@ -13,7 +13,7 @@ import { figuresOf, kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, NO_CALLS, opera
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type ReviewQuery, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis } from './schemas.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
 import { createCallTracker, type CallLanguage, type LineCall } from './tracker.js'
-import { parseQueueName, terminalOfMember } from '../call-routing/asterisk-names.js'
+import { parseQueueName, terminalOfMember } from '../../integrations/asterisk/names.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { createMemberStates } from './members.js'
 import { callsAfterGap } from './gap.js'

@@ -16,6 +16,7 @@
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
 // line owns, `Rating` (1-5) from the queue's rating menu after the operator hung up, and `Callback`
 // when a waiting caller pressed the queue's callback digit (they leave the queue to be called back).
+import { isCallAnnouncement } from '../../integrations/asterisk/names.js'
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
@@ -126,7 +127,7 @@ export function createCallTracker () {
     const linkedid = field(m, 'Linkedid')
     if (!linkedid) return undefined
     let call = calls.get(linkedid)
-    if (!call && (event === 'QueueCallerJoin' || (event === 'UserEvent' && field(m, 'UserEvent') === 'AppealsCall'))) {
+    if (!call && (event === 'QueueCallerJoin' || isCallAnnouncement(m))) {
       call = newCall(linkedid, known(field(m, 'CallerIDNum')), at)
       calls.set(linkedid, call)
     }
@@ -137,7 +138,7 @@ export function createCallTracker () {
 
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void> = {
     UserEvent: (call, m) => {
-      if (field(m, 'UserEvent') !== 'AppealsCall') return
+      if (!isCallAnnouncement(m)) return
       // a refused number is the caller's: kept to the column's length
       call.line = known(field(m, 'Line'))?.slice(0, 32) ?? call.line
       call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix

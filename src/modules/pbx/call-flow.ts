@@ -2,7 +2,7 @@
 // each line opened by its schedule, the menus that set the call's language, the queues with their
 // overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
 // Every name written is made of ids and digits; free text only reaches comments.
-import { memberInterface, menuName, promptSound, queueName, scheduleName } from '../call-routing/asterisk-names.js'
+import { announceCall, memberInterface, menuName, promptSound, queueName, scheduleName } from '../../integrations/asterisk/names.js'
 import { destinationOf, destinationProblem, destinationSteps as stepsTo, type DestinationContext } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { DestinationView } from '../call-routing/schemas.js'
@@ -61,11 +61,8 @@ export function dialplanCalendar (calendar: WorkingCalendar, year: number): Dial
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
 
-/**
- * What the call is told to the service with (DESIGN 9): `UserEvent(AppealsCall, ...)` with its
- * fields, class `user`, keyed by the channel's Linkedid. Values are digits and fixed words only.
- */
-const announce = (fields: Record<string, string | number>) => `UserEvent(AppealsCall,${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
+/** what the call is told to the service with (DESIGN 9), keyed by the channel's Linkedid */
+const announce = announceCall
 
 /** what the registry of destinations needs of the organization (call-routing/destinations.ts) */
 const destinationContext = (org: FlowOrganization): DestinationContext => ({

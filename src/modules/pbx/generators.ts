@@ -1,7 +1,7 @@
 import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
 import { e164InArea } from '../../lib/phone.js'
 import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
-import { defaultQueueName, ECHO_TEST, memberInterface } from '../call-routing/asterisk-names.js'
+import { defaultQueueName, ECHO_TEST, memberInterface } from '../../integrations/asterisk/names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'

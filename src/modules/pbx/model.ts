@@ -1,5 +1,5 @@
 import { groupBy } from '../../lib/collections.js'
-import { internalContext } from '../call-routing/asterisk-names.js'
+import { internalContext } from '../../integrations/asterisk/names.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import type { PbxOrganization, PbxTerminal } from './generators.js'
 import type { PbxRepo } from './repo.js'

@@ -4,7 +4,7 @@
 // own `vm-review` sound offers (the console says the same beside the prompt). Kept, the dialplan tells the service (UserEvent), which converts the
 // file as it converts an upload and puts it on the prompt in that language.
 
-import { PROMPT_BY_PHONE, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT, promptRecordersContext } from '../call-routing/asterisk-names.js'
+import { PROMPT_BY_PHONE, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT, promptRecordersContext } from '../../integrations/asterisk/names.js'
 import type { PbxOrganization } from './generators.js'
 
 /** a recording by phone lasts this long at most (the prompts' own limit) */

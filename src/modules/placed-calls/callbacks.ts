@@ -13,7 +13,7 @@ import type { QueueControl, QueueMemberState } from '../../integrations/ami/queu
 import type { Clock } from '../../lib/clock.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import type { WorkingCalendar } from '../calendar/index.js'
-import { terminalOfMember } from '../call-routing/asterisk-names.js'
+import { isLinkedid, terminalOfMember } from '../../integrations/asterisk/names.js'
 import { scheduleOpenAt } from '../call-routing/schedule-open.js'
 import type { CallbackRepo, CallbackRow, PlacedCallRow } from './repo.js'
 
@@ -23,7 +23,6 @@ const DUE_AT_MOST = 200
 const ready = (m: QueueMemberState) => !m.paused && !m.inCall && m.status === 1
 /** a claim with no attempt after this long was lost (a crash, a failed write): the request goes back to its place */
 const CLAIM_LOST_AFTER_MS = 2 * 60_000
-const PLACED_LINKEDID = /^[0-9]{1,20}\.[0-9]{1,10}$/
 
 export interface CallbackDialler {
   /** rings the terminal, then dials the number: the attempt's call (undefined: it cannot be placed now; a string: why it never can) */
@@ -46,7 +45,7 @@ export function createCallbackPlacer ({ repo, queues, clock, log, calendar, dial
   async function requested (m: AmiMessage, at: Date): Promise<void> {
     const linkedid = field(m, 'Linkedid') ?? ''
     const queue = field(m, 'Queue') ?? ''
-    if (!PLACED_LINKEDID.test(linkedid)) return
+    if (!isLinkedid(linkedid)) return
     const facts = await repo.queue(queue)
     const joined = Number(field(m, 'Joined'))
     const number = normalizeKzPhone(field(m, 'CallerIDNum') ?? '')

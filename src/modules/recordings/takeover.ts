@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDb } from '../../db/client.js'
 import { readWavHeader, repairWavHeader, type AudioEncoder, type WavHeader } from '../../integrations/recordings/index.js'
+import { LINKEDID_PATTERN } from '../../integrations/asterisk/names.js'
 import { linkOrCopy, syncPath } from '../../lib/durable-files.js'
 import type { Metrics } from '../../lib/metrics.js'
 import { indexRecording, markCompressed, rawRecordings, recordingOf } from './queries.js'
@@ -13,7 +14,7 @@ import { indexRecording, markCompressed, rawRecordings, recordingOf } from './qu
  * The raw file MixMonitor writes for a leg: `<Linkedid>-<Uniqueid>[-<terminal>].wav` (the dialplan
  * names it so), in RECORDINGS_DIR itself; the service keeps what it took over under `kept/<day>/`.
  */
-const RAW_NAME = /^(\d{1,20}\.\d{1,10})-(\d{1,20}\.\d{1,10})(?:-([A-Za-z0-9_]{1,40}))?\.wav$/
+const RAW_NAME = new RegExp(`^(${LINKEDID_PATTERN})-(${LINKEDID_PATTERN})(?:-([A-Za-z0-9_]{1,40}))?\\.wav$`)
 const KEPT = 'kept'
 /** raw legs a sweep compresses again at most, once an encoder can run */
 const RECOMPRESS_BATCH = 50

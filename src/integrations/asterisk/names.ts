@@ -1,5 +1,7 @@
-// What Asterisk calls an organization's routing (DESIGN 9): names made of the organization's prefix
-// and ids only, never of free text. The API answers them, the PBX's files are written with them.
+// What the service and Asterisk agree on (DESIGN 9): every name the service gives Asterisk, made of an
+// organization's prefix and ids only, never of free text (the API answers them, the PBX's files are
+// written with them), the dialplan's announcement of a call, and the shape of a call's Linkedid.
+import { field, type AmiMessage } from '../ami/protocol.js'
 
 export const queueName = (prefix: string, q: { id: number, is_default: boolean }) => q.is_default ? defaultQueueName(prefix) : `org${prefix}-q${q.id}`
 /** the organization's own queue: every terminal of it is a member */
@@ -38,3 +40,15 @@ export const PROMPT_DRAFTS_DIR = 'prompts'
 export const PROMPT_DRAFT_NAME = /^org([0-9]{1,10})-([0-9]{1,10})-([12])-([0-9]{1,20}\.[0-9]{1,10})\.wav16$/
 /** the dialplan's word to the service that a prompt was recorded and kept by phone */
 export const PROMPT_RECORDED_EVENT = 'AppealsPromptRecorded'
+
+/** a call's Linkedid (its first channel's Uniqueid): seconds and a sequence, as Asterisk writes them */
+export const LINKEDID_PATTERN = '[0-9]{1,20}\\.[0-9]{1,10}'
+const LINKEDID = new RegExp(`^${LINKEDID_PATTERN}$`)
+export const isLinkedid = (value: string) => LINKEDID.test(value)
+
+/** the user event the generated dialplan tells the service of a call with (its fields: digits and fixed words) */
+export const APPEALS_CALL_EVENT = 'AppealsCall'
+/** the dialplan application that announces `fields` */
+export const announceCall = (fields: Record<string, string | number>) => `UserEvent(${APPEALS_CALL_EVENT},${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
+/** whether an AMI event is the dialplan's announcement of a call */
+export const isCallAnnouncement = (m: AmiMessage) => field(m, 'Event') === 'UserEvent' && field(m, 'UserEvent') === APPEALS_CALL_EVENT
