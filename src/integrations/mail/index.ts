@@ -1,20 +1,7 @@
 import nodemailer from 'nodemailer'
 import { traced } from '../../lib/tracing.js'
-
-export interface MailMessage {
-  to: string
-  subject: string
-  text: string
-  /** the Message-ID header (`<id@domain>`); a redelivered mail keeps it, so receivers see one message */
-  messageId?: string
-}
-
-/** Sends mail. Implementations: SMTP (production) and the outbox table (development, no SMTP_URL). */
-export interface Mailer {
-  send: (message: MailMessage) => Promise<void>
-  /** true when a message is kept, not delivered (no SMTP): whoever needs its link must be given it another way */
-  keepsOnly?: boolean
-}
+import type { MailMessage, Mailer } from './types.js'
+export type { MailMessage, Mailer } from './types.js'
 
 const SMTP_TIMEOUT_MS = 10_000
 

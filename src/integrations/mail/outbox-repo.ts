@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { mailOutbox } from '../../db/schema/index.js'
-import type { MailMessage } from './index.js'
+import type { MailMessage } from './types.js'
 
 export function createMailOutboxRepo (db: AppDb) {
   return {

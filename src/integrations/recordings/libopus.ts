@@ -2,7 +2,7 @@ import { open, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { writeChecked } from './checked-output.js'
-import type { AudioEncoder, CompressedRecording } from './index.js'
+import type { AudioEncoder, CompressedRecording } from './types.js'
 import { lastGranuleOf, oggOpusWriter, openOggOpus } from './ogg-opus.js'
 import { readWavHeader, WAV_HEADER_BYTES } from './wav.js'
 

@@ -1,6 +1,6 @@
 import { runProgram } from '../../lib/child-process.js'
 import { writeChecked } from './checked-output.js'
-import type { AudioEncoder, CompressedRecording } from './index.js'
+import type { AudioEncoder, CompressedRecording } from './types.js'
 import { readWavHeader } from './wav.js'
 
 /** a decoded recording may differ from its source by less than this (one Opus frame at most) */

@@ -1,5 +1,5 @@
 import smpp, { type PDU, type Session } from 'smpp'
-import type { SmsGateway, SmsMessage } from './index.js'
+import type { SmsGateway, SmsMessage } from './types.js'
 import { traced } from '../../lib/tracing.js'
 
 export interface SmppOptions {

@@ -5,13 +5,18 @@
 // file as it converts an upload and puts it on the prompt in that language.
 
 import { PROMPT_BY_PHONE, PROMPT_DRAFTS_DIR, PROMPT_RECORDED_EVENT, promptRecordersContext } from '../../integrations/asterisk/names.js'
-import type { PbxOrganization } from './generators.js'
 
 /** a recording by phone lasts this long at most (the prompts' own limit) */
 const MAX_SECONDS = 180
 
+/** what the prompts' dialplan needs of an organization (generators.ts's PbxOrganization has it) */
+interface PromptOrganization {
+  prefix: string
+  terminals: { id: string, records_prompts?: boolean }[]
+}
+
 /** the feature code in the organization's internal context, and the terminals allowed to use it */
-export function promptByPhoneDialplan (org: PbxOrganization, recordingsDir: string): string[] {
+export function promptByPhoneDialplan (org: PromptOrganization, recordingsDir: string): string[] {
   const recorders = promptRecordersContext(org.prefix)
   const draft = `${recordingsDir}/${PROMPT_DRAFTS_DIR}/org${org.prefix}-\${PROMPT}-\${PROMPT_LANG}-\${UNIQUEID}.wav16`
   return [
@@ -44,7 +49,7 @@ export function promptByPhoneDialplan (org: PbxOrganization, recordingsDir: stri
 }
 
 /** the terminals that may record: each its endpoint's name as an extension (none: no context, and the code refuses) */
-export function promptRecordersDialplan (org: PbxOrganization): string[] {
+export function promptRecordersDialplan (org: PromptOrganization): string[] {
   const ids = org.terminals.filter((t) => t.records_prompts).map((t) => t.id).sort()
   if (ids.length === 0) return []
   return [`[${promptRecordersContext(org.prefix)}]`, ...ids.map((id) => `exten => ${id},1,Return()`), '']
