@@ -12,6 +12,7 @@ import { textFrame } from '../src/lib/websockets.js'
 import WebSocket, { WebSocketServer } from 'ws'
 import { iinProblem } from '../src/lib/iin.js'
 import { normalizeKzPhone } from '../src/lib/phone.js'
+import { runProgram } from '../src/lib/child-process.js'
 import { appealExecutorScope, canSeeAppeal, type AppealViewer } from '../src/lib/access.js'
 
 describe('IIN', () => {
@@ -198,5 +199,24 @@ describe('who sees an appeal (lib/access.ts: the register, its list filter and t
       const scope = appealExecutorScope(v)
       assert.equal(scope === undefined || scope === executor, expected)
     }
+  })
+})
+
+describe('a program of the outside (lib/child-process.ts)', () => {
+  it('keeps its output whole across many pipe chunks, and kills it past the most kept', async () => {
+    // 3 MB of a known pattern: far more than one pipe read
+    const script = 'const b = Buffer.alloc(3 * 1024 * 1024); for (let i = 0; i < b.length; i++) b[i] = i % 251; process.stdout.write(b)'
+    const whole = await runProgram(process.execPath, ['-e', script], { keepOut: true, timeoutMs: 30_000 })
+    assert.equal(whole.code, 0)
+    assert.equal(whole.out.length, 3 * 1024 * 1024)
+    assert.ok(whole.out.every((byte, i) => byte === i % 251), 'every byte as written, in order')
+    const cut = await runProgram(process.execPath, ['-e', script], { keepOut: true, maxOutBytes: 100_000, timeoutMs: 30_000 })
+    assert.equal(cut.overflowed, true)
+    assert.ok(cut.out.length <= 100_000, `${cut.out.length} bytes kept`)
+  })
+  it('is killed past its time and says so', async () => {
+    const slow = await runProgram(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { timeoutMs: 300 })
+    assert.equal(slow.timedOut, true)
+    assert.notEqual(slow.code, 0)
   })
 })

@@ -30,7 +30,7 @@ const ERR_KEPT = 8000
 export function runProgram (program: string, args: string[], { timeoutMs, maxOutBytes = Infinity, keepOut = false }: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
+    const out = keepOut ? growingBuffer(maxOutBytes) : undefined
     let outBytes = 0
     let err = ''
     let timedOut = false
@@ -41,13 +41,33 @@ export function runProgram (program: string, args: string[], { timeoutMs, maxOut
       if (outBytes > maxOutBytes) {
         overflowed = true
         child.kill('SIGKILL')
-      } else if (keepOut) out.push(chunk)
+      } else out?.append(chunk)
     })
     child.stderr.on('data', (chunk: Buffer) => { if (err.length < ERR_KEPT) err += chunk.toString() })
     child.on('error', (e) => { clearTimeout(timer); reject(e) })
     child.on('close', (code) => {
       clearTimeout(timer)
-      resolve({ code, out: Buffer.concat(out), outBytes, err, timedOut, overflowed })
+      resolve({ code, out: out?.bytes() ?? Buffer.alloc(0), outBytes, err, timedOut, overflowed })
     })
   })
+}
+
+/**
+ * The output gathered in one buffer that doubles as it fills, up to the most kept: a decoder's
+ * minutes of sound cost their size once or twice, not once in chunks and again joined
+ */
+function growingBuffer (most: number) {
+  let buffer = Buffer.allocUnsafe(Math.min(most, 1 << 16))
+  let length = 0
+  return {
+    append (chunk: Buffer) {
+      if (length + chunk.length > buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(most, Math.max(length + chunk.length, buffer.length * 2)))
+        buffer.copy(grown, 0, 0, length)
+        buffer = grown
+      }
+      length += chunk.copy(buffer, length)
+    },
+    bytes: () => buffer.subarray(0, length),
+  }
 }
