@@ -1,6 +1,7 @@
 // Runs before `npm start` and `npm test` with plain Node (no dependencies needed):
 // installs the locked dependencies when node_modules is missing or older than package-lock.json,
-// and builds the console (web/) when its build is missing or older than its sources.
+// builds the console (web/) when its build is missing or older than its sources, and compiles the
+// service's TypeScript when it changed (scripts/build.mjs: dist/current).
 import { execSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,4 +25,14 @@ const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package
 if (!existsSync(built) || statSync(built).mtimeMs < Math.max(...sources.map(newest))) {
   console.error('Building the console (web/)...')
   execSync('npm run build --workspace web', { stdio: 'inherit' })
+}
+
+// after the install: esbuild is one of the dependencies
+const { compiled } = await import('./build.mjs')
+const build = await compiled()
+// a new embedded database's first files, made once for this install (src/db/fresh-image.ts)
+const { FRESH_IMAGE, prepareFreshImage } = await import(join(build, 'src/db/fresh-image.js'))
+if (!existsSync(FRESH_IMAGE)) {
+  console.error('Preparing the embedded database\'s first files (once per install)...')
+  await prepareFreshImage()
 }

@@ -1,5 +1,7 @@
 // `npm test`: prepares one migrated database template for the run, then runs every test file with
-// node's test runner. Each file clones the template (DESIGN: no multi-second set-up per file).
+// node's test runner. Each file clones the template (DESIGN: no multi-second set-up per file). The
+// files run as compiled once for the run (scripts/build.mjs, which `npm test` calls first): this
+// script runs from the compiled copy and starts the compiled test files, named by their sources.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -9,6 +11,7 @@ import { tap } from 'node:test/reporters'
 import { chromium } from 'playwright-core'
 import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
+import { FRESH_IMAGE } from '../src/db/fresh-image.js'
 import { runMigrations } from '../src/db/migrate.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
 
@@ -19,6 +22,14 @@ const TIMES_KEPT = 'node_modules/.cache/appeals-test-times.json'
 /** a file that starts processes (the service, the CLI, Chromium, encoders) is slow; until a run has timed it, this long */
 const STARTS_PROCESSES = /startServiceAsReadme\(|startService\(|spawn\(|spawnSync\(|execFile|launchChromium\(/
 
+/** the compiled copy this script runs from (dist/<fingerprint>), or the project when run by tsx */
+const RUN_ROOT = resolve(import.meta.dirname, '..')
+const COMPILED = import.meta.filename.endsWith('.js')
+/** what node runs for a test file named by its source (test/x.test.ts) */
+const runnable = (source: string) => COMPILED ? join(RUN_ROOT, relative(process.cwd(), resolve(source)).replace(/\.ts$/, '.js')) : resolve(source)
+/** the source a file node ran was compiled from, as the project names it (test/x.test.ts; node names the source when the source maps are on) */
+const sourceOf = (file: string) => file.endsWith('.js') ? relative(RUN_ROOT, file).replace(/\.js$/, '.ts') : relative(process.cwd(), file)
+
 function testFiles (dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry)
@@ -28,7 +39,8 @@ function testFiles (dir: string): string[] {
 }
 
 async function preparePglite (workDir: string): Promise<Record<string, string>> {
-  const database = await createDb({})
+  // from the install's first files (scripts/ensure-deps.mjs made them): no initdb
+  const database = await createDb(existsSync(FRESH_IMAGE) ? { loadDataDir: new Blob([readFileSync(FRESH_IMAGE)]) } : {})
   await runMigrations(database)
   const image = await database.image()
   const file = join(workDir, 'template.tar')
@@ -62,7 +74,7 @@ function slowestFiles (times: Map<string, number>, wallMs: number, atOnce: numbe
   const sum = [...times.values()].reduce((total, ms) => total + ms, 0)
   return [
     `# the run: ${(wallMs / 1000).toFixed(0)} s, ${atOnce} files at a time (the files' own times add up to ${(sum / 1000).toFixed(0)} s); the slowest:`,
-    ...[...times].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN).map(([file, ms]) => `#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), file)}`),
+    ...[...times].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN).map(([file, ms]) => `#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`),
     '',
   ].join('\n')
 }
@@ -78,7 +90,7 @@ function keptTimes (): Record<string, number> {
  */
 function slowestFirst (files: string[]): string[] {
   const known = keptTimes()
-  const expected = (file: string) => known[relative(process.cwd(), file)] ?? (STARTS_PROCESSES.test(readFileSync(file, 'utf8')) ? 60_000 : 10_000)
+  const expected = (file: string) => known[file] ?? (STARTS_PROCESSES.test(readFileSync(file, 'utf8')) ? 60_000 : 10_000)
   const weight = new Map(files.map((f) => [f, expected(f)]))
   return [...files].sort((a, b) => weight.get(b)! - weight.get(a)! || a.localeCompare(b))
 }
@@ -86,7 +98,7 @@ function slowestFirst (files: string[]): string[] {
 /** this run's times kept for the next run's order, beside those of the files it did not run */
 function keepTimes (times: Map<string, number>): void {
   const kept = keptTimes()
-  for (const [file, ms] of times) kept[relative(process.cwd(), file)] = Math.round(ms)
+  for (const [file, ms] of times) kept[file] = Math.round(ms)
   mkdirSync(dirname(TIMES_KEPT), { recursive: true })
   writeFileSync(TIMES_KEPT, JSON.stringify(kept, null, 1))
 }
@@ -114,7 +126,8 @@ function withoutBrowserSuites (files: string[]): string[] {
 }
 
 async function main (): Promise<number> {
-  const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : withoutBrowserSuites(testFiles('test'))
+  const named = process.argv.slice(2).map((f) => relative(process.cwd(), resolve(f)))
+  const files = named.length > 0 ? named : withoutBrowserSuites(testFiles('test'))
   if (files.length === 0) {
     process.stderr.write('no test files found under test/\n')
     return 1
@@ -130,14 +143,14 @@ async function main (): Promise<number> {
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const started = Date.now()
     const atOnce = concurrency(files)
-    // the test files' processes inherit this one's environment and its loader (tsx)
+    // the test files' processes inherit this one's environment and its flags (--enable-source-maps, or tsx's loader)
     Object.assign(process.env, env)
-    const stream = run({ files: slowestFirst(files).map((f) => resolve(f)), concurrency: atOnce, timeout: 480_000 })
+    const stream = run({ files: slowestFirst(files).map(runnable), concurrency: atOnce, timeout: 480_000 })
     // each file's time: its top-level tests' durations summed (a file's suites run one after the other)
     const times = new Map<string, number>()
     let failed = false
     const fileTime = (data: { nesting: number, file?: string, details?: { duration_ms?: number } }) => {
-      if (data.nesting === 0 && data.file) times.set(data.file, (times.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0))
+      if (data.nesting === 0 && data.file) times.set(sourceOf(data.file), (times.get(sourceOf(data.file)) ?? 0) + (data.details?.duration_ms ?? 0))
     }
     stream.on('test:pass', fileTime)
     stream.on('test:fail', (data) => { failed = true; fileTime(data) })

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pbxTools } from '../test/pbx/asterisk.js'
+import { nodeArgs } from '../test/helpers/runnable.js'
 
 const files = readdirSync('test/pbx').filter((f) => f.endsWith('.pbx.ts')).sort().map((f) => join('test/pbx', f))
 const asked = process.argv.slice(2)
@@ -17,7 +18,7 @@ const runs = [{ name: 'embedded database', env: rest }, ...(postgres && !('missi
 let failed = false
 for (const run of runs) {
   process.stdout.write(`== test:pbx on the ${run.name}\n`)
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts', ...(asked.length > 0 ? asked : files)], { stdio: 'inherit', env: run.env })
+  const result = spawnSync(process.execPath, [...nodeArgs('scripts/run-tests.ts'), ...(asked.length > 0 ? asked : files)], { stdio: 'inherit', env: run.env })
   if (result.status !== 0) failed = true
 }
 process.exit(failed ? 1 : 0)

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { describe, it } from 'node:test'
+import { PROJECT_ROOT } from './helpers/runnable.js'
 
-const SRC = resolve(import.meta.dirname, '../src')
+const SRC = resolve(PROJECT_ROOT, 'src')
 
 function sources (dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [])

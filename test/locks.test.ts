@@ -4,8 +4,9 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
+import { PROJECT_ROOT } from './helpers/runnable.js'
 
-const root = join(import.meta.dirname, '..', 'src')
+const root = join(PROJECT_ROOT, 'src')
 const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
   e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [])
 

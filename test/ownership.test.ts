@@ -7,6 +7,7 @@ import { describe, it } from 'node:test'
 import { getTableName } from 'drizzle-orm'
 import { PgTable } from 'drizzle-orm/pg-core'
 import * as schema from '../src/db/schema/index.js'
+import { PROJECT_ROOT } from './helpers/runnable.js'
 
 const OWNERS: Record<string, string[]> = {
   'modules/agents': ['agentChoices', 'breakReasons'],
@@ -38,7 +39,7 @@ const OWNERS: Record<string, string[]> = {
 const tables = new Map((Object.entries(schema) as [string, unknown][]).filter((e): e is [string, PgTable] => e[1] instanceof PgTable))
 const ownerOf = new Map(Object.entries(OWNERS).flatMap(([owner, names]) => names.map((name) => [name, owner] as const)))
 
-const root = join(import.meta.dirname, '..', 'src')
+const root = join(PROJECT_ROOT, 'src')
 const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
   e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [])
 // src/db/schema declares the tables; the rest of src/db (the driver, migrations, the seed's order,

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js'
 import { createDb } from '../src/db/client.js'
 import { runMigrations } from '../src/db/migrate.js'
 import { testEnv } from './helpers/app.js'
+import { nodeArgs } from './helpers/runnable.js'
 import { cli, startService, tempDir } from './helpers/service-process.js'
 
 describe('the service process', () => {
@@ -87,7 +88,7 @@ describe('the service process', () => {
 
   it('npm run cli -- create-admin creates an administrator who can log in; data-protection grants the audit to an employee', async () => {
     const dataDir = tempDir()
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'create-admin', '--email', 'Ops@Akimat.kz'], {
+    const child = spawn(process.execPath, [...nodeArgs('src/cli.ts'), 'create-admin', '--email', 'Ops@Akimat.kz'], {
       env: { ...process.env, ...testEnv, DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

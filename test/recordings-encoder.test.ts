@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process'
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { after, describe, it } from 'node:test'
 import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, readOggOpus, readWavHeader } from '../src/integrations/recordings/index.js'
 import { asteriskWav, haveOpusTools } from './helpers/asterisk-wav.js'
+import { moduleUrl, NODE_FLAGS } from './helpers/runnable.js'
 
 /** speech-band tones, `seconds` long, at about a third of full scale */
 const voice = (seconds: number) => Int16Array.from({ length: 8000 * seconds }, (_, i) => Math.round(5000 * Math.sin(2 * Math.PI * 440 * i / 8000) + 4000 * Math.sin(2 * Math.PI * 1250 * i / 8000)))
@@ -101,7 +101,7 @@ describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
     const small = file('warm.wav', asteriskWav(voice(2)))
     // a short call first, so the binding and the code are loaded before the measure
     const script = `
-      const { createLibopusEncoder } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../src/integrations/recordings/index.ts')).href)})
+      const { createLibopusEncoder } = await import(${JSON.stringify(moduleUrl('src/integrations/recordings/index.ts'))})
       const [warm, long] = process.argv.slice(-2)
       const encoder = createLibopusEncoder()
       await encoder.compress(warm, warm + '.opus')
@@ -112,7 +112,7 @@ describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
       const { seconds } = await encoder.compress(long, long + '.opus')
       clearInterval(collecting)
       console.log(JSON.stringify({ seconds, grewKb: process.resourceUsage().maxRSS - before }))`
-    const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script, small, from], { encoding: 'utf8', timeout: 120_000 }))
+    const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', ...NODE_FLAGS, '--input-type=module', '-e', script, small, from], { encoding: 'utf8', timeout: 120_000 }))
     assert.equal(measured.seconds, 1800)
     const sourceKb = statSync(from).size / 1024
     assert.ok(measured.grewKb < sourceKb / 4, `resident memory grew ${Math.round(measured.grewKb / 1024)} MB for a ${Math.round(sourceKb / 1024)} MB recording`)

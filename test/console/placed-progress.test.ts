@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import type { PlacedCall } from '../../src/modules/placed-calls/schemas.js'
 
 // the console's own module (its tsconfig: its imports name no extension)
-const { newerOf } = await import(`../../web/src/api/${'placed-progress.ts'}`) as { newerOf: (shown: PlacedCall | undefined, told: PlacedCall) => PlacedCall }
+const { newerOf } = await import(`../../web/src/api/${'placed-progress.js'}`) as { newerOf: (shown: PlacedCall | undefined, told: PlacedCall) => PlacedCall }
 
 const call = (id: number, status: PlacedCall['status'], extra: Partial<PlacedCall> = {}) => ({ id, status, ...extra }) as PlacedCall
 

@@ -5,9 +5,9 @@ import type { TFunction } from 'i18next'
 
 // the console's own modules (its tsconfig, not the service's: their imports name no extension)
 const consoleModule = (path: string) => import(`../../web/src/${path}`)
-const { problemText } = await consoleModule('forms/problems.ts') as { problemText: (t: TFunction, problem: { status: number, detail: unknown, code?: string }) => string }
-const { ru } = await consoleModule('i18n/ru.ts') as { ru: { errors: { codes: Record<string, string> } } }
-const { kk } = await consoleModule('i18n/kk.ts') as { kk: { errors: { codes: Record<string, string> } } }
+const { problemText } = await consoleModule('forms/problems.js') as { problemText: (t: TFunction, problem: { status: number, detail: unknown, code?: string }) => string }
+const { ru } = await consoleModule('i18n/ru.js') as { ru: { errors: { codes: Record<string, string> } } }
+const { kk } = await consoleModule('i18n/kk.js') as { kk: { errors: { codes: Record<string, string> } } }
 
 // A refusal is said in the console's words by its code, never as the service's English or a
 // generic "try later" when the service knows why.

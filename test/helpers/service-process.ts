@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after } from 'node:test'
 import { testEnv } from './app.js'
+import { nodeArgs } from './runnable.js'
 
 const workDirs: string[] = []
 export function tempDir (): string {
@@ -15,7 +16,7 @@ export function tempDir (): string {
 after(() => { for (const dir of workDirs) rmSync(dir, { recursive: true, force: true }) })
 
 export function startService (env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs('src/main.ts'), {
     env: { ...process.env, ...testEnv, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -37,7 +38,7 @@ export function startService (env: Record<string, string>) {
 
 /** the CLI as `npm run cli` runs it; answers its exit code and what it wrote */
 export function cli (args: string[], env: Record<string, string>): Promise<{ code: number | null, out: string, err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, ...testEnv, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs('src/cli.ts'), ...args], { env: { ...process.env, ...testEnv, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
