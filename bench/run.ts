@@ -12,10 +12,11 @@ import { benchPersons } from './persons.js'
 import { benchAudit } from './audit.js'
 import { benchCallbacks, benchCalls } from './calls.js'
 import { benchRecordings } from './recordings.js'
+import { benchStartup } from './startup.js'
 import { benchReferenceData } from './reference-data.js'
 import { benchTelephony } from './telephony.js'
 
-const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation, line: benchLine, audit: benchAudit, recordings: benchRecordings, calls: async () => { await benchCalls(); await benchCallbacks() } }
+const suites: Record<string, () => Promise<void>> = { 'reference-data': benchReferenceData, organizations: benchOrganizations, telephony: benchTelephony, 'call-events': benchCallEvents, llm: benchLlm, appeals: benchAppeals, console: benchConsole, 'hot-paths': benchHotPaths, persons: benchPersons, invalidation: benchInvalidation, line: benchLine, audit: benchAudit, recordings: benchRecordings, startup: benchStartup, calls: async () => { await benchCalls(); await benchCallbacks() } }
 const only = process.argv[2]
 for (const [name, suite] of Object.entries(suites)) {
   if (only && only !== name) continue

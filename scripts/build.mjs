@@ -21,11 +21,11 @@ const SOURCES = ['src', 'test', 'scripts', 'bench']
 /** the console's modules the tests import (web/src/*.ts: bundled one by one, as they import without extensions) */
 const CONSOLE_MODULES = 'web/src'
 /** found from the compiled files as from the sources */
-const LINKED = ['package.json', 'drizzle', 'web/dist', 'openapi.json']
+const LINKED = ['package.json', 'drizzle', 'web/dist', 'openapi.json', 'eslint-rules']
 /** how many builds are kept besides the current one (a process started from one goes on reading it) */
 const KEPT_BUILDS = 3
 /** a change to how the build is made changes every fingerprint */
-const BUILD_FORMAT = 1
+const BUILD_FORMAT = 2
 
 function filesUnder (dir) {
   if (!existsSync(join(ROOT, dir))) return []

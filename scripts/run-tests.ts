@@ -79,6 +79,26 @@ function slowestFiles (times: Map<string, number>, wallMs: number, atOnce: numbe
   ].join('\n')
 }
 
+/** what the test processes told of their start-up costs (test/helpers/costs.ts), summed by kind */
+function startCosts (file: string): string {
+  if (!existsSync(file)) return ''
+  const sums = new Map<string, { count: number, ms: number }>()
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const { kind, ms } = JSON.parse(line) as { kind: string, ms: number }
+    const sum = sums.get(kind) ?? { count: 0, ms: 0 }
+    sums.set(kind, { count: sum.count + 1, ms: sum.ms + ms })
+  }
+  const said = (kind: string, what: (count: number) => string, measure: string) => {
+    const sum = sums.get(kind)
+    return sum ? `${what(sum.count)}: ${(sum.ms / 1000).toFixed(0)} s of ${measure}` : undefined
+  }
+  return `# start-up costs: ${[
+    said('load', (n) => `${n} test processes loading the code`, 'CPU'),
+    said('database', (n) => `${n} databases made for tests`, 'CPU'),
+    said('service', (n) => `${n} service processes started to their first answer`, 'waiting'),
+  ].filter(Boolean).join('; ')}\n`
+}
+
 function keptTimes (): Record<string, number> {
   try { return JSON.parse(readFileSync(TIMES_KEPT, 'utf8')) as Record<string, number> } catch { return {} }
 }
@@ -139,7 +159,8 @@ async function main (): Promise<number> {
     // the embedded template always: the embedded driver's own tests run on it on a PostgreSQL run too
     const browser = await sharedChromium(files)
     stopBrowser = browser.close
-    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}), ...browser.env }
+    const costs = join(workDir, 'costs.jsonl')
+    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}), ...browser.env, TEST_COSTS: costs }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const started = Date.now()
     const atOnce = concurrency(files)
@@ -158,6 +179,7 @@ async function main (): Promise<number> {
     output.pipe(process.stdout)
     await finished(output)
     process.stdout.write(slowestFiles(times, Date.now() - started, atOnce))
+    process.stdout.write(startCosts(costs))
     keepTimes(times)
     const code = failed ? 1 : 0
     return code

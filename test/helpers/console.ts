@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { chromium, type Browser, type Download, type Page } from 'playwright-core'
 import { createPostgresTestDatabaseUrl } from './database.js'
 import { centreDayOf } from './clock.js'
+import { costOfService } from './costs.js'
 
 export const ADMIN = { email: 'admin@centre.kz', password: 'Admin-Passw0rd-2026' }
 export const SCREENSHOTS = 'test-results/console'
@@ -50,13 +51,15 @@ export async function startServiceAsReadme (env: Record<string, string | undefin
   child.stderr!.on('data', keep)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const deadline = Date.now() + 120_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}): ${log}`)
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
-    if (ok) break
-    if (Date.now() > deadline) throw new Error(`the service did not start: ${log}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
+  await costOfService(async () => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}): ${log}`)
+      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
+      if (ok) return
+      if (Date.now() > deadline) throw new Error(`the service did not start: ${log}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })
   return {
     url,
     /** the last lines the service wrote (its log) */

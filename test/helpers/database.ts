@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { adminQuery, databaseUrlNamed, dropDatabase } from '../../src/db/admin.js'
 import { createDb, type Database } from '../../src/db/client.js'
+import { costOfDatabase } from './costs.js'
 
 /**
  * A fresh, migrated database for one test file, made from the template that scripts/run-tests.ts
@@ -17,7 +18,7 @@ export async function createTestDatabase (): Promise<Database> {
 export async function createEmbeddedTestDatabase (options: { turnWaitMs?: number } = {}): Promise<Database> {
   const template = process.env.TEST_PGLITE_TEMPLATE
   if (!template) throw new Error('run the tests with `npm test` (it prepares the database template)')
-  return createDb({ loadDataDir: templateImage(template), ...options })
+  return costOfDatabase(() => createDb({ loadDataDir: templateImage(template), ...options }))
 }
 
 let templateBytes: Buffer | undefined
@@ -42,8 +43,10 @@ export async function createPostgresTestDatabaseUrl (url: string): Promise<{ url
 }
 
 async function createPostgresTestDatabase (url: string): Promise<Database> {
-  const fresh = await createPostgresTestDatabaseUrl(url)
-  const database = await createDb({ databaseUrl: fresh.url, poolSize: 4 })
+  const { fresh, database } = await costOfDatabase(async () => {
+    const fresh = await createPostgresTestDatabaseUrl(url)
+    return { fresh, database: await createDb({ databaseUrl: fresh.url, poolSize: 4 }) }
+  })
   const close = database.close
   let closed = false
   database.close = async () => {

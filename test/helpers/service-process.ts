@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after } from 'node:test'
 import { testEnv } from './app.js'
+import { costOfService } from './costs.js'
 import { nodeArgs } from './runnable.js'
 
 const workDirs: string[] = []
@@ -25,13 +26,13 @@ export function startService (env: Record<string, string>) {
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const listening = new Promise<string>((resolve, reject) => {
+  const listening = costOfService(() => new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)
       if (m) resolve(m[1]!)
     })
     void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)))
-  })
+  }))
   listening.catch(() => {}) // a test that expects the exit does not wait for listening
   return { child, exited, listening, output: () => ({ stdout, stderr }) }
 }
