@@ -1,7 +1,7 @@
 // Issue 63: what starting costs, paid by every test file and every service the tests start. Each
 // figure is the median of a few runs in fresh processes: the CPU (user + system) a test process
 // spends loading the application, compiled once (dist/current) and through tsx; a database made
-// from the migrated template; a new data directory, from PGlite's initdb and from the install's
+// from the migrated template; a new data directory, from PGlite's initdb and from the prepared
 // copy of it (src/db/fresh-image.ts); and a service started as `npm start` runs it, to /health.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -87,7 +87,7 @@ export async function benchStartup (): Promise<void> {
       ['loading the application, compiled once (dist/current)', seconds(await times(() => loadCpu(['--enable-source-maps'], `${BUILD}/test/helpers/app.js`))), 'CPU'],
       ['loading the application through tsx', seconds(await times(() => loadCpu(['--import', 'tsx'], 'test/helpers/app.ts'))), 'CPU'],
       ['a database from the migrated template (in memory)', seconds(await times(() => madeIn(`createDb({ loadDataDir: new Blob([readFileSync(${JSON.stringify(templateFile)})]) })`))), 'wall'],
-      ['a new data directory from the install\'s copy of initdb', seconds(await times(() => madeIn('createDb({ dataDir: process.env.BENCH_DIR })'))), 'wall'],
+      ['a new data directory from the prepared files (src/db/fresh-image.ts)', seconds(await times(() => madeIn('createDb({ dataDir: process.env.BENCH_DIR })'))), 'wall'],
       ['a new data directory by initdb', seconds(await times(() => madeIn('PGlite.create({ dataDir: process.env.BENCH_DIR, extensions: { pg_trgm } })'))), 'wall'],
       ['a service on a new data directory to /health, compiled (npm start)', seconds(await times(() => serviceToHealth(['--enable-source-maps', `${BUILD}/src/main.js`]))), 'wall'],
       ['a service on a new data directory to /health, through tsx', seconds(await times(() => serviceToHealth(['--import', 'tsx', 'src/main.ts']))), 'wall'],

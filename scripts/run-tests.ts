@@ -11,7 +11,7 @@ import { tap } from 'node:test/reporters'
 import { chromium } from 'playwright-core'
 import { adminQuery, databaseName, databaseUrlNamed, dropDatabase } from '../src/db/admin.js'
 import { createDb } from '../src/db/client.js'
-import { FRESH_IMAGE } from '../src/db/fresh-image.js'
+import { FRESH_IMAGE, prepareFreshImage } from '../src/db/fresh-image.js'
 import { runMigrations } from '../src/db/migrate.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
 
@@ -38,15 +38,10 @@ function testFiles (dir: string): string[] {
   }).sort()
 }
 
-async function preparePglite (workDir: string): Promise<Record<string, string>> {
-  // from the install's first files (scripts/ensure-deps.mjs made them): no initdb
-  const database = await createDb(existsSync(FRESH_IMAGE) ? { loadDataDir: new Blob([readFileSync(FRESH_IMAGE)]) } : {})
-  await runMigrations(database)
-  const image = await database.image()
-  const file = join(workDir, 'template.tar')
-  writeFileSync(file, Buffer.from(await image.arrayBuffer()))
-  await database.close()
-  return { TEST_PGLITE_TEMPLATE: file }
+/** the embedded template: the install's first files of a new database, migrated (src/db/fresh-image.ts; ensure-deps made them) */
+async function preparePglite (): Promise<Record<string, string>> {
+  await prepareFreshImage()
+  return { TEST_PGLITE_TEMPLATE: FRESH_IMAGE }
 }
 
 async function preparePostgres (url: string): Promise<Record<string, string>> {
@@ -160,7 +155,7 @@ async function main (): Promise<number> {
     const browser = await sharedChromium(files)
     stopBrowser = browser.close
     const costs = join(workDir, 'costs.jsonl')
-    const env = { ...await preparePglite(workDir), ...(url ? await preparePostgres(url) : {}), ...browser.env, TEST_COSTS: costs }
+    const env = { ...await preparePglite(), ...(url ? await preparePostgres(url) : {}), ...browser.env, TEST_COSTS: costs }
     process.stdout.write(`database: ${url ? 'PostgreSQL server' : 'embedded PGlite'}, ${files.length} test files\n`)
     const started = Date.now()
     const atOnce = concurrency(files)

@@ -11,7 +11,7 @@ import type { PgDatabase, PgDialect, PgQueryResultHKT, PgSession } from 'drizzle
 import pg from 'pg'
 import { backoffDelay } from '../lib/backoff.js'
 import { lockDataDir } from './data-dir-lock.js'
-import { freshImageFor } from './fresh-image.js'
+import { prepareDataDir } from './fresh-image.js'
 import { createKeyedTurns } from '../lib/keyed-turns.js'
 import * as schema from './schema/index.js'
 import { createTransactionGuard, createTurns, type PoolUse, type TransactionGuard } from './transaction-guard.js'
@@ -162,9 +162,11 @@ export async function createDb (options: DbOptions): Promise<Database> {
   const dataDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'pgdata')
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   const unlock = options.dataDir === undefined ? () => {} : lockDataDir(options.dataDir)
-  const loadDataDir = options.loadDataDir ?? (dataDir ? freshImageFor(dataDir) : undefined)
-  const client = await PGlite.create({ dataDir, loadDataDir, extensions: pgliteExtensions })
-    .catch((err: unknown) => { unlock(); throw err })
+  const opened = async () => {
+    if (dataDir && !options.loadDataDir) prepareDataDir(dataDir)
+    return PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
+  }
+  const client = await opened().catch((err: unknown) => { unlock(); throw err })
   return createPglite(client, unlock, options.turnWaitMs ?? EMBEDDED_TURN_WAIT_MS)
 }
 
