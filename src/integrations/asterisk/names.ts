@@ -48,7 +48,56 @@ export const isLinkedid = (value: string) => LINKEDID.test(value)
 
 /** the user event the generated dialplan tells the service of a call with (its fields: digits and fixed words) */
 export const APPEALS_CALL_EVENT = 'AppealsCall'
+
+/**
+ * What the dialplan's announcement of a call may say, each field written by pbx/call-flow.ts (a
+ * value or a dialplan expression such as `${APPEALS_RATING}`) and read by the line's tracker and
+ * the callback placer: a field neither side knows cannot be written or read.
+ */
+export interface CallAnnouncement {
+  /** the number called (the line), or the number refused */
+  Line: string | number
+  /** the organization's prefix */
+  Organization: string
+  Menu: number
+  /** the digit pressed in the menu, and the language it chose */
+  Choice: string
+  ChosenLanguage: string
+  Exit: 'timeout' | 'invalid'
+  /** the line was closed (by its schedule, or at a switch: Switch) */
+  Closed: 1
+  Switch: 1
+  /** where a closed line sent the call */
+  Sent: 'announced' | 'hangup'
+  /** a number no line has */
+  Refused: 1
+  /** the caller's rating, 1-5 */
+  Rating: string
+  /** the caller asked to be called back from this queue (its id), having joined it at Joined (epoch seconds) */
+  Callback: number
+  Queue: string
+  Joined: string
+}
+const ANNOUNCED: (keyof CallAnnouncement)[] = ['Line', 'Organization', 'Menu', 'Choice', 'ChosenLanguage', 'Exit', 'Closed', 'Switch', 'Sent', 'Refused', 'Rating', 'Callback', 'Queue', 'Joined']
+
 /** the dialplan application that announces `fields` */
-export const announceCall = (fields: Record<string, string | number>) => `UserEvent(${APPEALS_CALL_EVENT},${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
+export const announceCall = (fields: Partial<CallAnnouncement>) => `UserEvent(${APPEALS_CALL_EVENT},${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join(',')})`
 /** whether an AMI event is the dialplan's announcement of a call */
 export const isCallAnnouncement = (m: AmiMessage) => field(m, 'Event') === 'UserEvent' && field(m, 'UserEvent') === APPEALS_CALL_EVENT
+/** the fields of the dialplan's announcement as Asterisk delivers them (text); undefined for another event */
+export function readCallAnnouncement (m: AmiMessage): Partial<Record<keyof CallAnnouncement, string>> | undefined {
+  if (!isCallAnnouncement(m)) return undefined
+  return Object.fromEntries(ANNOUNCED.flatMap((name) => { const value = field(m, name); return value === undefined ? [] : [[name, value]] }))
+}
+
+/** the context of the calls to the organizations' lines (the trunks' and the test callers') */
+export const INBOUND_CONTEXT = 'appeals-inbound'
+/** the subroutine that tells whether the centre's calendar has a date as a working day */
+export const CALENDAR_CONTEXT = 'appeals-calendar'
+/** the subroutine run on an operator's channel when it answers (Queue's gosub, Dial's U option): it records the leg when the line records */
+export const RECORD_CONTEXT = 'appeals-record'
+/**
+ * Asterisk's database family of the lines closed at a switch: key the line's number, value
+ * `<until, epoch seconds>:<the announcement's sound, or nothing>`, read by every call (no reload).
+ */
+export const LINE_SWITCH_FAMILY = 'appeals-closed'

@@ -16,7 +16,7 @@
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
 // line owns, `Rating` (1-5) from the queue's rating menu after the operator hung up, and `Callback`
 // when a waiting caller pressed the queue's callback digit (they leave the queue to be called back).
-import { isCallAnnouncement } from '../../integrations/asterisk/names.js'
+import { isCallAnnouncement, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
@@ -138,26 +138,26 @@ export function createCallTracker () {
 
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void> = {
     UserEvent: (call, m) => {
-      if (!isCallAnnouncement(m)) return
+      const said = readCallAnnouncement(m)
+      if (!said) return
       // a refused number is the caller's: kept to the column's length
-      call.line = known(field(m, 'Line'))?.slice(0, 32) ?? call.line
-      call.organization_prefix = field(m, 'Organization') ?? call.organization_prefix
-      call.language = callLanguage(field(m, 'ChosenLanguage')) ?? call.language
-      if (field(m, 'Closed') === '1') call.closed = true
-      const rating = Number(field(m, 'Rating'))
+      call.line = known(said.Line)?.slice(0, 32) ?? call.line
+      call.organization_prefix = said.Organization ?? call.organization_prefix
+      call.language = callLanguage(said.ChosenLanguage) ?? call.language
+      if (said.Closed === '1') call.closed = true
+      const rating = Number(said.Rating)
       if (Number.isInteger(rating) && rating >= 1 && rating <= 5) call.rating = rating
       const queued = call.joined_at !== null
-      if (field(m, 'Refused') === '1' && !queued) call.outcome = 'refused'
-      const sent = routedEnds.find((r) => r === field(m, 'Sent'))
+      if (said.Refused === '1' && !queued) call.outcome = 'refused'
+      const sent = routedEnds.find((r) => r === said.Sent)
       if (sent && !queued) call.outcome = sent
       // the caller pressed the queue's callback digit: they left it keeping their place
-      if (field(m, 'Callback') !== undefined && queued) call.outcome = 'callback'
-      const menu = Number(field(m, 'Menu'))
+      if (said.Callback !== undefined && queued) call.outcome = 'callback'
+      const menu = Number(said.Menu)
       if (!Number.isSafeInteger(menu)) return
       call.menu_id = menu
-      const choice = field(m, 'Choice')
-      const exit = menuExitOf(field(m, 'Exit'))
-      if (choice !== undefined) { call.menu_choice = choice; call.menu_exit = 'choice' } else if (exit !== undefined) call.menu_exit = exit
+      const exit = menuExitOf(said.Exit)
+      if (said.Choice !== undefined) { call.menu_choice = said.Choice; call.menu_exit = 'choice' } else if (exit !== undefined) call.menu_exit = exit
       else { call.menu_choice = null; call.menu_exit = null } // entering it
     },
     QueueCallerJoin: (call, m, at) => {

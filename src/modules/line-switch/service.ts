@@ -6,7 +6,7 @@ import { askAsterisk } from '../../integrations/ami/ask.js'
 import { NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { manageableTenant } from '../../lib/tenant.js'
 import { promptSound } from '../../integrations/asterisk/names.js'
-import { LINE_SWITCH_FAMILY } from '../pbx/call-flow.js'
+import { LINE_SWITCH_FAMILY } from '../../integrations/asterisk/names.js'
 import type { LineSwitchRepo, SwitchRow } from './repo.js'
 import type { LineCloseRequest, LineSwitchState } from './schemas.js'
 

@@ -2,22 +2,12 @@
 // each line opened by its schedule, the menus that set the call's language, the queues with their
 // overflow. Pure functions from rows to text, like the rest of the generators: same rows, same bytes.
 // Every name written is made of ids and digits; free text only reaches comments.
-import { announceCall, memberInterface, menuName, promptSound, queueName, scheduleName } from '../../integrations/asterisk/names.js'
+import { announceCall, CALENDAR_CONTEXT, INBOUND_CONTEXT, LINE_SWITCH_FAMILY, memberInterface, menuName, promptSound, queueName, RECORD_CONTEXT, scheduleName } from '../../integrations/asterisk/names.js'
 import { destinationOf, destinationProblem, destinationSteps as stepsTo, type DestinationContext } from '../call-routing/destinations.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { DestinationView } from '../call-routing/schemas.js'
 import type { WorkingCalendar } from '../calendar/index.js'
 import { comment, ordinal, sortedBy, yn } from './config-text.js'
-
-export const INBOUND_CONTEXT = 'appeals-inbound'
-export const CALENDAR_CONTEXT = 'appeals-calendar'
-/** the subroutine run on an operator's channel when it answers (Queue's gosub, Dial's U option): it records the leg when the line records */
-export const RECORD_CONTEXT = 'appeals-record'
-/**
- * Asterisk's database family of the lines closed at a switch: key the line's number, value
- * `<until, epoch seconds>:<the announcement's sound, or nothing>`, read by every call (no reload).
- */
-export const LINE_SWITCH_FAMILY = 'appeals-closed'
 
 type Queue = OrganizationRouting['queues'][number]
 type Menu = OrganizationRouting['menus'][number]

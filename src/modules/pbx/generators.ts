@@ -1,10 +1,11 @@
 import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
 import { e164InArea } from '../../lib/phone.js'
-import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, RECORD_CONTEXT, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
-import { defaultQueueName, ECHO_TEST, memberInterface } from '../../integrations/asterisk/names.js'
+import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
+import { defaultQueueName, ECHO_TEST, memberInterface, RECORD_CONTEXT } from '../../integrations/asterisk/names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { comment, pieces, section, sortedBy, wholeText, yn, type ConfigPieces } from './config-text.js'
+import { builtInDialRules, patternRegExp } from '../trunks/dial-patterns.js'
 import { PLACED_CALLER_STEP, routeDialplan, routeProblems, sharedTrunkProblems, trunkSections, type PbxRoute, type PbxTrunk } from './trunk-config.js'
 // Pure functions from rows to Asterisk configuration text (DESIGN 5.6): same rows, same bytes.
 // Every value written was validated by the API; what is free text (names) is reduced to a safe
@@ -148,9 +149,9 @@ function forwardTarget (org: PbxOrganization, dest: string, options: PbxOptions)
   return `Dial(PJSIP/${e164InArea(dest, org) ?? dest}@${options.trunk})`
 }
 
-/** whether calling this number needs allow_long_distance (anything that is not a local number) */
+/** whether calling this number needs allow_long_distance (anything but a terminal's extension or a number the built-in rules take as local) */
 export const isLongDistance = (org: PbxOrganization, dialled: string) =>
-  !(org.areaCode && org.localDigits && dialled.length === org.localDigits) && !/^[0-9]{3}$/.test(dialled)
+  !/^[0-9]{3}$/.test(dialled) && !builtInDialRules(org).some((rule) => !rule.longDistance && patternRegExp(rule.pattern).test(dialled))
 
 const FORWARD_ON_STATUS = [
   ['BUSY', 'busy', 'cf_busy_enabled', 'cf_busy_dest', 'Busy(5)'],
@@ -186,16 +187,11 @@ function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] 
   // a call placed by the service records its answered leg (APPEALS_RECORD is set only then)
   const record = options.recordingsDir === undefined ? '' : `,,U(${RECORD_CONTEXT})`
   const dial = (to: string) => ` same => n,Dial(PJSIP/${to}@${options.trunk}${record})`
-  const lines: string[] = []
-  if (org.areaCode && org.localDigits) {
-    lines.push(`; local numbers of area ${org.areaCode}`,
-      `exten => _${'X'.repeat(org.localDigits)},1,NoOp(local)`, PLACED_CALLER_STEP, setCli, dial(`+7${org.areaCode}\${EXTEN}`), ' same => n,Hangup()')
-  }
-  lines.push('; long distance and mobile: only for terminals with allow_long_distance',
-    'exten => _8XXXXXXXXXX,1,NoOp(long distance)', refuse, PLACED_CALLER_STEP, setCli, dial('+7${EXTEN:1}'), ' same => n,Hangup()',
-    'exten => _+7XXXXXXXXXX,1,NoOp(long distance)', refuse, PLACED_CALLER_STEP, setCli, dial('${EXTEN}'), ' same => n,Hangup()',
-    '')
-  return lines
+  return [...builtInDialRules(org).flatMap((rule) => [
+    ...(rule.heading ? [`; ${rule.heading}`] : []),
+    `exten => _${rule.pattern},1,NoOp(${rule.longDistance ? 'long distance' : 'local'})`,
+    ...(rule.longDistance ? [refuse] : []), PLACED_CALLER_STEP, setCli, dial(rule.dialled), ' same => n,Hangup()',
+  ]), '']
 }
 
 /** extensions.conf's own part before the organizations' files */

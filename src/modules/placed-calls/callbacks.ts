@@ -13,7 +13,7 @@ import type { QueueControl, QueueMemberState } from '../../integrations/ami/queu
 import type { Clock } from '../../lib/clock.js'
 import { normalizeKzPhone } from '../../lib/phone.js'
 import type { WorkingCalendar } from '../calendar/index.js'
-import { isLinkedid, terminalOfMember } from '../../integrations/asterisk/names.js'
+import { isLinkedid, readCallAnnouncement, terminalOfMember } from '../../integrations/asterisk/names.js'
 import { scheduleOpenAt } from '../call-routing/schedule-open.js'
 import type { CallbackRepo, CallbackRow, PlacedCallRow } from './repo.js'
 
@@ -43,13 +43,15 @@ export function createCallbackPlacer ({ repo, queues, clock, log, calendar, dial
 }) {
   /** a request told by the dialplan: the caller who pressed the digit, with their place */
   async function requested (m: AmiMessage, at: Date): Promise<void> {
+    const said = readCallAnnouncement(m)
+    // the channel's own fields (its call, number and language) beside what the dialplan said
     const linkedid = field(m, 'Linkedid') ?? ''
-    const queue = field(m, 'Queue') ?? ''
-    if (!isLinkedid(linkedid)) return
+    if (!said || !isLinkedid(linkedid)) return
+    const queue = said.Queue ?? ''
     const facts = await repo.queue(queue)
-    const joined = Number(field(m, 'Joined'))
+    const joined = Number(said.Joined)
     const number = normalizeKzPhone(field(m, 'CallerIDNum') ?? '')
-    const line = field(m, 'Line')
+    const line = said.Line
     const language = field(m, 'Language')
     const request = await repo.insert({
       linkedid, organization_id: facts?.organization_id ?? null, queue, line: line && line !== '' ? line.slice(0, 32) : null,

@@ -8,7 +8,7 @@ import { askAsterisk } from '../../integrations/ami/ask.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { e164InArea } from '../../lib/phone.js'
 import { maskPhone } from '../../lib/pii.js'
-import { internalContext, isCallAnnouncement, memberInterface } from '../../integrations/asterisk/names.js'
+import { internalContext, memberInterface, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import type { AppealsPort } from '../appeals/module.js'
 import type { LineAnswer } from '../call-events/service.js'
 import { diallingOf } from './dialling.js'
@@ -223,7 +223,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   function event (m: AmiMessage, at: Date): void {
     if (callbacks) {
       const name = field(m, 'Event')
-      if (isCallAnnouncement(m) && field(m, 'Callback') !== undefined) void callbacks.requested(m, at).then(callbacks.poke, (err: unknown) => { log.warn({ err }, 'a callback request could not be kept') })
+      if (readCallAnnouncement(m)?.Callback !== undefined) void callbacks.requested(m, at).then(callbacks.poke, (err: unknown) => { log.warn({ err }, 'a callback request could not be kept') })
       // an operator freed or made ready, a caller gone from a queue: a callback may be placed now
       else if (name === 'QueueMemberStatus' || name === 'QueueMemberPause' || name === 'QueueCallerLeave') callbacks.poke()
     }

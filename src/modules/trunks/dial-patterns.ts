@@ -61,3 +61,32 @@ export function numberFor (format: 'e164' | 'national' | 'digits', digits: strin
   if (digits === undefined) return '${EXTEN}'
   return `${format === 'e164' ? '+7' : format === 'national' ? '8' : '7'}${digits}`
 }
+
+/** a number the organization dials without an outbound route of its own, as the dialplan takes it */
+export interface BuiltInDialRule {
+  /** Asterisk's pattern, `_` left out */
+  pattern: string
+  /** only terminals with allow_long_distance may dial it */
+  longDistance: boolean
+  /** the number given to the trunk, in the dialplan's terms (E.164 from `${EXTEN}`) */
+  dialled: string
+  /** the comment the dialplan says before it */
+  heading?: string
+}
+
+/**
+ * The built-in rules of an organization without outbound routes: its area's local numbers, then 8
+ * and +7 long-distance and mobile numbers. The dialplan is written from them (pbx/generators.ts),
+ * and a number placed from the console is checked against them before Asterisk is asked
+ * (placed-calls/dialling.ts): one description, so the two cannot disagree.
+ */
+export function builtInDialRules (area: { areaCode: string | null, localDigits: number | null }): BuiltInDialRule[] {
+  const local: BuiltInDialRule[] = area.areaCode && area.localDigits
+    ? [{ pattern: 'X'.repeat(area.localDigits), longDistance: false, dialled: `+7${area.areaCode}\${EXTEN}`, heading: `local numbers of area ${area.areaCode}` }]
+    : []
+  return [
+    ...local,
+    { pattern: '8XXXXXXXXXX', longDistance: true, dialled: '+7${EXTEN:1}', heading: 'long distance and mobile: only for terminals with allow_long_distance' },
+    { pattern: '+7XXXXXXXXXX', longDistance: true, dialled: '${EXTEN}' },
+  ]
+}
