@@ -53,4 +53,12 @@ describe('the source\'s imports', () => {
     const own = [...graph].flatMap(([file, targets]) => basename(file) !== 'index.ts' && targets.includes(join(dirname(file), 'index.ts')) ? [relative(SRC, file)] : [])
     assert.deepEqual(own, [])
   })
+
+  it('an index only says what its folder offers: re-exports, no code of its own', () => {
+    const codeIn = (file: string) => readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '').split('\n').map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('//') && !/^export (type )?(\*|\{[^}]*\}) from '[^']+'$/.test(l))
+    const withCode = [...graph.keys()].filter((file) => basename(file) === 'index.ts' && codeIn(file).length > 0).map((file) => relative(SRC, file))
+    assert.deepEqual(withCode, [])
+  })
 })
