@@ -19,6 +19,11 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
 const SLOWEST_SHOWN = 12
 /** each file's time in the last run that had it, for the order of the next */
 const TIMES_KEPT = 'node_modules/.cache/appeals-test-times.json'
+/**
+ * The files' times in a CI run on a 2-core machine, for the order of a run that has none of its own;
+ * refreshed by hand when files come or change much: cp node_modules/.cache/appeals-test-times.json test/file-times.json
+ */
+const TIMES_BASELINE = 'test/file-times.json'
 /** a file that starts processes (the service, the CLI, Chromium, encoders) is slow; until a run has timed it, this long */
 const STARTS_PROCESSES = /startServiceAsReadme\(|startService\(|spawn\(|spawnSync\(|execFile|launchChromium\(/
 
@@ -94,8 +99,8 @@ function startCosts (file: string): string {
   ].filter(Boolean).join('; ')}\n`
 }
 
-function keptTimes (): Record<string, number> {
-  try { return JSON.parse(readFileSync(TIMES_KEPT, 'utf8')) as Record<string, number> } catch { return {} }
+function keptTimes (file = TIMES_KEPT): Record<string, number> {
+  try { return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number> } catch { return {} }
 }
 
 /**
@@ -104,7 +109,8 @@ function keptTimes (): Record<string, number> {
  * (node --test sorts the files it is given by name; run() keeps their order.)
  */
 function slowestFirst (files: string[]): string[] {
-  const known = keptTimes()
+  // this machine's last times, else a CI run's (a fresh clone, CI's own case, has no times of its own)
+  const known = { ...keptTimes(TIMES_BASELINE), ...keptTimes() }
   const expected = (file: string) => known[file] ?? (STARTS_PROCESSES.test(readFileSync(file, 'utf8')) ? 60_000 : 10_000)
   const weight = new Map(files.map((f) => [f, expected(f)]))
   return [...files].sort((a, b) => weight.get(b)! - weight.get(a)! || a.localeCompare(b))
