@@ -34,5 +34,6 @@ const build = await compiled()
 const { FRESH_IMAGE, prepareFreshImage } = await import(join(build, 'src/db/fresh-image.js'))
 if (!existsSync(FRESH_IMAGE)) {
   console.error('Preparing the embedded database\'s first files (once per install)...')
-  await prepareFreshImage()
+  // without them (node_modules not writable here) a new embedded database runs initdb as before
+  await prepareFreshImage().catch((err) => console.error(`Not prepared (${err.message}): a new embedded database will be made by initdb`))
 }
