@@ -14,6 +14,7 @@ import { createDb } from '../src/db/client.js'
 import { FRESH_IMAGE, prepareFreshImage } from '../src/db/fresh-image.js'
 import { runMigrations } from '../src/db/migrate.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/console.js'
+import { RUN_ROOT, runnableFile } from '../test/helpers/runnable.js'
 
 /** how many of the slowest files the run names at its end */
 const SLOWEST_SHOWN = 12
@@ -27,11 +28,6 @@ const TIMES_BASELINE = 'test/file-times.json'
 /** a file that starts processes (the service, the CLI, Chromium, encoders) is slow; until a run has timed it, this long */
 const STARTS_PROCESSES = /startServiceAsReadme\(|startService\(|spawn\(|spawnSync\(|execFile|launchChromium\(/
 
-/** the compiled copy this script runs from (dist/<fingerprint>), or the project when run by tsx */
-const RUN_ROOT = resolve(import.meta.dirname, '..')
-const COMPILED = import.meta.filename.endsWith('.js')
-/** what node runs for a test file named by its source (test/x.test.ts) */
-const runnable = (source: string) => COMPILED ? join(RUN_ROOT, relative(process.cwd(), resolve(source)).replace(/\.ts$/, '.js')) : resolve(source)
 /** the source a file node ran was compiled from, as the project names it (test/x.test.ts; node names the source when the source maps are on) */
 const sourceOf = (file: string) => file.endsWith('.js') ? relative(RUN_ROOT, file).replace(/\.js$/, '.ts') : relative(process.cwd(), file)
 
@@ -167,7 +163,7 @@ async function main (): Promise<number> {
     const atOnce = concurrency(files)
     // the test files' processes inherit this one's environment and its flags (--enable-source-maps, or tsx's loader)
     Object.assign(process.env, env)
-    const stream = run({ files: slowestFirst(files).map(runnable), concurrency: atOnce, timeout: 480_000 })
+    const stream = run({ files: slowestFirst(files).map(runnableFile), concurrency: atOnce, timeout: 480_000 })
     // each file's time: its top-level tests' durations summed (a file's suites run one after the other)
     const times = new Map<string, number>()
     let failed = false
