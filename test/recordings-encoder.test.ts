@@ -115,7 +115,9 @@ describe('recordings: the raw WAV and its compression to Ogg/Opus', () => {
     const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', ...NODE_FLAGS, '--input-type=module', '-e', script, small, from], { encoding: 'utf8', timeout: 120_000 }))
     assert.equal(measured.seconds, 1800)
     const sourceKb = statSync(from).size / 1024
-    assert.ok(measured.grewKb < sourceKb / 4, `resident memory grew ${Math.round(measured.grewKb / 1024)} MB for a ${Math.round(sourceKb / 1024)} MB recording`)
+    // reading the whole call would hold at least the source (27 MB) and its samples; the allocator's own slack
+    // has measured 2-7 MB from one machine to the next, so the bound sits at half the source
+    assert.ok(measured.grewKb < sourceKb / 2, `resident memory grew ${Math.round(measured.grewKb / 1024)} MB for a ${Math.round(sourceKb / 1024)} MB recording`)
   })
 
   it('an opusenc that hangs is stopped at its time limit and the compression fails, nothing left behind', async () => {
