@@ -4,7 +4,8 @@ import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, readOggOpus, readWavHeader } from '../src/integrations/recordings/index.js'
+import { createLibopusEncoder, createOpusToolsEncoder, firstEncoder, readOggOpus } from '../src/integrations/recordings/index.js'
+import { readWavHeader } from '../src/lib/audio/index.js'
 import { asteriskWav, haveOpusTools } from './helpers/asterisk-wav.js'
 import { moduleUrl, NODE_FLAGS } from './helpers/runnable.js'
 

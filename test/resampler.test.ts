@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { resample } from '../src/lib/resampler.js'
+import { resample } from '../src/lib/audio/index.js'
 import { level, levelAt, sine } from './helpers/audio.js'
 
 /** the middle of a signal, away from the filter's edges */

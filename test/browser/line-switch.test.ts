@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav } from '../../src/lib/audio/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 import { eventually } from '../helpers/http-target.js'

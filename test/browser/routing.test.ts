@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav } from '../../src/lib/audio/index.js'
 import { eventually } from '../helpers/http-target.js'
 import { ADMIN, apiToken, launchChromium, newPage, noBrowser, screenshot, serviceApi, signIn, startServiceAsReadme } from '../helpers/console.js'
 

@@ -1,4 +1,4 @@
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav } from '../../src/lib/audio/index.js'
 
 // WAV files that are 16-bit mono PCM but not in the canonical 44-byte form, as recorders and editors
 // write them: Asterisk's format_wav refuses or misreads each as it is.

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { makeWav, readWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav, readWav } from '../../src/lib/audio/index.js'
 import { startAmiPeer } from '../helpers/ami-peer.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { pcm16, sine } from '../helpers/audio.js'

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createFfmpegDecoder, type AudioDecoder } from '../../src/integrations/audio/index.js'
-import { makeWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav } from '../../src/lib/audio/index.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 

@@ -19,7 +19,7 @@ import { login, makeOrganization, makeTerminal, makeUser } from '../helpers/fact
 import { eventually } from '../helpers/http-target.js'
 import { openSse } from '../helpers/sse.js'
 import { extensibleWav, oddChunkWav, unsizedWav } from '../helpers/wav-variants.js'
-import { makeWav, readWav } from '../../src/modules/call-routing/wav.js'
+import { makeWav, readWav } from '../../src/lib/audio/index.js'
 import { recordAmi, type AmiRecorder } from './ami-recorder.js'
 import { pbxTools, startAsterisk, TRUNK_ADDRESS, TRUNK_PORT, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'

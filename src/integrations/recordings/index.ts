@@ -6,4 +6,3 @@ export { createOpusToolsEncoder } from './opus-tools.js'
 export { readOggOpus } from './ogg-opus.js'
 
 export { firstEncoder } from './first-encoder.js'
-export { readWavHeader, repairWavHeader, type WavHeader } from './wav.js'

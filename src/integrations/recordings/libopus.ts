@@ -4,7 +4,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './types.js'
 import { lastGranuleOf, oggOpusWriter, openOggOpus } from './ogg-opus.js'
-import { readWavHeader, WAV_HEADER_BYTES } from './wav.js'
+import { readWavHeader, WAV_HEADER_BYTES } from '../../lib/audio/index.js'
 
 /** libopus as @discordjs/opus binds it (N-API, built from its bundled libopus when the service is installed) */
 interface OpusCodec {

@@ -1,7 +1,7 @@
 import { runProgram } from '../../lib/child-process.js'
 import { writeChecked } from './checked-output.js'
 import type { AudioEncoder, CompressedRecording } from './types.js'
-import { readWavHeader } from './wav.js'
+import { readWavHeader } from '../../lib/audio/index.js'
 
 /** a decoded recording may differ from its source by less than this (one Opus frame at most) */
 const LENGTH_TOLERANCE_SECONDS = 0.06

@@ -5,9 +5,8 @@
 
 import { UndecodableError, type AudioContainer, type AudioDecoder } from '../../integrations/audio/index.js'
 import { ServiceUnavailableError } from '../../lib/errors.js'
-import { resample } from '../../lib/resampler.js'
 import { createSlots } from '../../lib/slots.js'
-import { decodeWav, isWav, makeWav, MAX_SOURCE_RATE, MIN_SOURCE_RATE, WavError } from './wav.js'
+import { decodeWav, isWav, makeWav, MAX_SOURCE_RATE, MIN_SOURCE_RATE, resample, WavError } from '../../lib/audio/index.js'
 
 /** an upload's size at most */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024

@@ -4,7 +4,7 @@ import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembe
 import { organizationIdOfPrefix, organizationPrefix } from '../organizations/queries.js'
 import { parseQueueName, queueName } from '../../integrations/asterisk/names.js'
 import { groupBy } from '../../lib/collections.js'
-import { canonicalWav, readWav } from './wav.js'
+import { canonicalWav, readWav } from '../../lib/audio/index.js'
 
 /* What other modules may ask of the call routing's tables (their owner is this module). */
 

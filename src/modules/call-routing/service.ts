@@ -10,7 +10,7 @@ import type {
   ScheduleCreate, ScheduleResponse, ScheduleUpdate,
 } from './schemas.js'
 import { AudioError, type PromptConverter } from './prompt-audio.js'
-import { WavError } from './wav.js'
+import { WavError } from '../../lib/audio/index.js'
 import { menuName, promptSound, queueName, scheduleName } from '../../integrations/asterisk/names.js'
 import { usersOf, type RoutingItem } from './users.js'
 
