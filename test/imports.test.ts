@@ -65,7 +65,7 @@ describe('the source\'s imports', () => {
   it('a factory of a module (export function create...) stays within 250 lines: one concern each; the two still longer may only shrink', () => {
     const MOST = 250
     // issue 61: split by concern as the appeals' was (registration, reads, workflow)
-    const stillLonger: Record<string, number> = { createCallRoutingService: 352, createLineCallService: 297 }
+    const stillLonger: Record<string, number> = { createLineCallService: 297 }
     const tooLong = [...graph.keys()].flatMap((file) => {
       const lines = readFileSync(file, 'utf8').split('\n')
       return lines.flatMap((line, at) => {
