@@ -232,7 +232,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     presence: { opened: (userId) => agents.port.consoleOpened(userId), closed: (userId, othersOpen) => agents.port.consoleClosed(userId, othersOpen) },
   })
   const queueControl = deps.queueControl ?? (ami ? amiQueueControl(ami) : undefined)
-  const agents = createAgentsModule({ db, clock, log, control, queues: queueControl, openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs })
+  const agents = createAgentsModule({ db, clock, log, control, queues: queueControl, openConsoles: callEvents.port.openConsoles, restoreIntervalMs: config.pbx.agentRestoreIntervalMs, websocketUrl: config.pbx.websocketUrl })
   const llm = createLlmModule({ db, llm: config.llm, gateway: deps.llmGateway, classifiers: classifiers.port, log, metrics })
   // a calendar edit rewrites the dialplan's schedules (with AMI), in the background of the edit's answer
   const calendar = createCalendarModule({

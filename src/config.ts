@@ -94,6 +94,8 @@ export interface Config {
     sipRealm: string
     /** where the phones register (host[:port]); unset: the terminals' page says to ask for it */
     sipServer?: string
+    /** where the browser phones reach Asterisk's WebSocket (ws:// or wss://); unset: none can register */
+    websocketUrl?: string
     /** unset: no Asterisk Manager Interface; reload and status say so */
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number, reloadTimeoutMs: number, keepAliveMs: number }
     /** how often the operators' states are checked against an Asterisk restart */
@@ -361,6 +363,7 @@ export function loadConfig (env: Env = process.env): Config {
       backupRetention: e.PBX_BACKUP_RETENTION,
       sipRealm: e.PBX_SIP_REALM,
       sipServer: e.PBX_SIP_SERVER,
+      websocketUrl: e.PBX_WEBSOCKET_URL,
       ami: amiConfig(e),
       agentRestoreIntervalMs: seconds(e.AGENT_RESTORE_INTERVAL) * 1000,
     },

@@ -28,7 +28,7 @@ export function parseConf (text: string): ConfSection[] {
 export const asterisk22Options: Record<string, readonly string[]> = {
   transport: ['type', 'protocol', 'bind', 'local_net', 'external_media_address', 'external_signaling_address'],
   endpoint: ['type', 'transport', 'context', 'disallow', 'allow', 'direct_media', 'rtp_symmetric', 'force_rport', 'rewrite_contact',
-    'language', 'aors', 'auth', 'callerid', 'mailboxes', 'set_var'],
+    'language', 'aors', 'auth', 'callerid', 'mailboxes', 'set_var', 'webrtc', 'dtls_auto_generate_cert'],
   auth: ['type', 'auth_type', 'username', 'realm', 'password_digest', 'supported_algorithms_uas', 'supported_algorithms_uac', 'nonce_lifetime'],
   aor: ['type', 'max_contacts', 'remove_existing', 'qualify_frequency'],
   'queues.conf [general]': ['persistentmembers', 'autofill', 'monitor-type', 'shared_lastcall', 'log_membername_as_agent'],

@@ -34,7 +34,7 @@ describe('SIP terminals (/api/organizations/{tenant_id}/endpoints/)', () => {
       disallow: 'all', allow: 'alaw,ulaw', direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true,
       language: 'ru', outgoing_cli: null, allow_long_distance: false, cf_unconditional_enabled: false, cf_unconditional_dest: null,
       cf_unavailable_enabled: false, cf_unavailable_dest: null, cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20,
-      cf_busy_enabled: false, cf_busy_dest: null, aors: '101001', auth: '101001', type: 'endpoint', mailboxes: null, employee_id: null,
+      cf_busy_enabled: false, cf_busy_dest: null, aors: '101001', auth: '101001', type: 'endpoint', mailboxes: null, employee_id: null, phone: 'desk',
     })
     assert.ok(!res.body.includes(PASSWORD))
     const [auth] = await t.database.db.select().from(psAuths).where(eq(psAuths.id, '101001'))

@@ -9,7 +9,7 @@ const terminal = (id: string, extension: string, extra: Partial<PbxTerminal> = {
   direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru', mailboxes: null,
   passwordDigests: [`MD5:${'5'.repeat(29)}${id.slice(3)}`, `SHA-256:${'a'.repeat(61)}${id.slice(3)}`], realm: 'asterisk', outgoing_cli: null, allow_long_distance: false,
   cf_unconditional_enabled: false, cf_unconditional_dest: null, cf_unavailable_enabled: false, cf_unavailable_dest: null,
-  cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20, cf_busy_enabled: false, cf_busy_dest: null, ...extra,
+  cf_noanswer_enabled: false, cf_noanswer_dest: null, cf_noanswer_timeout: 20, cf_busy_enabled: false, cf_busy_dest: null, phone: 'desk', ...extra,
 })
 
 /** two organizations in different regions: Astana (7172, 6 local digits) and Almaty (727, 7) */

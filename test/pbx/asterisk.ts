@@ -42,6 +42,8 @@ const MODULES = [
   'bridge_simple', 'bridge_native_rtp', 'bridge_softmix', 'bridge_holding', 'bridge_builtin_features',
   // `file convert`: a file read as Asterisk reads a prompt
   'res_convert',
+  // the browser phones: SIP over WebSocket through Asterisk's HTTP server, DTLS-SRTP media
+  'res_http_websocket', 'res_pjsip_transport_websocket', 'res_srtp',
 ]
 
 export interface AsteriskOptions {
@@ -51,6 +53,8 @@ export interface AsteriskOptions {
   /** Asterisk's own files, its run and log directories */
   dir: string
   amiPort: number
+  /** Asterisk's HTTP server on loopback: the browser phones' WebSocket is its /ws */
+  httpPort: number
   ami: { username: string, secret: string }
   /** AMI users besides the service's, with every class (a recorder's) */
   extraAmiUsers?: { username: string, secret: string }[]
@@ -104,6 +108,7 @@ permit = 127.0.0.1/255.255.255.255
 read = system,call,agent,user,reporting
 write = system,command,agent,reporting,originate
 ${(o.extraAmiUsers ?? []).map((u) => `\n[${u.username}]\nsecret = ${u.secret}\npermit = 127.0.0.1/255.255.255.255\nread = all\nwrite = all\n`).join('')}`,
+    'http.conf': `[general]\nenabled = yes\nbindaddr = 127.0.0.1\nbindport = ${o.httpPort}\n`,
     'pjsip.conf': `#include ${join(o.generatedDir, 'pjsip.conf')}
 `,
     'extensions.conf': `#include ${join(o.generatedDir, 'extensions.conf')}\n`,

@@ -42,6 +42,7 @@ const rms = (samples: Int16Array) => Math.sqrt(samples.reduce((n, x) => n + x * 
 describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, the desk, the line\'s record and figures', { skip: 'missing' in tools ? `no Asterisk to test against: set ${tools.missing}` : undefined }, () => {
   const { asteriskDir, pjsua } = tools as { asteriskDir: string, pjsua: string }
   const amiPort = 15_038 + (process.pid % 1000)
+  const httpPort = 18_088 + (process.pid % 1000)
   let dir: string
   let t: TestApp
   let database: Awaited<ReturnType<typeof createTestDatabase>>
@@ -157,7 +158,7 @@ describe('the 109 line on a real Asterisk 22: calendar, language menu, queues, t
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
 
-    asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, ami: AMI, extraAmiUsers: [RECORDER] })
+    asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI, extraAmiUsers: [RECORDER] })
     recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
     // the service's own connection for events (its backoff may have grown while Asterisk was starting): its gauge, not any AMI session of the service's
     await eventually(async () => await gauge('ami_connected') === 1, 60_000, 'the service reading Asterisk\'s events')

@@ -8,6 +8,11 @@ import { users } from './users.js'
 // own columns live in sip_terminals beside them: realtime refuses unknown options.
 
 export const yesNo = ['yes', 'no'] as const
+/**
+ * where a terminal's phone is: a SIP phone on the desk, or the console in a browser (WebRTC). Not both
+ * at once: PJSIP's media options (DTLS-SRTP, ICE, AVPF) are the endpoint's, for every contact of it.
+ */
+export const phoneKinds = ['desk', 'browser'] as const
 /** Asterisk 22 writes `digest`; `md5` and `userpass` are its deprecated spellings of the same */
 export const authTypes = ['digest', 'md5', 'userpass'] as const
 const yn = (name: string) => varchar(name, { length: 3, enum: yesNo })
@@ -66,11 +71,20 @@ export const sipTerminals = pgTable('sip_terminals', {
   cf_noanswer_timeout: integer('cf_noanswer_timeout').notNull().default(20),
   cf_busy_enabled: boolean('cf_busy_enabled').notNull().default(false),
   cf_busy_dest: varchar('cf_busy_dest', { length: 20 }),
+  phone: varchar('phone', { length: 7, enum: phoneKinds }).notNull().default('desk'),
+  /**
+   * The browser phone's key: the MD5 digest of `id:realm:<a random secret>` (the secret itself is kept
+   * nowhere), which Asterisk checks as a second auth of the endpoint and the owner's browser answers
+   * with. Set while the terminal has a browser phone and an employee; a new one at each change of hands
+   * and each sign-out, so a key given out before is void once the PBX is applied.
+   */
+  browser_md5_cred: varchar('browser_md5_cred', { length: 32 }),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   index('sip_terminals_organization_idx').on(t.organization_id, t.extension),
   index('sip_terminals_employee_idx').on(t.employee_id),
+  oneOf('sip_terminals_phone_check', t.phone, phoneKinds),
   // what a call route's foreign key names: a destination or a queue member stays within the terminal's tenant
   unique('sip_terminals_organization_id_unique').on(t.organization_id, t.id),
 ])

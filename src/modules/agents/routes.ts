@@ -3,14 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { BreakReasons } from './break-reasons.js'
-import { AgentChoice, AgentView, BreakReason, BreakReasonCreate, BreakReasonUpdate, ReasonParams } from './schemas.js'
+import type { MyPhonesService } from './phones.js'
+import { AgentChoice, AgentView, BreakReason, BreakReasonCreate, BreakReasonUpdate, MyPhones, ReasonParams } from './schemas.js'
 import type { AgentService } from './service.js'
 
 const tags = ['agents']
 const security = bearer
 
 /** The operators' availability (beyond the interface): the desk's switch and the supervisors' view. */
-const routes: FastifyPluginAsyncTypebox<{ service: AgentService, reasons: BreakReasons }> = async (app, { service, reasons }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: AgentService, reasons: BreakReasons, phones: MyPhonesService }> = async (app, { service, reasons, phones }) => {
   markRoutes(app, { user: true })
   const admins = { user: ['admin'] } as const
   app.get('/break-reasons', {
@@ -34,6 +35,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: AgentService, reasons: BreakR
   app.put('/me', {
     schema: { tags, security, operationId: 'setMyAgentState', summary: 'Ready, or a break with its reason: the operator\'s terminals are unpaused or paused in every queue (503 when Asterisk does not answer; the choice is kept and put back later)', body: ref(AgentChoice), response: { 200: ref(AgentView) } },
   }, async (req) => service.choose(req.principal!, req.body))
+  app.get('/me/phones', {
+    schema: { tags, security, operationId: 'getMyPhones', summary: 'The signed-in employee\'s browser phones and the keys their console registers them with (never cached; nobody else\'s)', response: { 200: ref(MyPhones) } },
+  }, async (req, reply) => reply.header('cache-control', 'no-store').send(await phones.mine(req.principal!)))
+  app.delete('/me/phones', {
+    schema: { tags, security, operationId: 'signOutMyPhones', summary: 'At sign-out: new keys for the employee\'s browser phones, the ones given out void once the PBX is applied', response: { 204: Type.Null({ description: 'renewed' }) } },
+  }, async (req, reply) => { await phones.signOut(req.principal!); return reply.code(204).send(null) })
   app.get('', {
     schema: { tags, security, operationId: 'listAgentStates', summary: 'Every operator with a terminal and their state (admins: all; managers: their organization\'s)', response: { 200: Type.Array(ref(AgentView)) } },
   }, async (req) => service.list(req.principal!))

@@ -42,4 +42,18 @@ export type BreakReasonUpdate = Static<typeof BreakReasonUpdate>
 export const BreakReason = Type.Object({ code: Type.String(), ...ReasonFields }, { $id: 'BreakReason' })
 export const ReasonParams = Type.Object({ code: ReasonCode })
 
-export const schemas = [AgentChoice, AgentView, BreakReasonCreate, BreakReasonUpdate, BreakReason]
+/** what the signed-in employee's browser needs to register their browser phones (docs/access.md, "The browser phone's key") */
+export const MyPhones = Type.Object({
+  websocket_url: Type.Union([Type.String(), Type.Null()], { description: 'Asterisk\'s WebSocket (PBX_WEBSOCKET_URL); null: not set up on this service, no browser phone can register' }),
+  phones: Type.Array(Type.Object({
+    terminal_id: Type.String({ description: 'the endpoint, the SIP user and the digest\'s username' }),
+    extension: Type.String(),
+    name: Type.String(),
+    sip_uri: Type.String({ description: 'the address the phone registers (sip:<terminal_id>@<the WebSocket\'s host>)' }),
+    realm: Type.String(),
+    ha1: Type.String({ description: 'the MD5 digest of terminal_id:realm:secret that answers Asterisk\'s challenge; void at sign-out (DELETE) and when the terminal changes hands' }),
+  })),
+}, { $id: 'MyPhones' })
+export type MyPhones = Static<typeof MyPhones>
+
+export const schemas = [AgentChoice, AgentView, BreakReasonCreate, BreakReasonUpdate, BreakReason, MyPhones]

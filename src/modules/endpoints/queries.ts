@@ -65,6 +65,9 @@ export interface TerminalWithCredentials {
   cf_noanswer_timeout: number
   cf_busy_enabled: boolean
   cf_busy_dest: string | null
+  phone: 'desk' | 'browser'
+  /** the browser phone's key (sip_terminals.browser_md5_cred); null: no browser registers it */
+  browser_md5_cred: string | null
   /** its employee may record the organization's prompts by phone: an active admin, or the organization's manager */
   records_prompts?: boolean
 }
@@ -74,7 +77,7 @@ type TerminalTuple = [id: string, organization_id: number, extension: string, na
   rewrite_contact: boolean | null, language: string | null, mailboxes: string | null, md5_cred: string | null, password_digest: string | null,
   realm: string | null, outgoing_cli: string | null, allow_long_distance: boolean, cf_unconditional_enabled: boolean, cf_unconditional_dest: string | null,
   cf_unavailable_enabled: boolean, cf_unavailable_dest: string | null, cf_noanswer_enabled: boolean, cf_noanswer_dest: string | null,
-  cf_noanswer_timeout: number, cf_busy_enabled: boolean, cf_busy_dest: string | null, records_prompts: boolean]
+  cf_noanswer_timeout: number, cf_busy_enabled: boolean, cf_busy_dest: string | null, phone: TerminalWithCredentials['phone'], browser_md5_cred: string | null, records_prompts: boolean]
 
 /**
  * The organizations' terminals with their endpoints and credentials (digests only), for the PBX's
@@ -90,16 +93,16 @@ export async function terminalsWithCredentials (db: AppDb, organizationIds: numb
       e.direct_media = 'yes', e.rtp_symmetric = 'yes', e.force_rport = 'yes', e.rewrite_contact = 'yes', e.language, e.mailboxes,
       a.md5_cred, a.password_digest, a.realm,
       t.outgoing_cli, t.allow_long_distance, t.cf_unconditional_enabled, t.cf_unconditional_dest, t.cf_unavailable_enabled, t.cf_unavailable_dest,
-      t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest,
+      t.cf_noanswer_enabled, t.cf_noanswer_dest, t.cf_noanswer_timeout, t.cf_busy_enabled, t.cf_busy_dest, t.phone, t.browser_md5_cred,
       ${routingEditor.fact}
     from ${sipTerminals} t join ${psEndpoints} e on e.id = t.id join ${psAuths} a on a.id = t.id ${routingEditor.join}
     where t.organization_id in ${organizationIds}`)
   return rows.map(([id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
     language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
-    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, records_prompts]) => ({
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, phone, browser_md5_cred, records_prompts]) => ({
     id, organization_id, extension, name, transport, context, disallow, allow, direct_media, rtp_symmetric, force_rport, rewrite_contact,
     language, mailboxes, md5_cred, password_digest, realm, outgoing_cli, allow_long_distance, cf_unconditional_enabled, cf_unconditional_dest,
-    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, records_prompts,
+    cf_unavailable_enabled, cf_unavailable_dest, cf_noanswer_enabled, cf_noanswer_dest, cf_noanswer_timeout, cf_busy_enabled, cf_busy_dest, phone, browser_md5_cred, records_prompts,
   }))
 }
 
@@ -114,3 +117,24 @@ export async function routingEditorAt (db: AppDb, organizationId: number, termin
 /** whether a terminal may dial long-distance and mobile numbers (false when there is no such terminal) */
 export const terminalAllowsLongDistance = async (db: AppDb, id: string) =>
   (await db.select({ allowed: sipTerminals.allow_long_distance }).from(sipTerminals).where(eq(sipTerminals.id, id)))[0]?.allowed ?? false
+
+/**
+ * New browser keys for the terminals chosen: the MD5 digest of `id:realm:<a random secret>` for a
+ * browser phone with an employee, none otherwise. The secret is kept nowhere: the digest is all a SIP
+ * library needs to answer Asterisk's challenge (JsSIP's `ha1`), and all Asterisk needs to check it.
+ * The row's change marks the PBX changed: the key given out before is void once it is applied.
+ */
+export async function renewBrowserKeys (db: AppDb, of: { terminalId: string } | { employeeId: number }): Promise<void> {
+  const which = 'terminalId' in of ? sql`t.id = ${of.terminalId}` : sql`t.employee_id = ${of.employeeId} and t.phone = 'browser'`
+  await db.execute(sql`
+    update ${sipTerminals} t set browser_md5_cred = case when t.phone = 'browser' and t.employee_id is not null
+      then md5(t.id || ':' || coalesce(a.realm, 'asterisk') || ':' || gen_random_uuid()::text) end
+    from ${psAuths} a where a.id = t.id and ${which}`)
+}
+
+/** an employee's browser phones, with their keys (for that employee's own session only) */
+export const browserPhonesOf = (db: AppDb, employeeId: number) =>
+  selectRows<{ terminal_id: string, extension: string, name: string, realm: string, ha1: string }>(db, sql`
+    select t.id as terminal_id, t.extension, t.name, coalesce(a.realm, 'asterisk') as realm, t.browser_md5_cred as ha1
+    from ${sipTerminals} t join ${psAuths} a on a.id = t.id
+    where t.employee_id = ${employeeId} and t.phone = 'browser' and t.browser_md5_cred is not null order by t.id`)

@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm'
 import { inTransactionOnly, type AppDb, type TxDb } from '../../db/client.js'
 import { psAors, psAuths, psEndpoints, sipTerminals } from '../../db/schema/index.js'
 import { employeeOrganization } from '../employees/queries.js'
+import { renewBrowserKeys } from './queries.js'
 import { lockOrganizationQuota, organizationPrefix, organizationWithTenant } from '../organizations/queries.js'
 
 const terminalColumns = {
@@ -42,6 +43,7 @@ export function createEndpointRepo<D extends AppDb> (db: D) {
       if (Object.keys(endpoint).length > 0) await db.update(psEndpoints).set(endpoint).where(eq(psEndpoints.id, id))
       await db.update(sipTerminals).set({ ...terminal, updated_at: sql`now()` }).where(eq(sipTerminals.id, id))
     },
+    renewBrowserKey: (id: string) => renewBrowserKeys(db, { terminalId: id }),
     setCredentials: async (id: string, credentials: { md5_cred: string, password_digest: string }) => {
       await db.update(psAuths).set({ ...credentials, auth_type: 'digest' }).where(eq(psAuths.id, id))
     },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Id, Nullable, Offset } from '../../lib/common-schemas.js'
+import { Id, Nullable, Offset, OneOf } from '../../lib/common-schemas.js'
+import { phoneKinds } from '../../db/schema/endpoints.js'
 
 /** Values that end up in Asterisk configuration: validated so they cannot open a section or a new line. */
 const ConfigName = (what: string) => Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$', maxLength: 40, description: what })
@@ -10,6 +11,10 @@ const SipPassword = Type.String({ pattern: '^[A-Za-z0-9]{20}$', minLength: 20, m
 const Extension = Type.String({ pattern: '^[0-9]{3}$', minLength: 3, maxLength: 3, description: '3 digits, 000-999' })
 const Cli = Nullable(Type.String({ pattern: '^\\+?[0-9]{3,15}$', maxLength: 16, description: 'caller id number for outgoing calls' }))
 const Mailboxes = Nullable(Type.String({ pattern: '^[A-Za-z0-9_@,.-]{1,40}$', maxLength: 40 }))
+
+const PhoneKind = OneOf(phoneKinds, {
+  description: 'where the phone is: `desk` a SIP phone (the default), `browser` the console over WebRTC (its employee\'s console registers it, with a key of its own: the SIP password is then not accepted)',
+})
 
 const settings = {
   transport: ConfigName('PJSIP transport section'),
@@ -33,6 +38,7 @@ const settings = {
   cf_busy_dest: Destination,
   mailboxes: Mailboxes,
   employee_id: Nullable(Id({ description: 'the employee working at this terminal (an employee of the same organization)' })),
+  phone: PhoneKind,
 }
 
 export const EndpointResponse = Type.Object({
@@ -43,7 +49,7 @@ export const EndpointResponse = Type.Object({
   cf_unavailable_enabled: Type.Boolean(), cf_unavailable_dest: Nullable(Type.String()), cf_noanswer_enabled: Type.Boolean(),
   cf_noanswer_dest: Nullable(Type.String()), cf_noanswer_timeout: Type.Integer(), cf_busy_enabled: Type.Boolean(),
   cf_busy_dest: Nullable(Type.String()), aors: Type.String(), auth: Type.String(), type: Type.String(), mailboxes: Nullable(Type.String()),
-  employee_id: Nullable(Type.Integer()),
+  employee_id: Nullable(Type.Integer()), phone: PhoneKind,
 }, { $id: 'EndpointResponse' })
 
 export const EndpointCreate = Type.Object({

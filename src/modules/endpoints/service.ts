@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import type { Transactional } from '../../db/client.js'
 import type { PbxControl } from '../../integrations/ami/pbx-control.js'
 import type { Principal } from '../../lib/auth.js'
 import { manageableTenant } from '../../lib/tenant.js'
+import { sipCredentials } from '../../lib/sip-digest.js'
 import { ECHO_TEST, internalContext } from '../../integrations/asterisk/names.js'
 import { ConflictError, NotFoundError, RequestValidationError, type FieldError } from '../../lib/errors.js'
 import type { EndpointRepo, EndpointTxRepo, TerminalRow } from './repo.js'
@@ -18,19 +18,6 @@ const endpointDefaults = (prefix: string) => ({
   direct_media: false, rtp_symmetric: true, force_rport: true, rewrite_contact: true, language: 'ru',
 })
 
-/**
- * The digests of `username:realm:password` that SIP digest authentication checks against (RFC 8760),
- * computed once when the password is set: MD5 for every phone, SHA-256 for phones that offer it.
- * Asterisk 22 reads them as `password_digest = <algorithm>:<hex>`; the password itself is not kept.
- */
-export function sipCredentials (id: string, realm: string, password: string) {
-  const credential = `${id}:${realm}:${password}`
-  return {
-    md5_cred: createHash('md5').update(credential).digest('hex'),
-    password_digest: `SHA-256:${createHash('sha256').update(credential).digest('hex')}`,
-  }
-}
-
 export function toEndpointResponse ({ endpoint: e, terminal: t }: TerminalRow): EndpointResponse {
   return {
     id: e.id, name: t.name, tenant_id: t.organization_id, extension: t.extension, context: e.context ?? '', transport: e.transport ?? '',
@@ -41,7 +28,7 @@ export function toEndpointResponse ({ endpoint: e, terminal: t }: TerminalRow): 
     cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
     cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
     cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest,
-    aors: e.aors ?? e.id, auth: e.auth ?? e.id, type: 'endpoint', mailboxes: e.mailboxes, employee_id: t.employee_id,
+    aors: e.aors ?? e.id, auth: e.auth ?? e.id, type: 'endpoint', mailboxes: e.mailboxes, employee_id: t.employee_id, phone: t.phone,
   }
 }
 
@@ -112,6 +99,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, sipServer,
           auth: { id, auth_type: 'digest', username: id, realm: sipRealm, ...sipCredentials(id, sipRealm, input.password) },
           terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
         })
+        await tx.renewBrowserKey(id)
         return id
       })
       return toEndpointResponse(await terminal(tenantId, id))
@@ -122,7 +110,12 @@ export function createEndpointService ({ repo, transaction, sipRealm, sipServer,
       checkForwarding({ ...current, ...input })
       await checkEmployee(tenantId, input.employee_id)
       const { endpoint, terminal: own } = split(input)
-      await transaction((tx) => tx.update(id, endpoint, own))
+      // a browser phone's key changes with its hands: the one given out before is void
+      const changesHands = (input.phone !== undefined && input.phone !== current.phone) || (input.employee_id !== undefined && input.employee_id !== current.employee_id)
+      await transaction(async (tx) => {
+        await tx.update(id, endpoint, own)
+        if (changesHands) await tx.renewBrowserKey(id)
+      })
       return toEndpointResponse(await terminal(tenantId, id))
     },
     async phoneSettings (actor: Principal, tenantId: number) {

@@ -62,11 +62,11 @@ function pbxTerminal (t: TerminalWithCredentials, prefix: string): PbxTerminal {
     id: t.id, extension: t.extension, name: t.name, transport: t.transport ?? 'transport-udp', context: t.context ?? internalContext(prefix),
     disallow: t.disallow ?? 'all', allow: t.allow ?? 'alaw,ulaw', direct_media: t.direct_media === true, rtp_symmetric: t.rtp_symmetric === true,
     force_rport: t.force_rport === true, rewrite_contact: t.rewrite_contact === true, language: t.language ?? 'ru', mailboxes: t.mailboxes,
-    passwordDigests: passwordDigests(t.md5_cred, t.password_digest), realm: t.realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
+    passwordDigests: t.phone === 'browser' && t.browser_md5_cred ? [`MD5:${t.browser_md5_cred}`] : passwordDigests(t.md5_cred, t.password_digest), realm: t.realm ?? 'asterisk', outgoing_cli: t.outgoing_cli, allow_long_distance: t.allow_long_distance,
     cf_unconditional_enabled: t.cf_unconditional_enabled, cf_unconditional_dest: t.cf_unconditional_dest,
     cf_unavailable_enabled: t.cf_unavailable_enabled, cf_unavailable_dest: t.cf_unavailable_dest,
     cf_noanswer_enabled: t.cf_noanswer_enabled, cf_noanswer_dest: t.cf_noanswer_dest, cf_noanswer_timeout: t.cf_noanswer_timeout,
-    cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest, records_prompts: t.records_prompts,
+    cf_busy_enabled: t.cf_busy_enabled, cf_busy_dest: t.cf_busy_dest, records_prompts: t.records_prompts, phone: t.phone,
   }
 }
 

@@ -2239,6 +2239,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/me/phones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in employee's browser phones and the keys their console registers them with (never cached; nobody else's) */
+        get: operations["getMyPhones"];
+        put?: never;
+        post?: never;
+        /** At sign-out: new keys for the employee's browser phones, the ones given out void once the PBX is applied */
+        delete: operations["signOutMyPhones"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents": {
         parameters: {
             query?: never;
@@ -3690,6 +3708,11 @@ export interface components {
             type: string;
             mailboxes: string | null;
             employee_id: number | null;
+            /**
+             * @description where the phone is: `desk` a SIP phone (the default), `browser` the console over WebRTC (its employee's console registers it, with a key of its own: the SIP password is then not accepted)
+             * @enum {string}
+             */
+            phone: "desk" | "browser";
         };
         EndpointCreate: {
             /** @description no control characters, brackets or semicolons */
@@ -3730,6 +3753,11 @@ export interface components {
             mailboxes?: string | null;
             /** @description the employee working at this terminal (an employee of the same organization) */
             employee_id?: number | null;
+            /**
+             * @description where the phone is: `desk` a SIP phone (the default), `browser` the console over WebRTC (its employee's console registers it, with a key of its own: the SIP password is then not accepted)
+             * @enum {string}
+             */
+            phone?: "desk" | "browser";
         };
         EndpointUpdate: {
             /** @description no control characters, brackets or semicolons */
@@ -3766,6 +3794,11 @@ export interface components {
             mailboxes?: string | null;
             /** @description the employee working at this terminal (an employee of the same organization) */
             employee_id?: number | null;
+            /**
+             * @description where the phone is: `desk` a SIP phone (the default), `browser` the console over WebRTC (its employee's console registers it, with a key of its own: the SIP password is then not accepted)
+             * @enum {string}
+             */
+            phone?: "desk" | "browser";
             /** @description not accepted: the extension is part of the terminal id */
             extension?: unknown;
             /** @description not accepted: use PUT .../{endpoint_id}/password */
@@ -4439,6 +4472,21 @@ export interface components {
             /** @description the longest the break may last; null: no limit (the board shows who is over) */
             max_minutes: number | null;
             sort_order: number;
+        };
+        MyPhones: {
+            /** @description Asterisk's WebSocket (PBX_WEBSOCKET_URL); null: not set up on this service, no browser phone can register */
+            websocket_url: string | null;
+            phones: {
+                /** @description the endpoint, the SIP user and the digest's username */
+                terminal_id: string;
+                extension: string;
+                name: string;
+                /** @description the address the phone registers (sip:<terminal_id>@<the WebSocket's host>) */
+                sip_uri: string;
+                realm: string;
+                /** @description the MD5 digest of terminal_id:realm:secret that answers Asterisk's challenge; void at sign-out (DELETE) and when the terminal changes hands */
+                ha1: string;
+            }[];
         };
         LineCallView: {
             /** @description the call's id everywhere: the call events' call_id */
@@ -12083,6 +12131,44 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+        };
+    };
+    getMyPhones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPhones"];
+                };
+            };
+        };
+    };
+    signOutMyPhones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description renewed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
