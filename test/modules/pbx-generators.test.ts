@@ -21,6 +21,8 @@ export const fixture: PbxOrganization[] = [
     // its password was last set before SHA-256 digests were kept
     terminal('101002', '002', { cf_busy_enabled: true, cf_busy_dest: '001', cf_unavailable_enabled: true, cf_unavailable_dest: '554433', passwordDigests: [`MD5:${'5'.repeat(29)}002`] }),
     terminal('101001', '001', { name: 'Старший\n[inject]', cf_unconditional_enabled: true, cf_unconditional_dest: '002', mailboxes: '101001@default' }),
+    // a browser phone: WebRTC, its key's digest alone
+    terminal('101003', '003', { phone: 'browser', passwordDigests: [`MD5:${'b'.repeat(29)}003`] }),
   ] },
 ]
 
@@ -44,7 +46,7 @@ describe('PBX generators', () => {
     const sections = parseConf(generateSip(fixture))
     const byType = (type: string) => sections.filter((s) => s.options.some(([k, v]) => k === 'type' && v === type)).map((s) => s.name)
     const endpoints = byType('endpoint')
-    assert.deepEqual(endpoints, ['101001', '101002', '202001'])
+    assert.deepEqual(endpoints, ['101001', '101002', '101003', '202001'])
     assert.deepEqual(byType('auth'), endpoints)
     assert.deepEqual(byType('aor'), endpoints)
     assert.ok(!sections.some((s) => /evil|inject/.test(s.name)))
@@ -86,7 +88,7 @@ describe('PBX generators', () => {
   it('queues.conf: one queue per organization with its terminals as members', () => {
     const queues = parseConf(generateQueues(fixture)).filter((s) => s.name !== 'general')
     assert.deepEqual(queues.map((q) => q.name), ['org101-queue', 'org202-queue'])
-    assert.deepEqual(queues[0]!.options.filter(([k]) => k === 'member').map(([, v]) => v), ['PJSIP/101001', 'PJSIP/101002'])
+    assert.deepEqual(queues[0]!.options.filter(([k]) => k === 'member').map(([, v]) => v), ['PJSIP/101001', 'PJSIP/101002', 'PJSIP/101003'])
   })
 
   it('extensions.conf: every context an endpoint names exists; every Goto targets a defined context; hints and forwarding', () => {
@@ -112,7 +114,7 @@ describe('PBX generators', () => {
       terminal('909001', '001', { cf_busy_enabled: true, cf_busy_dest: '555' }),
       terminal('909002', '002', { cf_noanswer_enabled: true, cf_noanswer_dest: '87011234567' }),
       terminal('909003', '003', { cf_unavailable_enabled: true, cf_unavailable_dest: '12345' }),
-      terminal('909004', '004', { transport: 'transport-ws' }),
+      terminal('909004', '004', { transport: 'transport-sctp' }),
     ] }]
     const errors = validateModel(broken)
     assert.equal(errors.length, 4, errors.join('\n'))
