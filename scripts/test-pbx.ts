@@ -14,7 +14,9 @@ const tools = pbxTools()
 if ('missing' in tools) process.stdout.write(`test:pbx: no Asterisk to test against (set ${tools.missing}); the suites are skipped\n`)
 
 const { TEST_DATABASE_URL: postgres, ...rest } = process.env
-const runs = [{ name: 'embedded database', env: rest }, ...(postgres && !('missing' in tools) ? [{ name: 'PostgreSQL', env: { ...rest, TEST_DATABASE_URL: postgres } }] : [])]
+// one suite at a time: each starts its own Asterisk, and every Asterisk's SIP is 5060
+const serial = { ...rest, TEST_CONCURRENCY: '1' }
+const runs = [{ name: 'embedded database', env: serial }, ...(postgres && !('missing' in tools) ? [{ name: 'PostgreSQL', env: { ...serial, TEST_DATABASE_URL: postgres } }] : [])]
 let failed = false
 for (const run of runs) {
   process.stdout.write(`== test:pbx on the ${run.name}\n`)
