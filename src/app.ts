@@ -263,7 +263,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       database,
       readiness: { stopping: drain.stopping, appliedMigrations: () => appliedMigrations(database), expectedMigrations: shippedMigrations(), listening: () => listeningOf(database), ami: ami ? amiAnswers(ami) : undefined, warnings: () => [...openAccessWarnings(config), ...recorded.port.warnings()] },
     }),
-    createConsoleModule({ timeZone: config.appeals.timeZone }),
+    createConsoleModule({ timeZone: config.appeals.timeZone, websocketUrl: config.pbx.websocketUrl }),
     createEmployeesModule({ db, accountChanged: auth.port.accountChanged }),
     classifiers,
     regions,

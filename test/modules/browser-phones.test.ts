@@ -129,6 +129,14 @@ describe('the browser phone: a terminal\'s key for its employee\'s console (/api
       assert.equal(res.statusCode, 200, res.body)
       assert.equal(res.json().websocket_url, null)
       assert.equal(res.json().phones.length, 1)
+      const page = await bare.app.inject({ url: '/console/' })
+      assert.match(String(page.headers['content-security-policy']), /connect-src 'self';/, 'nothing but the service')
     } finally { await bare.app.close() }
+  })
+
+  it('the console\'s pages may connect to Asterisk\'s WebSocket and nowhere else', async () => {
+    const page = await t.app.inject({ url: '/console/desk' })
+    assert.equal(page.statusCode, 200, 'the console is built before the tests (scripts/ensure-deps.mjs)')
+    assert.match(String(page.headers['content-security-policy']), /connect-src 'self' wss:\/\/pbx\.centre\.kz:8089;/)
   })
 })

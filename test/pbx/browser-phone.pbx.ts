@@ -4,7 +4,7 @@
 // once the configuration has applied itself, and the new one registers.
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -14,11 +14,17 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
-import { pbxTools, startAsterisk, type Asterisk } from './asterisk.js'
+import { chromium, type Browser } from 'playwright-core'
+import { makeWav, readWav } from '../../src/lib/audio/index.js'
+import { CHROMIUM, CHROMIUM_ARGS, screenshot, signIn } from '../helpers/console.js'
+import { pbxTools, SIP_PORT, startAsterisk, type Asterisk } from './asterisk.js'
+import { operatorPhone, type Phone } from './phone.js'
+import { powerAt, sine } from './tones.js'
 
 const tools = pbxTools()
 const AMI = { username: 'appeals', secret: 'appeals-ami-secret' }
 type Headers = Record<string, string>
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 interface MyPhones { websocket_url: string, phones: { terminal_id: string, sip_uri: string, realm: string, ha1: string }[] }
 
 /** JsSIP as the console runs it, in Node: its WebSocket is the `ws` package's */
@@ -36,7 +42,7 @@ function registration (websocketUrl: string, phone: MyPhones['phones'][number]):
 }
 
 describe('the browser phone on a real Asterisk 22: registered over its WebSocket with the key of the employee\'s session', { skip: 'missing' in tools ? `no Asterisk to test against: set ${tools.missing}` : undefined }, () => {
-  const { asteriskDir } = tools as { asteriskDir: string }
+  const { asteriskDir, pjsua } = tools as { asteriskDir: string, pjsua: string }
   const amiPort = 16_038 + (process.pid % 1000)
   const httpPort = 19_088 + (process.pid % 1000)
   let dir: string
@@ -45,6 +51,10 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   let admin: Headers
   let operator: Headers
   let orgId: number
+  let url: string
+  let operatorLogin: { email: string, password: string }
+  let browser: Browser | undefined
+  const phones: Phone[] = []
   const agents: JsSIP.UA[] = []
 
   const api = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, headers: Headers = admin, payload?: object) => {
@@ -77,7 +87,11 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
     const user = await makeUser(database.db, { role: 'operator', organization_id: org.id })
     operator = await login(t.app, user)
+    operatorLogin = { email: user.email, password: 'Correct-Horse-42' }
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Оператор в браузере', extension: '001', password: 'Abcdefghij0123456789', employee_id: user.id, phone: 'browser' })
+    // a colleague at a desk phone, who calls the browser
+    await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Коллега за столом', extension: '002', password: 'Abcdefghij0123456789' })
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
     asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI })
@@ -85,6 +99,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
 
   after(async () => {
     for (const ua of agents) ua.stop()
+    await browser?.close()
+    for (const p of phones) await p.close().catch(() => {})
     await asterisk?.stop()
     await t?.close()
     if (!process.env.PBX_KEEP) rmSync(dir, { recursive: true, force: true })
@@ -119,5 +135,73 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const now = await register(renewed)
     assert.equal(now.registered, true, now.cause)
     now.ua.stop()
+  })
+
+  it('the console\'s phone in Chromium: registered after sign-in, rings with the caller, answered; each side hears the other\'s tone; hung up', async () => {
+    // Chromium's microphone says 440 Hz; the colleague's desk phone says 1000 Hz and keeps what it hears
+    const microphone = join(dir, 'browser-440.wav')
+    writeFileSync(microphone, makeWav(16_000, sine(16_000, 440, 10)))
+    const colleagueSays = join(dir, 'desk-1000.wav')
+    writeFileSync(colleagueSays, makeWav(8000, sine(8000, 1000, 10)))
+    const heardByDesk = join(dir, 'desk-heard.wav')
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${microphone}`, '--autoplay-policy=no-user-gesture-required'],
+    })
+    const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 1366, height: 850 }, permissions: ['microphone', 'notifications'] })
+    const page = await context.newPage()
+    page.on('pageerror', (err) => { throw err })
+    // the page's own words, printed: a refused connection (its CSP) or a media error is said there first
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') process.stdout.write(`# console: ${m.text().slice(0, 300)}\n`) })
+    const signedIn = Date.now()
+    await signIn(page, url, operatorLogin)
+    const dock = page.getByTestId('phone')
+    await dock.and(page.locator('[data-status=registered]')).waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
+      await screenshot(page, 'browser-phone-not-registered', { viewport: true })
+      throw err
+    })
+    process.stdout.write(`# the browser phone registered ${Date.now() - signedIn} ms after the sign-in was sent\n`)
+    const desk = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', 5251, colleagueSays, { recording: heardByDesk })
+    phones.push(desk)
+    desk.dial(`sip:001@127.0.0.1:${SIP_PORT}`)
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    assert.match(await page.getByTestId('phone-caller').innerText(), /404002/)
+    await screenshot(page, 'browser-phone-ringing', { viewport: true })
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    await desk.waitFor(/state changed to CONFIRMED/, 'the desk phone connected')
+    // what the browser hears: the remote stream's loudest frequency
+    const heard = await eventually(async () => {
+      const found = await page.evaluate(async () => {
+        const audio = document.querySelector('[data-testid=phone-audio]') as HTMLAudioElement | null
+        const stream = audio?.srcObject as MediaStream | null
+        if (!stream) return undefined
+        const context = new AudioContext()
+        const analyser = context.createAnalyser()
+        analyser.fftSize = 8192
+        context.createMediaStreamSource(stream).connect(analyser)
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        const bins = new Float32Array(analyser.frequencyBinCount)
+        analyser.getFloatFrequencyData(bins)
+        let loudest = 1
+        for (let i = 1; i < bins.length; i++) if (bins[i]! > bins[loudest]!) loudest = i
+        await context.close()
+        return { hz: loudest * context.sampleRate / analyser.fftSize, db: bins[loudest]! }
+      })
+      return found && Math.abs(found.hz - 1000) < 20 && found.db > -60 ? found : undefined
+    }, 30_000, 'the desk phone\'s 1000 Hz heard in the browser')
+    process.stdout.write(`# the browser hears ${heard.hz.toFixed(0)} Hz at ${heard.db.toFixed(0)} dB\n`)
+    assert.match(await page.getByTestId('phone-timer').innerText(), /^\d+:\d\d$/)
+    await screenshot(page, 'browser-phone-talking', { viewport: true })
+    await sleep(2000)
+    await page.getByRole('button', { name: 'Завершить' }).click()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await desk.waitFor(/DISCONNECTED/, 'the desk phone hung up on')
+    await desk.close()
+    // what the desk phone heard: the browser's 440 Hz, well above the 1000 Hz it said itself
+    const { pcm } = readWav(readFileSync(heardByDesk))
+    const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2)
+    const spoken = samples.subarray(samples.length - 16_000 * 2)
+    assert.ok(powerAt(spoken, 16_000, 440) > 10 * powerAt(spoken, 16_000, 1000), 'the browser\'s tone heard at the desk')
   })
 })

@@ -51,14 +51,16 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3, { vad = false 
 
 /**
  * an operator's phone: registers its terminal with Asterisk and answers every call at once;
- * `playing`: a WAV it says into every call, over and over (`once`: once); `vad`: it sends nothing while silent
+ * `playing`: a WAV it says into every call, over and over (`once`: once); `recording`: where it keeps what it hears; `vad`: it sends nothing while silent
  * (many desk phones do: a channel that waits for its frames then waits for good)
  */
-export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string, { vad = false, once = false } = {}): Promise<Phone> {
+export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string, { vad = false, once = false, recording }: { vad?: boolean, once?: boolean, recording?: string } = {}): Promise<Phone> {
   const phone = startPjsua(pjsua, [
     `--id=sip:${terminal}@127.0.0.1`, `--registrar=sip:127.0.0.1:${SIP_PORT}`, '--realm=*', `--username=${terminal}`, `--password=${password}`,
     `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', '--auto-answer=200',
     ...(playing ? [`--play-file=${playing}`, '--auto-play', ...(once ? [] : ['--auto-loop'])] : []),
+    // what it hears, into a WAV at its clock's rate (16 kHz)
+    ...(recording ? [`--rec-file=${recording}`, '--auto-rec'] : []),
   ], 3, { vad })
   await phone.waitFor(/registration success/i, `${terminal} registered`)
   return phone

@@ -7,17 +7,22 @@ import { ServiceUnavailableError } from '../../lib/errors.js'
 /** where `npm run console:build` (and `npm start`, when the build is stale) puts the console */
 export const CONSOLE_BUILD = fileURLToPath(new URL('../../../web/dist/', import.meta.url))
 
-// Ant Design writes its styles at run time (<style> elements); everything else comes from this origin
-// media-src blob:: a prompt's recording is fetched with the token and played from an object URL
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+/**
+ * Ant Design writes its styles at run time (<style> elements); everything else comes from this origin.
+ * media-src blob:: a prompt's recording is fetched with the token and played from an object URL;
+ * connect-src: Asterisk's WebSocket, where the browser phones register (PBX_WEBSOCKET_URL), and no other.
+ */
+export const contentSecurityPolicy = (websocketUrl?: string) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'${websocketUrl ? ` ${new URL(websocketUrl).origin}` : ''}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'`
 
 /**
  * The console (DESIGN 8): the single-page application in web/, built into static files and served
  * under /console/. Any other path under /console/ is a page of the application: it gets index.html.
  * The links of the mails (`PUBLIC_URL/invite`, `PUBLIC_URL/reset-password`) lead to its pages.
  */
-const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string }> = async (app, options) => {
+const consoleRoutes: FastifyPluginAsync<{ root?: string, timeZone: string, websocketUrl?: string }> = async (app, options) => {
   const root = options.root ?? CONSOLE_BUILD
+  const CSP = contentSecurityPolicy(options.websocketUrl)
   const hide = { schema: { hide: true } }
   for (const page of ['invite', 'reset-password']) {
     app.get(`/${page}`, hide, async (req, reply) => {

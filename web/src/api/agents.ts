@@ -5,6 +5,9 @@ import { load } from './load'
 // The operator's availability (/api/agents): the desk's switch.
 
 export const myStateQuery = { queryKey: keys.agent.me, queryFn: () => load(api.GET('/api/agents/me')), refetchInterval: 30_000 }
+/** the signed-in employee's browser phones and their keys: asked again only when Asterisk refuses the key (renewed at a sign-out elsewhere) */
+export const myPhonesQuery = { queryKey: keys.agent.phones, queryFn: () => load(api.GET('/api/agents/me/phones')), staleTime: Infinity, gcTime: 0 }
+export type MyPhones = Schemas['MyPhones']
 export const chooseState = (body: { state: 'ready' | 'break', reason?: string }) => load(api.PUT('/api/agents/me', { body }))
 
 export type BreakReason = Schemas['BreakReason']

@@ -47,7 +47,7 @@ export const keys = {
   },
   /** a recording's sound, fetched once: apart from the calls, whose review reads them again */
   recordingSound: (id: number) => ['recording-sound', id],
-  agent: { me: ['agent', 'me'], reasons: ['agent', 'break-reasons'] },
+  agent: { me: ['agent', 'me'], reasons: ['agent', 'break-reasons'], phones: ['agent', 'phones'] },
   /** lines closed at the switch: an organization's lines, a line's history, the board's closed lines */
   lineSwitches: {
     all: ['line-switches'],

@@ -397,6 +397,17 @@ export const kk: Texts = {
     reason: 'Себебі', reasons: { break: 'Үзіліс', lunch: 'Түскі ас', training: 'Оқу', meeting: 'Жиналыс' } as Record<string, string>,
     pbxDown: 'АТС жауап бермейді: күйі белгісіз', pbxNone: 'АТС қосылмаған', supervisorPause: 'АТС-тегі үзіліс: {{reason}}',
   },
+  softphone: {
+    status: {
+      connecting: 'Телефон қосылуда…', registered: 'Телефон дайын', reconnecting: 'АТС-пен байланыс жоқ: қайта қосылуда…',
+      refused: 'АТС телефон кілтін қабылдамады: жаңасын алудамыз…', no_microphone: 'Микрофонға рұқсат жоқ: браузерде консольге микрофонды рұқсат етіңіз',
+      unsupported: 'Бұл браузер қоңырау шала алмайды (WebRTC): консольді Chrome, Edge немесе Firefox-та ашыңыз',
+    } as Record<string, string>,
+    notConfigured: 'Браузердегі телефон серверде бапталмаған: әкімшіге хабарласыңыз (PBX_WEBSOCKET_URL)',
+    incoming: 'Кіріс қоңырау', from: '{{remote}} қоңырау шалуда', answer: 'Жауап беру', decline: 'Қабылдамау', hangUp: 'Аяқтау',
+    mute: 'Микрофонды өшіру', unmute: 'Микрофонды қосу', hold: 'Күтуге қою', unhold: 'Күтуден шығару', held: 'Күтуде',
+    keypad: 'Пернетақта', settings: 'Дыбыс', microphone: 'Микрофон', output: 'Құлаққап немесе динамик', systemDefault: 'Жүйедегідей', retry: 'Қайталау',
+  },
   admin: {
     pickOrganization: 'Ұйымды таңдаңыз', organization: 'Ұйым',
     pages: {

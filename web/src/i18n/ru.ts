@@ -395,6 +395,18 @@ export const ru = {
     reason: 'Причина', reasons: { break: 'Перерыв', lunch: 'Обед', training: 'Обучение', meeting: 'Совещание' } as Record<string, string>,
     pbxDown: 'АТС не отвечает: статус неизвестен', pbxNone: 'АТС не подключена', supervisorPause: 'Пауза на АТС: {{reason}}',
   },
+  /** the browser phone (DESIGN 11): its state, the call's buttons, the sound's devices */
+  softphone: {
+    status: {
+      connecting: 'Телефон подключается…', registered: 'Телефон готов', reconnecting: 'Нет связи с АТС: переподключение…',
+      refused: 'АТС не приняла ключ телефона: получаем новый…', no_microphone: 'Нет доступа к микрофону: разрешите его для консоли в браузере',
+      unsupported: 'Этот браузер не умеет звонить (WebRTC): откройте консоль в Chrome, Edge или Firefox',
+    } as Record<string, string>,
+    notConfigured: 'Телефон в браузере не настроен на сервере: обратитесь к администратору (PBX_WEBSOCKET_URL)',
+    incoming: 'Входящий звонок', from: 'Звонит {{remote}}', answer: 'Ответить', decline: 'Отклонить', hangUp: 'Завершить',
+    mute: 'Выключить микрофон', unmute: 'Включить микрофон', hold: 'Поставить на удержание', unhold: 'Снять с удержания', held: 'На удержании',
+    keypad: 'Клавиатура', settings: 'Звук', microphone: 'Микрофон', output: 'Наушники или динамик', systemDefault: 'Как в системе', retry: 'Повторить',
+  },
   admin: {
     pickOrganization: 'Выберите организацию', organization: 'Организация',
     pages: {

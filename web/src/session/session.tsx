@@ -30,6 +30,9 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
   }, [])
 
   const signOut = useCallback(() => {
+    // the browser phones' keys renewed: one copied from this browser is void (kept alive past the page's change)
+    const token = readSession()?.token
+    if (token) void fetch('/api/agents/me/phones', { method: 'DELETE', headers: { authorization: `Bearer ${token}` }, keepalive: true }).catch(() => {})
     save(null)
     navigate('/signin', { replace: true })
   }, [navigate, save])

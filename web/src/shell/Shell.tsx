@@ -1,9 +1,11 @@
 import { AudioOutlined, DashboardOutlined, FileTextOutlined, InboxOutlined, LogoutOutlined, PhoneOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons'
-import { Alert, Button, Grid, Layout, Menu, Space, Spin, Typography, type MenuProps } from 'antd'
+import { useQuery } from '@tanstack/react-query'
+import { Alert, Button, Grid, Layout, Menu, Space, Spin, Tag, Tooltip, Typography, type MenuProps } from 'antd'
 import { lazy, Suspense } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
+import { myPhonesQuery } from '../api/agents'
 import { LiveProvider, useLiveStatus } from '../live/live'
 import { useSession, type SessionUser } from '../session/session'
 import { useWorkplace } from '../session/workplace'
@@ -14,6 +16,8 @@ import { ADMIN_PAGES, canSeeAdminPage, canUseBoard, canUseDesk, canUseInbox, isE
 
 // the search's dropdown is Ant Design's AutoComplete: fetched after sign-in, not with the sign-in page
 const HeaderSearch = lazy(async () => ({ default: (await import('./HeaderSearch')).HeaderSearch }))
+// the browser phone and its SIP library: fetched only for an employee who has one
+const PhoneDock = lazy(async () => ({ default: (await import('../phone/PhoneDock')).PhoneDock }))
 
 /**
  * The frame of a signed-in user's pages; without a session, sign-in first (and back here after).
@@ -48,6 +52,7 @@ export function Shell ({ bare = false }: { bare?: boolean }) {
             <Suspense fallback={null}><HeaderSearch narrow={narrow} withCitizens={workplace.data?.centre_staff === true} /></Suspense>
           </div>
           <Space size={narrow ? 'small' : 'middle'} style={{ minWidth: 0 }}>
+            <BrowserPhone />
             <LanguageSwitch short={narrow} />
             {/* a long name is cut with an ellipsis (the whole of it in its title), never broken a letter a line */}
             <Typography.Text ellipsis={{ tooltip: userName }} style={{ color: '#fff', maxWidth: narrow ? 96 : 260, display: 'block' }} data-testid='current-user'>
@@ -84,6 +89,17 @@ function menuOf (user: SessionUser, workplace: Workplace | undefined, t: TFuncti
     ...(admin.length > 0 ? [{ key: 'admin', icon: <SettingOutlined aria-hidden />, label: t('nav.admin'), children: admin }] : []),
     { key: '/profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
   ]
+}
+
+/** the employee's browser phone, in the header of every page so that a call survives moving between them */
+function BrowserPhone () {
+  const { t } = useTranslation()
+  const phones = useQuery(myPhonesQuery).data
+  if (!phones || phones.phones.length === 0) return null
+  if (!phones.websocket_url) {
+    return <Tooltip title={t('softphone.notConfigured')}><Tag color='red' icon={<PhoneOutlined aria-hidden />} data-testid='phone-status'>{phones.phones[0]!.extension}</Tag></Tooltip>
+  }
+  return <Suspense fallback={null}><PhoneDock phones={phones} /></Suspense>
 }
 
 /** the live connection's loss said on every page (events are missed meanwhile), gone when it is back */
