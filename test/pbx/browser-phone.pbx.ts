@@ -14,11 +14,11 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { createTestDatabase } from '../helpers/database.js'
 import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { makeWav, readWav } from '../../src/lib/audio/index.js'
 import { CHROMIUM, CHROMIUM_ARGS, screenshot, signIn } from '../helpers/console.js'
-import { pbxTools, SIP_PORT, startAsterisk, type Asterisk } from './asterisk.js'
-import { operatorPhone, type Phone } from './phone.js'
+import { pbxTools, SIP_PORT, startAsterisk, TRUNK_ADDRESS, TRUNK_PORT, type Asterisk } from './asterisk.js'
+import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
 import { powerAt, sine } from './tones.js'
 
 const tools = pbxTools()
@@ -54,6 +54,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   let url: string
   let operatorLogin: { email: string, password: string }
   let browser: Browser | undefined
+  let page: Page
   const phones: Phone[] = []
   const agents: JsSIP.UA[] = []
 
@@ -82,7 +83,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
         PBX_WEBSOCKET_URL: `ws://127.0.0.1:${httpPort}/ws`,
       },
     })
-    const org = await makeOrganization(database.db, { prefix: '404', name: 'Контакт-центр (браузер)' })
+    const org = await makeOrganization(database.db, { prefix: '404', name: 'Контакт-центр (браузер)', modules: ['call_center'] })
     orgId = org.id
     admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
     const user = await makeUser(database.db, { role: 'operator', organization_id: org.id })
@@ -92,6 +93,10 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Оператор в браузере', extension: '001', password: 'Abcdefghij0123456789', employee_id: user.id, phone: 'browser' })
     // a colleague at a desk phone, who calls the browser
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Коллега за столом', extension: '002', password: 'Abcdefghij0123456789' })
+    // the public network's trunk, and the line its calls come to: straight to the organization's queue
+    await api('POST', '/api/trunks/', admin, { name: 'Публичная сеть', mode: 'ip', host: TRUNK_ADDRESS, port: TRUNK_PORT })
+    const queue = (await api('GET', `/api/organizations/${org.id}/queues`))[0].id as number
+    await api('POST', `/api/organizations/${org.id}/lines`, admin, { number: '109', name: 'Единый номер 109', destination: { kind: 'queue', queue_id: queue } })
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
     asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI })
@@ -149,7 +154,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${microphone}`, '--autoplay-policy=no-user-gesture-required'],
     })
     const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 1366, height: 850 }, permissions: ['microphone', 'notifications'] })
-    const page = await context.newPage()
+    page = await context.newPage()
     page.on('pageerror', (err) => { throw err })
     // the page's own words, printed: a refused connection (its CSP) or a media error is said there first
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') process.stdout.write(`# console: ${m.text().slice(0, 300)}\n`) })
@@ -203,5 +208,29 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2)
     const spoken = samples.subarray(samples.length - 16_000 * 2)
     assert.ok(powerAt(spoken, 16_000, 440) > 10 * powerAt(spoken, 16_000, 1000), 'the browser\'s tone heard at the desk')
+  })
+
+  it('a citizen\'s call through the line\'s queue rings the browser phone; answered, the desk pops the citizen and the line\'s record names the terminal, as for a desk phone', async () => {
+    await api('PUT', '/api/agents/me', operator, { state: 'ready' })
+    await page.goto(`${url}/console/desk`)
+    const dock = page.getByTestId('phone')
+    await dock.and(page.locator('[data-status=registered]')).waitFor({ timeout: 30_000 })
+    const citizen = citizenPhone(pjsua, '+77010000001', 5301)
+    phones.push(citizen)
+    citizen.dial(lineUri('109'))
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    assert.match(await page.getByTestId('phone-caller').innerText(), /77010000001/)
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    // the desk's pop, from Asterisk's AgentConnect alone
+    await page.getByTestId('caller').getByText('+77010000001').waitFor({ timeout: 30_000 })
+    await screenshot(page, 'browser-phone-desk-pop', { viewport: true })
+    await sleep(1500)
+    citizen.hangUp()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await citizen.close()
+    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=10')).items as { outcome: string, answered_by: string | null, ended_at: string | null }[])
+      .find((c) => c.ended_at !== null), 30_000, 'the call kept')
+    assert.deepEqual([call.outcome, call.answered_by], ['answered', 'PJSIP/404001'])
   })
 })
