@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import type { ValidateFunction } from 'ajv'
 import type { TObject, TSchema } from 'typebox'
 import { makeAjv } from './lib/validators.js'
+import type { PbxNetwork } from './integrations/asterisk/transports.js'
 import { EnvSchema, LlmProviderSchema, parseDuration, type EnvValues, type LlmProviderValues } from './config/env-schema.js'
 
 export { parseDuration } from './config/env-schema.js'
@@ -96,6 +97,8 @@ export interface Config {
     sipServer?: string
     /** where the browser phones reach Asterisk's WebSocket (ws:// or wss://); unset: none can register */
     websocketUrl?: string
+    /** where the generated transports listen, and what a centre behind a router says outside it */
+    network: PbxNetwork
     /** unset: no Asterisk Manager Interface; reload and status say so */
     ami?: { host: string, port: number, username: string, secret: string, timeoutMs: number, reloadTimeoutMs: number, keepAliveMs: number }
     /** how often the operators' states are checked against an Asterisk restart */
@@ -238,6 +241,26 @@ function appealsConfig (e: EnvValues): Config['appeals'] {
   }
 }
 
+/** the transports' settings, each checked with the others it needs */
+function pbxNetwork (e: EnvValues): PbxNetwork {
+  const tlsSet = [e.PBX_SIP_TLS_BIND, e.PBX_SIP_TLS_CERT, e.PBX_SIP_TLS_KEY].filter((v) => v !== undefined).length
+  if (tlsSet > 0 && tlsSet < 3) {
+    const missing = (['PBX_SIP_TLS_BIND', 'PBX_SIP_TLS_CERT', 'PBX_SIP_TLS_KEY'] as const).find((k) => e[k] === undefined)!
+    throw new ConfigError(missing, 'must be set with the other two of PBX_SIP_TLS_BIND, PBX_SIP_TLS_CERT and PBX_SIP_TLS_KEY', '')
+  }
+  if (e.PBX_EXTERNAL_ADDRESS !== undefined && e.PBX_LOCAL_NETS === undefined) {
+    throw new ConfigError('PBX_LOCAL_NETS', 'must be set when PBX_EXTERNAL_ADDRESS is: without it every phone, the office\'s too, is given the router\'s address', '')
+  }
+  const badNet = e.PBX_LOCAL_NETS?.split(',').find((net) => { const [address, bits] = net.split('/'); return Number(bits) > 32 || address!.split('.').some((o) => Number(o) > 255) })
+  if (badNet) throw new ConfigError('PBX_LOCAL_NETS', 'must be networks of IPv4 addresses (octets to 255) and prefix lengths to 32', badNet)
+  return {
+    sipBind: e.PBX_SIP_BIND,
+    tls: e.PBX_SIP_TLS_BIND === undefined ? undefined : { bind: e.PBX_SIP_TLS_BIND, cert: e.PBX_SIP_TLS_CERT!, key: e.PBX_SIP_TLS_KEY! },
+    websocket: e.PBX_WEBSOCKET_URL?.startsWith('wss:') ? 'wss' : 'ws',
+    external: e.PBX_EXTERNAL_ADDRESS === undefined ? undefined : { address: e.PBX_EXTERNAL_ADDRESS, localNets: e.PBX_LOCAL_NETS!.split(',') },
+  }
+}
+
 function amiConfig (e: EnvValues): Config['pbx']['ami'] {
   if (e.AMI_HOST === undefined) return undefined
   if (!e.AMI_USERNAME) throw new ConfigError('AMI_USERNAME', 'must be set when AMI_HOST is', '')
@@ -364,6 +387,7 @@ export function loadConfig (env: Env = process.env): Config {
       sipRealm: e.PBX_SIP_REALM,
       sipServer: e.PBX_SIP_SERVER,
       websocketUrl: e.PBX_WEBSOCKET_URL,
+      network: pbxNetwork(e),
       ami: amiConfig(e),
       agentRestoreIntervalMs: seconds(e.AGENT_RESTORE_INTERVAL) * 1000,
     },

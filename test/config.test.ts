@@ -32,11 +32,31 @@ describe('configuration', () => {
       [{ PBX_SIP_REALM: 'asterisk\nmd5_cred=x' }, /PBX_SIP_REALM must be 1 to 40 letters/],
       [{ EXT_SYNC_TIMEOUT: '30s' }, /EXT_SYNC_TIMEOUT must be a duration .* of at most 8s/],
       [{ LLM_LOG_PROMPTS: 'yes' }, /LLM_LOG_PROMPTS must be true or false/],
+      [{ PBX_SIP_BIND: '0.0.0.0' }, /PBX_SIP_BIND must be an IP address and a port/],
+      [{ PBX_SIP_BIND: 'pbx.centre.kz:5060' }, /PBX_SIP_BIND must be an IP address and a port/],
+      [{ PBX_SIP_TLS_BIND: '0.0.0.0:5061' }, /PBX_SIP_TLS_CERT must be set with the other two/],
+      [{ PBX_SIP_TLS_BIND: '0.0.0.0:5061', PBX_SIP_TLS_CERT: '/etc/asterisk/keys/pbx.crt' }, /PBX_SIP_TLS_KEY must be set with the other two/],
+      [{ PBX_SIP_TLS_CERT: 'keys/pbx.crt' }, /PBX_SIP_TLS_CERT must be an absolute path/],
+      [{ PBX_EXTERNAL_ADDRESS: '203.0.113.7' }, /PBX_LOCAL_NETS must be set when PBX_EXTERNAL_ADDRESS is/],
+      [{ PBX_EXTERNAL_ADDRESS: '203.0.113.7', PBX_LOCAL_NETS: '10.0.0.0/8,300.1.0.0/16' }, /PBX_LOCAL_NETS must be networks of IPv4 addresses/],
+      [{ PBX_EXTERNAL_ADDRESS: '203.0.113.7', PBX_LOCAL_NETS: '10.0.0.0' }, /PBX_LOCAL_NETS must be networks separated by commas/],
+      [{ PBX_WEBSOCKET_URL: 'https://pbx.centre.kz/ws' }, /PBX_WEBSOCKET_URL must be a ws:\/\/ or wss:\/\/ address/],
     ]
     for (const [env, message] of bad) assert.throws(() => loadConfig(env), message)
     assert.throws(() => loadConfig({ JWT_SECRET: 'short-secret-value' }), (err: Error) =>
       /JWT_SECRET must be at least 32/.test(err.message) && !err.message.includes('short-secret-value'))
     assert.throws(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail' }), (err: Error) => /SMTP_URL/.test(err.message) && !err.message.includes('hunter2'))
+  })
+
+  it('the transports: every address at 5060 unless told; TLS, the WebSocket\'s kind and the router\'s address as given', () => {
+    assert.deepEqual(loadConfig({}).pbx.network, { sipBind: '0.0.0.0:5060', tls: undefined, websocket: 'ws', external: undefined })
+    assert.deepEqual(loadConfig({
+      PBX_SIP_BIND: '10.0.0.5:5060', PBX_SIP_TLS_BIND: '10.0.0.5:5061', PBX_SIP_TLS_CERT: '/etc/asterisk/keys/pbx.crt', PBX_SIP_TLS_KEY: '/etc/asterisk/keys/pbx.key',
+      PBX_WEBSOCKET_URL: 'wss://pbx.centre.kz:8089/ws', PBX_EXTERNAL_ADDRESS: '203.0.113.7', PBX_LOCAL_NETS: '10.0.0.0/8,192.168.0.0/16',
+    }).pbx.network, {
+      sipBind: '10.0.0.5:5060', tls: { bind: '10.0.0.5:5061', cert: '/etc/asterisk/keys/pbx.crt', key: '/etc/asterisk/keys/pbx.key' },
+      websocket: 'wss', external: { address: '203.0.113.7', localNets: ['10.0.0.0/8', '192.168.0.0/16'] },
+    })
   })
 
   it('reads values through the schema: integers, lists, flags, durations; empty means unset', () => {

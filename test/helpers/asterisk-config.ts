@@ -26,7 +26,7 @@ export function parseConf (text: string): ConfSection[] {
  * write, by section type; deprecated ones (`md5_cred`, `auth_type=md5`) are left out on purpose.
  */
 export const asterisk22Options: Record<string, readonly string[]> = {
-  transport: ['type', 'protocol', 'bind', 'local_net', 'external_media_address', 'external_signaling_address'],
+  transport: ['type', 'protocol', 'bind', 'local_net', 'external_media_address', 'external_signaling_address', 'cert_file', 'priv_key_file', 'method'],
   endpoint: ['type', 'transport', 'context', 'disallow', 'allow', 'direct_media', 'rtp_symmetric', 'force_rport', 'rewrite_contact',
     'language', 'aors', 'auth', 'callerid', 'mailboxes', 'set_var', 'webrtc', 'dtls_auto_generate_cert'],
   auth: ['type', 'auth_type', 'username', 'realm', 'password_digest', 'supported_algorithms_uas', 'supported_algorithms_uac', 'nonce_lifetime'],

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
-import { generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization, type PbxTerminal } from '../../src/modules/pbx/generators.js'
+import { defaultPbxOptions, generateExtensions, generateQueues, generateSip, validateModel, type PbxOrganization, type PbxTerminal } from '../../src/modules/pbx/generators.js'
 import { asterisk22Options, digestAlgorithms, parseConf } from '../helpers/asterisk-config.js'
+import type { PbxNetwork } from '../../src/integrations/asterisk/transports.js'
 
 const terminal = (id: string, extension: string, extra: Partial<PbxTerminal> = {}): PbxTerminal => ({
   id, extension, name: `Оператор ${extension}`, transport: 'transport-udp', context: `org${id.slice(0, 3)}-internal`, disallow: 'all', allow: 'alaw,ulaw',
@@ -119,5 +120,30 @@ describe('PBX generators', () => {
     const errors = validateModel(broken)
     assert.equal(errors.length, 4, errors.join('\n'))
     assert.deepEqual(validateModel(fixture), [])
+  })
+
+  it('the transports listen where the deployment says; TLS with its files; a centre behind a router gives its public address outside its networks', () => {
+    const sections = (network?: PbxNetwork) =>
+      parseConf(generateSip([], { ...defaultPbxOptions, network })).filter((s) => s.options.some(([k, v]) => k === 'type' && v === 'transport'))
+    assert.deepEqual(sections().map((s) => [s.name, s.options.find(([k]) => k === 'bind')![1]]),
+      [['transport-udp', '0.0.0.0:5060'], ['transport-tcp', '0.0.0.0:5060'], ['transport-ws', '0.0.0.0']], 'as before: every address')
+    const behindRouter = sections({
+      sipBind: '10.0.0.5:5060', tls: { bind: '10.0.0.5:5061', cert: '/etc/asterisk/keys/pbx.crt', key: '/etc/asterisk/keys/pbx.key' }, websocket: 'wss',
+      external: { address: '203.0.113.7', localNets: ['10.0.0.0/8', '192.168.0.0/16'] },
+    })
+    assert.deepEqual(behindRouter.map((s) => s.name), ['transport-udp', 'transport-tcp', 'transport-tls', 'transport-wss'])
+    const tls = behindRouter.find((s) => s.name === 'transport-tls')!.options
+    assert.deepEqual(tls.filter(([k]) => ['bind', 'cert_file', 'priv_key_file', 'protocol'].includes(k)),
+      [['protocol', 'tls'], ['bind', '10.0.0.5:5061'], ['cert_file', '/etc/asterisk/keys/pbx.crt'], ['priv_key_file', '/etc/asterisk/keys/pbx.key']])
+    for (const name of ['transport-udp', 'transport-tcp', 'transport-tls']) {
+      const options = behindRouter.find((s) => s.name === name)!.options
+      assert.deepEqual(options.filter(([k]) => k.startsWith('external_') || k === 'local_net'), [
+        ['external_media_address', '203.0.113.7'], ['external_signaling_address', '203.0.113.7'], ['local_net', '10.0.0.0/8'], ['local_net', '192.168.0.0/16'],
+      ], name)
+    }
+    // a terminal may name the TLS transport only where there is one
+    const onTls: PbxOrganization[] = [{ id: 9, name: 'x', prefix: '909', areaCode: '7172', localDigits: 6, terminals: [terminal('909001', '001', { transport: 'transport-tls' })] }]
+    assert.equal(validateModel(onTls).length, 1)
+    assert.deepEqual(validateModel(onTls, [], { sipBind: '0.0.0.0:5060', websocket: 'ws', tls: { bind: '0.0.0.0:5061', cert: '/c', key: '/k' } }), [])
   })
 })

@@ -3,6 +3,7 @@
 // session is given, through JsSIP (the console's SIP library); the key renewed at sign-out is void
 // once the configuration has applied itself, and the new one registers.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +23,7 @@ import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
 import { powerAt, sine } from './tones.js'
 
 const tools = pbxTools()
+const TLS_PORT = 5061
 const AMI = { username: 'appeals', secret: 'appeals-ami-secret' }
 type Headers = Record<string, string>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -74,6 +76,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     dir = mkdtempSync(join(tmpdir(), 'appeals-pbx-browser-'))
     const generated = join(dir, 'generated')
     mkdirSync(generated)
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'pbx.key'), '-out', join(dir, 'pbx.crt')], { stdio: 'ignore' })
     const database = await createTestDatabase()
     t = await buildTestApp({
       database,
@@ -81,6 +84,9 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
         PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'),
         PBX_WEBSOCKET_URL: `ws://127.0.0.1:${httpPort}/ws`,
+        // the transports where the deployment says: loopback only, TLS with its own certificate, a router's address for the world outside
+        PBX_SIP_BIND: `127.0.0.1:${SIP_PORT}`, PBX_SIP_TLS_BIND: `127.0.0.1:${TLS_PORT}`, PBX_SIP_TLS_CERT: join(dir, 'pbx.crt'), PBX_SIP_TLS_KEY: join(dir, 'pbx.key'),
+        PBX_EXTERNAL_ADDRESS: '198.51.100.9', PBX_LOCAL_NETS: '127.0.0.0/8,192.0.2.0/24',
       },
     })
     const org = await makeOrganization(database.db, { prefix: '404', name: 'Контакт-центр (браузер)', modules: ['call_center'] })
@@ -91,8 +97,9 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     operatorLogin = { email: user.email, password: 'Correct-Horse-42' }
     url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Оператор в браузере', extension: '001', password: 'Abcdefghij0123456789', employee_id: user.id, phone: 'browser' })
-    // a colleague at a desk phone, who calls the browser
+    // a colleague at a desk phone, who calls the browser; another whose phone speaks TLS
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Коллега за столом', extension: '002', password: 'Abcdefghij0123456789' })
+    await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Телефон с TLS', extension: '003', password: 'Abcdefghij0123456789', transport: 'transport-tls' })
     // the public network's trunk, and the line its calls come to: straight to the organization's queue
     await api('POST', '/api/trunks/', admin, { name: 'Публичная сеть', mode: 'ip', host: TRUNK_ADDRESS, port: TRUNK_PORT })
     const queue = (await api('GET', `/api/organizations/${org.id}/queues`))[0].id as number
@@ -232,5 +239,22 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=10')).items as { outcome: string, answered_by: string | null, ended_at: string | null }[])
       .find((c) => c.ended_at !== null), 30_000, 'the call kept')
     assert.deepEqual([call.outcome, call.answered_by], ['answered', 'PJSIP/404001'])
+  })
+
+  it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {
+    const transports = await asterisk.cli('pjsip show transports')
+    // its columns: the name, the protocol, cos, tos, the address
+    for (const [name, bind] of [['transport-udp', `127.0.0.1:${SIP_PORT}`], ['transport-tcp', `127.0.0.1:${SIP_PORT}`], ['transport-tls', `127.0.0.1:${TLS_PORT}`]] as const) {
+      assert.match(transports, new RegExp(`${name} +\\S+ +\\S+ +\\S+ +${bind.replace(/\./g, '\\.')}\\n`), transports)
+    }
+    const udp = await asterisk.cli('pjsip show transport transport-udp')
+    assert.match(udp, /external_media_address +: 198\.51\.100\.9/)
+    assert.match(udp, /external_signaling_address +: 198\.51\.100\.9/)
+    assert.match(udp, /local_net +: 127\.0\.0\.0\/255\.0\.0\.0\n +local_net +: 192\.0\.2\.0\/255\.255\.255\.0\n/)
+    const secure = await operatorPhone(pjsua, '404003', 'Abcdefghij0123456789', 5261, undefined, { tlsPort: TLS_PORT })
+    phones.push(secure)
+    const contacts = await asterisk.cli('pjsip show contacts')
+    // the column is cut: `transport=TL`
+    assert.match(contacts, /404003\/sip:\S+;transport=tl/i, contacts)
   })
 })

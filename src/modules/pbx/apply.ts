@@ -66,7 +66,7 @@ export interface ApplyResult {
 
 /** an organization's three files, or why it cannot have them */
 function renderOrganization (org: PbxOrganization, settings: PbxOptions): { files: [string, Buffer][] } | { problem: string } {
-  const problems = organizationProblems(org, settings.trunks ?? [])
+  const problems = organizationProblems(org, settings.trunks ?? [], settings.network)
   if (problems.length > 0) return { problem: problems.join('; ') }
   return { files: MAIN_FILES.map((name) => [`orgs/${org.prefix}/${name}`, fileOf(configFiles[name].of(org, settings))]) }
 }
@@ -78,7 +78,7 @@ function mainFiles (prefixes: string[], settings: PbxOptions, places: ApplyPlace
   const include = (path: string) => `#include ${places.asteriskConfigDir}/${path}`
   return MAIN_FILES.map((name) => {
     const file = configFiles[name]
-    return [name, fileOf([...file.shared(), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...prefixes.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)])]
+    return [name, fileOf([...file.shared(settings), ...(name === 'pjsip.conf' ? [include(TRUNKS_FILE)] : []), ...prefixes.map((p) => include(`orgs/${p}/${name}`)), '', ...file.tail(settings)])]
   })
 }
 
@@ -281,7 +281,7 @@ export function createPbxApplier ({ repo, transaction, exclusively, places, cloc
     /** a dry run: every organization's problems, nothing written */
     async check (): Promise<string[]> {
       const { organizations, trunks } = await loadPbxModel(repo)
-      return validateModel(organizations, trunks)
+      return validateModel(organizations, trunks, (await options()).network)
     },
   }
 }

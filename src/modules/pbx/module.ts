@@ -30,7 +30,7 @@ export function createPbxModule (deps: { database: Database, clock: Clock, pbx: 
   const db = deps.database.db
   const repo = createPbxRepo(db)
   const service = createPbxService({
-    repo, transaction: transactional(db, createPbxRepo), exclusively: (work) => deps.database.exclusively(GENERATION_LOCK, 0, work), log: deps.log, configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir,
+    repo, transaction: transactional(db, createPbxRepo), exclusively: (work) => deps.database.exclusively(GENERATION_LOCK, 0, work), log: deps.log, configDir: deps.pbx.configDir, asteriskConfigDir: deps.pbx.asteriskConfigDir, soundsDir: deps.pbx.soundsDir, recordingsDir: deps.pbx.recordingsDir, network: deps.pbx.network,
     backupRetention: deps.pbx.backupRetention, clock: deps.clock, control: deps.control, calendar: deps.calendar.current, reloaded: deps.reloaded,
     asteriskLog: deps.pbx.asteriskLog === undefined ? undefined : openAsteriskLog(deps.pbx.asteriskLog),
   })

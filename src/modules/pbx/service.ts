@@ -8,6 +8,7 @@ import { localDate, type WorkingCalendar } from '../calendar/index.js'
 import { PBX_SCOPE_EVERY_ORGANIZATION, PBX_SCOPE_SHARED } from '../../db/schema/pbx.js'
 import { createPbxApplier, RELOAD_COMMANDS, type ReloadModule } from './apply.js'
 import { dialplanCalendar } from './call-flow.js'
+import type { PbxNetwork } from '../../integrations/asterisk/transports.js'
 import { configFiles, defaultPbxOptions, extensionsConfig, queuesConfig, sipConfig, type PbxOptions, type PbxOrganization } from './generators.js'
 import { wholeText } from './config-text.js'
 import { loadPbxModel, withMaskedCredentials } from './model.js'
@@ -28,7 +29,7 @@ const joinedOrNull = (messages: string[]) => (messages.length > 0 ? messages.joi
 
 const NO_AMI = 'Asterisk Manager Interface is not configured (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
-export function createPbxService ({ repo, transaction, exclusively, log, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, asteriskLog, calendar, reloaded }: {
+export function createPbxService ({ repo, transaction, exclusively, log, configDir, asteriskConfigDir, soundsDir, recordingsDir, backupRetention = 20, clock, control, asteriskLog, calendar, reloaded, network }: {
   repo: PbxRepo
   transaction: Transactional<PbxTxRepo>
   /** `work` while no other instance writes the configuration */
@@ -41,6 +42,8 @@ export function createPbxService ({ repo, transaction, exclusively, log, configD
   soundsDir: string
   /** where the dialplan has Asterisk record the calls; absent: nothing is recorded */
   recordingsDir?: string
+  /** where the transports listen (PBX_SIP_BIND and the others) */
+  network?: PbxNetwork
   /** the centre's working calendar (schedules that follow it are written out from it) */
   calendar: () => Promise<WorkingCalendar>
   /** backups kept (PBX_BACKUP_RETENTION) */
@@ -68,7 +71,7 @@ export function createPbxService ({ repo, transaction, exclusively, log, configD
   /** read before a generation reads the database: the calendar's kept copy refills through the plain handle */
   async function options (): Promise<PbxOptions> {
     const current = await calendar()
-    return { ...defaultPbxOptions, recordingsDir, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
+    return { ...defaultPbxOptions, recordingsDir, network, calendar: dialplanCalendar(current, Number(localDate(current.timeZone, clock()).slice(0, 4))) }
   }
 
   const applier = createPbxApplier({ repo, transaction, exclusively, log, places: { configDir, asteriskConfigDir, soundsDir, backupRetention }, clock, control, asteriskLog, options, reloaded })
