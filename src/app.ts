@@ -270,7 +270,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     createReferencesModule({ db, regions: regions.port, clock }),
     createOrganizationsModule({ db, clock, extSync: config.extSync, log, metrics }),
     createPlatformModule({ db, clock, cellId: config.cellId }),
-    createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, sipServer: config.pbx.sipServer, control }),
+    createEndpointsModule({ db, sipRealm: config.pbx.sipRealm, sipServer: config.pbx.sipServer, websocketUrl: config.pbx.websocketUrl, control }),
     trunks.createTrunksModule({ db, control }),
     routing,
     lineSwitches,

@@ -7,8 +7,8 @@ import routes from './routes.js'
 import { createEndpointService } from './service.js'
 
 /** the SIP terminals of each tenant; their registrations come from Asterisk when AMI is configured */
-export function createEndpointsModule (deps: { db: AppDb, sipRealm: string, sipServer?: string, control?: PbxControl }): ServiceModule {
-  const service = createEndpointService({ repo: createEndpointRepo(deps.db), transaction: transactional(deps.db, createEndpointRepo), sipRealm: deps.sipRealm, sipServer: deps.sipServer, control: deps.control })
+export function createEndpointsModule (deps: { db: AppDb, sipRealm: string, sipServer?: string, websocketUrl?: string, control?: PbxControl }): ServiceModule {
+  const service = createEndpointService({ repo: createEndpointRepo(deps.db), transaction: transactional(deps.db, createEndpointRepo), sipRealm: deps.sipRealm, sipServer: deps.sipServer, websocketUrl: deps.websocketUrl, control: deps.control })
   return {
     port: undefined,
     async register (app) {

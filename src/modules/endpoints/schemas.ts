@@ -95,6 +95,7 @@ export const PhoneSettings = Type.Object({
   port: Type.Integer(),
   realm: Type.String({ description: 'the realm of the digest credentials' }),
   echo_test: Type.String({ description: 'what a phone dials to hear itself back' }),
+  websocket_url: Nullable(Type.String({ description: 'where the browser phones register (PBX_WEBSOCKET_URL); null: not configured' })),
 }, { $id: 'PhoneSettings' })
 
 export const schemas = [EndpointResponse, EndpointCreate, EndpointUpdate, EndpointPasswordUpdate, EndpointsStatus, PhoneSettings]

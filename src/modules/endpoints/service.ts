@@ -54,7 +54,7 @@ function split (input: Partial<EndpointCreate>) {
   return { endpoint, terminal }
 }
 
-export function createEndpointService ({ repo, transaction, sipRealm, sipServer, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, sipServer?: string, control?: Pick<PbxControl, 'endpointStates'> }) {
+export function createEndpointService ({ repo, transaction, sipRealm, sipServer, websocketUrl, control }: { repo: EndpointRepo, transaction: Transactional<EndpointTxRepo>, sipRealm: string, sipServer?: string, websocketUrl?: string, control?: Pick<PbxControl, 'endpointStates'> }) {
   const [serverHost, serverPort] = sipServer?.split(':') ?? []
   const tenant = (actor: Principal, tenantId: number) => manageableTenant(actor, tenantId, repo.organization, 'its SIP terminals')
   async function checkEmployee (tenantId: number, employeeId: number | null | undefined): Promise<void> {
@@ -120,7 +120,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, sipServer,
     },
     async phoneSettings (actor: Principal, tenantId: number) {
       await tenant(actor, tenantId)
-      return { server: serverHost ?? null, port: serverPort ? Number(serverPort) : 5060, realm: sipRealm, echo_test: ECHO_TEST }
+      return { server: serverHost ?? null, port: serverPort ? Number(serverPort) : 5060, realm: sipRealm, echo_test: ECHO_TEST, websocket_url: websocketUrl ?? null }
     },
     async setPassword (actor: Principal, tenantId: number, id: string, password: string) {
       await tenant(actor, tenantId)

@@ -3831,6 +3831,8 @@ export interface components {
             realm: string;
             /** @description what a phone dials to hear itself back */
             echo_test: string;
+            /** @description where the browser phones register (PBX_WEBSOCKET_URL); null: not configured */
+            websocket_url: string | null;
         };
         TrunkResponse: {
             id: number;

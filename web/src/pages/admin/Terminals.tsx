@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Checkbox, Col, Empty, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Checkbox, Col, Empty, Form, Input, Modal, Popconfirm, Radio, Row, Select, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
@@ -38,7 +38,7 @@ export function Terminals () {
   const [params, setParams] = useSearchParams()
   const tenant = Number(params.get('organization')) || user?.organization_id || undefined
   const [editing, setEditing] = useState<Endpoint | 'new'>()
-  const [shown, setShown] = useState<{ name: string, password: string, id?: string, transport?: string }>()
+  const [shown, setShown] = useState<{ name: string, password: string, id?: string, transport?: string, phone?: Endpoint['phone'] }>()
   const [phoneOf, setPhoneOf] = useState<Endpoint>()
   const queries = useQueryClient()
   const { message } = App.useApp()
@@ -54,7 +54,7 @@ export function Terminals () {
     mutationFn: async (e: Endpoint) => {
       const password = generatePassword()
       await setEndpointPassword(tenant!, e.id, password)
-      return { name: e.name, password, id: e.id, transport: e.transport }
+      return { name: e.name, password, id: e.id, transport: e.transport, phone: e.phone }
     },
     onSuccess: setShown,
     onError: () => { void message.error(t('common.networkError')) },
@@ -84,6 +84,7 @@ export function Terminals () {
             { title: t('terminals.name'), dataIndex: 'name' },
             { title: t('terminals.extension'), dataIndex: 'extension' },
             { title: t('terminals.employee'), dataIndex: 'employee_id', render: (id: number | null) => (id === null ? '—' : employeeName.get(id) ?? '—') },
+            { title: t('terminals.phone'), dataIndex: 'phone', render: (phone: Endpoint['phone']) => <Tag color={phone === 'browser' ? 'blue' : 'default'}>{t(`terminals.phones.${phone}`)}</Tag> },
             {
               title: t('terminals.registration'), key: 'registered', render: (_, e) => {
                 const s = registered.get(e.id)
@@ -118,7 +119,7 @@ export function Terminals () {
       <Modal open={shown !== undefined} title={t('terminals.passwordTitle', { name: shown?.name })} onCancel={() => setShown(undefined)} footer={<Button type='primary' onClick={() => setShown(undefined)}>{t('terminals.passwordSaved')}</Button>}>
         <Alert type='warning' showIcon message={t('terminals.passwordOnce')} style={{ marginBottom: 12 }} />
         <Typography.Paragraph copyable={{ text: shown?.password }} code style={{ fontSize: 18 }} data-testid='terminal-password'>{shown?.password}</Typography.Paragraph>
-        {shown?.id && tenant !== undefined && <PhoneSettings tenant={tenant} terminal={{ id: shown.id, transport: shown.transport ?? 'transport-udp' }} password={shown.password} />}
+        {shown?.id && tenant !== undefined && <PhoneSettings tenant={tenant} terminal={{ id: shown.id, transport: shown.transport ?? 'transport-udp', phone: shown.phone }} password={shown.password} />}
       </Modal>
       <Modal open={phoneOf !== undefined} title={t('phone.title', { name: phoneOf?.name })} onCancel={() => setPhoneOf(undefined)} footer={<Button onClick={() => setPhoneOf(undefined)}>{t('phone.close')}</Button>} width={560}>
         {phoneOf && tenant !== undefined && <PhoneSettings tenant={tenant} terminal={phoneOf} />}
@@ -127,19 +128,21 @@ export function Terminals () {
   )
 }
 
-function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number, endpoint?: Endpoint, onClose: () => void, onSaved: (created?: { name: string, password: string, id: string, transport: string }) => void }) {
+function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number, endpoint?: Endpoint, onClose: () => void, onSaved: (created?: { name: string, password: string, id: string, transport: string, phone: Endpoint['phone'] }) => void }) {
   const { t } = useTranslation()
   const employees = useQuery(employeesOfQuery(tenant))
   const { form, busy, error, handleSubmit } = useFormSubmit({
     send: async (values: EndpointValues) => {
       const body = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? null : v])) as EndpointValues
       if (endpoint) {
-        await updateEndpoint(tenant, endpoint.id, body)
+        // the extension is part of the terminal's id: shown, never sent again (the service refuses it)
+        const { extension: _extension, ...changes } = body
+        await updateEndpoint(tenant, endpoint.id, changes)
         return undefined
       }
       const password = generatePassword()
       const created = await createEndpoint(tenant, { ...body, password } as Schemas['EndpointCreate'])
-      return { name: values.name!, password, id: created.id, transport: created.transport }
+      return { name: values.name!, password, id: created.id, transport: created.transport, phone: created.phone }
     },
     onDone: onSaved,
   })
@@ -151,7 +154,7 @@ function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number,
       okText={t('common.save')} cancelText={t('common.cancel')} onOk={() => form.submit()} okButtonProps={{ loading: busy }}
     >
       {error && <Alert type='error' showIcon message={error} role='alert' style={{ marginBottom: 12 }} />}
-      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={endpoint ?? { allow_long_distance: false, cf_noanswer_timeout: 20 }}>
+      <Form form={form} layout='vertical' onFinish={handleSubmit} initialValues={endpoint ?? { allow_long_distance: false, cf_noanswer_timeout: 20, phone: 'desk' }}>
         <Row gutter={12}>
           <Col span={14}><Form.Item name='name' label={t('terminals.name')} rules={[required, { max: 100 }, { validator: async (_, v?: string) => { if (v && !safeName(v)) throw new Error(t('terminals.badName')) } }]}><Input /></Form.Item></Col>
           <Col span={10}>
@@ -165,6 +168,11 @@ function EndpointForm ({ tenant, endpoint, onClose, onSaved }: { tenant: number,
             </Form.Item>
           </Col>
           <Col span={10}><Form.Item name='outgoing_cli' label={t('terminals.outgoingCli')} rules={[number]}><Input /></Form.Item></Col>
+          <Col span={24}>
+            <Form.Item name='phone' label={t('terminals.phone')} extra={t('terminals.phoneHint')}>
+              <Radio.Group options={[{ value: 'desk', label: t('terminals.phones.desk') }, { value: 'browser', label: t('terminals.phones.browser') }]} />
+            </Form.Item>
+          </Col>
         </Row>
         <Form.Item name='allow_long_distance' valuePropName='checked'><Checkbox>{t('terminals.longDistance')}</Checkbox></Form.Item>
         <Typography.Title level={5}>{t('terminals.forwarding')}</Typography.Title>
