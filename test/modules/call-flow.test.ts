@@ -133,7 +133,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.deepEqual(stepsOf(text, menu, 't'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: timeout)`, 'n,Goto(org101-queue,s,1)'])
     // a wrong digit: the menu again while it has attempts left, as for no digit
     assert.deepEqual(stepsOf(text, menu, 'i'), ['1,GotoIf($[${APPEALS_TRIES} < 3]?s,prompt)', `n,UserEvent(AppealsCall,Menu: ${ids.menu},Exit: invalid)`, 'n,UserEvent(AppealsCall,Sent: announced)', `n,Playback(appeals/org101/${ids.prompt})`, 'n,Hangup()'])
-    assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow; the answering operator\'s channel runs the recording')
+    assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},t,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'], 'after its maximum wait the overflow; the answering operator\'s channel runs the recording')
     assert.deepEqual(stepsOf(text, 'org101-internal', '0'), ['1,Goto(org101-queue,s,1)'], 'a terminal dialling 0 reaches the default queue')
   })
 
@@ -196,7 +196,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.deepEqual([res.json().rating_prompt_id, res.json().rating_timeout], [ids.prompt, 7])
     const text = await preview('extensions')
     assert.deepEqual(stepsOf(text, `org101-q${ids.queue}`, 's'), [
-      `1,Queue(org101-q${ids.queue},c,,,600,,appeals-record)`, 'n,GotoIf($["${MEMBERINTERFACE}" != ""]?rating)', 'n,Goto(org101-queue,s,1)',
+      `1,Queue(org101-q${ids.queue},tc,,,600,,appeals-record)`, 'n,GotoIf($["${MEMBERINTERFACE}" != ""]?rating)', 'n,Goto(org101-queue,s,1)',
       `n(rating),Read(APPEALS_RATING,appeals/org101/${ids.prompt},1,,1,7)`, 'n,GotoIf($[${REGEX("^[1-5]$" ${APPEALS_RATING})}]?rated)', 'n,Hangup()',
       'n(rated),UserEvent(AppealsCall,Rating: ${APPEALS_RATING})', 'n,Hangup()',
     ])
@@ -209,7 +209,7 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     res = await call('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: 999_999 })
     assert.equal(res.statusCode, 409, res.body)
     assert.equal((await call('PUT', `${base}/queues/${ids.queue}`, { rating_prompt_id: null })).statusCode, 200)
-    assert.deepEqual(stepsOf(await preview('extensions'), `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'])
+    assert.deepEqual(stepsOf(await preview('extensions'), `org101-q${ids.queue}`, 's'), [`1,Queue(org101-q${ids.queue},t,,,600,,appeals-record)`, 'n,Goto(org101-queue,s,1)'])
   })
 
   it('schedules: weekly hours by GotoIfTime in TIME_ZONE, the calendar as one subroutine with its dated exceptions; a calendar edit shows', async () => {

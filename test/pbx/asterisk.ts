@@ -106,7 +106,7 @@ deny = 0.0.0.0/0.0.0.0
 permit = 127.0.0.1/255.255.255.255
 ; the permissions of docs/deployment.md
 read = system,call,agent,user,reporting
-write = system,command,agent,reporting,originate
+write = system,command,agent,reporting,originate,call
 ${(o.extraAmiUsers ?? []).map((u) => `\n[${u.username}]\nsecret = ${u.secret}\npermit = 127.0.0.1/255.255.255.255\nread = all\nwrite = all\n`).join('')}`,
     'http.conf': `[general]\nenabled = yes\nbindaddr = 127.0.0.1\nbindport = ${o.httpPort}\n`,
     'pjsip.conf': `#include ${join(o.generatedDir, 'pjsip.conf')}
@@ -117,7 +117,8 @@ ${(o.extraAmiUsers ?? []).map((u) => `\n[${u.username}]\nsecret = ${u.secret}\np
     'indications.conf': '[general]\ncountry = kz\n\n[kz]\ndescription = Kazakhstan\nringcadence = 1000,4000\ndial = 425\nbusy = 425/350,0/350\nring = 425/1000,0/4000\ncongestion = 425/175,0/175\n',
     'cdr.conf': '[general]\nenable = no\n',
     'cel.conf': '[general]\nenable = no\n',
-    'features.conf': '[general]\n',
+    // the attended transfer's code (Atxfer simulates it), as docs/deployment.md asks; no "transfer" prompt (this Asterisk has no core sounds)
+    'features.conf': '[general]\ntransferannouncesound =\n\n[featuremap]\natxfer = *2\n',
     'ccss.conf': '[general]\n',
     'acl.conf': '',
     'udptl.conf': '[general]\n',

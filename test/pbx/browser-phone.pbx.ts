@@ -82,7 +82,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       database,
       env: {
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
-        PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'),
+        PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'),
         PBX_WEBSOCKET_URL: `ws://127.0.0.1:${httpPort}/ws`,
         // the transports where the deployment says: loopback only, TLS with its own certificate, a router's address for the world outside
         PBX_SIP_BIND: `127.0.0.1:${SIP_PORT}`, PBX_SIP_TLS_BIND: `127.0.0.1:${TLS_PORT}`, PBX_SIP_TLS_CERT: join(dir, 'pbx.crt'), PBX_SIP_TLS_KEY: join(dir, 'pbx.key'),
@@ -239,6 +239,93 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=10')).items as { outcome: string, answered_by: string | null, ended_at: string | null }[])
       .find((c) => c.ended_at !== null), 30_000, 'the call kept')
     assert.deepEqual([call.outcome, call.answered_by], ['answered', 'PJSIP/404001'])
+  })
+
+  /** the colleague's desk phone, registered once the browser has the call (a member of the queue too, it would take it first) */
+  const colleagueAt = async (port: number) => {
+    const phone = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', port)
+    phones.push(phone)
+    return phone
+  }
+
+  it('passed on from the console: blind to a colleague\'s desk phone (the browser is free, the citizen talks to the colleague); the refusals in words', async () => {
+    const transfer = (payload: object) => t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload })
+    const notInCall = await transfer({ mode: 'blind', to: 'terminal', extension: '002' })
+    assert.deepEqual([notInCall.statusCode, notInCall.json().code], [409, 'not_in_call'], notInCall.body)
+    const dock = page.getByTestId('phone')
+    const citizen = citizenPhone(pjsua, '+77010000001', 5302)
+    phones.push(citizen)
+    citizen.dial(lineUri('109'))
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    const colleague = await colleagueAt(5271)
+    for (const [payload, status, code] of [
+      [{ mode: 'blind', to: 'terminal', extension: '009' }, 404, undefined],
+      [{ mode: 'blind', to: 'terminal', extension: '001' }, 409, 'own_terminal'],
+      [{ mode: 'blind', to: 'terminal' }, 422, undefined],
+      [{ mode: 'blind', to: 'line', number: '555' }, 404, undefined],
+    ] as const) {
+      const res = await transfer(payload)
+      assert.equal(res.statusCode, status, `${JSON.stringify(payload)}: ${res.body}`)
+      if (code) assert.equal(res.json().code, code)
+    }
+    const passed = await transfer({ mode: 'blind', to: 'terminal', extension: '002' })
+    assert.equal(passed.statusCode, 202, passed.body)
+    assert.equal(passed.json().to, '002@org404-internal')
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague talks to the citizen')
+    await sleep(1000)
+    assert.doesNotMatch(citizen.output(), /DISCONNECTED/, 'the citizen is still on the line')
+    citizen.hangUp()
+    await colleague.waitFor(/DISCONNECTED/, 'the colleague hung up on')
+    await citizen.close()
+    await colleague.close()
+  })
+
+  it('attended from the console: the operator consults the colleague with the citizen on hold, then completes; cancelled, the citizen is back', async () => {
+    const dock = page.getByTestId('phone')
+    const transfer = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, headers: operator, ...(payload ? { payload } : {}) })
+    const call = async (port: number) => {
+      const citizen = citizenPhone(pjsua, '+77010000001', port)
+      phones.push(citizen)
+      citizen.dial(lineUri('109'))
+      await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+      await page.getByRole('button', { name: 'Ответить' }).click()
+      await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+      return citizen
+    }
+    // cancelled: the consultation ends, the operator has the citizen back
+    const first = await call(5303)
+    const colleague = await colleagueAt(5281)
+    const heardBefore = colleague.output().length
+    const consulting = await transfer('/api/calls/transfer', { mode: 'attended', to: 'terminal', extension: '002' })
+    assert.equal(consulting.statusCode, 202, consulting.body)
+    await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague consulted', 30_000, heardBefore)
+    const cancelled = await transfer('/api/calls/transfer/cancel')
+    assert.equal(cancelled.statusCode, 202, cancelled.body)
+    await colleague.waitFor(/DISCONNECTED/, 'the consultation ended', 30_000, heardBefore)
+    assert.equal(await dock.getAttribute('data-call'), 'talking', 'the operator still has the citizen')
+    first.hangUp()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await first.close()
+    await colleague.close()
+    // completed: the operator leaves, the citizen and the colleague talk
+    const second = await call(5304)
+    const colleagueAgain = await colleagueAt(5291)
+    const heardSecond = 0
+    assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'terminal', extension: '002' })).statusCode, 202)
+    await colleagueAgain.waitFor(/state changed to CONFIRMED/, 'the colleague consulted', 30_000, heardSecond)
+    const completed = await transfer('/api/calls/transfer/complete')
+    assert.equal(completed.statusCode, 202, completed.body)
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await sleep(1000)
+    assert.doesNotMatch(second.output(), /DISCONNECTED/, 'the citizen is still on the line, with the colleague')
+    assert.doesNotMatch(colleagueAgain.output(), /DISCONNECTED/)
+    second.hangUp()
+    await colleagueAgain.waitFor(/DISCONNECTED/, 'the colleague hung up on')
+    await second.close()
+    await colleagueAgain.close()
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {

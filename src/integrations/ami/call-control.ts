@@ -1,4 +1,4 @@
-import { AmiError, type AmiClient } from './client.js'
+import { AmiError, AmiRefusal, type AmiClient } from './client.js'
 import { field } from './protocol.js'
 
 /** how a supervisor joins an operator's call (ChanSpy): hears it, speaks to the operator alone, or to both */
@@ -35,14 +35,22 @@ export interface CallControl {
   originate: (order: CallOrder) => Promise<void>
   /** rings `channel`; once answered it joins the call of the channels whose names begin with `target` (`PJSIP/<terminal>-`) */
   spy: (order: Omit<CallOrder, 'context' | 'exten' | 'variables' | 'channelId'> & { target: string, mode: SpyMode }) => Promise<void>
+  /** the party talking with `channel` goes to `exten@context`; `channel` is hung up (BlindTransfer) */
+  blindTransfer: (channel: string, context: string, exten: string) => Promise<void>
+  /** `channel` consults `exten@context` while its party waits on hold; the transfer completes when `channel` hangs up (Atxfer) */
+  attendedTransfer: (channel: string, context: string, exten: string) => Promise<void>
+  /** the consultation ended: `channel` is back with the party it put on hold (CancelAtxfer) */
+  cancelTransfer: (channel: string) => Promise<void>
+  hangUp: (channel: string) => Promise<void>
 }
 
 /** Originate, Async: Asterisk answers at once; the call's progress is in its events, keyed by `channelId` */
 export function amiCallControl (ami: AmiClient): CallControl {
-  async function originate (fields: Record<string, string>): Promise<void> {
-    const response = await ami.action({ Action: 'Originate', Async: 'true', ...fields })
-    if (field(response, 'Response') !== 'Success') throw new AmiError(`Originate: ${field(response, 'Message') ?? 'refused'}`)
+  async function act (fields: Record<string, string>): Promise<void> {
+    const response = await ami.action(fields)
+    if (field(response, 'Response') !== 'Success') throw new AmiRefusal(`${fields.Action}: ${field(response, 'Message') ?? 'refused'}`)
   }
+  const originate = (fields: Record<string, string>) => act({ Action: 'Originate', Async: 'true', ...fields })
   const common = (o: Pick<CallOrder, 'channel' | 'callerId' | 'channelId' | 'ringSeconds'>) =>
     ({ Channel: o.channel, CallerID: o.callerId, Timeout: String(o.ringSeconds * 1000), ...(o.channelId ? { ChannelId: o.channelId } : {}) })
   return {
@@ -65,5 +73,9 @@ export function amiCallControl (ami: AmiClient): CallControl {
       ...(o.variables && Object.keys(o.variables).length > 0 ? { Variable: Object.entries(o.variables).map(([k, v]) => `${k}=${v}`).join(',') } : {}),
     }),
     spy: (o) => originate({ ...common(o), Application: 'ChanSpy', Data: `${o.target},${SPY_OPTIONS[o.mode]}` }),
+    blindTransfer: (channel, context, exten) => act({ Action: 'BlindTransfer', Channel: channel, Context: context, Exten: exten }),
+    attendedTransfer: (channel, context, exten) => act({ Action: 'Atxfer', Channel: channel, Context: context, Exten: exten }),
+    cancelTransfer: (channel) => act({ Action: 'CancelAtxfer', Channel: channel }),
+    hangUp: (channel) => act({ Action: 'Hangup', Channel: channel }),
   }
 }

@@ -40,6 +40,8 @@ const BANNER = /^Asterisk Call Manager\/[\d.]+$/
 const MAX_BACKOFF_MS = 30_000
 
 export class AmiError extends Error {}
+/** Asterisk answered, and said no (`Response: Error`): the request's fault, not the connection's */
+export class AmiRefusal extends AmiError {}
 
 /**
  * A small AMI client: one connection, opened on demand and logged in with `Events: off`; actions

@@ -106,3 +106,7 @@ export async function lineSchedule (db: AppDb, number: string): Promise<{ kind: 
     : []
   return { kind: line.kind, hours }
 }
+
+/** an inbound line by its number (a call passed on to an organization's line) */
+export const lineByNumber = async (db: AppDb, number: string) =>
+  (await db.select({ id: inboundLines.id, organization_id: inboundLines.organization_id, name: inboundLines.name }).from(inboundLines).where(eq(inboundLines.number, number)))[0]

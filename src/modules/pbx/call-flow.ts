@@ -87,7 +87,8 @@ function queueContext (org: FlowOrganization, q: Queue): string[] {
   const name = queueName(org.prefix, q)
   const rating = ratingPrompt(org, q)
   const callback = callbackOffer(org, q)
-  const args = [name, rating ? 'c' : '', '', '', q.max_wait ? String(q.max_wait) : '', '', org.records ? RECORD_CONTEXT : '']
+  // t: the operator may pass the caller on (the console's transfers are Asterisk's, Atxfer needs it); c: the caller goes on to the rating
+  const args = [name, `t${rating ? 'c' : ''}`, '', '', q.max_wait ? String(q.max_wait) : '', '', org.records ? RECORD_CONTEXT : '']
   while (args.at(-1) === '') args.pop()
   const rated: Step[] = rating
     ? [...labelled('rating', [`Read(APPEALS_RATING,${rating},1,,1,${q.rating_timeout})`, 'GotoIf($[${REGEX("^[1-5]$" ${APPEALS_RATING})}]?rated)', 'Hangup()']),

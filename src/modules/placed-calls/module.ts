@@ -12,6 +12,7 @@ import type { AuditPort } from '../audit/index.js'
 import { createCallbackRepo, createPlacedCallRepo } from './repo.js'
 import routes from './routes.js'
 import { createPlacedCallService, type PlacedCallDesk, type PlacedCallLiveEvent } from './service.js'
+import { createTransferService } from './transfers.js'
 
 export interface PlacedCallsPort {
   /** Asterisk's events, on the instance that reads them */
@@ -36,6 +37,7 @@ export function createPlacedCallsModule (deps: {
     repo: createPlacedCallRepo(database.db), ...rest,
     callbacks: (dialler) => createCallbackPlacer({ repo: createCallbackRepo(database.db), queues, clock: deps.clock, log: deps.log, calendar: calendar.current, dialler, changed: lineChanged, leading: () => leading }),
   })
+  const transfers = createTransferService({ repo: createPlacedCallRepo(database.db), control: deps.control })
   // one instance places the callbacks: the one holding their lock, every second and on the queues' events
   let timer: NodeJS.Timeout | undefined
   let stopLeading: (() => Promise<void>) | undefined
@@ -50,6 +52,6 @@ export function createPlacedCallsModule (deps: {
       start: async () => { stopLeading = await database.lead(CALLBACK_LOCK, follow) },
       stop: async () => { clearInterval(timer); leading = false; await service.settled(); await stopLeading?.() },
     }],
-    async register (app) { await app.register(routes, { prefix: '/api', service, shown: audit.recordShown }) },
+    async register (app) { await app.register(routes, { prefix: '/api', service, transfers, shown: audit.recordShown }) },
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { callbackRequests, livePlacedCallStatuses, placedCalls } from '../../db/schema/index.js'
-import { lineSchedule, queueByAsteriskName } from '../call-routing/queries.js'
+import { lineByNumber, lineSchedule, queueByAsteriskName } from '../call-routing/queries.js'
 import { employeeTerminals, terminalAllowsLongDistance, terminalOwner } from '../endpoints/queries.js'
 import { organizationDialFacts } from '../organizations/queries.js'
 import { personByPhone } from '../references/queries.js'
@@ -19,6 +19,7 @@ export function createPlacedCallRepo (db: AppDb) {
   return {
     terminalsOf: (employeeId: number) => employeeTerminals(db, { employeeId }),
     terminal: (id: string) => terminalOwner(db, id),
+    lineByNumber: (number: string) => lineByNumber(db, number),
     allowsLongDistance: (terminalId: string) => terminalAllowsLongDistance(db, terminalId),
     organization: (id: number) => organizationDialFacts(db, id),
     dialArea: (regionId: number | null) => dialAreaOf(db, regionId),

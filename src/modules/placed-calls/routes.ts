@@ -3,14 +3,15 @@ import { Type } from 'typebox'
 import { markRoutes } from '../../lib/auth.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ShownRecorder } from '../audit/recorder.js'
-import { PlaceCallRequest, PlacedCall, PlacedCallParams, PlacedCallQuery, SpyRequest, SpyResponse } from './schemas.js'
+import { PlaceCallRequest, PlacedCall, PlacedCallParams, PlacedCallQuery, SpyRequest, SpyResponse, TransferRequest, TransferResponse } from './schemas.js'
 import type { PlacedCallService } from './service.js'
+import type { TransferService } from './transfers.js'
 
 const tags = ['calls']
 const security = bearer
 
 /** Beyond the interface: calls the centre places (issue 50), and supervisors joining an operator's call. */
-const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, shown?: ShownRecorder }> = async (app, { service, shown }) => {
+const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, transfers: TransferService, shown?: ShownRecorder }> = async (app, { service, transfers, shown }) => {
   markRoutes(app, { user: true })
 
   app.post('/calls', {
@@ -28,6 +29,21 @@ const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, shown?: Sh
   app.get('/calls/:call_id', {
     schema: { tags, security, operationId: 'getPlacedCall', summary: 'A call placed, as far as it has gone', params: PlacedCallParams, response: { 200: ref(PlacedCall) } },
   }, async (req) => service.get(req.principal!, req.params.call_id))
+
+  const Passed = Type.Object({ call_id: Type.String() })
+  app.post('/calls/transfer', {
+    schema: {
+      tags, security, operationId: 'transferCall', body: ref(TransferRequest), response: { 202: ref(TransferResponse) },
+      summary: 'Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague\'s terminal, the organization\'s queue or an organization\'s line; a desk phone and a browser phone alike. ' +
+        '404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering',
+    },
+  }, async (req, reply) => reply.code(202).send(await transfers.transfer(req.principal!, req.body)))
+  app.post('/calls/transfer/complete', {
+    schema: { tags, security, operationId: 'completeTransfer', summary: 'An attended transfer\'s end: the user leaves, the caller and the one consulted talk (409 not_in_call)', response: { 202: Passed } },
+  }, async (req, reply) => reply.code(202).send(await transfers.complete(req.principal!)))
+  app.post('/calls/transfer/cancel', {
+    schema: { tags, security, operationId: 'cancelTransfer', summary: 'An attended transfer given up: the one consulted is hung up, the caller is back with the user (409 not_in_call, no_transfer)', response: { 202: Passed } },
+  }, async (req, reply) => reply.code(202).send(await transfers.cancel(req.principal!)))
 
   app.post('/calls/spy', {
     config: { user: ['admin', 'manager'] },

@@ -51,4 +51,18 @@ export const SpyResponse = Type.Object({
   mode: OneOf(spyModes),
 }, { $id: 'SpyResponse' })
 
-export const schemas = [PlaceCallRequest, PlacedCall, SpyRequest, SpyResponse]
+export const TransferRequest = Type.Object({
+  mode: OneOf(['blind', 'attended'] as const, { description: 'blind: the caller goes at once and the operator is free; attended: the operator consults first, the caller on hold, then completes or cancels' }),
+  to: OneOf(['terminal', 'queue', 'line'] as const, { description: 'a colleague\'s terminal (`extension`), the organization\'s own queue (dialled as 0), or an inbound line (`number`: the executor\'s dispatcher; the call enters its menu or queue)' }),
+  extension: Type.Optional(Type.String({ pattern: '^[0-9]{3}$', description: 'with `to: terminal`: a colleague\'s extension, of the operator\'s organization' })),
+  number: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'with `to: line`: the line\'s number' })),
+}, { $id: 'TransferRequest', additionalProperties: false })
+export type TransferRequest = Static<typeof TransferRequest>
+
+export const TransferResponse = Type.Object({
+  call_id: Type.String({ description: 'the call passed on (its Linkedid)' }),
+  mode: Type.String(),
+  to: Type.String({ description: 'where it went, in Asterisk\'s words: `<exten>@<context>`' }),
+}, { $id: 'TransferResponse' })
+
+export const schemas = [PlaceCallRequest, PlacedCall, SpyRequest, SpyResponse, TransferRequest, TransferResponse]

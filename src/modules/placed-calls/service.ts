@@ -4,7 +4,6 @@ import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import { scopeOf, supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { askAsterisk } from '../../integrations/ami/ask.js'
 import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { e164InArea } from '../../lib/phone.js'
 import { maskPhone } from '../../lib/pii.js'
@@ -15,13 +14,13 @@ import { diallingOf } from './dialling.js'
 import { endOf, linkedidOf, originateFailure, placedIdOf, placedLinkedid, stepOf, type Step } from './progress.js'
 import type { CallbackRow, PlacedCallChange, PlacedCallRepo, PlacedCallRow } from './repo.js'
 import type { CallbackDialler, CallbackPlacer } from './callbacks.js'
+import { operatorOnPbx } from './operator.js'
 import { field } from '../../integrations/ami/protocol.js'
 import type { PlaceCallRequest, PlacedCall, SpyRequest } from './schemas.js'
 import type { placedCalls } from '../../db/schema/index.js'
 
 /** how long the user's own phone rings before the call is given up */
 export const RING_YOU_SECONDS = 30
-const NO_AMI = 'Asterisk Manager Interface is not configured: calls are placed by Asterisk (set AMI_HOST, AMI_USERNAME and AMI_SECRET)'
 
 export interface PlacedCallLiveEvent { type: 'call.placed', organization_id: number | null, employee_id: number | null, call: PlacedCall }
 
@@ -60,22 +59,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   const tell = (row: PlacedCallRow) => publish({ type: 'call.placed', organization_id: row.organization_id, employee_id: row.employee_id, call: placedCallView(row) })
     .catch((err: unknown) => { log.warn({ err }, 'a placed call\'s progress could not be told') })
 
-  /** Asterisk's answer, or 503 naming why it did not give one */
-  const asked = <T>(what: (control: CallControl) => Promise<T>, failed?: string) => askAsterisk(control, what, { unconfigured: NO_AMI, failed })
-
-  /** the user's own terminal: the phone rung first */
-  async function ownTerminal (actor: Principal) {
-    const [terminal] = await repo.terminalsOf(actor.id)
-    if (!terminal) throw new ConflictError('You have no terminal: an administrator gives you one (SIP terminals)', 'no_terminal')
-    return terminal
-  }
-
-  /** a phone registered at the terminal (else it cannot ring) */
-  async function registered<T extends { id: string }> (terminal: T): Promise<T> {
-    const state = await asked((c) => c.deviceState(terminal.id))
-    if (state === null || state === 'Unavailable') throw new ConflictError(`Your terminal ${terminal.id} is not registered: its phone is off or not connected`, 'terminal_offline', { terminal_id: terminal.id })
-    return terminal
-  }
+  const { asked, ownTerminal, registered, callOf } = operatorOnPbx({ repo, control })
 
   const notANumber = (raw: string) => RequestValidationError.field(['body', 'number'], 'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area', raw, 'phone_number')
 
@@ -257,9 +241,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
       if (!operator || (scope.organizationId !== undefined && operator.organization_id !== scope.organizationId)) throw new NotFoundError('Terminal')
       const own = await registered(await ownTerminal(actor))
       if (own.id === operator.id) throw new ConflictError('That is your own terminal', 'own_terminal')
-      const prefix = `${memberInterface(operator.id)}-`
-      const call = (await asked((c) => c.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
-      if (!call) throw new ConflictError(`Terminal ${operator.id} is not in a call now`, 'not_in_call')
+      const call = await callOf(operator.id)
       // the call's own channel, not the terminal's prefix: a listen never goes on to the operator's next call
       await asked((c) => c.spy({ channel: memberInterface(own.id), target: call.channel, mode: body.mode, callerId: `"${body.mode} ${operator.id}" <${operator.id}>`, ringSeconds: RING_YOU_SECONDS }))
       return { call_id: call.linkedid, terminal_id: own.id, mode: body.mode }

@@ -3045,6 +3045,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calls/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague's terminal, the organization's queue or an organization's line; a desk phone and a browser phone alike. 404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering */
+        post: operations["transferCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/transfer/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An attended transfer's end: the user leaves, the caller and the one consulted talk (409 not_in_call) */
+        post: operations["completeTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/transfer/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An attended transfer given up: the one consulted is hung up, the caller is back with the user (409 not_in_call, no_transfer) */
+        post: operations["cancelTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calls/spy": {
         parameters: {
             query?: never;
@@ -5162,6 +5213,29 @@ export interface components {
             terminal_id: string;
             /** @enum {string} */
             mode: "listen" | "whisper" | "barge";
+        };
+        TransferRequest: {
+            /**
+             * @description blind: the caller goes at once and the operator is free; attended: the operator consults first, the caller on hold, then completes or cancels
+             * @enum {string}
+             */
+            mode: "blind" | "attended";
+            /**
+             * @description a colleague's terminal (`extension`), the organization's own queue (dialled as 0), or an inbound line (`number`: the executor's dispatcher; the call enters its menu or queue)
+             * @enum {string}
+             */
+            to: "terminal" | "queue" | "line";
+            /** @description with `to: terminal`: a colleague's extension, of the operator's organization */
+            extension?: string;
+            /** @description with `to: line`: the line's number */
+            number?: string;
+        };
+        TransferResponse: {
+            /** @description the call passed on (its Linkedid) */
+            call_id: string;
+            mode: string;
+            /** @description where it went, in Asterisk's words: `<exten>@<context>` */
+            to: string;
         };
         OnlineOperator: {
             operator_num: string;
@@ -13875,6 +13949,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    transferCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    completeTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        call_id: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        call_id: string;
+                    };
                 };
             };
         };

@@ -1,0 +1,78 @@
+import type { CallControl } from '../../integrations/ami/call-control.js'
+import { AmiRefusal } from '../../integrations/ami/client.js'
+import { INBOUND_CONTEXT, internalContext } from '../../integrations/asterisk/names.js'
+import type { Principal } from '../../lib/auth.js'
+import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
+import { operatorOnPbx } from './operator.js'
+import type { PlacedCallRepo } from './repo.js'
+import type { TransferRequest } from './schemas.js'
+
+/** the organization's own queue, as its terminals dial it */
+const OWN_QUEUE_EXTEN = '0'
+
+/**
+ * An operator passes the call they are on (DESIGN 11), the same for a desk phone and a browser phone:
+ * Asterisk does it (BlindTransfer, Atxfer), so a desk phone's own transfer key keeps working beside it.
+ * Blind: the caller goes at once to the destination and the operator is free. Attended: the operator
+ * talks to the destination first, the caller on hold; `complete` hangs the operator up (the caller and
+ * the destination then talk), `cancel` ends the consultation and brings the caller back.
+ */
+export function createTransferService ({ repo, control }: { repo: Pick<PlacedCallRepo, 'terminalsOf' | 'terminal' | 'organization' | 'lineByNumber'>, control?: CallControl }) {
+  const { asked, ownTerminal, callOf } = operatorOnPbx({ repo, control })
+
+  /** where the caller goes, in Asterisk's words; 422 on the field a kind needs, 404 for a destination that is not there */
+  async function destination (terminal: { id: string, organization_id: number }, body: TransferRequest): Promise<{ context: string, exten: string }> {
+    const org = await repo.organization(terminal.organization_id)
+    if (!org) throw new NotFoundError('Organization')
+    if (body.to === 'queue') return { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN }
+    if (body.to === 'terminal') {
+      if (body.extension === undefined) throw RequestValidationError.field(['body', 'extension'], 'Field required: the colleague\'s extension', undefined, 'missing')
+      const colleague = await repo.terminal(`${org.prefix}${body.extension}`)
+      if (!colleague || colleague.organization_id !== terminal.organization_id) throw new NotFoundError('Terminal')
+      if (colleague.id === terminal.id) throw new ConflictError('That is your own terminal', 'own_terminal')
+      return { context: internalContext(org.prefix), exten: body.extension }
+    }
+    if (body.number === undefined) throw RequestValidationError.field(['body', 'number'], 'Field required: the line\'s number', undefined, 'missing')
+    const line = await repo.lineByNumber(body.number)
+    if (!line || !(await repo.organization(line.organization_id))?.is_active) throw new NotFoundError('Line')
+    return { context: INBOUND_CONTEXT, exten: body.number }
+  }
+
+  /** Asterisk's refusal of the order (no such transfer, a channel gone meanwhile) is the request's: 409 in its words */
+  const refusedAs = (code: string, work: (control: CallControl) => Promise<void>) => asked(async (c) => {
+    try {
+      await work(c)
+    } catch (err) {
+      if (err instanceof AmiRefusal) throw new ConflictError(`Asterisk refused: ${err.message}`, code)
+      throw err
+    }
+  })
+
+  async function ownCall (actor: Principal) {
+    const terminal = await ownTerminal(actor)
+    return { terminal, call: await callOf(terminal.id) }
+  }
+
+  return {
+    async transfer (actor: Principal, body: TransferRequest) {
+      const { terminal, call } = await ownCall(actor)
+      const { context, exten } = await destination(terminal, body)
+      await refusedAs('transfer_refused', (c) => body.mode === 'blind' ? c.blindTransfer(call.channel, context, exten) : c.attendedTransfer(call.channel, context, exten))
+      return { call_id: call.linkedid, mode: body.mode, to: `${exten}@${context}` }
+    },
+    /** the consultation over, the operator leaves: the caller and the destination talk */
+    async complete (actor: Principal) {
+      const { call } = await ownCall(actor)
+      await refusedAs('not_in_call', (c) => c.hangUp(call.channel))
+      return { call_id: call.linkedid }
+    },
+    /** the consultation ended without a transfer: the caller is back with the operator */
+    async cancel (actor: Principal) {
+      const { call } = await ownCall(actor)
+      await refusedAs('no_transfer', (c) => c.cancelTransfer(call.channel))
+      return { call_id: call.linkedid }
+    },
+  }
+}
+
+export type TransferService = ReturnType<typeof createTransferService>
