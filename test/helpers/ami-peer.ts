@@ -68,6 +68,8 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
     statusDelayMs: 0,
     /** channels up besides the callers waiting (in a menu, an announcement) */
     channels: [] as PeerChannel[],
+    /** the transfer actions it refuses as Asterisk does a transfer a bridge forbids ("Transfer not permitted") */
+    refusing: [] as string[],
     registrations: [] as PeerRegistration[],
     /** Asterisk's database (AstDB): `<family>/<key>` to its value */
     db: new Map<string, string>(),
@@ -216,6 +218,17 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         const paused = a.Paused === 'true'
         for (const m of members) Object.assign(m, { paused, reason: paused ? a.Reason ?? '' : '', lastPause: paused ? Math.floor(Date.now() / 1000) : m.lastPause })
         write(withValues(paused ? recorded.paused : recorded.unpaused, { ActionID: id }))
+        return
+      }
+      // the transfers, answered as Asterisk 22.10.1's manager.c answers them
+      case 'BlindTransfer':
+      case 'Atxfer':
+      case 'CancelAtxfer':
+      case 'Hangup': {
+        if (state.refusing.includes(a.Action)) { write(message(['Response: Error', `ActionID: ${id}`, 'Message: Transfer not permitted'])); return }
+        const known = state.channels.some((c) => (c as PeerChannel).channel === a.Channel)
+        const said = { BlindTransfer: 'Transfer succeeded', Atxfer: 'Atxfer successfully queued', CancelAtxfer: 'CancelAtxfer successfully queued', Hangup: 'Channel Hungup' }[a.Action]
+        write(message(known ? ['Response: Success', `ActionID: ${id}`, `Message: ${said}`] : ['Response: Error', `ActionID: ${id}`, `Message: ${a.Action === 'Hangup' ? 'No such channel' : 'Channel specified does not exist'}`]))
         return
       }
       case 'Ping':

@@ -275,4 +275,58 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     assert.deepEqual(audit.items.map((r: { detail: { joined: string } }) => r.detail.joined).sort(), ['listen', 'whisper'])
     peer.state.channels = []
   })
+
+  it('passing a call on: blind and attended orders to Asterisk for the operator\'s own channel; the refusals, each with its status and code', async () => {
+    const transfer = (url: string, payload?: object, headers = operator) => t.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) })
+    const ordered = () => peer.state.received.filter((a) => ['BlindTransfer', 'Atxfer', 'CancelAtxfer', 'Hangup'].includes(a.Action ?? ''))
+    const before = ordered().length
+    const refusals: [object, Headers, number, string][] = [
+      [{ mode: 'blind', to: 'terminal', extension: '002' }, operator, 409, 'not_in_call'],
+      [{ mode: 'blind', to: 'terminal', extension: '002' }, admin, 409, 'no_terminal'],
+      [{ mode: 'sideways', to: 'terminal', extension: '002' }, operator, 422, 'validation_error'],
+      [{ mode: 'blind', to: 'terminal', extension: '2' }, operator, 422, 'validation_error'],
+      [{ mode: 'blind', to: 'mars' }, operator, 422, 'validation_error'],
+    ]
+    for (const [payload, headers, status, code] of refusals) {
+      const res = await transfer('/api/calls/transfer', payload, headers)
+      assert.deepEqual([res.statusCode, res.json().code ?? 'validation_error'], [status, code], `${JSON.stringify(payload)}: ${res.body}`)
+    }
+    assert.equal((await transfer('/api/calls/transfer', { mode: 'blind', to: 'queue' }, {})).statusCode, 401)
+    // the operator on a call
+    const linkedid = '1795954364.41'
+    peer.state.channels = [{ uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d' }]
+    const onCall: [object, number, string | undefined][] = [
+      [{ mode: 'blind', to: 'terminal' }, 422, undefined],
+      [{ mode: 'blind', to: 'terminal', extension: '009' }, 404, 'not_found'],
+      [{ mode: 'blind', to: 'terminal', extension: '001' }, 409, 'own_terminal'],
+      [{ mode: 'blind', to: 'line' }, 422, undefined],
+      [{ mode: 'blind', to: 'line', number: '5555' }, 404, 'not_found'],
+    ]
+    for (const [payload, status, code] of onCall) {
+      const res = await transfer('/api/calls/transfer', payload)
+      assert.equal(res.statusCode, status, `${JSON.stringify(payload)}: ${res.body}`)
+      if (code) assert.equal(res.json().code, code)
+      if (status === 422) assert.deepEqual(res.json().detail.map((d: { loc: string[] }) => d.loc), [['body', (payload as { to: string }).to === 'line' ? 'number' : 'extension']])
+    }
+    assert.equal(ordered().length, before, 'nothing was asked of Asterisk for a refusal')
+    const blind = await transfer('/api/calls/transfer', { mode: 'blind', to: 'terminal', extension: '002' })
+    assert.equal(blind.statusCode, 202, blind.body)
+    assert.deepEqual(blind.json(), { call_id: linkedid, mode: 'blind', to: '002@org101-internal' })
+    assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'queue' })).json().to, '0@org101-internal')
+    assert.equal((await transfer('/api/calls/transfer/complete')).statusCode, 202)
+    assert.equal((await transfer('/api/calls/transfer/cancel')).statusCode, 202)
+    assert.deepEqual(ordered().slice(before).map((a) => [a.Action, a.Channel, a.Context ?? '', a.Exten ?? '']), [
+      ['BlindTransfer', 'PJSIP/101001-0000000d', 'org101-internal', '002'],
+      ['Atxfer', 'PJSIP/101001-0000000d', 'org101-internal', '0'],
+      ['Hangup', 'PJSIP/101001-0000000d', '', ''],
+      ['CancelAtxfer', 'PJSIP/101001-0000000d', '', ''],
+    ])
+    // a transfer the call's bridge forbids: Asterisk's refusal in its words, 409
+    peer.state.refusing = ['BlindTransfer']
+    const refused = await transfer('/api/calls/transfer', { mode: 'blind', to: 'terminal', extension: '002' })
+    assert.deepEqual([refused.statusCode, refused.json().code], [409, 'transfer_refused'], refused.body)
+    assert.match(refused.json().detail, /Transfer not permitted/)
+    peer.state.refusing = []
+    peer.state.channels = []
+  })
 })
