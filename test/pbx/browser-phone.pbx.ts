@@ -270,9 +270,13 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       assert.equal(res.statusCode, status, `${JSON.stringify(payload)}: ${res.body}`)
       if (code) assert.equal(res.json().code, code)
     }
-    const passed = await transfer({ mode: 'blind', to: 'terminal', extension: '002' })
-    assert.equal(passed.statusCode, 202, passed.body)
-    assert.equal(passed.json().to, '002@org404-internal')
+    // from the desk: the transfer's form, at once to the colleague
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByLabel('Внутренний номер', { exact: true }).fill('002')
+    await screenshot(page, 'desk-transfer-form', { viewport: true })
+    const passed = page.waitForResponse((r) => r.url().endsWith('/api/calls/transfer'))
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    assert.equal((await passed).status(), 202)
     await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
     await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague talks to the citizen')
     await sleep(1000)
@@ -313,11 +317,16 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     // completed: the operator leaves, the citizen and the colleague talk
     const second = await call(5304)
     const colleagueAgain = await colleagueAt(5291)
-    const heardSecond = 0
-    assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'terminal', extension: '002' })).statusCode, 202)
-    await colleagueAgain.waitFor(/state changed to CONFIRMED/, 'the colleague consulted', 30_000, heardSecond)
-    const completed = await transfer('/api/calls/transfer/complete')
-    assert.equal(completed.statusCode, 202, completed.body)
+    // from the desk: consult first, then connect the two and leave
+    await page.getByTestId('caller').waitFor()
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByText('С консультацией', { exact: true }).click()
+    await page.getByLabel('Внутренний номер', { exact: true }).fill('002')
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    await page.getByTestId('transfer-consulting').waitFor()
+    await colleagueAgain.waitFor(/state changed to CONFIRMED/, 'the colleague consulted')
+    await screenshot(page, 'desk-transfer-consulting', { viewport: true })
+    await page.getByRole('button', { name: 'Соединить и выйти' }).click()
     await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
     await sleep(1000)
     assert.doesNotMatch(second.output(), /DISCONNECTED/, 'the citizen is still on the line, with the colleague')

@@ -1,4 +1,4 @@
-import { api } from './client'
+import { api, type Schemas } from './client'
 import { keys } from './keys'
 import { load } from './load'
 
@@ -10,3 +10,9 @@ export const latestCallsQuery = { queryKey: keys.board.calls, queryFn: () => loa
 
 /** the user's call going on, with its caller as matched now; undefined when there is none (a 204) */
 export const currentCall = async () => (await load(api.GET('/api/call-events/current'))) ?? undefined
+
+export type TransferRequest = Schemas['TransferRequest']
+/** the user's call passed on: blind at once, or attended (consulting first); then completed or cancelled */
+export const transferCall = (body: TransferRequest) => load(api.POST('/api/calls/transfer', { body }))
+export const completeTransfer = () => load(api.POST('/api/calls/transfer/complete'))
+export const cancelTransfer = () => load(api.POST('/api/calls/transfer/cancel'))

@@ -401,6 +401,11 @@ export const kk: Texts = {
     reason: 'Себебі', reasons: { break: 'Үзіліс', lunch: 'Түскі ас', training: 'Оқу', meeting: 'Жиналыс' } as Record<string, string>,
     pbxDown: 'АТС жауап бермейді: күйі белгісіз', pbxNone: 'АТС қосылмаған', supervisorPause: 'АТС-тегі үзіліс: {{reason}}',
   },
+  transfer: {
+    open: 'Қоңырауды ауыстыру', blind: 'Бірден', attended: 'Кеңесіп', to: 'Кімге', colleague: 'Әріптеске (ішкі нөмір)', queue: 'Ұйымның кезегіне',
+    line: 'Ұйымның желісіне (нөмір)', extension: 'Ішкі нөмір', number: 'Желі нөмірі', send: 'Ауыстыру', consulting: 'Кеңес: азамат күтуде',
+    complete: 'Қосу және шығу', cancel: 'Азаматқа оралу', passed: 'Қоңырау ауыстырылды', badExtension: 'Дәл 3 цифр', badNumber: 'Тек цифрлар',
+  },
   softphone: {
     status: {
       connecting: 'Телефон қосылуда…', registered: 'Телефон дайын', reconnecting: 'АТС-пен байланыс жоқ: қайта қосылуда…',
@@ -440,6 +445,7 @@ export const kk: Texts = {
       not_permitted: 'Терминалыңыздан бұл нөмірге қоңырау шалуға болмайды: қалааралық пен ұялы байланысқа рұқсат жоқ немесе шығыс бағыт жоқ',
       number_not_allowed: 'Оператор өтініш иесіне немесе анықтамалықтағы азаматқа қоңырау шалады; басқа нөмірді басшы тереді',
       call_in_progress: 'Алдыңғы қоңырауыңыз әлі жалғасуда: оны аяқтаңыз', not_in_call: 'Оператор қазір сөйлесіп отырған жоқ', own_terminal: 'Бұл сіздің өз терминалыңыз',
+      transfer_refused: 'АТС қоңырауды ауыстыра алмады', no_transfer: 'Қазір болдырмайтын ауыстыру жоқ',
       call_closed: 'Қоңырау аяқталған', already_sent: 'Хабарлама жіберіліп қойған',
     } as Record<string, string>,
   },

@@ -400,6 +400,11 @@ export const ru = {
     pbxDown: 'АТС не отвечает: статус неизвестен', pbxNone: 'АТС не подключена', supervisorPause: 'Пауза на АТС: {{reason}}',
   },
   /** the browser phone (DESIGN 11): its state, the call's buttons, the sound's devices */
+  transfer: {
+    open: 'Передать звонок', blind: 'Сразу', attended: 'С консультацией', to: 'Кому', colleague: 'Коллеге (внутренний номер)', queue: 'В очередь организации',
+    line: 'На линию организации (номер)', extension: 'Внутренний номер', number: 'Номер линии', send: 'Передать', consulting: 'Консультация: гражданин ждёт на удержании',
+    complete: 'Соединить и выйти', cancel: 'Вернуться к гражданину', passed: 'Звонок передан', badExtension: 'Ровно 3 цифры', badNumber: 'Только цифры',
+  },
   softphone: {
     status: {
       connecting: 'Телефон подключается…', registered: 'Телефон готов', reconnecting: 'Нет связи с АТС: переподключение…',
@@ -441,6 +446,7 @@ export const ru = {
       number_not_allowed: 'Оператор звонит гражданину обращения или из справочника; другой номер набирает руководитель',
       call_in_progress: 'Ваш предыдущий звонок ещё идёт: завершите его', not_in_call: 'Оператор сейчас не разговаривает', own_terminal: 'Это ваш собственный терминал',
       call_closed: 'Звонок уже завершён', already_sent: 'Уведомление уже отправлено',
+      transfer_refused: 'АТС не смогла передать звонок', no_transfer: 'Сейчас нет перевода, который можно отменить',
     } as Record<string, string>,
   },
   apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня', takesExtension: 'Занимает номер {{value}} терминала: внутренний набор важнее, маршрут не сработает', patternTaken: 'Этот шаблон уже есть в маршруте «{{value}}»', noTrunk: 'Транка {{value}} нет', badSet: 'Набор [{{value}}] — не список цифр и диапазонов вида [1-4]', noPrefix: 'Нет организации с префиксом {{value}}', asteriskSilent: 'Asterisk не отвечает ({{value}})' },

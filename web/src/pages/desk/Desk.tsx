@@ -13,6 +13,7 @@ import { Assistant, type Suggestion } from './Assistant'
 import { answeredCall, currentDeskCall, refreshedCall, withChunk, type DeskCall } from './call'
 import { CallerCard } from './CallerCard'
 import { Transcript } from './Transcript'
+import { TransferCall } from './TransferCall'
 
 /**
  * The operator's desk: an answered call pops the caller, the transcript streams in as it is spoken,
@@ -76,6 +77,7 @@ export function Desk () {
       <Space align='center' wrap>
         <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>{t('desk.title')}</Typography.Title>
         <Presence onCall={call !== null && !call.final} />
+        {call !== null && !call.final && <TransferCall />}
         <AgentSwitch />
       </Space>
       {callback && (

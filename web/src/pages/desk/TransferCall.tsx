@@ -1,0 +1,74 @@
+import { SwapOutlined } from '@ant-design/icons'
+import { useMutation } from '@tanstack/react-query'
+import { App, Button, Form, Input, Popover, Radio, Space, Typography } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { cancelTransfer, completeTransfer, transferCall, type TransferRequest } from '../../api/calls'
+import type { ApiProblem } from '../../api/client'
+import { problemText } from '../../forms/problems'
+
+/**
+ * Passing the call on (DESIGN 11), for a desk phone and a browser phone alike: at once, or after
+ * consulting with the caller on hold; to a colleague, the organization's queue, or an organization's
+ * line (an executor's dispatcher). While consulting: connect and leave, or go back to the caller.
+ */
+export function TransferCall () {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [open, setOpen] = useState(false)
+  const [consulting, setConsulting] = useState(false)
+  const [form] = Form.useForm<TransferRequest>()
+  // undefined until the popover's form first shows: its initial value
+  const to = Form.useWatch('to', form) ?? 'terminal'
+  const failed = (problem: ApiProblem) => { void message.error(problemText(t, problem)) }
+  const send = useMutation({
+    mutationFn: transferCall,
+    onSuccess: (_, body) => {
+      setOpen(false)
+      if (body.mode === 'attended') setConsulting(true)
+      else void message.success(t('transfer.passed'))
+    },
+    onError: failed,
+  })
+  const finish = useMutation({
+    mutationFn: (how: 'complete' | 'cancel') => how === 'complete' ? completeTransfer() : cancelTransfer(),
+    onSuccess: (_, how) => { setConsulting(false); if (how === 'complete') void message.success(t('transfer.passed')) },
+    onError: failed,
+  })
+
+  if (consulting) {
+    return (
+      <Space data-testid='transfer-consulting' wrap>
+        <Typography.Text type='warning'>{t('transfer.consulting')}</Typography.Text>
+        <Button type='primary' loading={finish.isPending} onClick={() => finish.mutate('complete')}>{t('transfer.complete')}</Button>
+        <Button loading={finish.isPending} onClick={() => finish.mutate('cancel')}>{t('transfer.cancel')}</Button>
+      </Space>
+    )
+  }
+  const content = (
+    <Form form={form} name='transfer' layout='vertical' style={{ width: 300 }} initialValues={{ mode: 'blind', to: 'terminal' }} onFinish={(body) => send.mutate(body)} data-testid='transfer-form'>
+      <Form.Item name='mode'>
+        <Radio.Group optionType='button' options={[{ value: 'blind', label: t('transfer.blind') }, { value: 'attended', label: t('transfer.attended') }]} />
+      </Form.Item>
+      <Form.Item name='to' label={t('transfer.to')}>
+        <Radio.Group options={[{ value: 'terminal', label: t('transfer.colleague') }, { value: 'queue', label: t('transfer.queue') }, { value: 'line', label: t('transfer.line') }]} style={{ display: 'flex', flexDirection: 'column' }} />
+      </Form.Item>
+      {to === 'terminal' && (
+        <Form.Item name='extension' label={t('transfer.extension')} rules={[{ required: true, pattern: /^[0-9]{3}$/, message: t('transfer.badExtension') }]}>
+          <Input maxLength={3} inputMode='numeric' autoFocus aria-label={t('transfer.extension')} />
+        </Form.Item>
+      )}
+      {to === 'line' && (
+        <Form.Item name='number' label={t('transfer.number')} rules={[{ required: true, pattern: /^[0-9]{1,20}$/, message: t('transfer.badNumber') }]}>
+          <Input maxLength={20} inputMode='numeric' aria-label={t('transfer.number')} />
+        </Form.Item>
+      )}
+      <Button type='primary' htmlType='submit' loading={send.isPending} block>{t('transfer.send')}</Button>
+    </Form>
+  )
+  return (
+    <Popover trigger='click' open={open} onOpenChange={setOpen} content={content} title={t('transfer.open')}>
+      <Button icon={<SwapOutlined aria-hidden />}>{t('transfer.open')}</Button>
+    </Popover>
+  )
+}
