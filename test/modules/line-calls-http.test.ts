@@ -173,11 +173,15 @@ describe('the line\'s calls from Asterisk\'s events (/api/line-calls), against t
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const stream = await openSse(`${base}/api/call-events/stream`, manager)
     try {
-      type Board = { agents: { interface: string, terminal_id: string, name: string, state: string, reason: string | null, since: string, break_over_seconds: number | null }[], waiting: { linkedid: string }[], queues: { queue: string, waiting_now: number, offered: number }[] }
+      type Board = { agents: { interface: string, terminal_id: string, name: string, state: string, reason: string | null, since: string, break_over_seconds: number | null, browser: boolean }[], waiting: { linkedid: string }[], queues: { queue: string, waiting_now: number, offered: number }[] }
       const board = async (headers: Headers = manager) => (await get('/api/line-calls/board', headers)).json() as Board
       // after the recorded calls both agents are ready again, 101001 once its 5 s of wrap-up are over
       const now = await eventually(async () => { const b = await board(); return b.agents.length === 2 && b.agents.every((a) => a.state === 'ready') ? b : undefined }, 15_000, 'both agents ready')
-      assert.deepEqual(now.agents.map((a) => [a.interface, a.terminal_id, a.name]), [['PJSIP/101001', '101001', 'Иванов Иван'], ['PJSIP/101002', '101002', 'Пульт 002']])
+      assert.deepEqual(now.agents.map((a) => [a.interface, a.terminal_id, a.name, a.browser]), [['PJSIP/101001', '101001', 'Иванов Иван', false], ['PJSIP/101002', '101002', 'Пульт 002', false]])
+      // 101002 made a browser phone: the board says its operator works from the console
+      assert.equal((await t.app.inject({ method: 'PUT', url: `/api/organizations/${orgId}/endpoints/101002`, headers: admin, payload: { phone: 'browser' } })).statusCode, 200)
+      assert.deepEqual((await board()).agents.map((a) => a.browser), [false, true])
+      assert.equal((await t.app.inject({ method: 'PUT', url: `/api/organizations/${orgId}/endpoints/101002`, headers: admin, payload: { phone: 'desk' } })).statusCode, 200)
       // the caller of the test before still waits
       assert.deepEqual(now.waiting.map((w) => w.linkedid), ['1795558888.0'])
       // the waiting caller's number was shown: the read is in the audit of personal data

@@ -28,7 +28,7 @@ export const terminalOwner = async (db: AppDb, id: string) =>
 
 /** terminals as a subquery to join (`terminal.id`, `terminal.name`, `terminal.organization_id`, `terminal.employee_id`) */
 export const terminalDirectory = (db: AppDb) =>
-  db.select({ id: sipTerminals.id, name: sipTerminals.name, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id })
+  db.select({ id: sipTerminals.id, name: sipTerminals.name, organization_id: sipTerminals.organization_id, employee_id: sipTerminals.employee_id, phone: sipTerminals.phone })
     .from(sipTerminals).as('terminal')
 
 /** the ids of an organization's terminals, as a subquery */

@@ -107,6 +107,7 @@ export function createLineReads ({ repo, clock, timeZone, pbxState = async () =>
             name: [a.last_name, a.first_name].filter(Boolean).join(' ') || a.terminal_name || a.member_name,
             state: over ? 'ready' : a.state, since: (over ? a.wrapup_until! : a.since).toISOString(),
             break_over_seconds: overBy !== null && overBy > 0 ? overBy : null,
+            browser: a.phone === 'browser',
           }
         }),
       }

@@ -138,7 +138,7 @@ export function createLineCallRepo (db: AppDb) {
       const employee = employeeNames(db)
       return db.select({
         interface: memberStates.interface, member_name: memberStates.member_name, state: memberStates.state, reason: memberStates.reason, since: memberStates.since,
-        wrapup_until: memberStates.wrapup_until, terminal_id: terminal.id, organization_id: terminal.organization_id, terminal_name: terminal.name,
+        wrapup_until: memberStates.wrapup_until, terminal_id: terminal.id, organization_id: terminal.organization_id, terminal_name: terminal.name, phone: terminal.phone,
         last_name: employee.last_name, first_name: employee.first_name,
       }).from(memberStates)
         .leftJoin(terminal, sql`${memberStates.interface} = ${MEMBER_INTERFACE_PREFIX} || ${terminal.id}`)

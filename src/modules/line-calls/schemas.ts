@@ -209,6 +209,7 @@ export const LineBoard = Type.Object({
     reason: Nullable(Type.String({ description: 'a break\'s reason' })),
     since: Timestamp(),
     break_over_seconds: Nullable(Type.Integer({ description: 'on a break longer than its reason\'s max_minutes (/api/agents/break-reasons): by how many seconds' })),
+    browser: Type.Boolean({ description: 'the terminal is a browser phone: the operator works from the console alone' }),
   })),
 }, { $id: 'LineBoard' })
 export type LineBoard = Static<typeof LineBoard>

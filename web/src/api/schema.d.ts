@@ -5061,6 +5061,8 @@ export interface components {
                 since: string;
                 /** @description on a break longer than its reason's max_minutes (/api/agents/break-reasons): by how many seconds */
                 break_over_seconds: number | null;
+                /** @description the terminal is a browser phone: the operator works from the console alone */
+                browser: boolean;
             }[];
         };
         LineCallReview: {

@@ -132,6 +132,7 @@ export const kk: Texts = {
     answered: 'Жауап берілді', notAnswered: 'Жауапсыз', missing: 'Не жетіспейді',
   },
   line: {
+    inBrowser: 'браузерде',
     title: 'Желі: кезектер мен операторлар', fullScreen: 'Толық экран', backToBoard: 'Тақтаға оралу', hall: 'Зал экраны', hallTitle: 'Бүгінгі желі', waiting: 'Жауап күтуде: {{count}}', nobodyWaits: 'Ешкім күтіп тұрған жоқ',
     caller: 'Қоңырау шалушы', hidden: 'Нөмір жасырын', queue: 'Кезек', wait: 'Күтуде', agents: 'Операторлар', noAgents: 'Кезектерде оператор жоқ', agentsUnknown: 'АТС-сыз операторлардың күйі белгісіз', breakOver: 'белгіленгеннен {{minutes}} мин артық',
     pbx: {

@@ -130,6 +130,7 @@ export const ru = {
     answered: 'Отвечено', notAnswered: 'Без ответа', missing: 'Чего не хватает',
   },
   line: {
+    inBrowser: 'в браузере',
     title: 'Линия: очереди и операторы', fullScreen: 'Во весь экран', backToBoard: 'К панели', hall: 'Экран для зала', hallTitle: 'Линия сегодня', waiting: 'Ждут ответа: {{count}}', nobodyWaits: 'Никто не ждёт',
     caller: 'Звонящий', hidden: 'Номер скрыт', queue: 'Очередь', wait: 'Ждёт', agents: 'Операторы', noAgents: 'Операторов в очередях нет', agentsUnknown: 'Состояние операторов неизвестно без АТС', breakOver: 'дольше положенного на {{minutes}} мин',
     pbx: {

@@ -110,6 +110,7 @@ export function LineBoard () {
             {(data?.agents ?? []).slice().sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state)).map((a) => (
               <Tag key={a.interface} color={STATE_COLORS[a.state]} style={{ padding: '4px 8px', fontSize: 13 }} data-testid={`agent-${a.terminal_id ?? a.interface}`}>
                 {a.name}: {t(`line.states.${a.state}`)}{a.state === 'break' && a.reason && a.reason !== 'break' ? ` (${reasonName(reasons.data, a.reason, i18n.language) ?? a.reason})` : ''} · {waited(a.since)}
+                {a.browser && <span data-testid='in-browser' title={t('line.inBrowser')}> · {t('line.inBrowser')}</span>}
                 {a.break_over_seconds !== null && <b data-testid='break-over' style={{ color: '#cf1322' }}> · {t('line.breakOver', { minutes: Math.ceil(a.break_over_seconds / 60) })}</b>}
                 {a.state === 'on_call' && a.terminal_id && <ListenIn terminalId={a.terminal_id} name={a.name} />}
               </Tag>
