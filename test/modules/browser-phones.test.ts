@@ -89,7 +89,8 @@ describe('the browser phone: a terminal\'s key for its employee\'s console (/api
     assert.deepEqual(values(of('505001', 'endpoint'), 'transport'), ['transport-udp'])
     assert.deepEqual(values(of('505001', 'endpoint'), 'webrtc'), [])
     assert.equal(values(of('505001', 'auth'), 'password_digest').length, 2, 'MD5 and SHA-256 of the SIP password')
-    assert.deepEqual(values(of('transport-ws', 'transport'), 'protocol'), ['ws'])
+    // PBX_WEBSOCKET_URL is wss: the WebSocket transport is the TLS one
+    assert.deepEqual(values(of('transport-wss', 'transport'), 'protocol'), ['wss'])
   })
 
   it('the key changes with the terminal\'s hands, and goes with the browser', async () => {
