@@ -23,10 +23,11 @@ export function createAgentsModule (deps: {
   websocketUrl?: string
 }): ServiceModule<AgentsPort> {
   const reasons = createBreakReasons(deps.db)
+  const phones = createMyPhones({ db: deps.db, websocketUrl: deps.websocketUrl })
   const service = createAgentService({ repo: createAgentRepo(deps.db), reasons, queues: deps.queues, clock: deps.clock, log: deps.log, openConsoles: deps.openConsoles })
   return {
     port: { consoleOpened: service.consoleOpened, consoleClosed: service.consoleClosed },
     running: deps.control && deps.queues ? [createRestoreJob({ control: deps.control, restoreAll: service.restoreAll, intervalMs: deps.restoreIntervalMs ?? 30_000, log: deps.log })] : [],
-    async register (app) { await app.register(routes, { prefix: '/api/agents', service, reasons, phones: createMyPhones({ db: deps.db, websocketUrl: deps.websocketUrl }) }) },
+    async register (app) { await app.register(routes, { prefix: '/api/agents', service, reasons, phones }) },
   }
 }

@@ -99,7 +99,7 @@ export function createEndpointService ({ repo, transaction, sipRealm, sipServer,
           auth: { id, auth_type: 'digest', username: id, realm: sipRealm, ...sipCredentials(id, sipRealm, input.password) },
           terminal: { ...own, id, organization_id: tenantId, extension: input.extension, name: input.name } as never,
         })
-        await tx.renewBrowserKey(id)
+        if (own.phone === 'browser' && own.employee_id != null) await tx.renewBrowserKey(id)
         return id
       })
       return toEndpointResponse(await terminal(tenantId, id))

@@ -26,7 +26,7 @@ const clock = (ms: number) => {
 }
 
 export function PhoneDock ({ phones }: { phones: MyPhones }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const queries = useQueryClient()
   const phone = phones.phones[0]!
   const engine = useRef<PhoneEngine | null>(null)
@@ -50,7 +50,7 @@ export function PhoneDock ({ phones }: { phones: MyPhones }) {
         ringing (remote) {
           // the tab hidden behind another: the system says it
           if (document.hidden && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-            const shown = new Notification(t('softphone.incoming'), { body: t('softphone.from', { remote }), tag: 'appeals-call', requireInteraction: true })
+            const shown = new Notification(i18n.t('softphone.incoming'), { body: i18n.t('softphone.from', { remote }), tag: 'appeals-call', requireInteraction: true })
             shown.onclick = () => { window.focus(); shown.close() }
           }
         },
@@ -63,7 +63,8 @@ export function PhoneDock ({ phones }: { phones: MyPhones }) {
       started.stop()
       engine.current = null
     }
-  }, [phones.websocket_url, phone.terminal_id, phone.sip_uri, phone.realm, phone.ha1, t])
+  // the console's language read when a call rings (i18n, not t): switching it never restarts the phone mid-call
+  }, [phones.websocket_url, phone.terminal_id, phone.sip_uri, phone.realm, phone.ha1, i18n])
 
   // a key refused: renewed by a sign-out elsewhere, or the terminal given to someone else; asked again
   useEffect(() => {
