@@ -21,7 +21,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * resets, and requests on kept-alive connections got Fastify's 503. Instead, at a stop:
  * 1. every response says `Connection: close` (Fastify's own, once its close began), so connections
  *    end after the request they carry;
- * 2. connections still arriving (the listen backlog) are accepted until they stop coming;
+ * 2. connections still arriving (the listen backlog) are accepted until a pass of the event loop finds
+ *    none waiting, and none came for `quietMs` (or the accept window is over);
  * 3. the listener closes (without touching connections), accepted connections get `idleGraceMs` to
  *    show their request (a second: the embedded database can keep the process too busy to read a
  *    request sooner, and a connection closed then resets it), and only the ones that stay idle are
@@ -33,8 +34,10 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): { st
   const sockets = new Set<Socket>()
   let stopping = false
   let lastConnection = 0
+  let accepted = 0
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket)
+    accepted += 1
     lastConnection = Date.now()
     socket.once('close', () => sockets.delete(socket))
   })
@@ -47,7 +50,17 @@ export function drainOnClose (app: FastifyInstance, options: DrainOptions): { st
     if (!app.server.listening) return
     const started = Date.now()
     lastConnection = Math.max(lastConnection, started)
-    while (Date.now() - lastConnection < options.quietMs && Date.now() - started < options.acceptWindowMs) await sleep(10)
+    for (;;) {
+      const seen = accepted
+      // a timer runs before the loop's poll phase, where waiting connections are accepted: decide only
+      // after one, or a loop kept busy past the window would close a listener with a full backlog
+      await sleep(10)
+      await new Promise((resolve) => setImmediate(resolve))
+      if (Date.now() - started >= options.deadlineMs / 2) break // a stream that never ends
+      if (accepted !== seen) continue
+      const quiet = Date.now() - lastConnection >= options.quietMs
+      if (quiet || Date.now() - started >= options.acceptWindowMs) break
+    }
     NetServer.prototype.close.call(app.server) // stops listening; http.Server's close would also drop connections
     await sleep(options.idleGraceMs)
     // a timer runs before the loop's poll phase: let it read what arrived meanwhile, so a connection
