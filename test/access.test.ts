@@ -42,7 +42,7 @@ function leastRoleOfWrite (method: string, url: string): string {
   if (/^\/api\/call-events\/(answered|transcription)$/.test(url)) return 'admin'
   if (url.startsWith('/platform/')) return 'platform admin'
   // the centre's work: appeals and their actions, citizens' records, its own profile, availability and calls, the language model
-  if (/^\/api\/(appeals|references\/persons|(shared\/)?auth\/(change-password|profile)$|agents\/me(\/phones)?$|calls(\/transfer(\/complete|\/cancel)?)?$|llm\/)/.test(url)) return OPERATOR
+  if (/^\/api\/(appeals|references\/persons|(shared\/)?auth\/(change-password|profile)$|agents\/me(\/phones)?$|calls(\/transfer(\/complete|\/cancel|\/conference)?)?$|llm\/)/.test(url)) return OPERATOR
   return `unknown: decide ${method} ${url}`
 }
 

@@ -174,6 +174,8 @@ describe('console: the line\'s wallboard (Chromium)', { skip: noBrowser }, () =>
     const list = page.getByTestId('review-list')
     await list.getByTestId('recording-player').waitFor({ timeout: 20_000 })
     await list.getByTestId('call-transcript').getByText('Третий день нет воды').waitFor({ timeout: 20_000 })
+    // the call's path, from Asterisk's bridges: who talked with the citizen and how the call came to them
+    assert.match(await list.getByTestId('call-path').getByTestId('call-leg').innerText(), /^101001 · ответил из очереди · \d\d:\d\d(:\d\d)? · \d+:\d\d$/)
     await list.getByRole('button', { name: 'Отметить разобранным' }).click()
     await list.getByText('Напишите, что выяснено при разборе').waitFor()
     await screenshot(page, 'line-09-review-empty-comment')

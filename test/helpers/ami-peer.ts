@@ -34,7 +34,7 @@ const recorded = {
 
 /** a channel up on the PBX: the peer's CoreShowChannels lists these, and one for each caller waiting in a queue */
 /** a channel up besides the callers waiting; `channel`: its name (else `PJSIP/trunk-<uniqueid>`, a caller's) */
-export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string, channel?: string }
+export interface PeerChannel { uniqueid: string, linkedid: string, context: string, application: string, channel?: string, bridge?: string }
 export type PeerMode = 'normal' | 'silent' | 'drop'
 /** an outbound registration (a trunk's) and what Asterisk says of it */
 export interface PeerRegistration { name: string, status: 'Registered' | 'Unregistered' | 'Rejected', serverUri: string }
@@ -206,7 +206,7 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         const channels = [...state.channels, ...state.callers.map((c) => ({ uniqueid: c.uniqueid, linkedid: c.uniqueid, context: 'appeals-queue', application: 'Queue' }))]
         write(withValues(response, { ActionID: id }))
         for (const c of channels) {
-          write(withValues(channel, { ActionID: id, Channel: (c as PeerChannel).channel ?? `PJSIP/trunk-${c.uniqueid}`, Uniqueid: c.uniqueid, Linkedid: c.linkedid, Context: c.context, Application: c.application }))
+          write(withValues(channel, { ActionID: id, Channel: (c as PeerChannel).channel ?? `PJSIP/trunk-${c.uniqueid}`, Uniqueid: c.uniqueid, Linkedid: c.linkedid, Context: c.context, Application: c.application, BridgeId: (c as PeerChannel).bridge ?? '' }))
         }
         write(withValues(complete, { ActionID: id, ListItems: String(channels.length) }))
         return
@@ -229,6 +229,17 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         const known = state.channels.some((c) => (c as PeerChannel).channel === a.Channel)
         const said = { BlindTransfer: 'Transfer succeeded', Atxfer: 'Atxfer successfully queued', CancelAtxfer: 'CancelAtxfer successfully queued', Hangup: 'Channel Hungup' }[a.Action]
         write(message(known ? ['Response: Success', `ActionID: ${id}`, `Message: ${said}`] : ['Response: Error', `ActionID: ${id}`, `Message: ${a.Action === 'Hangup' ? 'No such channel' : 'Channel specified does not exist'}`]))
+        return
+      }
+      // as manager.c answers a variable, and app_senddtmf.c a digit (queued whether or not a feature awaits it)
+      case 'Getvar': {
+        const known = state.channels.some((c) => c.channel === a.Channel)
+        write(message(known ? ['Response: Success', `ActionID: ${id}`, `Variable: ${a.Variable ?? ''}`, `Value: ${a.Variable === 'FEATURE(atxferthreeway)' ? '*3' : ''}`] : ['Response: Error', `ActionID: ${id}`, 'Message: No such channel']))
+        return
+      }
+      case 'PlayDTMF': {
+        const known = state.channels.some((c) => c.channel === a.Channel)
+        write(message(known ? ['Response: Success', `ActionID: ${id}`, 'Message: DTMF successfully queued'] : ['Response: Error', `ActionID: ${id}`, 'Message: Channel not found']))
         return
       }
       case 'Ping':

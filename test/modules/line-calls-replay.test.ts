@@ -14,21 +14,22 @@ import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 
 const RECORDING = 'line-109.txt'
-type Call = { linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null, language: string | null, queue: string | null, outcome: string, earlier_queues: { queue: string }[], ended_at: string | null }
+type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
+type Call = { legs: Leg[], answered_by: string | null, answered_at: string | null, ended_by: string | null, linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null, language: string | null, queue: string | null, outcome: string, earlier_queues: { queue: string }[], ended_at: string | null }
 
 /** the recording replayed to a service whose AMI user reads `read` (`seed`: the stream cut at random byte offsets); resolves once `ended` calls (default: every caller's) have ended */
-async function lineOn ({ read, ended, seed }: { read?: string, ended?: number, seed?: number } = {}) {
+async function lineOn ({ read, ended, seed, recording = RECORDING, prefix = '101' }: { read?: string, ended?: number, seed?: number, recording?: string, prefix?: string } = {}) {
   const peer = await startAmiPeer(read === undefined ? {} : { read })
   const database = await createTestDatabase()
   const t = await buildTestApp({ database, env: peer.env() })
-  await makeOrganization(database.db, { prefix: '101' })
+  await makeOrganization(database.db, { prefix })
   const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
   await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
   const calls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as Call[]).reverse()
-  const expected = ended ?? replayedEvents(RECORDING).filter((e) => e.message.Event === 'Hangup' && e.message.Uniqueid === e.message.Linkedid).length
+  const expected = ended ?? replayedEvents(recording).filter((e) => e.message.Event === 'Hangup' && e.message.Uniqueid === e.message.Linkedid).length
   const close = async () => { await t.close(); await peer.close() }
-  if (seed === undefined) peer.replay(RECORDING)
-  else await peer.replayInPieces(RECORDING, seed)
+  if (seed === undefined) peer.replay(recording)
+  else await peer.replayInPieces(recording, seed)
   await eventually(async () => (await calls()).filter((c) => c.ended_at !== null).length === expected, 15_000, `the ${expected} calls ended`)
     .catch(async (err: unknown) => { await close(); throw err })
   return { peer, t, admin, calls, close }
@@ -68,6 +69,40 @@ describe('the 109 line replayed from a real Asterisk 22.10.1: every call kept, w
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
     assert.ok(rows[0]!.startsWith('Желі,Желіге қоңыраулар,Кестеден тыс,'), rows[0])
     assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(0, 3)), [['109', '7', '1'], ['5550123', '1', '0']])
+  })
+})
+
+describe('calls passed on, replayed from a real Asterisk 22.10.1 (transfers.txt, the browser phone\'s suite): each call\'s path', () => {
+  let line: Awaited<ReturnType<typeof lineOn>>
+  // six callers hang up: five came through the line, one is the colleague's own call to the browser phone
+  before(async () => { line = await lineOn({ recording: 'transfers.txt', prefix: '404', ended: 5 }) })
+  after(async () => { await line?.close() })
+
+  it('answered; passed blind; consulted and back; passed attended; joined three-way: who talked with the citizen, how they came, for how long', async () => {
+    const calls = (await line.calls()).filter((c) => c.queue !== null)
+    const path = (c: Call) => c.legs.map((l) => [l.interface, l.how, l.from])
+    assert.deepEqual(calls.map(path), [
+      [['PJSIP/404001', 'queue', null]],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'blind', 'PJSIP/404001']],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null]],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'attended', 'PJSIP/404001']],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null], ['PJSIP/404002', 'three_way', 'PJSIP/404001']],
+    ])
+    for (const call of calls) {
+      for (const [i, leg] of call.legs.entries()) {
+        assert.ok(leg.ended_at !== null && leg.talk_seconds !== null && leg.talk_seconds >= 0, `${call.linkedid}: every leg ended with the call`)
+        assert.ok(leg.started_at >= call.answered_at! && leg.ended_at <= call.ended_at!, 'inside the call')
+        if (i > 0) assert.ok(leg.started_at >= call.legs[i - 1]!.started_at, 'in order')
+      }
+    }
+    // the queue's own answer and end as Asterisk's AgentComplete said them: a transfer ended the first operator's part
+    assert.deepEqual(calls.map((c) => [c.answered_by, c.ended_by]), [
+      ['PJSIP/404001', 'caller'], ['PJSIP/404001', 'transfer'], ['PJSIP/404001', 'caller'], ['PJSIP/404001', 'transfer'], ['PJSIP/404001', 'caller'],
+    ])
+    // the three-way call: the colleague came while the operator was still there, and stayed (the peer sends
+    // the events at once: their order, not their real gaps, which the PBX suite's own record checks)
+    const [, back, joined] = calls[4]!.legs
+    assert.ok(joined!.started_at <= back!.ended_at! && joined!.ended_at! >= back!.ended_at!)
   })
 })
 

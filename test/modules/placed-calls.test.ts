@@ -280,6 +280,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     const transfer = (url: string, payload?: object, headers = operator) => t.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) })
     const ordered = () => peer.state.received.filter((a) => ['BlindTransfer', 'Atxfer', 'CancelAtxfer', 'Hangup'].includes(a.Action ?? ''))
     const before = ordered().length
+    const receivedBefore = peer.state.received.length
     const refusals: [object, Headers, number, string][] = [
       [{ mode: 'blind', to: 'terminal', extension: '002' }, operator, 409, 'not_in_call'],
       [{ mode: 'blind', to: 'terminal', extension: '002' }, admin, 409, 'no_terminal'],
@@ -313,13 +314,48 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     assert.equal(blind.statusCode, 202, blind.body)
     assert.deepEqual(blind.json(), { call_id: linkedid, mode: 'blind', to: '002@org101-internal' })
     assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'queue' })).json().to, '0@org101-internal')
+    // no consultation yet (the operator talks with the caller alone): nothing to complete, join or cancel; a completion would hang the caller up
+    peer.state.channels = [
+      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
+      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-call' },
+    ]
+    for (const step of ['complete', 'cancel', 'conference']) {
+      const res = await transfer(`/api/calls/transfer/${step}`)
+      assert.deepEqual([res.statusCode, res.json().code], [409, 'no_transfer'], `${step}: ${res.body}`)
+      assert.match(res.json().detail, /not consulting anyone/)
+    }
+    // consulting: Asterisk has bridged the operator with the Local channel it dialled, the caller waits in the call's bridge
+    peer.state.channels = [
+      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
+      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-consult' },
+      { uniqueid: '1795954364.43', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'Local/002@org101-internal-00000001;1', bridge: 'b-consult' },
+    ]
+    const whileConsulting = await transfer('/api/calls/transfer', { mode: 'blind', to: 'queue' })
+    assert.deepEqual([whileConsulting.statusCode, whileConsulting.json().code], [409, 'in_consultation'], whileConsulting.body)
+    for (const step of ['conference', 'complete', 'cancel']) {
+      const res = await transfer(`/api/calls/transfer/${step}`)
+      assert.equal(res.statusCode, 202, `${step}: ${res.body}`)
+      assert.deepEqual(res.json(), { call_id: linkedid })
+    }
+    // talking three (the consultation's Local channel gone, the three in the call's bridge): only leaving is left
+    peer.state.channels = [
+      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
+      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-call' },
+      { uniqueid: '1795954364.44', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'PJSIP/101002-0000000e', bridge: 'b-call' },
+    ]
+    for (const step of ['conference', 'cancel']) assert.equal((await transfer(`/api/calls/transfer/${step}`)).json().code, 'no_transfer', step)
     assert.equal((await transfer('/api/calls/transfer/complete')).statusCode, 202)
-    assert.equal((await transfer('/api/calls/transfer/cancel')).statusCode, 202)
-    assert.deepEqual(ordered().slice(before).map((a) => [a.Action, a.Channel, a.Context ?? '', a.Exten ?? '']), [
+    const asked = peer.state.received.slice(receivedBefore).filter((a) => ['BlindTransfer', 'Atxfer', 'CancelAtxfer', 'Hangup', 'Getvar', 'PlayDTMF'].includes(a.Action ?? ''))
+    assert.deepEqual(asked.map((a) => [a.Action, a.Channel, a.Context ?? a.Variable ?? a.Digit ?? '', a.Exten ?? a.Receive ?? '']), [
       ['BlindTransfer', 'PJSIP/101001-0000000d', 'org101-internal', '002'],
       ['Atxfer', 'PJSIP/101001-0000000d', 'org101-internal', '0'],
+      // the three-way: the attended transfer's threeway code, as if the operator's phone pressed it
+      ['Getvar', 'PJSIP/101001-0000000d', 'FEATURE(atxferthreeway)', ''],
+      ['PlayDTMF', 'PJSIP/101001-0000000d', '*', 'yes'],
+      ['PlayDTMF', 'PJSIP/101001-0000000d', '3', 'yes'],
       ['Hangup', 'PJSIP/101001-0000000d', '', ''],
       ['CancelAtxfer', 'PJSIP/101001-0000000d', '', ''],
+      ['Hangup', 'PJSIP/101001-0000000d', '', ''],
     ])
     // a transfer the call's bridge forbids: Asterisk's refusal in its words, 409
     peer.state.refusing = ['BlindTransfer']

@@ -40,6 +40,8 @@ const MODULES = [
   'pbx_config', 'func_channel', 'func_dialplan', 'func_strings', 'func_callerid', 'func_logic', 'func_cut', 'func_global', 'func_db',
   'codec_ulaw', 'codec_alaw', 'codec_resample', 'format_wav', 'format_pcm', 'format_sln',
   'bridge_simple', 'bridge_native_rtp', 'bridge_softmix', 'bridge_holding', 'bridge_builtin_features',
+  // the three-way call from the console: the attended transfer's threeway code, as if pressed
+  'app_senddtmf',
   // `file convert`: a file read as Asterisk reads a prompt
   'res_convert',
   // the browser phones: SIP over WebSocket through Asterisk's HTTP server, DTLS-SRTP media

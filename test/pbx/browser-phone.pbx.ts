@@ -18,6 +18,7 @@ import { eventually } from '../helpers/http-target.js'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { makeWav, readWav } from '../../src/lib/audio/index.js'
 import { CHROMIUM, CHROMIUM_ARGS, screenshot, signIn } from '../helpers/console.js'
+import { recordAmi, type AmiRecorder } from './ami-recorder.js'
 import { pbxTools, SIP_PORT, startAsterisk, TRUNK_ADDRESS, TRUNK_PORT, type Asterisk } from './asterisk.js'
 import { citizenPhone, lineUri, operatorPhone, type Phone } from './phone.js'
 import { powerAt, sine } from './tones.js'
@@ -25,6 +26,8 @@ import { powerAt, sine } from './tones.js'
 const tools = pbxTools()
 const TLS_PORT = 5061
 const AMI = { username: 'appeals', secret: 'appeals-ami-secret' }
+/** the recorder's own AMI user: every class, as a lab's would be */
+const RECORDER = { username: 'recorder', secret: 'recorder-secret' }
 type Headers = Record<string, string>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 interface MyPhones { websocket_url: string, phones: { terminal_id: string, sip_uri: string, realm: string, ha1: string }[] }
@@ -50,6 +53,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   let dir: string
   let t: TestApp
   let asterisk: Asterisk
+  let recorder: AmiRecorder
   let admin: Headers
   let operator: Headers
   let orgId: number
@@ -106,13 +110,18 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', `/api/organizations/${org.id}/lines`, admin, { number: '109', name: 'Единый номер 109', destination: { kind: 'queue', queue_id: queue } })
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
-    asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI })
+    asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI, extraAmiUsers: [RECORDER] })
+    recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
   })
 
   after(async () => {
     for (const ua of agents) ua.stop()
     await browser?.close()
     for (const p of phones) await p.close().catch(() => {})
+    if (recorder) {
+      recorder.close()
+      if (process.env.PBX_RECORD_AMI) writeFileSync(process.env.PBX_RECORD_AMI, recorder.text(), 'latin1')
+    }
     await asterisk?.stop()
     await t?.close()
     if (!process.env.PBX_KEEP) rmSync(dir, { recursive: true, force: true })
@@ -335,6 +344,76 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await colleagueAgain.waitFor(/DISCONNECTED/, 'the colleague hung up on')
     await second.close()
     await colleagueAgain.close()
+  })
+
+  it('joined from the console: consulted, the three talk together; the operator leaves and the citizen and the colleague go on talking', async () => {
+    const dock = page.getByTestId('phone')
+    // the citizen says 1300 Hz; the colleague keeps what they hear
+    const citizenSays = join(dir, 'citizen-1300.wav')
+    writeFileSync(citizenSays, makeWav(8000, sine(8000, 1300, 10)))
+    const heardByColleague = join(dir, 'colleague-heard.wav')
+    recorder.mark('citizen +77010000001 dials 109')
+    const citizen = citizenPhone(pjsua, '+77010000001', 5305, citizenSays)
+    phones.push(citizen)
+    citizen.dial(lineUri('109'))
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    recorder.mark('the browser phone 404001 answers')
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    const colleague = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', 5311, undefined, { recording: heardByColleague })
+    phones.push(colleague)
+    const conference = () => t.app.inject({ method: 'POST', url: '/api/calls/transfer/conference', headers: operator })
+    const notConsulting = await conference()
+    assert.deepEqual([notConsulting.statusCode, notConsulting.json().code], [409, 'no_transfer'], notConsulting.body)
+    await page.getByTestId('caller').waitFor()
+    recorder.mark('the operator consults 002 from the desk (Atxfer)')
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByText('С консультацией', { exact: true }).click()
+    await page.getByLabel('Внутренний номер', { exact: true }).fill('002')
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague consulted')
+    recorder.send({ Action: 'CoreShowChannels', ActionID: 'consulting-1' })
+    // another transfer while consulting is refused; then the three, from the desk
+    const again = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'blind', to: 'queue' } })
+    assert.deepEqual([again.statusCode, again.json().code], [409, 'in_consultation'], again.body)
+    recorder.mark('the operator joins the three (threeway code)')
+    await page.getByRole('button', { name: 'Разговор втроём' }).click()
+    await page.locator('[data-testid=transfer-consulting][data-state=three]').waitFor()
+    await screenshot(page, 'desk-transfer-three', { viewport: true })
+    // the colleague hears the citizen: only a join brings them together
+    await sleep(3000)
+    recorder.send({ Action: 'CoreShowChannels', ActionID: 'three-1' })
+    recorder.mark('the operator leaves the three')
+    await page.getByRole('button', { name: 'Выйти, оставив их говорить' }).click()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await sleep(3000)
+    assert.doesNotMatch(citizen.output(), /DISCONNECTED/, 'the citizen is still on the line, with the colleague')
+    assert.doesNotMatch(colleague.output(), /DISCONNECTED/)
+    recorder.mark('citizen hangs up')
+    citizen.hangUp()
+    await colleague.waitFor(/DISCONNECTED/, 'the colleague hung up on')
+    await citizen.close()
+    await colleague.close()
+    const { pcm, sampleRate } = readWav(readFileSync(heardByColleague))
+    const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2)
+    const last = samples.subarray(samples.length - sampleRate * 2)
+    assert.ok(powerAt(last, sampleRate, 1300) > 10 * powerAt(last, sampleRate, 440), 'the colleague hears the citizen after the operator left')
+    // the line's record of each call passed on: who talked with the citizen, how they came, for how long
+    type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
+    const calls = await eventually(async () => {
+      const items = (await api('GET', '/api/line-calls?limit=10')).items as { legs: Leg[], ended_at: string | null }[]
+      return items.length >= 5 && items.slice(0, 5).every((c) => c.ended_at !== null) ? items.slice(0, 5).reverse() : undefined
+    }, 30_000, 'the five calls kept')
+    assert.deepEqual(calls.map((c) => c.legs.map((l) => [l.interface, l.how, l.from])), [
+      [['PJSIP/404001', 'queue', null]],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'blind', 'PJSIP/404001']],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null]],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'attended', 'PJSIP/404001']],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null], ['PJSIP/404002', 'three_way', 'PJSIP/404001']],
+    ])
+    const [, back, joined] = calls[4]!.legs
+    assert.ok(joined!.started_at < back!.ended_at!, 'the three talked together')
+    assert.ok(Date.parse(joined!.ended_at!) - Date.parse(back!.ended_at!) >= 2000, 'the colleague talked on after the operator left')
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {

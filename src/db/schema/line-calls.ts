@@ -24,6 +24,19 @@ export interface LineCallAttempt {
 }
 
 /** a queue the call left by its time limit before the one it is in (an overflow): counted in that queue's figures too */
+/** how a terminal came to talk with the caller: answered from a queue, rung by the routing, passed on (blind, attended), joined in a three-way call, or back after consulting someone */
+export const legWays = ['queue', 'dial', 'blind', 'attended', 'three_way', 'returned'] as const
+
+/** a part of the call's path, as stored: a terminal that talked with the caller (the tracker's CallLeg) */
+export interface LineCallPathLeg {
+  interface: string
+  how: typeof legWays[number]
+  from: string | null
+  started_at: string
+  ended_at: string | null
+  talk_seconds: number | null
+}
+
 export interface LineCallQueueLeg {
   queue: string
   joined_at: string
@@ -54,6 +67,7 @@ export const lineCalls = pgTable('line_calls', {
   position: integer('position'),
   attempts: jsonb('attempts').$type<LineCallAttempt[]>().notNull().default(sql`'[]'::jsonb`),
   earlier_queues: jsonb('earlier_queues').$type<LineCallQueueLeg[]>().notNull().default(sql`'[]'::jsonb`),
+  legs: jsonb('legs').$type<LineCallPathLeg[]>().notNull().default(sql`'[]'::jsonb`),
   answered_by: varchar('answered_by', { length: 80 }),
   answered_at: timestamp('answered_at', { withTimezone: true }),
   hold_seconds: real('hold_seconds'),

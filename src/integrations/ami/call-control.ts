@@ -23,8 +23,8 @@ export interface CallOrder {
   variables?: Record<string, string>
 }
 
-/** a channel up on the PBX now (CoreShowChannels) */
-export interface LiveChannel { channel: string, linkedid: string, state: string }
+/** a channel up on the PBX now (CoreShowChannels); `bridge`: the bridge it talks in, '' when in none */
+export interface LiveChannel { channel: string, linkedid: string, state: string, bridge: string }
 
 /** What the service asks of Asterisk to place calls (DESIGN 10): each resolves once Asterisk has taken the order (its progress comes as events). */
 export interface CallControl {
@@ -41,6 +41,8 @@ export interface CallControl {
   attendedTransfer: (channel: string, context: string, exten: string) => Promise<void>
   /** the consultation ended: `channel` is back with the party it put on hold (CancelAtxfer) */
   cancelTransfer: (channel: string) => Promise<void>
+  /** the consultation becomes a three-way call: `channel`, the party on hold and the one consulted (the attended transfer's threeway code, as if `channel` pressed it) */
+  joinConsultation: (channel: string) => Promise<void>
   hangUp: (channel: string) => Promise<void>
 }
 
@@ -66,7 +68,7 @@ export function amiCallControl (ami: AmiClient): CallControl {
       const { response, events } = await ami.list({ Action: 'CoreShowChannels' })
       if (field(response, 'Response') !== 'Success') throw new AmiError(`CoreShowChannels: ${field(response, 'Message') ?? 'refused'}`)
       return events.filter((e) => field(e, 'Event') === 'CoreShowChannel')
-        .map((e) => ({ channel: field(e, 'Channel') ?? '', linkedid: field(e, 'Linkedid') ?? '', state: field(e, 'ChannelStateDesc') ?? '' }))
+        .map((e) => ({ channel: field(e, 'Channel') ?? '', linkedid: field(e, 'Linkedid') ?? '', state: field(e, 'ChannelStateDesc') ?? '', bridge: field(e, 'BridgeId') ?? '' }))
     },
     originate: (o) => originate({
       ...common(o), Context: o.context, Exten: o.exten, Priority: '1',
@@ -76,6 +78,12 @@ export function amiCallControl (ami: AmiClient): CallControl {
     blindTransfer: (channel, context, exten) => act({ Action: 'BlindTransfer', Channel: channel, Context: context, Exten: exten }),
     attendedTransfer: (channel, context, exten) => act({ Action: 'Atxfer', Channel: channel, Context: context, Exten: exten }),
     cancelTransfer: (channel) => act({ Action: 'CancelAtxfer', Channel: channel }),
+    // Asterisk has no action for it; its own Atxfer and CancelAtxfer queue their feature codes as
+    // DTMF received on the channel, and so does this with the code features.conf sets (default *3)
+    async joinConsultation (channel) {
+      const code = field(await ami.action({ Action: 'Getvar', Channel: channel, Variable: 'FEATURE(atxferthreeway)' }), 'Value') || '*3'
+      for (const digit of code) await act({ Action: 'PlayDTMF', Channel: channel, Digit: digit, Receive: 'yes' })
+    },
     hangUp: (channel) => act({ Action: 'Hangup', Channel: channel }),
   }
 }

@@ -21,7 +21,9 @@ function joinedDuringGap (c: QueueCallerState, at: Date): LineCall {
 
 function endedDuringGap (call: LineCall, at: Date): LineCall {
   const attempts = call.attempts.map((a) => (a.result === 'ringing' ? { ...a, result: 'not_answered' as const } : a))
-  return { ...call, attempts, outcome: call.outcome === 'waiting' || call.outcome === 'entered' ? 'unobserved' : call.outcome, ended_at: at }
+  // a leg still open ends with the call, when the status found it gone
+  const legs = call.legs.map((l) => (l.ended_at === null ? { ...l, ended_at: at, talk_seconds: Math.max(0, Math.round((at.getTime() - l.started_at.getTime()) / 1000)) } : l))
+  return { ...call, attempts, legs, outcome: call.outcome === 'waiting' || call.outcome === 'entered' ? 'unobserved' : call.outcome, ended_at: at }
 }
 
 /**

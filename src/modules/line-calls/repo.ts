@@ -91,6 +91,7 @@ export function createLineCallRepo (db: AppDb) {
       const row = {
         ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
         earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: l.joined_at.toISOString(), service_level_seconds: l.service_level_seconds ?? null })),
+        legs: call.legs.map((l) => ({ ...l, started_at: l.started_at.toISOString(), ended_at: l.ended_at?.toISOString() ?? null })),
       }
       await fenced(epoch, (tx) => tx.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row }))
     },
@@ -163,6 +164,7 @@ export function createLineCallRepo (db: AppDb) {
       return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, reviewed_at: _at, reviewed_by: _by, review_comment: _comment, attempts, ...call }) => ({
         ...call, organization_prefix: null, language: call.language as LineCall['language'], menu_exit: call.menu_exit as LineCall['menu_exit'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
         earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: new Date(l.joined_at) })),
+        legs: call.legs.map((l) => ({ ...l, started_at: new Date(l.started_at), ended_at: l.ended_at === null ? null : new Date(l.ended_at) })),
       }))
     },
     get: (linkedid: string) => lineCallRecord(db, linkedid),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { callbackStatuses, lineCallOutcomes, memberStateNames, menuExits } from '../../db/schema/index.js'
+import { callbackStatuses, lineCallOutcomes, memberStateNames, menuExits, legWays } from '../../db/schema/index.js'
 import { ExportFields, LocalDay, Nullable, OneOf, Pagination, Timestamp } from '../../lib/common-schemas.js'
 
 // The calls of the public line as Asterisk's events told them (DESIGN 9; beyond the interface).
@@ -46,7 +46,15 @@ export const LineCallView = Type.Object({
     hold_seconds: Nullable(Type.Number()),
     service_level_seconds: Nullable(Type.Integer()),
   }), { description: 'the queues the call left by their time limit before `queue` (an overflow): each counts it as offered and timed out' }),
-  answered_by: Nullable(Type.String()),
+  legs: Type.Array(Type.Object({
+    interface: Type.String({ description: 'the terminal that talked with the caller: PJSIP/<terminal>' }),
+    how: OneOf(legWays, { description: 'queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)' }),
+    from: Nullable(Type.String({ description: 'who passed the call on to it' })),
+    started_at: Timestamp(),
+    ended_at: Nullable(Timestamp()),
+    talk_seconds: Nullable(Type.Number()),
+  }), { description: 'the call\'s path: who talked with the caller, in order, each for how long (a part of the call\'s one recording, which follows the caller)' }),
+  answered_by: Nullable(Type.String({ description: 'the queue member whose answer the queue counts (the latest queue\'s); the legs say who talked with the caller' })),
   answered_at: Nullable(Timestamp()),
   hold_seconds: Nullable(Type.Number({ description: 'Asterisk\'s HoldTime: from joining the queue to the answer, or to leaving it' })),
   talk_seconds: Nullable(Type.Number()),

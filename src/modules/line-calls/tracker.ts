@@ -16,8 +16,14 @@
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
 // line owns, `Rating` (1-5) from the queue's rating menu after the operator hung up, and `Callback`
 // when a waiting caller pressed the queue's callback digit (they leave the queue to be called back).
-import { isCallAnnouncement, readCallAnnouncement } from '../../integrations/asterisk/names.js'
+// The call's path (`legs`) is who talked with the caller when: a terminal's channel in the caller's
+// bridge (`BridgeEnter`, `BridgeLeave`), however it got there: answered from a queue, passed on
+// (`BlindTransfer`, `AttendedTransfer`, whose `DestType` `Threeway` is a three-way call), or back
+// from a consultation. An attended transfer's target reaches the bridge once Asterisk has optimized
+// its Local channel away: the terminal's own channel is the one that enters.
+import { interfaceOfChannel, isCallAnnouncement, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
+import { createCallPath, type CallLeg, type CallPath } from './path.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
 /** `unobserved`: the call left its queue while the events were not heard (a gap in the connection) */
@@ -58,6 +64,8 @@ export interface LineCall {
   attempts: AgentAttempt[]
   /** the queues it timed out of before `queue` */
   earlier_queues: QueueLeg[]
+  /** who talked with the caller, in order */
+  legs: CallLeg[]
   answered_by: string | null
   answered_at: Date | null
   /** Asterisk's HoldTime: seconds from joining the queue to the answer, or to leaving it */
@@ -84,13 +92,19 @@ const callLanguage = (value: string | undefined): CallLanguage | null => appealL
 /** a call as its first event finds it: on the line, before any queue */
 export const newCall = (linkedid: string, callerNumber: string | null, at: Date): LineCall => ({
   linkedid, caller_number: callerNumber, line: null, organization_prefix: null, menu_id: null, menu_choice: null, menu_exit: null, closed: false, language: null,
-  queue: null, joined_at: null, position: null, attempts: [], earlier_queues: [], answered_by: null, answered_at: null, hold_seconds: null,
+  queue: null, joined_at: null, position: null, attempts: [], earlier_queues: [], legs: [], answered_by: null, answered_at: null, hold_seconds: null,
   talk_seconds: null, ended_by: null, outcome: 'entered', rating: null, started_at: at, ended_at: null,
 })
+
+/** the call an event is of: a transfer's is the transferred caller's */
+const linkedidOf = (m: AmiMessage) => field(m, 'Linkedid') ?? field(m, 'TransfereeLinkedid')
 
 /** the destinations that end a call on the line itself (`Sent`): the outcome of a call never queued */
 const routedEnds = ['announced', 'terminal', 'hangup'] as const satisfies readonly CallOutcome[]
 const menuExitOf = (value: string | undefined) => (['timeout', 'invalid'] as const).find((e) => e === value)
+
+/** a call's bridge events kept while the call is not known yet (a few: its channels entering and leaving) */
+const EARLY_EVENTS_KEPT = 16
 
 /** how many ended calls' ids are remembered (far more than end while a status is read), and answered ones awaiting their AgentComplete */
 const RECENTLY_ENDED_KEPT = 1000
@@ -117,26 +131,83 @@ export function createCallTracker () {
   const completing = new Map<string, LineCall>()
   /** the channel that joined each call's queue, when not the caller's own (a Local channel's `;2` leg) */
   const queueLegs = new Map<string, string>()
+  /** what is kept of a call while it goes on, let go at its end */
+  function forget (linkedid: string): void {
+    calls.delete(linkedid)
+    hungUp.delete(linkedid)
+    queueLegs.delete(linkedid)
+    paths.delete(linkedid)
+  }
   /** the caller's own channel (whose Uniqueid is the Linkedid): its hang-up ends the call */
   const callerChannel = (m: AmiMessage) => field(m, 'Uniqueid') === field(m, 'Linkedid')
   /** the caller's side of the call: its own channel, or the leg it waits in a queue on */
   const callerSide = (m: AmiMessage) => callerChannel(m) || (field(m, 'Uniqueid') !== undefined && queueLegs.get(field(m, 'Linkedid') ?? '') === field(m, 'Uniqueid'))
 
+  /** each call's path (path.ts), while it goes on */
+  const paths = new Map<string, CallPath>()
+  /** the paths of calls that ended lately: a terminal's bridge events may come after the caller's hang-up */
+  const endedPaths = new Map<string, { call: LineCall, path: CallPath }>()
+  const pathOf = (call: LineCall): CallPath => {
+    let path = paths.get(call.linkedid) ?? endedPaths.get(call.linkedid)?.path
+    if (!path) paths.set(call.linkedid, path = createCallPath(call.linkedid))
+    return path
+  }
+  /** the legs worked out again; false when they are as they were */
+  function followPath (call: LineCall): boolean {
+    const legs = pathOf(call).legs(call.answered_by, call.ended_at)
+    if (JSON.stringify(legs) === JSON.stringify(call.legs)) return false
+    call.legs = legs
+    return true
+  }
+
+  /**
+   * Bridge events of a call not known yet: an agent's channel's events are not ordered with the
+   * caller's, so its BridgeEnter may come before the call's first event. Bounded: most are of
+   * calls that never become the line's (a terminal calling another).
+   */
+  const early = new Map<string, { message: AmiMessage, at: Date }[]>()
+  function keepEarly (linkedid: string, message: AmiMessage, at: Date): void {
+    const kept = early.get(linkedid) ?? []
+    if (kept.length < EARLY_EVENTS_KEPT) kept.push({ message, at })
+    remember(early, linkedid, kept)
+  }
+
   /** a call begins with the dialplan's announcement or with joining a queue; other events only add to one */
   const callOf = (m: AmiMessage, at: Date, event: string): LineCall | undefined => {
-    const linkedid = field(m, 'Linkedid')
+    const linkedid = linkedidOf(m)
     if (!linkedid) return undefined
     let call = calls.get(linkedid)
     if (!call && (event === 'QueueCallerJoin' || isCallAnnouncement(m))) {
       call = newCall(linkedid, known(field(m, 'CallerIDNum')), at)
       calls.set(linkedid, call)
+      for (const e of early.get(linkedid) ?? []) handlers[field(e.message, 'Event')!]?.(call, e.message, e.at)
+      early.delete(linkedid)
     }
     return call
   }
   /** the agent's attempt still ringing (an agent is rung again after others: the latest) */
   const attemptOf = (call: LineCall, m: AmiMessage) => [...call.attempts].reverse().find((a) => a.interface === field(m, 'Interface') && a.result === 'ringing')
 
-  const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void> = {
+  /** the handlers change the call, and say `false` when an event changed nothing of its record (a bridge of no terminal) */
+  const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void | boolean> = {
+    BridgeEnter: (call, m, at) => {
+      pathOf(call).enter(field(m, 'Uniqueid') ?? '', field(m, 'Channel') ?? '', field(m, 'BridgeUniqueid') ?? '', at)
+      return followPath(call)
+    },
+    BridgeLeave: (call, m, at) => {
+      pathOf(call).leave(field(m, 'Uniqueid') ?? '', field(m, 'BridgeUniqueid') ?? '', at)
+      return followPath(call)
+    },
+    BlindTransfer: (call, m, at) => {
+      if (field(m, 'Result') !== 'Success') return false
+      pathOf(call).transferred({ at, how: 'blind', from: interfaceOfChannel(field(m, 'TransfererChannel')) ?? null })
+      return followPath(call)
+    },
+    AttendedTransfer: (call, m, at) => {
+      if (field(m, 'Result') !== 'Success') return false
+      pathOf(call).transferred({ at, how: field(m, 'DestType') === 'Threeway' ? 'three_way' : 'attended', from: interfaceOfChannel(field(m, 'OrigTransfererChannel')) ?? null })
+      return followPath(call)
+    },
     UserEvent: (call, m) => {
       const said = readCallAnnouncement(m)
       if (!said) return
@@ -161,7 +232,10 @@ export function createCallTracker () {
       else { call.menu_choice = null; call.menu_exit = null } // entering it
     },
     QueueCallerJoin: (call, m, at) => {
-      if (!callerChannel(m) && field(m, 'Uniqueid')) queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
+      if (!callerChannel(m) && field(m, 'Uniqueid')) {
+        queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
+        pathOf(call).addCaller(field(m, 'Uniqueid')!)
+      }
       // an overflow: the queue it timed out of keeps its part
       if (call.queue !== null && call.joined_at !== null) {
         call.earlier_queues.push({ queue: call.queue, joined_at: call.joined_at, hold_seconds: call.hold_seconds })
@@ -191,6 +265,7 @@ export function createCallTracker () {
       call.hold_seconds = integer(m, 'HoldTime')
       call.language ??= callLanguage(field(m, 'Language'))
       call.outcome = 'answered'
+      followPath(call) // a leg heard before the answer came from the queue
     },
     AgentComplete: (call, m) => {
       call.talk_seconds = integer(m, 'TalkTime')
@@ -215,9 +290,9 @@ export function createCallTracker () {
       if (call.menu_id !== null && call.menu_exit === null) call.menu_exit = 'hangup'
       for (const a of call.attempts) if (a.result === 'ringing') a.result = 'not_answered'
       call.ended_at = at
-      calls.delete(call.linkedid)
-      hungUp.delete(call.linkedid)
-      queueLegs.delete(call.linkedid)
+      followPath(call)
+      remember(endedPaths, call.linkedid, { call, path: pathOf(call) })
+      forget(call.linkedid)
     },
   }
 
@@ -226,16 +301,17 @@ export function createCallTracker () {
       const event = field(m, 'Event') ?? ''
       const handler = handlers[event]
       if (!handler) return undefined
-      const linkedid = field(m, 'Linkedid') ?? ''
-      const late = event === 'AgentComplete' ? completing.get(linkedid) : undefined
+      const linkedid = linkedidOf(m) ?? ''
+      const late = event === 'AgentComplete' ? completing.get(linkedid) : event.startsWith('Bridge') ? endedPaths.get(linkedid)?.call : undefined
       const call = callOf(m, at, event) ?? late
       if (!call) {
         if (event === 'Hangup' && callerChannel(m)) endedLately(linkedid)
+        if (event.startsWith('Bridge') && linkedid !== '') keepEarly(linkedid, m, at)
         return undefined
       }
-      handler(call, m, at)
-      if (late) completing.delete(linkedid)
-      return call
+      const changed = handler(call, m, at) !== false
+      if (late && event === 'AgentComplete') completing.delete(linkedid)
+      return changed ? call : undefined
     },
     /** the calls not yet ended */
     inProgress: () => [...calls.values()],
@@ -243,13 +319,12 @@ export function createCallTracker () {
     adopt (call: LineCall): boolean {
       if (ended.has(call.linkedid) || calls.has(call.linkedid)) return false
       calls.set(call.linkedid, call)
+      paths.set(call.linkedid, createCallPath(call.linkedid, call.legs))
       return true
     },
     /** a call whose end a gap hid is over; false when its end was heard after all */
     close (linkedid: string): boolean {
-      calls.delete(linkedid)
-      hungUp.delete(linkedid)
-      queueLegs.delete(linkedid)
+      forget(linkedid)
       return !ended.has(linkedid)
     },
   }

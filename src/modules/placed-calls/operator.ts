@@ -1,4 +1,4 @@
-import type { CallControl } from '../../integrations/ami/call-control.js'
+import type { CallControl, LiveChannel } from '../../integrations/ami/call-control.js'
 import { askAsterisk } from '../../integrations/ami/ask.js'
 import { memberInterface } from '../../integrations/asterisk/names.js'
 import type { Principal } from '../../lib/auth.js'
@@ -25,13 +25,25 @@ export function operatorOnPbx ({ repo, control }: { repo: Pick<PlacedCallRepo, '
     return terminal
   }
 
-  /** a terminal's call now: its own channel, answered (409 when it talks to nobody) */
+  /** a terminal's call now: its own channel, answered (409 when it talks to nobody), and the channels up beside it */
   async function callOf (terminalId: string) {
     const prefix = `${memberInterface(terminalId)}-`
-    const call = (await asked((c) => c.channels())).find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
+    const channels = await asked((c) => c.channels())
+    const call = channels.find((c) => c.channel.startsWith(prefix) && c.state === 'Up')
     if (!call) throw new ConflictError(`Terminal ${terminalId} is not in a call now`, 'not_in_call')
-    return call
+    const talkingWith = call.bridge === '' ? [] : channels.filter((c) => c.bridge === call.bridge && c.channel !== call.channel)
+    return { ...call, consulting: consultedBy(call, channels), threeWay: talkingWith.length >= 2 }
   }
 
   return { asked, ownTerminal, registered, callOf }
+}
+
+/**
+ * The party an attended transfer's consultation rings or talks to, if the channel is in one: Asterisk
+ * dials the destination as a Local channel whose `;1` side it bridges with the transferer (the party
+ * on hold stays in the call's first bridge), so the transferer shares its bridge with such a channel.
+ */
+export function consultedBy (own: LiveChannel, channels: LiveChannel[]): LiveChannel | undefined {
+  if (own.bridge === '') return undefined
+  return channels.find((c) => c.bridge === own.bridge && c.channel !== own.channel && c.channel.startsWith('Local/') && c.channel.endsWith(';1'))
 }

@@ -35,15 +35,18 @@ const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, transfers:
     schema: {
       tags, security, operationId: 'transferCall', body: ref(TransferRequest), response: { 202: ref(TransferResponse) },
       summary: 'Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague\'s terminal, the organization\'s queue or an organization\'s line; a desk phone and a browser phone alike. ' +
-        '404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering',
+        '404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering',
     },
   }, async (req, reply) => reply.code(202).send(await transfers.transfer(req.principal!, req.body)))
   app.post('/calls/transfer/complete', {
-    schema: { tags, security, operationId: 'completeTransfer', summary: 'An attended transfer\'s end: the user leaves, the caller and the one consulted talk (409 not_in_call)', response: { 202: Passed } },
+    schema: { tags, security, operationId: 'completeTransfer', summary: 'An attended transfer\'s end: the user leaves, the caller and the one consulted talk (409 not_in_call, no_transfer)', response: { 202: Passed } },
   }, async (req, reply) => reply.code(202).send(await transfers.complete(req.principal!)))
   app.post('/calls/transfer/cancel', {
     schema: { tags, security, operationId: 'cancelTransfer', summary: 'An attended transfer given up: the one consulted is hung up, the caller is back with the user (409 not_in_call, no_transfer)', response: { 202: Passed } },
   }, async (req, reply) => reply.code(202).send(await transfers.cancel(req.principal!)))
+  app.post('/calls/transfer/conference', {
+    schema: { tags, security, operationId: 'joinTransfer', summary: 'An attended transfer\'s consultation made a three-way call: the user, the caller and the one consulted talk together; the user\'s hang-up leaves the other two talking (409 not_in_call, no_transfer)', response: { 202: Passed } },
+  }, async (req, reply) => reply.code(202).send(await transfers.conference(req.principal!)))
 
   app.post('/calls/spy', {
     config: { user: ['admin', 'manager'] },

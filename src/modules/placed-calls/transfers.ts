@@ -53,23 +53,41 @@ export function createTransferService ({ repo, control }: { repo: Pick<PlacedCal
     return { terminal, call: await callOf(terminal.id) }
   }
 
+  /**
+   * The operator's call, consulting someone (or, for `complete`, talking three): 409 no_transfer when
+   * not, for completing would hang the caller up. A three-way call is one bridge of the three, the
+   * Local channel of the consultation gone from it.
+   */
+  async function consultation (actor: Principal, orThree = false) {
+    const { terminal, call } = await ownCall(actor)
+    if (!call.consulting && !(orThree && call.threeWay)) throw new ConflictError(`Terminal ${terminal.id} is not consulting anyone: there is no transfer to complete, join or cancel`, 'no_transfer')
+    return call
+  }
+
   return {
     async transfer (actor: Principal, body: TransferRequest) {
       const { terminal, call } = await ownCall(actor)
+      if (call.consulting) throw new ConflictError('You are consulting someone: complete, join or cancel that transfer first', 'in_consultation')
       const { context, exten } = await destination(terminal, body)
       await refusedAs('transfer_refused', (c) => body.mode === 'blind' ? c.blindTransfer(call.channel, context, exten) : c.attendedTransfer(call.channel, context, exten))
       return { call_id: call.linkedid, mode: body.mode, to: `${exten}@${context}` }
     },
-    /** the consultation over, the operator leaves: the caller and the destination talk */
+    /** the consultation (or the three-way call) over, the operator leaves: the caller and the destination talk */
     async complete (actor: Principal) {
-      const { call } = await ownCall(actor)
+      const call = await consultation(actor, true)
       await refusedAs('not_in_call', (c) => c.hangUp(call.channel))
       return { call_id: call.linkedid }
     },
     /** the consultation ended without a transfer: the caller is back with the operator */
     async cancel (actor: Principal) {
-      const { call } = await ownCall(actor)
+      const call = await consultation(actor)
       await refusedAs('no_transfer', (c) => c.cancelTransfer(call.channel))
+      return { call_id: call.linkedid }
+    },
+    /** the consultation becomes a three-way call; the operator's hang-up then leaves the other two talking */
+    async conference (actor: Principal) {
+      const call = await consultation(actor)
+      await refusedAs('no_transfer', (c) => c.joinConsultation(call.channel))
       return { call_id: call.linkedid }
     },
   }

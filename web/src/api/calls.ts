@@ -16,3 +16,4 @@ export type TransferRequest = Schemas['TransferRequest']
 export const transferCall = (body: TransferRequest) => load(api.POST('/api/calls/transfer', { body }))
 export const completeTransfer = () => load(api.POST('/api/calls/transfer/complete'))
 export const cancelTransfer = () => load(api.POST('/api/calls/transfer/cancel'))
+export const joinTransfer = () => load(api.POST('/api/calls/transfer/conference'))

@@ -3054,7 +3054,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague's terminal, the organization's queue or an organization's line; a desk phone and a browser phone alike. 404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering */
+        /** Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague's terminal, the organization's queue or an organization's line; a desk phone and a browser phone alike. 404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering */
         post: operations["transferCall"];
         delete?: never;
         options?: never;
@@ -3071,7 +3071,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** An attended transfer's end: the user leaves, the caller and the one consulted talk (409 not_in_call) */
+        /** An attended transfer's end: the user leaves, the caller and the one consulted talk (409 not_in_call, no_transfer) */
         post: operations["completeTransfer"];
         delete?: never;
         options?: never;
@@ -3090,6 +3090,23 @@ export interface paths {
         put?: never;
         /** An attended transfer given up: the one consulted is hung up, the caller is back with the user (409 not_in_call, no_transfer) */
         post: operations["cancelTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calls/transfer/conference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An attended transfer's consultation made a three-way call: the user, the caller and the one consulted talk together; the user's hang-up leaves the other two talking (409 not_in_call, no_transfer) */
+        post: operations["joinTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4587,6 +4604,24 @@ export interface components {
                 hold_seconds: number | null;
                 service_level_seconds: number | null;
             }[];
+            /** @description the call's path: who talked with the caller, in order, each for how long (a part of the call's one recording, which follows the caller) */
+            legs: {
+                /** @description the terminal that talked with the caller: PJSIP/<terminal> */
+                interface: string;
+                /**
+                 * @description queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)
+                 * @enum {string}
+                 */
+                how: "queue" | "dial" | "blind" | "attended" | "three_way" | "returned";
+                /** @description who passed the call on to it */
+                from: string | null;
+                /** Format: date-time */
+                started_at: string;
+                /** Format: date-time */
+                ended_at: string | null;
+                talk_seconds: number | null;
+            }[];
+            /** @description the queue member whose answer the queue counts (the latest queue's); the legs say who talked with the caller */
             answered_by: string | null;
             /** Format: date-time */
             answered_at: string | null;
@@ -14011,6 +14046,28 @@ export interface operations {
         };
     };
     cancelTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        call_id: string;
+                    };
+                };
+            };
+        };
+    };
+    joinTransfer: {
         parameters: {
             query?: never;
             header?: never;

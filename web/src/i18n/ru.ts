@@ -176,6 +176,8 @@ export const ru = {
   },
   calls: {
     title: 'Звонки линии', all: 'Все звонки', review: 'На разбор ({{count}})', started: 'Начало', rating: 'Оценка', ratingOf: 'Оценка {{rating}} из 5', none: 'Звонков нет',
+    path: 'Путь звонка', legTalking: 'говорит сейчас',
+    legWays: { queue: 'ответил из очереди', dial: 'вызван маршрутом', blind: 'передан от {{from}} сразу', attended: 'передан от {{from}} после консультации', three_way: 'подключён {{from}} к разговору втроём', returned: 'вернулся к гражданину после консультации' } as Record<string, string>,
     language: 'Язык', endedBy: 'Завершил', endedBys: { caller: 'Гражданин', agent: 'Оператор', transfer: 'Перевод' } as Record<string, string>, reviewed: 'Разобран {{at}}',
     supervisorsOnly: 'Звонки линии доступны только руководителям', nothingToReview: 'Низких оценок на разбор нет', reviewTitle: 'Разбор звонка',
     comment: 'Что выяснено и что сделано', commentRequired: 'Напишите, что выяснено при разборе', commentTooLong: 'Не больше 2000 знаков', markReviewed: 'Отметить разобранным',
@@ -402,6 +404,7 @@ export const ru = {
   },
   /** the browser phone (DESIGN 11): its state, the call's buttons, the sound's devices */
   transfer: {
+    conference: 'Разговор втроём', three: 'Разговор втроём: гражданин, вы и коллега', leave: 'Выйти, оставив их говорить',
     open: 'Передать звонок', blind: 'Сразу', attended: 'С консультацией', to: 'Кому', colleague: 'Коллеге (внутренний номер)', queue: 'В очередь организации',
     line: 'На линию организации (номер)', extension: 'Внутренний номер', number: 'Номер линии', send: 'Передать', consulting: 'Консультация: гражданин ждёт на удержании',
     complete: 'Соединить и выйти', cancel: 'Вернуться к гражданину', passed: 'Звонок передан', badExtension: 'Ровно 3 цифры', badNumber: 'Только цифры',
@@ -447,7 +450,7 @@ export const ru = {
       number_not_allowed: 'Оператор звонит гражданину обращения или из справочника; другой номер набирает руководитель',
       call_in_progress: 'Ваш предыдущий звонок ещё идёт: завершите его', not_in_call: 'Оператор сейчас не разговаривает', own_terminal: 'Это ваш собственный терминал',
       call_closed: 'Звонок уже завершён', already_sent: 'Уведомление уже отправлено',
-      transfer_refused: 'АТС не смогла передать звонок', no_transfer: 'Сейчас нет перевода, который можно отменить',
+      transfer_refused: 'АТС не смогла передать звонок', no_transfer: 'Сейчас нет перевода: нечего завершать, объединять или отменять', in_consultation: 'Идёт консультация: сначала завершите, объедините или отмените тот перевод',
     } as Record<string, string>,
   },
   apiPatterns: { overlaps: 'Пересекается с часами {{value}} того же дня', takesExtension: 'Занимает номер {{value}} терминала: внутренний набор важнее, маршрут не сработает', patternTaken: 'Этот шаблон уже есть в маршруте «{{value}}»', noTrunk: 'Транка {{value}} нет', badSet: 'Набор [{{value}}] — не список цифр и диапазонов вида [1-4]', noPrefix: 'Нет организации с префиксом {{value}}', asteriskSilent: 'Asterisk не отвечает ({{value}})' },

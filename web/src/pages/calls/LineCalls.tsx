@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Col, Descriptions, Form, Input, Rate, Row, Space, Table, Tabs, Tag, Typography } from 'antd'
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Rate, Row, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApiProblem, Schemas } from '../../api/client'
@@ -57,11 +57,36 @@ function CallDetail ({ call }: { call: Call }) {
         <Descriptions.Item label={t('calls.endedBy')}>{call.ended_by ? t(`calls.endedBys.${call.ended_by}`, { defaultValue: call.ended_by }) : '—'}</Descriptions.Item>
         {call.review_comment && <Descriptions.Item label={t('calls.reviewed', { at: call.reviewed_at ? format.dateTime(call.reviewed_at) : '' })}>{call.review_comment}</Descriptions.Item>}
       </Descriptions>
+      {call.legs.length > 0 && <CallPath legs={call.legs} />}
       <Row gutter={[16, 8]}>
         <Col xs={24} xl={12}><CallRecordings linkedid={call.linkedid} /></Col>
         <Col xs={24} xl={12}><CallTranscript linkedid={call.linkedid} /></Col>
       </Row>
     </Space>
+  )
+}
+
+/** the call's path: who talked with the citizen, in order, how the call came to them and for how long */
+function CallPath ({ legs }: { legs: Call['legs'] }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const terminal = (iface: string) => iface.replace(/^PJSIP\//, '')
+  return (
+    <Card size='small' title={t('calls.path')} data-testid='call-path'>
+      <Timeline
+        style={{ marginBottom: -16 }}
+        items={legs.map((leg) => ({
+          color: leg.how === 'queue' || leg.how === 'dial' ? 'blue' : 'green',
+          children: (
+            <span data-testid='call-leg'>
+              <Typography.Text strong>{terminal(leg.interface)}</Typography.Text>{' · '}
+              {t(`calls.legWays.${leg.how}`, { from: leg.from ? terminal(leg.from) : '' })}{' · '}
+              {format.time(leg.started_at)}{leg.talk_seconds === null ? ` · ${t('calls.legTalking')}` : ` · ${clock(leg.talk_seconds)}`}
+            </span>
+          ),
+        }))}
+      />
+    </Card>
   )
 }
 

@@ -3,20 +3,24 @@ import { useMutation } from '@tanstack/react-query'
 import { App, Button, Form, Input, Popover, Radio, Space, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { cancelTransfer, completeTransfer, transferCall, type TransferRequest } from '../../api/calls'
+import { cancelTransfer, completeTransfer, joinTransfer, transferCall, type TransferRequest } from '../../api/calls'
 import type { ApiProblem } from '../../api/client'
 import { problemText } from '../../forms/problems'
 
 /**
  * Passing the call on (DESIGN 11), for a desk phone and a browser phone alike: at once, or after
  * consulting with the caller on hold; to a colleague, the organization's queue, or an organization's
- * line (an executor's dispatcher). While consulting: connect and leave, or go back to the caller.
+ * line (an executor's dispatcher). While consulting: connect and leave, talk the three together, or go
+ * back to the caller; talking three, leave the other two talking.
  */
+type Finish = 'complete' | 'cancel' | 'conference'
+const finishing: Record<Finish, () => Promise<unknown>> = { complete: completeTransfer, cancel: cancelTransfer, conference: joinTransfer }
 export function TransferCall () {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const [open, setOpen] = useState(false)
-  const [consulting, setConsulting] = useState(false)
+  /** the attended transfer under way: consulting with the caller on hold, or the three talking */
+  const [consulting, setConsulting] = useState<'consulting' | 'three' | undefined>()
   const [form] = Form.useForm<TransferRequest>()
   // undefined until the popover's form first shows: its initial value
   const to = Form.useWatch('to', form) ?? 'terminal'
@@ -25,23 +29,28 @@ export function TransferCall () {
     mutationFn: transferCall,
     onSuccess: (_, body) => {
       setOpen(false)
-      if (body.mode === 'attended') setConsulting(true)
+      if (body.mode === 'attended') setConsulting('consulting')
       else void message.success(t('transfer.passed'))
     },
     onError: failed,
   })
   const finish = useMutation({
-    mutationFn: (how: 'complete' | 'cancel') => how === 'complete' ? completeTransfer() : cancelTransfer(),
-    onSuccess: (_, how) => { setConsulting(false); if (how === 'complete') void message.success(t('transfer.passed')) },
+    mutationFn: (how: Finish) => finishing[how](),
+    onSuccess: (_, how) => {
+      setConsulting(how === 'conference' ? 'three' : undefined)
+      if (how === 'complete') void message.success(t('transfer.passed'))
+    },
     onError: failed,
   })
 
   if (consulting) {
+    const three = consulting === 'three'
     return (
-      <Space data-testid='transfer-consulting' wrap>
-        <Typography.Text type='warning'>{t('transfer.consulting')}</Typography.Text>
-        <Button type='primary' loading={finish.isPending} onClick={() => finish.mutate('complete')}>{t('transfer.complete')}</Button>
-        <Button loading={finish.isPending} onClick={() => finish.mutate('cancel')}>{t('transfer.cancel')}</Button>
+      <Space data-testid='transfer-consulting' data-state={consulting} wrap>
+        <Typography.Text type='warning'>{t(three ? 'transfer.three' : 'transfer.consulting')}</Typography.Text>
+        <Button type='primary' loading={finish.isPending} onClick={() => finish.mutate('complete')}>{t(three ? 'transfer.leave' : 'transfer.complete')}</Button>
+        {!three && <Button loading={finish.isPending} onClick={() => finish.mutate('conference')}>{t('transfer.conference')}</Button>}
+        {!three && <Button loading={finish.isPending} onClick={() => finish.mutate('cancel')}>{t('transfer.cancel')}</Button>}
       </Space>
     )
   }

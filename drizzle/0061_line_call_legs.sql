@@ -1,0 +1,1 @@
+ALTER TABLE "line_calls" ADD COLUMN "legs" jsonb DEFAULT '[]'::jsonb NOT NULL;
