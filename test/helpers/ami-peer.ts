@@ -237,6 +237,11 @@ export async function startAmiPeer (options: { username?: string, secret?: strin
         write(message(known ? ['Response: Success', `ActionID: ${id}`, `Variable: ${a.Variable ?? ''}`, `Value: ${a.Variable === 'FEATURE(atxferthreeway)' ? '*3' : ''}`] : ['Response: Error', `ActionID: ${id}`, 'Message: No such channel']))
         return
       }
+      case 'Setvar': {
+        const known = state.channels.some((c) => c.channel === a.Channel)
+        write(message(known ? ['Response: Success', `ActionID: ${id}`, 'Message: Variable Set'] : ['Response: Error', `ActionID: ${id}`, 'Message: Channel not found']))
+        return
+      }
       case 'PlayDTMF': {
         const known = state.channels.some((c) => c.channel === a.Channel)
         write(message(known ? ['Response: Success', `ActionID: ${id}`, 'Message: DTMF successfully queued'] : ['Response: Error', `ActionID: ${id}`, 'Message: Channel not found']))

@@ -314,22 +314,22 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     assert.equal(blind.statusCode, 202, blind.body)
     assert.deepEqual(blind.json(), { call_id: linkedid, mode: 'blind', to: '002@org101-internal' })
     assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'queue' })).json().to, '0@org101-internal')
+    // the call's channels as CoreShowChannels lists them, each in its bridge
+    const pbx = {
+      caller: { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
+      operator: (bridge: string) => ({ uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge }),
+      consulted: { uniqueid: '1795954364.43', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'Local/002@org101-internal-00000001;1', bridge: 'b-consult' },
+      colleague: { uniqueid: '1795954364.44', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'PJSIP/101002-0000000e', bridge: 'b-call' },
+    }
     // no consultation yet (the operator talks with the caller alone): nothing to complete, join or cancel; a completion would hang the caller up
-    peer.state.channels = [
-      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
-      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-call' },
-    ]
+    peer.state.channels = [pbx.caller, pbx.operator('b-call')]
     for (const step of ['complete', 'cancel', 'conference']) {
       const res = await transfer(`/api/calls/transfer/${step}`)
       assert.deepEqual([res.statusCode, res.json().code], [409, 'no_transfer'], `${step}: ${res.body}`)
       assert.match(res.json().detail, /not consulting anyone/)
     }
     // consulting: Asterisk has bridged the operator with the Local channel it dialled, the caller waits in the call's bridge
-    peer.state.channels = [
-      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
-      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-consult' },
-      { uniqueid: '1795954364.43', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'Local/002@org101-internal-00000001;1', bridge: 'b-consult' },
-    ]
+    peer.state.channels = [pbx.caller, pbx.operator('b-consult'), pbx.consulted]
     const whileConsulting = await transfer('/api/calls/transfer', { mode: 'blind', to: 'queue' })
     assert.deepEqual([whileConsulting.statusCode, whileConsulting.json().code], [409, 'in_consultation'], whileConsulting.body)
     for (const step of ['conference', 'complete', 'cancel']) {
@@ -338,11 +338,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
       assert.deepEqual(res.json(), { call_id: linkedid })
     }
     // talking three (the consultation's Local channel gone, the three in the call's bridge): only leaving is left
-    peer.state.channels = [
-      { uniqueid: '1795954364.41', linkedid, context: 'org101-queue', application: 'Queue', channel: 'PJSIP/trunk-00000001', bridge: 'b-call' },
-      { uniqueid: '1795954364.42', linkedid, context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000d', bridge: 'b-call' },
-      { uniqueid: '1795954364.44', linkedid, context: 'org101-internal', application: 'AppDial', channel: 'PJSIP/101002-0000000e', bridge: 'b-call' },
-    ]
+    peer.state.channels = [pbx.caller, pbx.operator('b-call'), pbx.colleague]
     for (const step of ['conference', 'cancel']) assert.equal((await transfer(`/api/calls/transfer/${step}`)).json().code, 'no_transfer', step)
     assert.equal((await transfer('/api/calls/transfer/complete')).statusCode, 202)
     const asked = peer.state.received.slice(receivedBefore).filter((a) => ['BlindTransfer', 'Atxfer', 'CancelAtxfer', 'Hangup', 'Getvar', 'PlayDTMF'].includes(a.Action ?? ''))
@@ -356,6 +352,38 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
       ['Hangup', 'PJSIP/101001-0000000d', '', ''],
       ['CancelAtxfer', 'PJSIP/101001-0000000d', '', ''],
       ['Hangup', 'PJSIP/101001-0000000d', '', ''],
+    ])
+    // to a number outside, as the user may call it (POST /api/calls's rules): the refusals, then the
+    // dialplan's permission and caller id given to the channel that will dial
+    peer.state.channels = [pbx.caller, pbx.operator('b-call')]
+    const sentBefore = peer.state.received.length
+    for (const [payload, status, code] of [
+      [{ mode: 'blind', to: 'outside' }, 422, 'missing'],
+      [{ mode: 'blind', to: 'outside', number: 'диспетчер' }, 422, 'phone_number'],
+      [{ mode: 'blind', to: 'outside', number: '+77779998877' }, 403, 'number_not_allowed'],
+    ] as const) {
+      const res = await transfer('/api/calls/transfer', payload)
+      assert.equal(res.statusCode, status, `${JSON.stringify(payload)}: ${res.body}`)
+      assert.equal(res.statusCode === 422 ? res.json().detail[0].type : res.json().code, code)
+    }
+    assert.equal(peer.state.received.slice(sentBefore).filter((a) => a.Action !== 'CoreShowChannels').length, 0, 'nothing asked of Asterisk for a refusal')
+    // a number of the references: the utility's dispatcher
+    const dispatcher = await t.app.inject({ method: 'POST', url: '/api/references/persons', headers: admin, payload: { full_name: 'Диспетчер водоканала', phone: '+77010000002' } })
+    assert.equal(dispatcher.statusCode, 200, dispatcher.body)
+    const outside = await transfer('/api/calls/transfer', { mode: 'blind', to: 'outside', number: '+7 701 000 00 02' })
+    assert.equal(outside.statusCode, 202, outside.body)
+    assert.equal(outside.json().to, '87010000002@org101-internal')
+    assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'outside', number: '87010000002' })).statusCode, 202)
+    const dialling = peer.state.received.slice(sentBefore).filter((a) => ['Setvar', 'BlindTransfer', 'Atxfer'].includes(a.Action ?? ''))
+    assert.deepEqual(dialling.map((a) => [a.Action, a.Channel, a.Variable ?? a.Exten, a.Value ?? a.Context]), [
+      // blind: the caller's channel dials
+      ['Setvar', 'PJSIP/trunk-00000001', 'ALLOW_LONG_DISTANCE', 'yes'],
+      ['Setvar', 'PJSIP/trunk-00000001', 'APPEALS_CALLER', '101001'],
+      ['BlindTransfer', 'PJSIP/101001-0000000d', '87010000002', 'org101-internal'],
+      // attended: the operator's Local channel dials, inheriting them
+      ['Setvar', 'PJSIP/101001-0000000d', '__ALLOW_LONG_DISTANCE', 'yes'],
+      ['Setvar', 'PJSIP/101001-0000000d', '__APPEALS_CALLER', '101001'],
+      ['Atxfer', 'PJSIP/101001-0000000d', '87010000002', 'org101-internal'],
     ])
     // a transfer the call's bridge forbids: Asterisk's refusal in its words, 409
     peer.state.refusing = ['BlindTransfer']

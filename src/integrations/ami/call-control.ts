@@ -44,6 +44,8 @@ export interface CallControl {
   /** the consultation becomes a three-way call: `channel`, the party on hold and the one consulted (the attended transfer's threeway code, as if `channel` pressed it) */
   joinConsultation: (channel: string) => Promise<void>
   hangUp: (channel: string) => Promise<void>
+  /** a channel variable set (Setvar): `__NAME` is inherited by the channels it dials */
+  setVariable: (channel: string, name: string, value: string) => Promise<void>
 }
 
 /** Originate, Async: Asterisk answers at once; the call's progress is in its events, keyed by `channelId` */
@@ -85,5 +87,6 @@ export function amiCallControl (ami: AmiClient): CallControl {
       for (const digit of code) await act({ Action: 'PlayDTMF', Channel: channel, Digit: digit, Receive: 'yes' })
     },
     hangUp: (channel) => act({ Action: 'Hangup', Channel: channel }),
+    setVariable: (channel, name, value) => act({ Action: 'Setvar', Channel: channel, Variable: name, Value: value }),
   }
 }

@@ -53,9 +53,9 @@ export const SpyResponse = Type.Object({
 
 export const TransferRequest = Type.Object({
   mode: OneOf(['blind', 'attended'] as const, { description: 'blind: the caller goes at once and the operator is free; attended: the operator consults first, the caller on hold, then completes or cancels' }),
-  to: OneOf(['terminal', 'queue', 'line'] as const, { description: 'a colleague\'s terminal (`extension`), the organization\'s own queue (dialled as 0), or an inbound line (`number`: the executor\'s dispatcher; the call enters its menu or queue)' }),
+  to: OneOf(['terminal', 'queue', 'line', 'outside'] as const, { description: 'a colleague\'s terminal (`extension`), the organization\'s own queue (dialled as 0), an inbound line (`number`: the executor\'s dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization\'s outbound routes, as the user may call it: POST /api/calls)' }),
   extension: Type.Optional(Type.String({ pattern: '^[0-9]{3}$', maxLength: 3, description: 'with `to: terminal`: a colleague\'s extension, of the operator\'s organization' })),
-  number: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', maxLength: 20, description: 'with `to: line`: the line\'s number' })),
+  number: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'with `to: line`: the line\'s number; with `to: outside`: a phone number as POST /api/calls takes it' })),
 }, { $id: 'TransferRequest', additionalProperties: false })
 export type TransferRequest = Static<typeof TransferRequest>
 

@@ -4,13 +4,11 @@ import type { AmiMessage } from '../../integrations/ami/protocol.js'
 import { scopeOf, supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import { isoOrNull, type Clock } from '../../lib/clock.js'
-import { ConflictError, ForbiddenError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
-import { e164InArea } from '../../lib/phone.js'
+import { ConflictError, NotFoundError } from '../../lib/errors.js'
 import { maskPhone } from '../../lib/pii.js'
 import { internalContext, memberInterface, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import type { AppealsPort } from '../appeals/module.js'
 import type { LineAnswer } from '../call-events/service.js'
-import { diallingOf } from './dialling.js'
 import { endOf, linkedidOf, originateFailure, placedIdOf, placedLinkedid, stepOf, type Step } from './progress.js'
 import type { CallbackRow, PlacedCallChange, PlacedCallRepo, PlacedCallRow } from './repo.js'
 import type { CallbackDialler, CallbackPlacer } from './callbacks.js'
@@ -59,16 +57,7 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   const tell = (row: PlacedCallRow) => publish({ type: 'call.placed', organization_id: row.organization_id, employee_id: row.employee_id, call: placedCallView(row) })
     .catch((err: unknown) => { log.warn({ err }, 'a placed call\'s progress could not be told') })
 
-  const { asked, ownTerminal, registered, callOf } = operatorOnPbx({ repo, control })
-
-  const notANumber = (raw: string) => RequestValidationError.field(['body', 'number'], 'Not a phone number: +7 and ten digits, 8 and ten digits, or a local number of your area', raw, 'phone_number')
-
-  /** the number as +7XXXXXXXXXX: a national form, or a local number of the organization's area */
-  function e164Of (raw: string, area: { areaCode: string | null, localDigits: number | null }): string {
-    const number = e164InArea(raw, area)
-    if (number === undefined) throw notANumber(raw)
-    return number
-  }
+  const { asked, ownTerminal, registered, callOf, outsideNumber, diallingFor, phoneShaped } = operatorOnPbx({ repo, control })
 
   /** a call of the user's still live by its row but gone from Asterisk (a hang-up not heard) is over: it does not hold up the next */
   async function clearLostCall (employeeId: number): Promise<void> {
@@ -82,34 +71,19 @@ export function createPlacedCallService ({ repo, control, clock, log, appeals, d
   }
 
   async function place (actor: Principal, body: PlaceCallRequest): Promise<PlacedCall> {
-    // what is no number in any area is said before anything is looked up
-    if (!/^\+?[\d\s\-().]+$/.test(body.number)) throw notANumber(body.number)
+    phoneShaped(body.number)
     const target = body.appeal_id === undefined ? undefined : await appeals.callTarget(actor, body.appeal_id)
     const mine = await ownTerminal(actor)
-    const org = await repo.organization(mine.organization_id)
-    if (!org || !org.is_active) throw new ConflictError('Your terminal\'s organization is inactive', 'no_terminal')
-    const area = await repo.dialArea(org.region_id)
-    const number = e164Of(body.number, area)
-    const person = await repo.personByPhone(number)
-    // an operator calls citizens (the appeal's, or one of the references); a supervisor may type any number
-    if (actor.role === 'operator' && !(target?.phones.includes(number) ?? false) && !person) {
-      throw new ForbiddenError('You may call the citizen of an appeal or of the references; another number is dialled by a supervisor', 'number_not_allowed')
-    }
-    const dialling = await diallingFor(mine, area, number)
-    if ('refused' in dialling) throw new ForbiddenError(dialling.refused, 'not_permitted')
+    const { number, exten, person, prefix } = await outsideNumber(actor, mine, body.number, target?.phones)
     await registered(mine)
     await clearLostCall(actor.id)
     const row = await dial({
-      kind: 'call', employee_id: actor.id, organization_id: mine.organization_id, terminal_id: mine.id, number, dialled: dialling.exten,
+      kind: 'call', employee_id: actor.id, organization_id: mine.organization_id, terminal_id: mine.id, number, dialled: exten,
       appeal_id: target?.appeal_id ?? null, person_id: target?.person_id ?? person?.id ?? null,
-    }, org.prefix)
+    }, prefix)
     if (!row) throw new ConflictError('Another call of yours is being placed: end it first', 'call_in_progress')
     return placedCallView(row)
   }
-
-  /** how the terminal's context is given the number, or why the terminal may not call it */
-  const diallingFor = async (terminal: { id: string, organization_id: number }, area: { areaCode: string | null, localDigits: number | null }, number: string) =>
-    diallingOf(number, { ...area, routes: await repo.routesOf(terminal.organization_id), allowLongDistance: await repo.allowsLongDistance(terminal.id) })
 
   /**
    * A call placed: its row (its Linkedid made of its id), then Asterisk's Originate from the

@@ -17,13 +17,19 @@ const OWN_QUEUE_EXTEN = '0'
  * talks to the destination first, the caller on hold; `complete` hangs the operator up (the caller and
  * the destination then talk), `cancel` ends the consultation and brings the caller back.
  */
-export function createTransferService ({ repo, control }: { repo: Pick<PlacedCallRepo, 'terminalsOf' | 'terminal' | 'organization' | 'lineByNumber'>, control?: CallControl }) {
-  const { asked, ownTerminal, callOf } = operatorOnPbx({ repo, control })
+type TransferRepo = Pick<PlacedCallRepo, 'terminalsOf' | 'terminal' | 'organization' | 'lineByNumber' | 'dialArea' | 'personByPhone' | 'routesOf' | 'allowsLongDistance'>
+
+export function createTransferService ({ repo, control }: { repo: TransferRepo, control?: CallControl }) {
+  const { asked, ownTerminal, callOf, outsideNumber } = operatorOnPbx({ repo, control })
 
   /** where the caller goes, in Asterisk's words; 422 on the field a kind needs, 404 for a destination that is not there */
-  async function destination (terminal: { id: string, organization_id: number }, body: TransferRequest): Promise<{ context: string, exten: string }> {
+  async function destination (actor: Principal, terminal: { id: string, organization_id: number }, body: TransferRequest): Promise<{ context: string, exten: string }> {
     const org = await repo.organization(terminal.organization_id)
     if (!org) throw new NotFoundError('Organization')
+    if (body.to === 'outside') {
+      if (body.number === undefined) throw RequestValidationError.field(['body', 'number'], 'Field required: the number to pass the call to', undefined, 'missing')
+      return { context: internalContext(org.prefix), exten: (await outsideNumber(actor, terminal, body.number)).exten }
+    }
     if (body.to === 'queue') return { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN }
     if (body.to === 'terminal') {
       if (body.extension === undefined) throw RequestValidationError.field(['body', 'extension'], 'Field required: the colleague\'s extension', undefined, 'missing')
@@ -33,7 +39,7 @@ export function createTransferService ({ repo, control }: { repo: Pick<PlacedCal
       return { context: internalContext(org.prefix), exten: body.extension }
     }
     if (body.number === undefined) throw RequestValidationError.field(['body', 'number'], 'Field required: the line\'s number', undefined, 'missing')
-    const line = await repo.lineByNumber(body.number)
+    const line = /^[0-9]{1,20}$/.test(body.number) ? await repo.lineByNumber(body.number) : undefined
     if (!line || !(await repo.organization(line.organization_id))?.is_active) throw new NotFoundError('Line')
     return { context: INBOUND_CONTEXT, exten: body.number }
   }
@@ -54,6 +60,20 @@ export function createTransferService ({ repo, control }: { repo: Pick<PlacedCal
   }
 
   /**
+   * The outbound dialplan checks the dialling channel's long-distance permission (its terminal's
+   * `set_var`) and presents its terminal's number (`APPEALS_CALLER`): a blind transfer dials from the
+   * caller's channel, an attended one from a Local channel of the operator's, so the operator's
+   * terminal's are given to the one that will dial (inherited, `__`, by the Local channel).
+   */
+  async function carryPermission (c: CallControl, terminal: { id: string }, call: { channel: string, party?: string }, mode: TransferRequest['mode']) {
+    const long = (await repo.allowsLongDistance(terminal.id)) ? 'yes' : 'no'
+    const [channel, inherit] = mode === 'blind' ? [call.party, ''] : [call.channel, '__']
+    if (channel === undefined) throw new ConflictError('The call has more than one other party: pass it on once it has one', 'transfer_refused')
+    await c.setVariable(channel, `${inherit}ALLOW_LONG_DISTANCE`, long)
+    await c.setVariable(channel, `${inherit}APPEALS_CALLER`, terminal.id)
+  }
+
+  /**
    * The operator's call, consulting someone (or, for `complete`, talking three): 409 no_transfer when
    * not, for completing would hang the caller up. A three-way call is one bridge of the three, the
    * Local channel of the consultation gone from it.
@@ -68,8 +88,11 @@ export function createTransferService ({ repo, control }: { repo: Pick<PlacedCal
     async transfer (actor: Principal, body: TransferRequest) {
       const { terminal, call } = await ownCall(actor)
       if (call.consulting) throw new ConflictError('You are consulting someone: complete, join or cancel that transfer first', 'in_consultation')
-      const { context, exten } = await destination(terminal, body)
-      await refusedAs('transfer_refused', (c) => body.mode === 'blind' ? c.blindTransfer(call.channel, context, exten) : c.attendedTransfer(call.channel, context, exten))
+      const { context, exten } = await destination(actor, terminal, body)
+      await refusedAs('transfer_refused', async (c) => {
+        if (body.to === 'outside') await carryPermission(c, terminal, call, body.mode)
+        await (body.mode === 'blind' ? c.blindTransfer(call.channel, context, exten) : c.attendedTransfer(call.channel, context, exten))
+      })
       return { call_id: call.linkedid, mode: body.mode, to: `${exten}@${context}` }
     },
     /** the consultation (or the three-way call) over, the operator leaves: the caller and the destination talk */

@@ -5258,13 +5258,13 @@ export interface components {
              */
             mode: "blind" | "attended";
             /**
-             * @description a colleague's terminal (`extension`), the organization's own queue (dialled as 0), or an inbound line (`number`: the executor's dispatcher; the call enters its menu or queue)
+             * @description a colleague's terminal (`extension`), the organization's own queue (dialled as 0), an inbound line (`number`: the executor's dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization's outbound routes, as the user may call it: POST /api/calls)
              * @enum {string}
              */
-            to: "terminal" | "queue" | "line";
+            to: "terminal" | "queue" | "line" | "outside";
             /** @description with `to: terminal`: a colleague's extension, of the operator's organization */
             extension?: string;
-            /** @description with `to: line`: the line's number */
+            /** @description with `to: line`: the line's number; with `to: outside`: a phone number as POST /api/calls takes it */
             number?: string;
         };
         TransferResponse: {

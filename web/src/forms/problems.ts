@@ -59,7 +59,7 @@ export function messageOf (t: TFunction, message: string): string {
 }
 
 /** the field of the form a refusal is about, by its code (`citizen.iin` for a person registered already) */
-const FIELD_OF_CODE: Record<string, string> = { person_exists: 'citizen.iin' }
+const FIELD_OF_CODE: Record<string, string> = { person_exists: 'citizen.iin', number_not_allowed: 'number', not_permitted: 'number', own_terminal: 'extension' }
 
 /**
  * A problem said as one sentence in the console's language, for a refused action that has no form

@@ -404,6 +404,7 @@ export const ru = {
   },
   /** the browser phone (DESIGN 11): its state, the call's buttons, the sound's devices */
   transfer: {
+    outside: 'На внешний номер', phone: 'Номер телефона', phoneHint: 'Как при звонке из консоли: +7, 8 или местный номер', badPhone: 'Номер телефона: цифры, можно с +',
     conference: 'Разговор втроём', three: 'Разговор втроём: гражданин, вы и коллега', leave: 'Выйти, оставив их говорить',
     open: 'Передать звонок', blind: 'Сразу', attended: 'С консультацией', to: 'Кому', colleague: 'Коллеге (внутренний номер)', queue: 'В очередь организации',
     line: 'На линию организации (номер)', extension: 'Внутренний номер', number: 'Номер линии', send: 'Передать', consulting: 'Консультация: гражданин ждёт на удержании',

@@ -5,7 +5,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { cancelTransfer, completeTransfer, joinTransfer, transferCall, type TransferRequest } from '../../api/calls'
 import type { ApiProblem } from '../../api/client'
-import { problemText } from '../../forms/problems'
+import { problemText, showProblems } from '../../forms/problems'
 
 /**
  * Passing the call on (DESIGN 11), for a desk phone and a browser phone alike: at once, or after
@@ -32,7 +32,11 @@ export function TransferCall () {
       if (body.mode === 'attended') setConsulting('consulting')
       else void message.success(t('transfer.passed'))
     },
-    onError: failed,
+    // a refusal of the number or the extension is said on its field, the rest above the desk
+    onError: (problem: ApiProblem) => {
+      const rest = showProblems(form, problem, t)
+      if (rest !== undefined) void message.error(rest)
+    },
   })
   const finish = useMutation({
     mutationFn: (how: Finish) => finishing[how](),
@@ -60,7 +64,7 @@ export function TransferCall () {
         <Radio.Group optionType='button' options={[{ value: 'blind', label: t('transfer.blind') }, { value: 'attended', label: t('transfer.attended') }]} />
       </Form.Item>
       <Form.Item name='to' label={t('transfer.to')}>
-        <Radio.Group options={[{ value: 'terminal', label: t('transfer.colleague') }, { value: 'queue', label: t('transfer.queue') }, { value: 'line', label: t('transfer.line') }]} style={{ display: 'flex', flexDirection: 'column' }} />
+        <Radio.Group options={[{ value: 'terminal', label: t('transfer.colleague') }, { value: 'queue', label: t('transfer.queue') }, { value: 'line', label: t('transfer.line') }, { value: 'outside', label: t('transfer.outside') }]} style={{ display: 'flex', flexDirection: 'column' }} />
       </Form.Item>
       {to === 'terminal' && (
         <Form.Item name='extension' label={t('transfer.extension')} rules={[{ required: true, pattern: /^[0-9]{3}$/, message: t('transfer.badExtension') }]}>
@@ -70,6 +74,11 @@ export function TransferCall () {
       {to === 'line' && (
         <Form.Item name='number' label={t('transfer.number')} rules={[{ required: true, pattern: /^[0-9]{1,20}$/, message: t('transfer.badNumber') }]}>
           <Input maxLength={20} inputMode='numeric' aria-label={t('transfer.number')} />
+        </Form.Item>
+      )}
+      {to === 'outside' && (
+        <Form.Item name='number' label={t('transfer.phone')} extra={t('transfer.phoneHint')} rules={[{ required: true, pattern: /^\+?[\d\s\-()]{3,32}$/, message: t('transfer.badPhone') }]}>
+          <Input maxLength={32} inputMode='tel' aria-label={t('transfer.phone')} />
         </Form.Item>
       )}
       <Button type='primary' htmlType='submit' loading={send.isPending} block>{t('transfer.send')}</Button>
