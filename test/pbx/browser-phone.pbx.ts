@@ -54,6 +54,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   let t: TestApp
   let asterisk: Asterisk
   let recorder: AmiRecorder
+  let publicNetwork: Phone
   let admin: Headers
   let operator: Headers
   let orgId: number
@@ -86,7 +87,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       database,
       env: {
         AMI_HOST: '127.0.0.1', AMI_PORT: String(amiPort), AMI_USERNAME: AMI.username, AMI_SECRET: AMI.secret, AMI_TIMEOUT: '10s',
-        PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'),
+        PBX_CONFIG_DIR: generated, PBX_ASTERISK_LOG: join(dir, 'asterisk', 'log', 'messages.log'), PBX_SOUNDS_DIR: join(dir, 'asterisk', 'var', 'sounds'), RECORDINGS_DIR: join(dir, 'recordings'), RECORDING_SWEEP_INTERVAL: '1s',
         PBX_WEBSOCKET_URL: `ws://127.0.0.1:${httpPort}/ws`,
         // the transports where the deployment says: loopback only, TLS with its own certificate, a router's address for the world outside
         PBX_SIP_BIND: `127.0.0.1:${SIP_PORT}`, PBX_SIP_TLS_BIND: `127.0.0.1:${TLS_PORT}`, PBX_SIP_TLS_CERT: join(dir, 'pbx.crt'), PBX_SIP_TLS_KEY: join(dir, 'pbx.key'),
@@ -105,11 +106,18 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Коллега за столом', extension: '002', password: 'Abcdefghij0123456789' })
     await api('POST', `/api/organizations/${org.id}/endpoints/`, admin, { name: 'Телефон с TLS', extension: '003', password: 'Abcdefghij0123456789', transport: 'transport-tls' })
     // the public network's trunk, and the line its calls come to: straight to the organization's queue
-    await api('POST', '/api/trunks/', admin, { name: 'Публичная сеть', mode: 'ip', host: TRUNK_ADDRESS, port: TRUNK_PORT })
+    const network = (await api('POST', '/api/trunks/', admin, { name: 'Публичная сеть', mode: 'ip', host: TRUNK_ADDRESS, port: TRUNK_PORT })).id as number
+    // calls out go through it: long-distance and mobile, the browser's terminal allowed them; the dispatcher a citizen of the references
+    await api('POST', `/api/organizations/${org.id}/outbound-routes/`, admin, { name: 'Межгород и мобильные', patterns: ['8XXXXXXXXXX'], long_distance: true, trunk_ids: [network] })
+    await api('PUT', `/api/organizations/${org.id}/endpoints/404001`, admin, { allow_long_distance: true })
+    await api('POST', '/api/references/persons', admin, { full_name: 'Диспетчер водоканала', phone: '+77010000002' })
     const queue = (await api('GET', `/api/organizations/${org.id}/queues`))[0].id as number
     await api('POST', `/api/organizations/${org.id}/lines`, admin, { number: '109', name: 'Единый номер 109', destination: { kind: 'queue', queue_id: queue } })
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
+    // the public network's side of the trunk, up from the start as a provider is: Asterisk dials no contact it found unreachable
+    publicNetwork = citizenPhone(pjsua, '+77010000002', TRUNK_PORT, undefined, true)
+    phones.push(publicNetwork)
     asterisk = await startAsterisk({ asteriskDir, generatedDir: generated, dir: join(dir, 'asterisk'), amiPort, httpPort, ami: AMI, extraAmiUsers: [RECORDER] })
     recorder = await recordAmi(amiPort, RECORDER.username, RECORDER.secret)
   })
@@ -214,6 +222,23 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     process.stdout.write(`# the browser hears ${heard.hz.toFixed(0)} Hz at ${heard.db.toFixed(0)} dB\n`)
     assert.match(await page.getByTestId('phone-timer').innerText(), /^\d+:\d\d$/)
     await screenshot(page, 'browser-phone-talking', { viewport: true })
+    // the call's keys, as Asterisk sees them: a digit of the keypad (RFC 4733), hold and back, the microphone off and on
+    const pbxSaw = (event: string, match: (f: Record<string, string>) => boolean) =>
+      eventually(async () => recorder.events.some((e) => e.fields.Event === event && (e.fields.Channel ?? '').startsWith('PJSIP/404001-') && match(e.fields)) || undefined, 30_000, `${event} on the browser's channel`)
+    await page.getByRole('button', { name: 'Клавиатура' }).click()
+    await page.getByRole('button', { name: '5', exact: true }).click()
+    await pbxSaw('DTMFEnd', (f) => f.Digit === '5' && f.Direction === 'Received')
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Поставить на удержание' }).click()
+    await pbxSaw('Hold', () => true)
+    assert.equal(await page.getByTestId('phone-timer').innerText(), 'На удержании')
+    await screenshot(page, 'browser-phone-held', { viewport: true })
+    await page.getByRole('button', { name: 'Снять с удержания' }).click()
+    await pbxSaw('Unhold', () => true)
+    await page.getByRole('button', { name: 'Выключить микрофон' }).click()
+    await page.getByRole('button', { name: 'Включить микрофон' }).waitFor()
+    await sleep(3000)
+    await page.getByRole('button', { name: 'Включить микрофон' }).click()
     await sleep(2000)
     await page.getByRole('button', { name: 'Завершить' }).click()
     await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
@@ -222,8 +247,11 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     // what the desk phone heard: the browser's 440 Hz, well above the 1000 Hz it said itself
     const { pcm } = readWav(readFileSync(heardByDesk))
     const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2)
-    const spoken = samples.subarray(samples.length - 16_000 * 2)
+    const spoken = samples.subarray(samples.length - 16_000 * 3 / 2)
     assert.ok(powerAt(spoken, 16_000, 440) > 10 * powerAt(spoken, 16_000, 1000), 'the browser\'s tone heard at the desk')
+    // the 3 s the microphone was off (ending 2 s before the hang-up): the browser's tone not heard
+    const muted = samples.subarray(samples.length - 16_000 * 9 / 2, samples.length - 16_000 * 5 / 2)
+    assert.ok(powerAt(muted, 16_000, 440) < powerAt(spoken, 16_000, 440) / 100, `muted: ${powerAt(muted, 16_000, 440)} against ${powerAt(spoken, 16_000, 440)}`)
   })
 
   it('a citizen\'s call through the line\'s queue rings the browser phone; answered, the desk pops the citizen and the line\'s record names the terminal, as for a desk phone', async () => {
@@ -249,6 +277,18 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       .find((c) => c.ended_at !== null), 30_000, 'the call kept')
     assert.deepEqual([call.outcome, call.answered_by], ['answered', 'PJSIP/404001'])
   })
+
+  /** a citizen's call through line 109, answered at the browser phone */
+  const citizenAnswered = async (port: number, playing?: string) => {
+    const dock = page.getByTestId('phone')
+    const citizen = citizenPhone(pjsua, '+77010000001', port, playing)
+    phones.push(citizen)
+    citizen.dial(lineUri('109'))
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    return citizen
+  }
 
   /** the colleague's desk phone, registered once the browser has the call (a member of the queue too, it would take it first) */
   const colleagueAt = async (port: number) => {
@@ -299,15 +339,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   it('attended from the console: the operator consults the colleague with the citizen on hold, then completes; cancelled, the citizen is back', async () => {
     const dock = page.getByTestId('phone')
     const transfer = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, headers: operator, ...(payload ? { payload } : {}) })
-    const call = async (port: number) => {
-      const citizen = citizenPhone(pjsua, '+77010000001', port)
-      phones.push(citizen)
-      citizen.dial(lineUri('109'))
-      await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
-      await page.getByRole('button', { name: 'Ответить' }).click()
-      await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
-      return citizen
-    }
+    const call = (port: number) => citizenAnswered(port)
     // cancelled: the consultation ends, the operator has the citizen back
     const first = await call(5303)
     const colleague = await colleagueAt(5281)
@@ -352,14 +384,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const citizenSays = join(dir, 'citizen-1300.wav')
     writeFileSync(citizenSays, makeWav(8000, sine(8000, 1300, 10)))
     const heardByColleague = join(dir, 'colleague-heard.wav')
-    recorder.mark('citizen +77010000001 dials 109')
-    const citizen = citizenPhone(pjsua, '+77010000001', 5305, citizenSays)
-    phones.push(citizen)
-    citizen.dial(lineUri('109'))
-    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
-    recorder.mark('the browser phone 404001 answers')
-    await page.getByRole('button', { name: 'Ответить' }).click()
-    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers')
+    const citizen = await citizenAnswered(5305, citizenSays)
     const colleague = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', 5311, undefined, { recording: heardByColleague })
     phones.push(colleague)
     const conference = () => t.app.inject({ method: 'POST', url: '/api/calls/transfer/conference', headers: operator })
@@ -401,7 +427,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     // the line's record of each call passed on: who talked with the citizen, how they came, for how long
     type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
     const calls = await eventually(async () => {
-      const items = (await api('GET', '/api/line-calls?limit=10')).items as { legs: Leg[], ended_at: string | null }[]
+      const items = (await api('GET', '/api/line-calls?limit=10')).items as { linkedid: string, legs: Leg[], ended_at: string | null }[]
       return items.length >= 5 && items.slice(0, 5).every((c) => c.ended_at !== null) ? items.slice(0, 5).reverse() : undefined
     }, 30_000, 'the five calls kept')
     assert.deepEqual(calls.map((c) => c.legs.map((l) => [l.interface, l.how, l.from])), [
@@ -414,6 +440,43 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const [, back, joined] = calls[4]!.legs
     assert.ok(joined!.started_at < back!.ended_at!, 'the three talked together')
     assert.ok(Date.parse(joined!.ended_at!) - Date.parse(back!.ended_at!) >= 2000, 'the colleague talked on after the operator left')
+    // each leg recorded (the line records by default): the operator's from the queue's answer, the colleague's from the transfer's
+    for (const call of [calls[1]!, calls[3]!, calls[4]!]) {
+      const terminals = await eventually(async () => {
+        const found = ((await api('GET', `/api/line-calls/${call.linkedid}/recordings`)) as { terminal: string | null }[]).map((r) => r.terminal).sort()
+        return found.length >= 2 ? found : undefined
+      }, 60_000, `the legs of ${call.linkedid} recorded`)
+      assert.deepEqual(terminals, ['404001', '404002'], call.linkedid)
+    }
+  })
+
+  it('passed on to a number outside through the outbound routes, as the operator may call it: the number refused in words, the permitted one answered', async () => {
+    const dock = page.getByTestId('phone')
+    const citizen = await citizenAnswered(5306)
+    await page.getByTestId('caller').waitFor()
+    // the desk's form: the outside number, refused on its field for an operator when no citizen has it
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByText('Сразу', { exact: true }).click() // the form keeps the last transfer's choices
+    await page.getByText('На внешний номер', { exact: true }).click()
+    await page.getByLabel('Номер телефона', { exact: true }).fill('87779998877')
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    await page.getByText('Оператор звонит гражданину обращения или из справочника').waitFor()
+    await screenshot(page, 'desk-transfer-outside-refused', { viewport: true })
+    const heardBefore = publicNetwork.output().length
+    await page.getByLabel('Номер телефона', { exact: true }).fill('+7 701 000 00 02')
+    const passed = page.waitForResponse((r) => r.url().endsWith('/api/calls/transfer'))
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    assert.equal((await passed).status(), 202)
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    // the dispatcher's phone on the public network is rung through the trunk, from the operator's terminal, and talks to the citizen
+    await publicNetwork.waitFor(/state changed to CONFIRMED/, 'the dispatcher answered', 30_000, heardBefore)
+    // the route's form of the number, from the operator's terminal (its long-distance permission and number given to the citizen's channel, which dials)
+    assert.match(publicNetwork.output().slice(heardBefore), /INVITE sip:\+77010000002@127\.0\.0\.2:\d+ SIP\/2\.0\r\n(.*\r\n)*?From: <sip:404001@/)
+    await sleep(1000)
+    assert.doesNotMatch(citizen.output(), /DISCONNECTED/, 'the citizen is on the line, with the dispatcher')
+    citizen.hangUp()
+    await publicNetwork.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000, heardBefore)
+    await citizen.close()
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {
