@@ -196,7 +196,37 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
     assert.match(await page.getByTestId('phone-caller').innerText(), /404002/)
     await screenshot(page, 'browser-phone-ringing', { viewport: true })
+    // the figure of issue 62: from the click on "answer" to the caller's audio reaching the browser (printed, not asserted)
+    const answerToAudio = page.evaluate(() => new Promise<number>((resolve, reject) => {
+      let clickedAt: number | undefined
+      document.addEventListener('click', (e) => { if ((e.target as HTMLElement).closest('button')?.textContent === 'Ответить') clickedAt ??= performance.now() }, { capture: true })
+      let listening: { context: AudioContext, analyser: AnalyserNode, bins: Float32Array<ArrayBuffer> } | undefined
+      const deadline = performance.now() + 30_000
+      const tick = () => {
+        const stream = (document.querySelector('[data-testid=phone-audio]') as HTMLAudioElement | null)?.srcObject as MediaStream | null
+        if (clickedAt !== undefined && stream && stream.getAudioTracks().length > 0 && !listening) {
+          const context = new AudioContext()
+          const analyser = context.createAnalyser()
+          analyser.fftSize = 512
+          analyser.smoothingTimeConstant = 0
+          context.createMediaStreamSource(stream).connect(analyser)
+          listening = { context, analyser, bins: new Float32Array(analyser.frequencyBinCount) }
+        }
+        if (listening && clickedAt !== undefined) {
+          listening.analyser.getFloatFrequencyData(listening.bins)
+          if (listening.bins[Math.round(1000 * 512 / listening.context.sampleRate)]! > -60) {
+            resolve(performance.now() - clickedAt)
+            void listening.context.close()
+            return
+          }
+        }
+        if (performance.now() > deadline) { reject(new Error('no audio after the answer')); return }
+        setTimeout(tick, 5)
+      }
+      tick()
+    }))
     await page.getByRole('button', { name: 'Ответить' }).click()
+    process.stdout.write(`# answer to audio: the caller's 1000 Hz reached the browser ${(await answerToAudio).toFixed(0)} ms after the click on "answer"\n`)
     await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
     await desk.waitFor(/state changed to CONFIRMED/, 'the desk phone connected')
     // what the browser hears: the remote stream's loudest frequency

@@ -103,7 +103,8 @@ export function startPhone (key: PhoneKey, initial: Devices, hooks: { ringing?: 
     authorization_user: key.terminalId,
     realm: key.realm,
     ha1: key.ha1,
-    register: true,
+    // registered once the microphone is allowed (below), its WebSocket opened meanwhile
+    register: false,
     // an expired registration is Asterisk's sign that the tab is gone: kept short
     register_expires: 120,
     session_timers: false,
@@ -112,7 +113,7 @@ export function startPhone (key: PhoneKey, initial: Devices, hooks: { ringing?: 
     connection_recovery_max_interval: 30,
   })
   ua.on('registered', () => set({ status: 'registered' }))
-  ua.on('disconnected', () => { if (current.status !== 'refused') set({ status: 'reconnecting' }) })
+  ua.on('disconnected', () => { if (current.status !== 'refused' && current.status !== 'no_microphone') set({ status: 'reconnecting' }) })
   ua.on('registrationFailed', (e) => set({ status: e.cause === JsSIP.C.causes.AUTHENTICATION_ERROR || e.cause === JsSIP.C.causes.REJECTED ? 'refused' : 'reconnecting' }))
 
   ua.on('newRTCSession', (event: RTCSessionEvent) => {
@@ -156,9 +157,15 @@ export function startPhone (key: PhoneKey, initial: Devices, hooks: { ringing?: 
       return false
     }
   }
+  // the WebSocket opens while the microphone is asked for; the phone registers only once it may
+  // answer (never rung into a tab with no microphone), and again at each reconnection
+  let microphone = false
+  ua.on('connected', () => { if (microphone) ua.register() })
+  ua.start()
   void askMicrophone().then((allowed) => {
-    if (!allowed) { set({ status: 'no_microphone' }); return }
-    ua.start()
+    if (!allowed) { set({ status: 'no_microphone' }); ua.stop(); return }
+    microphone = true
+    if (ua.isConnected()) ua.register()
   })
 
   // a tab closed: unregistered now rather than at the registration's expiry
