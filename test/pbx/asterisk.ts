@@ -42,6 +42,8 @@ const MODULES = [
   'bridge_simple', 'bridge_native_rtp', 'bridge_softmix', 'bridge_holding', 'bridge_builtin_features',
   // the three-way call from the console: the attended transfer's threeway code, as if pressed
   'app_senddtmf',
+  // a desk phone's own transfer key (SIP REFER)
+  'res_pjsip_refer',
   // `file convert`: a file read as Asterisk reads a prompt
   'res_convert',
   // the browser phones: SIP over WebSocket through Asterisk's HTTP server, DTLS-SRTP media

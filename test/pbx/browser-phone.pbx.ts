@@ -521,6 +521,46 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await citizen.close()
   })
 
+  it('a desk phone\'s own transfer key (SIP REFER): the citizen passed from the desk phone to the browser, the line\'s record names both', async () => {
+    // the browser's operator on a break: the colleague's desk phone, a member of the queue too, answers
+    await api('PUT', '/api/agents/me', operator, { state: 'break', reason: 'lunch' })
+    const dock = page.getByTestId('phone')
+    const desk = await colleagueAt(5321)
+    const citizen = citizenPhone(pjsua, '+77010000003', 5307)
+    phones.push(citizen)
+    const heardBefore = desk.output().length
+    citizen.dial(lineUri('109'))
+    await desk.waitFor(/state changed to CONFIRMED/, 'the desk phone answered from the queue', 30_000, heardBefore)
+    await sleep(1000)
+    desk.transfer(`sip:001@127.0.0.1:${SIP_PORT}`)
+    await dock.and(page.locator('[data-call=ringing]')).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Ответить' }).click()
+    await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
+    await desk.waitFor(/DISCONNECTED/, 'the desk phone free', 30_000, heardBefore)
+    await sleep(3000)
+    assert.equal(await dock.getAttribute('data-call'), 'talking', 'still talking before the language changes')
+    // the desk in Kazakh while talking: the phone and the transfer's form
+    await page.getByText('Қазақша', { exact: true }).click()
+    await sleep(2000)
+    assert.equal(await dock.getAttribute('data-call'), 'talking', 'still talking after the language changed')
+    await page.getByRole('button', { name: 'Қоңырауды ауыстыру' }).click()
+    await page.getByText('Сыртқы нөмірге', { exact: true }).click()
+    await page.getByText('Консольден қоңырау шалғандағыдай').waitFor()
+    await screenshot(page, 'desk-transfer-kk', { viewport: true })
+    await page.getByRole('button', { name: 'Қоңырауды ауыстыру' }).click()
+    await page.getByText('Русский', { exact: true }).click()
+    await sleep(1000)
+    await page.getByRole('button', { name: 'Завершить' }).click()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await citizen.waitFor(/DISCONNECTED/, 'the citizen hung up on')
+    await citizen.close()
+    await desk.close()
+    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { caller_number: string, ended_at: string | null, legs: { interface: string, how: string, from: string | null }[] }[])
+      .find((c) => c.caller_number === '+77010000003' && c.ended_at !== null), 30_000, 'the call kept')
+    assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404002', 'queue', null], ['PJSIP/404001', 'blind', 'PJSIP/404002']])
+    await api('PUT', '/api/agents/me', operator, { state: 'ready' })
+  })
+
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {
     const transports = await asterisk.cli('pjsip show transports')
     // its columns: the name, the protocol, cos, tos, the address

@@ -1,5 +1,5 @@
 // SIP phones for `npm run test:pbx`: PJProject's pjsua, driven through its menu on standard input
-// (m: call, #: RFC 4733 DTMF, h: hang up, q: quit), with no sound device.
+// (m: call, #: RFC 4733 DTMF, x: blind transfer by REFER, h: hang up, q: quit), with no sound device.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { eventually } from '../helpers/http-target.js'
 import { SIP_PORT, TRUNK_ADDRESS } from './asterisk.js'
@@ -12,6 +12,8 @@ export interface Phone {
   dial: (uri: string) => void
   dtmf: (digits: string) => void
   hangUp: () => void
+  /** the phone's own transfer key: the call passed on blind (SIP REFER) */
+  transfer: (uri: string) => void
   close: () => Promise<void>
 }
 
@@ -38,6 +40,7 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3, { vad = false 
     dial: (uri) => { say('m'); say(uri) },
     dtmf: (digits) => { say('#'); say(digits) },
     hangUp: () => { say('h') },
+    transfer: (uri) => { say('x'); say(uri) },
     close: async () => {
       if (child.exitCode !== null) return
       const exited = new Promise((resolve) => child.once('exit', resolve))

@@ -16,6 +16,34 @@ const IDLE: PhoneState = { status: 'connecting', call: null }
 const COLOR: Record<PhoneState['status'], string> = { connecting: 'gold', registered: 'green', reconnecting: 'gold', refused: 'red', no_microphone: 'red', unsupported: 'red' }
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#']
 
+/**
+ * The engine outlives the header that shows it: a header drawn anew (the console's language
+ * switched, a page's boundary) takes up the same engine and its call, for the same key. Released
+ * and not taken up again within a moment (signed out, the key renewed), it stops and unregisters.
+ */
+let running: { id: string, engine: PhoneEngine, holders: number, stopping?: ReturnType<typeof setTimeout> } | undefined
+
+function takeEngine (id: string, start: () => PhoneEngine): { engine: PhoneEngine, release: () => void } {
+  if (running?.id !== id) {
+    running?.engine.stop()
+    running = { id, engine: start(), holders: 0 }
+  }
+  const held = running
+  clearTimeout(held.stopping)
+  held.holders++
+  return {
+    engine: held.engine,
+    release () {
+      if (--held.holders > 0) return
+      held.stopping = setTimeout(() => {
+        if (held.holders > 0) return
+        held.engine.stop()
+        if (running === held) running = undefined
+      }, 1000)
+    },
+  }
+}
+
 const storedDevices = (): Devices => {
   try { return JSON.parse(localStorage.getItem(DEVICES) ?? '{}') as Devices } catch { return {} }
 }
@@ -43,8 +71,9 @@ export function PhoneDock ({ phones }: { phones: MyPhones }) {
 
   useEffect(() => {
     if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission().catch(() => {})
-    const started = startPhone(
-      { websocketUrl: phones.websocket_url!, terminalId: phone.terminal_id, sipUri: phone.sip_uri, realm: phone.realm, ha1: phone.ha1 },
+    const key = { websocketUrl: phones.websocket_url!, terminalId: phone.terminal_id, sipUri: phone.sip_uri, realm: phone.realm, ha1: phone.ha1 }
+    const { engine: started, release } = takeEngine(Object.values(key).join(' '), () => startPhone(
+      key,
       storedDevices(),
       {
         ringing (remote) {
@@ -55,15 +84,15 @@ export function PhoneDock ({ phones }: { phones: MyPhones }) {
           }
         },
       }
-    )
+    ))
     engine.current = started
     const unsubscribe = started.subscribe(() => setState(started.state()))
     return () => {
       unsubscribe()
-      started.stop()
-      engine.current = null
+      release()
+      if (engine.current === started) engine.current = null
     }
-  // the console's language read when a call rings (i18n, not t): switching it never restarts the phone mid-call
+  // the console's language read when a call rings (i18n, not t); a header drawn anew takes up the running engine and its call
   }, [phones.websocket_url, phone.terminal_id, phone.sip_uri, phone.realm, phone.ha1, i18n])
 
   // a key refused: renewed by a sign-out elsewhere, or the terminal given to someone else; asked again
