@@ -113,6 +113,11 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', '/api/references/persons', admin, { full_name: 'Диспетчер водоканала', phone: '+77010000002' })
     const queue = (await api('GET', `/api/organizations/${org.id}/queues`))[0].id as number
     await api('POST', `/api/organizations/${org.id}/lines`, admin, { number: '109', name: 'Единый номер 109', destination: { kind: 'queue', queue_id: queue } })
+    // another organization (the executor's dispatcher) with its own line and queue, which its terminal answers
+    const executor = await makeOrganization(database.db, { prefix: '405', name: 'Водоканал (диспетчерская)', modules: ['call_center'] })
+    await api('POST', `/api/organizations/${executor.id}/endpoints/`, admin, { name: 'Диспетчер', extension: '001', password: 'Abcdefghij0123456789' })
+    const executorQueue = (await api('GET', `/api/organizations/${executor.id}/queues`))[0].id as number
+    await api('POST', `/api/organizations/${executor.id}/lines`, admin, { number: '5105', name: 'Диспетчерская водоканала', destination: { kind: 'queue', queue_id: executorQueue } })
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
     // the public network's side of the trunk, up from the start as a provider is: Asterisk dials no contact it found unreachable
@@ -559,6 +564,30 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
       .find((c) => c.caller_number === '+77010000003' && c.ended_at !== null), 30_000, 'the call kept')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404002', 'queue', null], ['PJSIP/404001', 'blind', 'PJSIP/404002']])
     await api('PUT', '/api/agents/me', operator, { state: 'ready' })
+  })
+
+  it('passed blind to another organization\'s line (the executor\'s dispatcher): its queue rings its terminal, the path names both', async () => {
+    const dispatcher = await operatorPhone(pjsua, '405001', 'Abcdefghij0123456789', 5331)
+    phones.push(dispatcher)
+    const dock = page.getByTestId('phone')
+    const citizen = await citizenAnswered(5308)
+    const heardBefore = dispatcher.output().length
+    const passed = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'blind', to: 'line', number: '5105' } })
+    assert.equal(passed.statusCode, 202, passed.body)
+    assert.equal(passed.json().to, '5105@appeals-inbound')
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await dispatcher.waitFor(/state changed to CONFIRMED/, 'the dispatcher answered from their queue', 30_000, heardBefore)
+    await sleep(1000)
+    citizen.hangUp()
+    await dispatcher.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000, heardBefore)
+    await citizen.close()
+    await dispatcher.close()
+    const call = await eventually(async () => {
+      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, queue: string, earlier_queues: { queue: string }[], legs: { interface: string, how: string, from: string | null }[] }[]
+      return latest?.ended_at !== null && latest?.legs.length === 2 ? latest : undefined
+    }, 30_000, 'the call kept with its two legs')
+    assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'blind', 'PJSIP/404001']])
+    assert.deepEqual([call.earlier_queues.map((q) => q.queue), call.queue], [['org404-queue'], 'org405-queue'])
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {

@@ -35,6 +35,8 @@ const earlier = (a: Moment | null, b: Moment | null): Moment | null => (a === nu
 export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
   /** the channels that are the caller: its own, and a Local channel's leg it waits in a queue on */
   const callers = new Set([callerUniqueid])
+  /** the terminals that answered the call from a queue (each queue it entered has its answer) */
+  const answeredFromQueue = new Set<string>()
   const channels = new Map<string, { channel: string, stays: Stay[] }>()
   const transfers: Transfer[] = []
   let seq = 0
@@ -61,6 +63,8 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
   }
 
   return {
+    /** a queue's answer (AgentConnect) by this terminal */
+    answered: (iface: string) => { answeredFromQueue.add(iface) },
     /** a channel that is the caller's side too (the queue's Local leg) */
     addCaller: (uniqueid: string) => { callers.add(uniqueid) },
     enter (uniqueid: string, channel: string, bridge: string, at: Date): void {
@@ -76,8 +80,8 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
     },
     /** a transfer Asterisk made: the next terminal to reach the caller after it came by it */
     transferred (transfer: { at: Date, how: LegWay, from: string | null }): void { transfers.push({ ...transfer, at: now(transfer.at) }) },
-    /** the legs as the stays are now; `answeredBy`: the queue's answer, `end`: the caller's hang-up */
-    legs (answeredBy: string | null, end: Date | null): CallLeg[] {
+    /** the legs as the stays are now; `end`: the caller's hang-up */
+    legs (end: Date | null): CallLeg[] {
       const unused = [...transfers]
       // a leg open when the call was taken up ends with the call, for its channel's leave was not heard
       const legs: CallLeg[] = known.map((l) => (l.ended_at === null && end !== null ? { ...l, ended_at: end, talk_seconds: seconds(l.started_at, end) } : l))
@@ -86,7 +90,7 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
         const index = unused.findIndex((t) => t.at.at <= piece.from.at && t.from !== piece.iface)
         const way = index >= 0
           ? unused.splice(index, 1)[0]!
-          : { how: legs.some((l) => l.interface === piece.iface) ? 'returned' as const : piece.iface === answeredBy ? 'queue' as const : 'dial' as const, from: null }
+          : { how: legs.some((l) => l.interface === piece.iface) ? 'returned' as const : answeredFromQueue.has(piece.iface) ? 'queue' as const : 'dial' as const, from: null }
         const [started, ended] = [piece.from.at, piece.to?.at ?? null]
         legs.push({ interface: piece.iface, how: way.how, from: way.from, started_at: started, ended_at: ended, talk_seconds: ended === null ? null : seconds(started, ended) })
       }

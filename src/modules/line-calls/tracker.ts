@@ -154,7 +154,7 @@ export function createCallTracker () {
   }
   /** the legs worked out again; false when they are as they were */
   function followPath (call: LineCall): boolean {
-    const legs = pathOf(call).legs(call.answered_by, call.ended_at)
+    const legs = pathOf(call).legs(call.ended_at)
     if (JSON.stringify(legs) === JSON.stringify(call.legs)) return false
     call.legs = legs
     return true
@@ -265,6 +265,7 @@ export function createCallTracker () {
       call.hold_seconds = integer(m, 'HoldTime')
       call.language ??= callLanguage(field(m, 'Language'))
       call.outcome = 'answered'
+      if (call.answered_by !== null) pathOf(call).answered(call.answered_by)
       followPath(call) // a leg heard before the answer came from the queue
     },
     AgentComplete: (call, m) => {
@@ -319,7 +320,9 @@ export function createCallTracker () {
     adopt (call: LineCall): boolean {
       if (ended.has(call.linkedid) || calls.has(call.linkedid)) return false
       calls.set(call.linkedid, call)
-      paths.set(call.linkedid, createCallPath(call.linkedid, call.legs))
+      const path = createCallPath(call.linkedid, call.legs)
+      if (call.answered_by !== null) path.answered(call.answered_by)
+      paths.set(call.linkedid, path)
       return true
     },
     /** a call whose end a gap hid is over; false when its end was heard after all */
