@@ -1,12 +1,12 @@
 // The queue figures are read from sums kept by triggers as each call is written (line_call_intervals,
 // line_call_operator_intervals). Whatever the writes (calls joining, answered, abandoned, moved to
-// another queue or organization, corrected, deleted), the figures through HTTP must be those of
+// another queue or organization, passed on from one queue to another, corrected, deleted), the figures through HTTP must be those of
 // the calls themselves: here worked out in the test from the rows, by the definitions of docs/telephony.md.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
 import type { Database } from '../../src/db/client.js'
-import { lineCalls, memberStatePeriods } from '../../src/db/schema/index.js'
+import { lineCalls, memberStatePeriods, type LineCallQueueLeg } from '../../src/db/schema/index.js'
 import { figuresOf } from '../../src/modules/line-calls/figures.js'
 import type { KpiSums } from '../../src/modules/line-calls/kpis.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
@@ -69,6 +69,9 @@ describe('the queue figures kept by bin agree with the calls, whatever the write
       const outcome = joined === null ? 'ended' : r.pick(['waiting', 'answered', 'answered', 'answered', 'abandoned', 'timed_out', 'unobserved'] as const)
       const hold = outcome === 'waiting' || (outcome === 'abandoned' && r.next() < 0.1) ? null : half(180)
       const talk = outcome === 'answered' && r.next() < 0.8 ? half(600) : null
+      // the queues it left before: timed out of (an overflow) or answered in and passed on, in its organization or another; some kept before 0062
+      const legs = joined === null || r.next() < 0.6 ? [] : Array.from({ length: 1 + r.int(2) }, (_, k) => queueLeg(new Date(joined.getTime() - (k + 1) * (1 + r.int(900_000)))))
+      const started = legs.length === 0 ? joined : new Date(Math.min(...legs.map((l) => Date.parse(l.joined_at))) - r.int(60_000))
       return {
         linkedid: `1800000000.${seed}.${i}`,
         organization_id: r.pick([orgIds[0]!, orgIds[0]!, orgIds[1]!, null]),
@@ -83,8 +86,20 @@ describe('the queue figures kept by bin agree with the calls, whatever the write
         outcome,
         // a score is kept only after an answer, but a correction may leave one on another outcome: not counted then
         rating: r.next() < 0.4 ? 1 + r.int(5) : null,
-        started_at: joined ?? new Date(FROM),
+        started_at: started ?? new Date(FROM),
+        earlier_queues: legs,
         ended_at: outcome === 'waiting' ? null : new Date(TO),
+      }
+    }
+    const queueLeg = (joined: Date): LineCallQueueLeg => {
+      const hold = r.next() < 0.1 ? null : half(180)
+      const kept = { queue: r.pick(['org101-queue', 'org101-q7', 'org102-queue']), joined_at: joined.toISOString(), hold_seconds: hold, service_level_seconds: r.pick([null, 10, 20, 30]) }
+      if (r.next() < 0.2) return kept
+      const answeredBy = r.next() < 0.5 ? r.pick(['PJSIP/101001', 'PJSIP/101002', 'PJSIP/102001']) : null
+      return {
+        ...kept, answered_by: answeredBy, answered_at: answeredBy ? new Date(joined.getTime() + (hold ?? 0) * 1000).toISOString() : null,
+        talk_seconds: answeredBy && r.next() < 0.8 ? half(600) : null, wrapup_seconds: r.pick([null, 0, 5, 15]),
+        organization_id: r.pick([orgIds[0]!, orgIds[1]!, null]),
       }
     }
     const kept = new Map<string, Call>()
@@ -102,6 +117,8 @@ describe('the queue figures kept by bin agree with the calls, whatever the write
         const fields = Object.keys(changed) as (keyof typeof changed)[]
         const update: Partial<Call> = Object.fromEntries(fields.filter(() => r.next() < 0.4).map((f) => [f, changed[f]]))
         if (Object.keys(update).length === 0) continue
+        // the queues it left joined after its start, within its day
+        if ('earlier_queues' in update || 'started_at' in update) Object.assign(update, { earlier_queues: changed.earlier_queues, started_at: changed.started_at })
         // a call that joined a queue has its queue (the tracker writes both at the join)
         const merged = { ...kept.get(id)!, ...update }
         if (merged.joined_at && !merged.queue) update.queue = 'org101-queue'
@@ -113,7 +130,13 @@ describe('the queue figures kept by bin agree with the calls, whatever the write
         kept.delete(id)
       }
     }
-    const calls = [...kept.values()]
+    // each queue a call entered counts it: its last, and each it left
+    const calls = [...kept.values()].flatMap((c) => [c, ...(c.earlier_queues ?? []).map((l): Call => ({
+      linkedid: c.linkedid, organization_id: l.organization_id ?? c.organization_id, queue: l.queue, joined_at: new Date(l.joined_at), started_at: c.started_at,
+      outcome: l.answered_by ? 'answered' : 'timed_out', hold_seconds: l.hold_seconds, service_level_seconds: l.service_level_seconds,
+      answered_by: l.answered_by ?? null, answered_at: l.answered_at ? new Date(l.answered_at) : null, talk_seconds: l.answered_by ? l.talk_seconds ?? null : null,
+      wrapup_seconds: l.wrapup_seconds ?? null, rating: null,
+    }))])
 
     for (const [who, organizationId] of [[admin, undefined], [manager, orgIds[0]]] as const) {
       for (const [from, to] of [[DAY1, DAY2], [DAY2, DAY2]]) {

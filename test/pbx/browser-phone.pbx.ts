@@ -57,6 +57,9 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   let publicNetwork: Phone
   let admin: Headers
   let operator: Headers
+  /** the managers of the executor's dispatcher (405) and of the centre (404): each reads its own organization's figures */
+  let executorManager: Headers
+  let centreManager: Headers
   let orgId: number
   let url: string
   let operatorLogin: { email: string, password: string }
@@ -118,6 +121,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', `/api/organizations/${executor.id}/endpoints/`, admin, { name: 'Диспетчер', extension: '001', password: 'Abcdefghij0123456789' })
     const executorQueue = (await api('GET', `/api/organizations/${executor.id}/queues`))[0].id as number
     await api('POST', `/api/organizations/${executor.id}/lines`, admin, { number: '5105', name: 'Диспетчерская водоканала', destination: { kind: 'queue', queue_id: executorQueue } })
+    executorManager = await login(t.app, await makeUser(database.db, { role: 'manager', organization_id: executor.id }))
+    centreManager = await login(t.app, await makeUser(database.db, { role: 'manager', organization_id: org.id }))
     const generation = await api('POST', '/api/pbx/generate-configs?save_to_disk=true')
     assert.equal(generation.success, true, JSON.stringify(generation.errors))
     // the public network's side of the trunk, up from the start as a provider is: Asterisk dials no contact it found unreachable
@@ -583,11 +588,48 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await citizen.close()
     await dispatcher.close()
     const call = await eventually(async () => {
-      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, queue: string, earlier_queues: { queue: string }[], legs: { interface: string, how: string, from: string | null }[] }[]
+      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { linkedid: string, line: string | null, outcome: string, ended_at: string | null, queue: string, answered_by: string | null, earlier_queues: { queue: string, answered_by: string | null }[], legs: { interface: string, how: string, from: string | null }[] }[]
       return latest?.ended_at !== null && latest?.legs.length === 2 ? latest : undefined
     }, 30_000, 'the call kept with its two legs')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'blind', 'PJSIP/404001']])
-    assert.deepEqual([call.earlier_queues.map((q) => q.queue), call.queue], [['org404-queue'], 'org405-queue'])
+    assert.deepEqual([call.earlier_queues.map((q) => [q.queue, q.answered_by]), call.queue, call.answered_by], [[['org404-queue', 'PJSIP/404001']], 'org405-queue', 'PJSIP/405001'])
+
+    // attended: the operator consults the dispatcher, who answers from their queue, and connects the citizen to them
+    const secondDispatcher = await operatorPhone(pjsua, '405001', 'Abcdefghij0123456789', 5332)
+    phones.push(secondDispatcher)
+    const consulted = await citizenAnswered(5309)
+    const consulting = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'attended', to: 'line', number: '5105' } })
+    assert.equal(consulting.statusCode, 202, consulting.body)
+    await secondDispatcher.waitFor(/state changed to CONFIRMED/, 'the dispatcher answered the consultation from their queue', 30_000)
+    await sleep(1000)
+    const completed = await t.app.inject({ method: 'POST', url: '/api/calls/transfer/complete', headers: operator })
+    assert.equal(completed.statusCode, 202, completed.body)
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await sleep(1000)
+    consulted.hangUp()
+    await secondDispatcher.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000)
+    await consulted.close()
+    await secondDispatcher.close()
+    const attended = await eventually(async () => {
+      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as typeof call[]
+      return latest !== undefined && latest.linkedid !== call.linkedid && latest.ended_at !== null && latest.legs.length === 2 ? latest : undefined
+    }, 30_000, 'the attended call kept with its two legs')
+    assert.deepEqual(attended.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'attended', 'PJSIP/404001']])
+    assert.deepEqual(attended.earlier_queues.map((q) => [q.queue, q.answered_by]), [['org404-queue', 'PJSIP/404001']])
+
+    // the figures count each call once in each queue it entered, in that queue's organization: the executor's manager sees
+    // its queue answer both, the centre's its own queue answer both, and the line count each call once
+    const executorFigures = await api('GET', '/api/line-calls/kpis', executorManager)
+    assert.deepEqual(executorFigures.queues.map((q: { queue: string, offered: number, answered: number }) => [q.queue, q.offered, q.answered]), [['org405-queue', 2, 2]])
+    assert.deepEqual(executorFigures.operators.map((o: { interface: string, calls: number }) => [o.interface, o.calls]), [['PJSIP/405001', 2]])
+    assert.deepEqual(executorFigures.lines.lines, [])
+    const centreFigures = await api('GET', '/api/line-calls/kpis', centreManager)
+    const centreQueue = centreFigures.queues.find((q: { queue: string }) => q.queue === 'org404-queue')
+    const centreLine = centreFigures.lines.lines.find((l: { line: string }) => l.line === '109')
+    const centreCalls = (await api('GET', '/api/line-calls?limit=100')).items as typeof call[]
+    const throughLine = centreCalls.filter((c) => c.line === '109')
+    assert.equal(centreLine.calls, throughLine.length, 'the line counts each of its calls once, passed on or not')
+    assert.equal(centreQueue.answered, throughLine.filter((c) => (c.queue === 'org404-queue' && c.outcome === 'answered') || c.earlier_queues.some((q) => q.queue === 'org404-queue' && q.answered_by !== null)).length)
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {

@@ -37,12 +37,20 @@ export interface LineCallPathLeg {
   talk_seconds: number | null
 }
 
+/** a queue the call left (see the tracker's QueueLeg); the fields after `service_level_seconds` are absent from legs kept before migration 0062 (timed out, then) */
 export interface LineCallQueueLeg {
   queue: string
   joined_at: string
   hold_seconds: number | null
   /** that queue's servicelevel (null: a queue the service does not know; 20 is used) */
   service_level_seconds: number | null
+  /** who answered the call there before it was passed on; null: it timed out */
+  answered_by?: string | null
+  answered_at?: string | null
+  talk_seconds?: number | null
+  /** the queue's organization (null: unknown, the call's is used) and wrap-up */
+  organization_id?: number | null
+  wrapup_seconds?: number | null
 }
 
 /**

@@ -7,8 +7,11 @@ import { isoOrNull } from '../../lib/clock.js'
 export type LineCallRow = typeof lineCalls.$inferSelect
 
 /** a call's record as the API answers it: times as ISO 8601 */
-export const lineCallView = (c: LineCallRow) =>
-  ({ ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at), reviewed_at: isoOrNull(c.reviewed_at) })
+export const lineCallView = (c: LineCallRow) => ({
+  ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at), reviewed_at: isoOrNull(c.reviewed_at),
+  // a leg kept before a queue's answer was (migration 0062) is one timed out
+  earlier_queues: c.earlier_queues.map((l) => ({ ...l, answered_by: l.answered_by ?? null, answered_at: l.answered_at ?? null, talk_seconds: l.talk_seconds ?? null })),
+})
 
 /** the call the line's events kept under this Linkedid */
 export const lineCallRecord = async (db: AppDb, linkedid: string): Promise<LineCallRow | undefined> =>

@@ -78,8 +78,12 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
 
   async function save (call: LineCall): Promise<void> {
     const context = await contextOf(call)
-    // the queue an overflowed call left counts it against that queue's own service level
-    for (const leg of call.earlier_queues) leg.service_level_seconds ??= (await repo.queueOf(leg.queue))?.service_level ?? null
+    // a queue the call left counts it in that queue's organization, against its own service level and wrap-up
+    for (const leg of call.earlier_queues) {
+      if (leg.organization_id !== undefined) continue
+      const queue = await repo.queueOf(leg.queue)
+      Object.assign(leg, { organization_id: queue?.organization_id ?? null, service_level_seconds: queue?.service_level ?? null, wrapup_seconds: queue?.wrapup_time ?? null })
+    }
     if (call.ended_at) contexts.delete(call.linkedid)
     await repo.save(call, context, epoch)
     if (call.ended_at) callEnded?.(call.linkedid)
@@ -121,7 +125,9 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
 
   /** the desk hears of an agent's answer at once, ahead of the saves queued before it, and of the end of a call it answered */
   function tellDesk (call: LineCall, news: 'answered' | 'ended' | undefined, at: Date): void {
-    const terminal = terminalOfMember(call.answered_by)
+    // a call passed on into a queue that did not answer it was answered before all the same
+    const answerer = call.answered_by ?? [...call.earlier_queues].reverse().find((l) => l.answered_by !== null)?.answered_by ?? null
+    const terminal = terminalOfMember(answerer)
     if (!desk || terminal === undefined) return
     const failed = (what: string) => (err: unknown) => {
       metrics.failure('screen_pop')

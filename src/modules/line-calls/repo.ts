@@ -90,7 +90,10 @@ export function createLineCallRepo (db: AppDb) {
       const { linkedid, organization_prefix: _prefix, ...rest } = call
       const row = {
         ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
-        earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: l.joined_at.toISOString(), service_level_seconds: l.service_level_seconds ?? null })),
+        earlier_queues: call.earlier_queues.map((l) => ({
+          ...l, joined_at: l.joined_at.toISOString(), answered_at: l.answered_at?.toISOString() ?? null,
+          organization_id: l.organization_id ?? null, service_level_seconds: l.service_level_seconds ?? null, wrapup_seconds: l.wrapup_seconds ?? null,
+        })),
         legs: call.legs.map((l) => ({ ...l, started_at: l.started_at.toISOString(), ended_at: l.ended_at?.toISOString() ?? null })),
       }
       await fenced(epoch, (tx) => tx.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row }))
@@ -163,7 +166,9 @@ export function createLineCallRepo (db: AppDb) {
       )).limit(MAX_IN_PROGRESS)
       return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, reviewed_at: _at, reviewed_by: _by, review_comment: _comment, attempts, ...call }) => ({
         ...call, organization_prefix: null, language: call.language as LineCall['language'], menu_exit: call.menu_exit as LineCall['menu_exit'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
-        earlier_queues: call.earlier_queues.map((l) => ({ ...l, joined_at: new Date(l.joined_at) })),
+        earlier_queues: call.earlier_queues.map((l) => ({
+          ...l, joined_at: new Date(l.joined_at), answered_by: l.answered_by ?? null, answered_at: l.answered_at ? new Date(l.answered_at) : null, talk_seconds: l.talk_seconds ?? null,
+        })),
         legs: call.legs.map((l) => ({ ...l, started_at: new Date(l.started_at), ended_at: l.ended_at === null ? null : new Date(l.ended_at) })),
       }))
     },

@@ -45,7 +45,10 @@ export const LineCallView = Type.Object({
     joined_at: Timestamp(),
     hold_seconds: Nullable(Type.Number()),
     service_level_seconds: Nullable(Type.Integer()),
-  }), { description: 'the queues the call left by their time limit before `queue` (an overflow): each counts it as offered and timed out' }),
+    answered_by: Nullable(Type.String({ description: 'the member who answered it there before passing it on (a transfer into another queue); null: it timed out' })),
+    answered_at: Nullable(Timestamp()),
+    talk_seconds: Nullable(Type.Number({ description: 'how long they talked before passing it on' })),
+  }), { description: 'the queues the call left before `queue`: by their time limit (an overflow: offered and timed out there), or answered and passed on (offered and answered there, in that queue\'s organization\'s figures)' }),
   legs: Type.Array(Type.Object({
     interface: Type.String({ description: 'the terminal that talked with the caller: PJSIP/<terminal>' }),
     how: OneOf(legWays, { description: 'queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)' }),

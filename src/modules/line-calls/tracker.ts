@@ -40,7 +40,17 @@ export interface AgentAttempt {
 }
 
 /** a queue the call left by its time limit before joining another (an overflow) */
-export interface QueueLeg { queue: string, joined_at: Date, hold_seconds: number | null, service_level_seconds?: number | null }
+/**
+ * A queue the call left before `queue`: by its time limit (an overflow), or answered there and passed
+ * on (a transfer into another queue). Each queue counts the call in its own figures, and in its own
+ * organization's (the service fills in what it knows of the queue: its organization, service level, wrap-up).
+ */
+export interface QueueLeg {
+  queue: string, joined_at: Date, hold_seconds: number | null
+  /** who answered it there (null: it timed out), when, and how long they talked before passing it on */
+  answered_by: string | null, answered_at: Date | null, talk_seconds: number | null
+  organization_id?: number | null, service_level_seconds?: number | null, wrapup_seconds?: number | null
+}
 
 export interface LineCall {
   /** Asterisk's Linkedid: the call's id everywhere (the call events' `call_id`) */
@@ -62,7 +72,7 @@ export interface LineCall {
   joined_at: Date | null
   position: number | null
   attempts: AgentAttempt[]
-  /** the queues it timed out of before `queue` */
+  /** the queues it left before `queue`: timed out of, or answered in and passed on from */
   earlier_queues: QueueLeg[]
   /** who talked with the caller, in order */
   legs: CallLeg[]
@@ -84,6 +94,7 @@ const integer = (m: AmiMessage, key: string): number | null => {
   const value = Number(field(m, key))
   return Number.isFinite(value) && field(m, key) !== undefined ? value : null
 }
+const secondsBetween = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000))
 const known = (value: string | undefined) => (value === undefined || value === '' || value === '<unknown>' ? null : value)
 /** the centre's languages (an appeal's); a channel's own `Language` is Asterisk's default (`en`) until the dialplan sets it */
 export type CallLanguage = typeof appealLanguages[number]
@@ -188,6 +199,22 @@ export function createCallTracker () {
   /** the agent's attempt still ringing (an agent is rung again after others: the latest) */
   const attemptOf = (call: LineCall, m: AmiMessage) => [...call.attempts].reverse().find((a) => a.interface === field(m, 'Interface') && a.result === 'ringing')
 
+  /** the call leaves its queue for another: the queue keeps its part, and the next one starts with no answer */
+  function leaveQueue (call: LineCall, at: Date): void {
+    const answered = call.answered_by !== null && call.answered_at !== null
+    call.earlier_queues.push({
+      queue: call.queue!, joined_at: call.joined_at!, hold_seconds: call.hold_seconds,
+      answered_by: answered ? call.answered_by : null, answered_at: answered ? call.answered_at : null,
+      // until its AgentComplete tells Asterisk's figure, the talk is the time since the answer
+      talk_seconds: answered ? call.talk_seconds ?? secondsBetween(call.answered_at!, at) : null,
+    })
+    call.hold_seconds = null
+    call.answered_by = null
+    call.answered_at = null
+    call.talk_seconds = null
+    call.ended_by = null
+  }
+
   /** the handlers change the call, and say `false` when an event changed nothing of its record (a bridge of no terminal) */
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void | boolean> = {
     BridgeEnter: (call, m, at) => {
@@ -236,11 +263,8 @@ export function createCallTracker () {
         queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
         pathOf(call).addCaller(field(m, 'Uniqueid')!)
       }
-      // an overflow: the queue it timed out of keeps its part
-      if (call.queue !== null && call.joined_at !== null) {
-        call.earlier_queues.push({ queue: call.queue, joined_at: call.joined_at, hold_seconds: call.hold_seconds })
-        call.hold_seconds = null
-      }
+      // an overflow, or a call passed on into another queue: the queue it left keeps its part
+      if (call.queue !== null && call.joined_at !== null) leaveQueue(call, at)
       call.queue = field(m, 'Queue') ?? null
       call.joined_at = at
       call.position = integer(m, 'Position')
@@ -269,6 +293,12 @@ export function createCallTracker () {
       followPath(call) // a leg heard before the answer came from the queue
     },
     AgentComplete: (call, m) => {
+      // the answer of a queue the call was passed on from (its AgentComplete may come after the next queue's join)
+      if (field(m, 'Interface') !== call.answered_by) {
+        const left = [...call.earlier_queues].reverse().find((l) => l.queue === field(m, 'Queue') && l.answered_by === field(m, 'Interface'))
+        if (left) left.talk_seconds = integer(m, 'TalkTime') ?? left.talk_seconds
+        return left !== undefined
+      }
       call.talk_seconds = integer(m, 'TalkTime')
       call.ended_by = field(m, 'Reason') ?? null
     },
@@ -283,7 +313,7 @@ export function createCallTracker () {
       endedLately(call.linkedid)
       // until its AgentComplete tells Asterisk's figure, the talk is the time since the answer
       if (call.answered_at !== null && call.talk_seconds === null) {
-        call.talk_seconds = Math.max(0, Math.round((at.getTime() - call.answered_at.getTime()) / 1000))
+        call.talk_seconds = secondsBetween(call.answered_at, at)
         remember(completing, call.linkedid, call)
       }
       if (call.outcome === 'waiting') call.outcome = 'abandoned'

@@ -4596,13 +4596,19 @@ export interface components {
                 result: "ringing" | "no_answer" | "answered" | "not_answered";
                 ring_seconds: number | null;
             }[];
-            /** @description the queues the call left by their time limit before `queue` (an overflow): each counts it as offered and timed out */
+            /** @description the queues the call left before `queue`: by their time limit (an overflow: offered and timed out there), or answered and passed on (offered and answered there, in that queue's organization's figures) */
             earlier_queues: {
                 queue: string;
                 /** Format: date-time */
                 joined_at: string;
                 hold_seconds: number | null;
                 service_level_seconds: number | null;
+                /** @description the member who answered it there before passing it on (a transfer into another queue); null: it timed out */
+                answered_by: string | null;
+                /** Format: date-time */
+                answered_at: string | null;
+                /** @description how long they talked before passing it on */
+                talk_seconds: number | null;
             }[];
             /** @description the call's path: who talked with the caller, in order, each for how long (a part of the call's one recording, which follows the caller) */
             legs: {
