@@ -15,14 +15,18 @@ import { eventually } from '../helpers/http-target.js'
 
 const RECORDING = 'line-109.txt'
 type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
-type Call = { legs: Leg[], answered_by: string | null, answered_at: string | null, ended_by: string | null, linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null, language: string | null, queue: string | null, outcome: string, earlier_queues: { queue: string }[], ended_at: string | null }
+type Call = {
+  legs: Leg[], answered_by: string | null, answered_at: string | null, ended_by: string | null, linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null,
+  language: string | null, queue: string | null, outcome: string, organization_id: number | null, talk_seconds: number | null, ended_at: string | null,
+  earlier_queues: { queue: string, answered_by: string | null, answered_at: string | null, talk_seconds: number | null }[],
+}
 
 /** the recording replayed to a service whose AMI user reads `read` (`seed`: the stream cut at random byte offsets); resolves once `ended` calls (default: every caller's) have ended */
-async function lineOn ({ read, ended, seed, recording = RECORDING, prefix = '101' }: { read?: string, ended?: number, seed?: number, recording?: string, prefix?: string } = {}) {
+async function lineOn ({ read, ended, seed, recording = RECORDING, prefix = '101', others = [] }: { read?: string, ended?: number, seed?: number, recording?: string, prefix?: string, others?: string[] } = {}) {
   const peer = await startAmiPeer(read === undefined ? {} : { read })
   const database = await createTestDatabase()
   const t = await buildTestApp({ database, env: peer.env() })
-  await makeOrganization(database.db, { prefix })
+  const organizations = [await makeOrganization(database.db, { prefix }), ...await Promise.all(others.map((other) => makeOrganization(database.db, { prefix: other })))]
   const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
   await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
   const calls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as Call[]).reverse()
@@ -32,7 +36,7 @@ async function lineOn ({ read, ended, seed, recording = RECORDING, prefix = '101
   else await peer.replayInPieces(recording, seed)
   await eventually(async () => (await calls()).filter((c) => c.ended_at !== null).length === expected, 15_000, `the ${expected} calls ended`)
     .catch(async (err: unknown) => { await close(); throw err })
-  return { peer, t, admin, calls, close }
+  return { peer, t, admin, calls, close, organizations, database }
 }
 
 describe('the 109 line replayed from a real Asterisk 22.10.1: every call kept, with its line, menu and end', () => {
@@ -92,7 +96,8 @@ describe('calls passed on, replayed from a real Asterisk 22.10.1 (transfers.txt,
       for (const [i, leg] of call.legs.entries()) {
         assert.ok(leg.ended_at !== null && leg.talk_seconds !== null && leg.talk_seconds >= 0, `${call.linkedid}: every leg ended with the call`)
         assert.ok(leg.started_at >= call.answered_at! && leg.ended_at <= call.ended_at!, 'inside the call')
-        if (i > 0) assert.ok(leg.started_at >= call.legs[i - 1]!.started_at, 'in order')
+        // in order of their start; pieces of one burst (a three-way join) by terminal
+        if (i > 0) assert.ok(Date.parse(leg.started_at) >= Date.parse(call.legs[i - 1]!.started_at) - 50, 'in order')
       }
     }
     // the queue's own answer and end as Asterisk's AgentComplete said them: a transfer ended the first operator's part
@@ -103,6 +108,53 @@ describe('calls passed on, replayed from a real Asterisk 22.10.1 (transfers.txt,
     // the events at once: their order, not their real gaps, which the PBX suite's own record checks)
     const [, back, joined] = calls[4]!.legs
     assert.ok(joined!.started_at <= back!.ended_at! && joined!.ended_at! >= back!.ended_at!)
+  })
+})
+
+describe('calls passed on into another organization\'s line, replayed from a real Asterisk 22.10.1 (transfers-lines.txt): each queue counts them', () => {
+  let line: Awaited<ReturnType<typeof lineOn>>
+  let managers: Record<string, string>[]
+  before(async () => {
+    line = await lineOn({ recording: 'transfers-lines.txt', prefix: '404', others: ['405'], ended: 2 })
+    managers = await Promise.all(line.organizations.map(async (o) => login(line.t.app, await makeUser(line.database.db, { role: 'manager', organization_id: o.id }))))
+  })
+  after(async () => { await line?.close() })
+
+  it('blind and attended to the dispatcher\'s line: the path names both operators, the centre\'s queue keeps its answer, the call is the executor\'s queue\'s from then on', async () => {
+    const calls = (await line.calls()).filter((c) => c.queue !== null)
+    assert.deepEqual(calls.map((c) => c.legs.map((l) => [l.interface, l.how, l.from])), [
+      [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'blind', 'PJSIP/404001']],
+      [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'attended', 'PJSIP/404001']],
+    ])
+    const [, executor] = line.organizations
+    // each queue's talk as its AgentComplete said it (the centre's `Reason: transfer`, at once after the answer in the blind call,
+    // 5 s with the consultation in the attended one; the AgentComplete of the queue left comes after the next queue's answer)
+    assert.deepEqual(calls.map((c) => [c.queue, c.answered_by, c.outcome, c.organization_id, c.talk_seconds, c.ended_by]), [
+      ['org405-queue', 'PJSIP/405001', 'answered', executor!.id, 1, 'caller'],
+      ['org405-queue', 'PJSIP/405001', 'answered', executor!.id, 2, 'caller'],
+    ])
+    assert.deepEqual(calls.map((c) => c.earlier_queues.map((q) => [q.queue, q.answered_by, q.answered_at !== null, q.talk_seconds])), [
+      [['org404-queue', 'PJSIP/404001', true, 0]],
+      [['org404-queue', 'PJSIP/404001', true, 5]],
+    ])
+  })
+
+  it('the figures: each queue counts both calls as answered in its own organization, each operator their answers, the line each call once', async () => {
+    const [centreManager, executorManager] = managers
+    const figures = async (who: Record<string, string>) => (await line.t.app.inject({ url: '/api/line-calls/kpis', headers: who })).json()
+    const centre = await figures(centreManager!)
+    const executor = await figures(executorManager!)
+    const queues = (kpis: { queues: { queue: string, offered: number, answered: number, timed_out: number }[] }) => kpis.queues.map((q) => [q.queue, q.offered, q.answered, q.timed_out])
+    assert.deepEqual(queues(centre), [['org404-queue', 2, 2, 0]])
+    assert.deepEqual(queues(executor), [['org405-queue', 2, 2, 0]])
+    const operators = (kpis: { operators: { interface: string, calls: number }[] }) => kpis.operators.map((o) => [o.interface, o.calls])
+    assert.deepEqual(operators(centre), [['PJSIP/404001', 2]])
+    assert.deepEqual(operators(executor), [['PJSIP/405001', 2]])
+    assert.ok(centre.operators[0].talk_seconds > 0, 'the centre\'s operator talked before passing them on')
+    assert.deepEqual(centre.lines.lines.map((l: { line: string, calls: number, to_queue: number }) => [l.line, l.calls, l.to_queue]), [['109', 2, 2]])
+    assert.deepEqual(executor.lines.lines, [])
+    const admin = await figures(line.admin)
+    assert.deepEqual([admin.totals.offered, admin.totals.answered], [4, 4], 'two calls, each in two queues')
   })
 })
 

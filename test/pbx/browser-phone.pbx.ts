@@ -575,6 +575,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const dispatcher = await operatorPhone(pjsua, '405001', 'Abcdefghij0123456789', 5331)
     phones.push(dispatcher)
     const dock = page.getByTestId('phone')
+    recorder.mark('the passed-on calls: citizen +77010000001 dials 109, the browser phone 404001 answers, passes it blind to line 5105')
     const citizen = await citizenAnswered(5308)
     const heardBefore = dispatcher.output().length
     const passed = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'blind', to: 'line', number: '5105' } })
@@ -597,6 +598,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     // attended: the operator consults the dispatcher, who answers from their queue, and connects the citizen to them
     const secondDispatcher = await operatorPhone(pjsua, '405001', 'Abcdefghij0123456789', 5332)
     phones.push(secondDispatcher)
+    recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers, consults line 5105 and completes')
     const consulted = await citizenAnswered(5309)
     const consulting = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'attended', to: 'line', number: '5105' } })
     assert.equal(consulting.statusCode, 202, consulting.body)
@@ -619,6 +621,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
 
     // the figures count each call once in each queue it entered, in that queue's organization: the executor's manager sees
     // its queue answer both, the centre's its own queue answer both, and the line count each call once
+    recorder.mark('the passed-on calls end')
     const executorFigures = await api('GET', '/api/line-calls/kpis', executorManager)
     assert.deepEqual(executorFigures.queues.map((q: { queue: string, offered: number, answered: number }) => [q.queue, q.offered, q.answered]), [['org405-queue', 2, 2]])
     assert.deepEqual(executorFigures.operators.map((o: { interface: string, calls: number }) => [o.interface, o.calls]), [['PJSIP/405001', 2]])

@@ -238,8 +238,9 @@ export function createCallTracker () {
     UserEvent: (call, m) => {
       const said = readCallAnnouncement(m)
       if (!said) return
-      // a refused number is the caller's: kept to the column's length
-      call.line = known(said.Line)?.slice(0, 32) ?? call.line
+      // the line the citizen called (a refused number is the caller's: kept to the column's length);
+      // a call passed on to another line by a transfer stays the first line's
+      call.line ??= known(said.Line)?.slice(0, 32) ?? null
       call.organization_prefix = said.Organization ?? call.organization_prefix
       call.language = callLanguage(said.ChosenLanguage) ?? call.language
       if (said.Closed === '1') call.closed = true
@@ -259,10 +260,8 @@ export function createCallTracker () {
       else { call.menu_choice = null; call.menu_exit = null } // entering it
     },
     QueueCallerJoin: (call, m, at) => {
-      if (!callerChannel(m) && field(m, 'Uniqueid')) {
-        queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
-        pathOf(call).addCaller(field(m, 'Uniqueid')!)
-      }
+      // its queue on a Local channel's leg (the path follows the caller through the Local channel's bridges)
+      if (!callerChannel(m) && field(m, 'Uniqueid')) queueLegs.set(call.linkedid, field(m, 'Uniqueid')!)
       // an overflow, or a call passed on into another queue: the queue it left keeps its part
       if (call.queue !== null && call.joined_at !== null) leaveQueue(call, at)
       call.queue = field(m, 'Queue') ?? null
