@@ -131,3 +131,70 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
     }
   })
 })
+
+// The citizen passed on (test/fixtures/asterisk-ami/transfers.txt and transfers-lines.txt, recorded by
+// the browser phone's PBX suite): the desk's record of the call goes to whoever has the citizen now.
+describe('a call passed on: the desk\'s record and pop go to the colleague who has the citizen now, never into another organization', () => {
+  let peer: Peer
+  let database: Database
+  let t: TestApp
+  let url: string
+  let admin: Headers
+  const desks: Console[] = []
+  const answeredOn = (c: Console) => c.events.filter((e) => e.event === 'call.answered').map((e) => (e.data.call as { call_id: string }).call_id)
+  const lineCalls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as { linkedid: string, queue: string | null, ended_at: string | null }[]).reverse()
+  const record = async (callId: string) => (await t.app.inject({ url: `/api/call-events/calls/${callId}`, headers: admin })).json() as { operator_num: string, organization_id: number, employee_id: number }
+  const replayed = async (recording: string, calls: number) => {
+    peer.replay(recording)
+    await eventually(async () => (await lineCalls()).filter((c) => c.ended_at !== null && c.queue !== null).length >= calls, 15_000, `the ${calls} calls ended`)
+  }
+
+  before(async () => {
+    peer = await startAmiPeer()
+    database = await createTestDatabase()
+    t = await buildTestApp({ database, env: peer.env() })
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const db = database.db
+    const [centre, executor] = [await makeOrganization(db, { prefix: '404' }), await makeOrganization(db, { prefix: '405' })]
+    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
+    const people = [await makeUser(db, { role: 'operator', organization_id: centre.id }), await makeUser(db, { role: 'operator', organization_id: centre.id }), await makeUser(db, { role: 'operator', organization_id: executor.id })]
+    for (const [org, extension, person] of [[centre, '001', people[0]!], [centre, '002', people[1]!], [executor, '001', people[2]!]] as const) {
+      await makeTerminal(t.app, admin, org.id, extension, person.id)
+      desks.push(await openSse(`${url}/api/call-events/stream`, await login(t.app, person)))
+    }
+    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  })
+  after(async () => {
+    for (const desk of desks) await desk.close()
+    await t.app.close()
+    await database.close()
+    await peer.close()
+  })
+
+  it('answered; blind; consulted and back; attended; three-way left by its operator: the colleague\'s desk pops for the three that reached them', async () => {
+    await replayed('transfers.txt', 5)
+    const calls = (await lineCalls()).filter((c) => c.queue !== null).map((c) => c.linkedid)
+    const [first, colleague] = desks
+    await eventually(async () => answeredOn(colleague!).length === 3, 10_000, 'the colleague\'s pops')
+    assert.deepEqual(answeredOn(first!), calls, 'the answering operator popped for each call')
+    assert.deepEqual(answeredOn(colleague!), [calls[1], calls[3], calls[4]])
+    assertLiveEvents(colleague!.events)
+    const owners = await Promise.all(calls.map(record))
+    assert.deepEqual(owners.map((o) => o.operator_num), ['404001', '404002', '404001', '404002', '404002'])
+    assert.ok(owners[1]!.employee_id !== owners[0]!.employee_id, 'the record is the colleague\'s: their own calls list it')
+    // the pop names the caller as an answer does, their earlier calls counted
+    const pop = colleague!.events.find((e) => e.event === 'call.answered')!.data as { call: { caller_phone: string, operator_num: string }, previous_calls: number }
+    assert.deepEqual([pop.call.caller_phone, pop.call.operator_num, pop.previous_calls], ['+77010000001', '404002', 1])
+  })
+
+  it('passed to another organization\'s line: its dispatcher\'s desk is not popped and the call stays the centre\'s', async () => {
+    await replayed('transfers-lines.txt', 7)
+    const calls = (await lineCalls()).filter((c) => c.queue !== null).slice(5).map((c) => c.linkedid)
+    assert.equal(calls.length, 2)
+    const owners = await Promise.all(calls.map(record))
+    assert.deepEqual(owners.map((o) => o.operator_num), ['404001', '404001'])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.deepEqual(answeredOn(desks[2]!), [], 'the executor\'s dispatcher')
+    assert.deepEqual(answeredOn(desks[0]!).slice(5), calls)
+  })
+})

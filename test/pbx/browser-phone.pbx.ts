@@ -547,6 +547,9 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await page.getByRole('button', { name: 'Ответить' }).click()
     await dock.and(page.locator('[data-call=talking]')).waitFor({ timeout: 30_000 })
     await desk.waitFor(/DISCONNECTED/, 'the desk phone free', 30_000, heardBefore)
+    // the desk's record followed the citizen: the browser's desk pops them as at an answer
+    await page.getByTestId('caller').getByText('+77010000003').waitFor({ timeout: 30_000 })
+    await screenshot(page, 'desk-passed-on-to-browser', { viewport: true })
     await sleep(3000)
     assert.equal(await dock.getAttribute('data-call'), 'talking', 'still talking before the language changes')
     // the desk in Kazakh while talking: the phone and the transfer's form
@@ -565,9 +568,10 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await citizen.waitFor(/DISCONNECTED/, 'the citizen hung up on')
     await citizen.close()
     await desk.close()
-    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { caller_number: string, ended_at: string | null, legs: { interface: string, how: string, from: string | null }[] }[])
+    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { linkedid: string, caller_number: string, ended_at: string | null, legs: { interface: string, how: string, from: string | null }[] }[])
       .find((c) => c.caller_number === '+77010000003' && c.ended_at !== null), 30_000, 'the call kept')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404002', 'queue', null], ['PJSIP/404001', 'blind', 'PJSIP/404002']])
+    assert.equal((await api('GET', `/api/call-events/calls/${call.linkedid}`)).operator_num, '404001', 'the desk\'s record is the browser operator\'s')
     await api('PUT', '/api/agents/me', operator, { state: 'ready' })
   })
 

@@ -15,7 +15,7 @@ import routes from './routes.js'
 import { createCallEventService, type CallEventService, type PresenceListener } from './service.js'
 
 /** other modules publish their live events through the consoles' stream of this one, and ask who has a console open */
-export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'> & Pick<CallEventService, 'openConsoles' | 'answeredOnLine' | 'hungUpOnLine'>
+export type CallEventsPort = Pick<LiveEvents, 'publish' | 'message'> & Pick<CallEventService, 'openConsoles' | 'answeredOnLine' | 'hungUpOnLine' | 'passedOnLine'>
 
 /** calls and their transcripts from the telephony, and the live stream every console follows */
 export function createCallEventsModule (deps: {
@@ -34,7 +34,7 @@ export function createCallEventsModule (deps: {
   deps.metrics.sampled('gauge', 'live_consoles', 'Consoles following the live stream on this instance (WebSocket or SSE)', [], () => [{ value: live.open() }])
   const retention = createRetentionJob({ purgeBefore: repo.purgeBefore, what: 'old calls', clock, log, retentionDays: deps.calls.retentionDays, intervalMs: deps.calls.purgeIntervalMs })
   return {
-    port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine, hungUpOnLine: service.hungUpOnLine },
+    port: { publish: live.publish, message: live.message, openConsoles: service.openConsoles, answeredOnLine: service.answeredOnLine, hungUpOnLine: service.hungUpOnLine, passedOnLine: service.passedOnLine },
     running: [notifier, retention],
     async register (app) { await app.register(routes, { prefix: '/api/call-events', live, service, recordShown: deps.audit?.recordShown }) },
   }

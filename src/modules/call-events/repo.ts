@@ -150,6 +150,9 @@ export function createCallRepo<D extends AppDb> (db: D) {
         sql`${calls.answered_at} between ${at} - ${window} and ${at} + ${window}`
       )).orderBy(sql`abs(extract(epoch from ${calls.answered_at} - ${at}))`, desc(calls.id)).limit(1).for('update'))[0]
     }),
+    /** the call's record given to the terminal that has the caller now (a transfer); undefined when it had it already */
+    passCall: async (id: number, to: { operator_num: string, terminal_id: string | null, employee_id: number | null }) =>
+      (await db.update(calls).set(to).where(and(eq(calls.id, id), ne(calls.operator_num, to.operator_num))).returning())[0],
     nameCall: async (id: number, callId: string) => { await db.update(calls).set({ call_id: callId }).where(eq(calls.id, id)) },
     /** the caller hung up on the line (the first hang-up told counts) */
     hangUp: async (callId: string, at: Date) => { await db.update(calls).set({ hung_up_at: at }).where(and(eq(calls.call_id, callId), isNull(calls.hung_up_at))) },

@@ -30,6 +30,10 @@ type CallDirection = typeof callDirections[number]
 /** the language a call of the line was taken in (the language menu's choice) */
 type CallLanguage = typeof appealLanguages[number]
 
+/** the caller as the screen pop names them */
+const popPerson = (person: { id: number, full_name: string, iin: string | null } | undefined) =>
+  person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null
+
 /** a posted answer and the line's of the same operator and caller this close together are one call */
 export const TWIN_WINDOW_MS = 60_000
 
@@ -94,7 +98,7 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
     const result = {
       message: 'Call answered',
       call: toCallSummary(call),
-      person: person ? { id: person.id, full_name: person.full_name, iin_masked: maskIin(person.iin) } : null,
+      person: popPerson(person),
       previous_calls: fresh ? previous : Math.max(0, previous - 1),
     }
     if (fresh) await push({ type: 'call.answered', organization_id: call.organization_id, employee_id: call.employee_id, call: result.call, person: result.person, previous_calls: previous, language: a.language ?? null })
@@ -113,6 +117,26 @@ export function createCallEventService ({ repo, transaction, clock, live, log, c
      */
     answeredOnLine: (event: LineAnswer) =>
       answer({ ...event, caller_phone: event.caller_phone === null ? null : callerPhone(event.caller_phone), source: 'line' }),
+
+    /**
+     * The caller passed on to a colleague on the line (a transfer, a three-way call its operator left):
+     * the desk's record of the call, its transcript with it, goes to the colleague, whose desk pops as
+     * at an answer. A call passed into another organization stays the record of the one that answered
+     * it: the appeal is registered there, and its conversation so far is not the other's to read.
+     */
+    async passedOnLine (event: { call_id: string, operator_num: string, language: CallLanguage | null }) {
+      const call = await repo.findByCallId(event.call_id)
+      if (!call || call.operator_num === event.operator_num) return
+      const link = await linkTerminal(event.operator_num)
+      if (link.organization_id === null || link.organization_id !== call.organization_id) return
+      const passed = await repo.passCall(call.id, { operator_num: event.operator_num, terminal_id: link.terminal_id, employee_id: link.employee_id })
+      if (!passed) return
+      const [person, previous] = await Promise.all([
+        passed.caller_phone === null ? undefined : repo.personByPhone(passed.caller_phone),
+        passed.caller_phone === null ? 0 : repo.callsFromBefore(passed.caller_phone, passed),
+      ])
+      await push({ type: 'call.answered', organization_id: passed.organization_id, employee_id: passed.employee_id, call: toCallSummary(passed), person: popPerson(person), previous_calls: previous, language: event.language })
+    },
 
     /** the caller of a call of the line hung up: its operator is free again (the transcript may still close after) */
     hungUpOnLine: (callId: string, at: Date) => repo.hangUp(callId, at),

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../../lib/metrics.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 import type { QueueControl } from '../../integrations/ami/queue-control.js'
-import { parseQueueName, terminalOfMember } from '../../integrations/asterisk/names.js'
+import { interfaceOfChannel, parseQueueName, terminalOfMember } from '../../integrations/asterisk/names.js'
 import type { Clock } from '../../lib/clock.js'
 import { createLineAnnouncer, type LineLiveEvent } from './announcer.js'
 import { callsAfterGap } from './gap.js'
@@ -15,6 +15,8 @@ import { createCallTracker, type CallLanguage, type LineCall } from './tracker.j
 export interface Desk {
   answeredOnLine: (answer: { call_id: string, operator_num: string, caller_phone: string | null, answered_at: Date, language: CallLanguage | null }) => Promise<unknown>
   hungUpOnLine: (callId: string, at: Date) => Promise<void>
+  /** the citizen passed on to another terminal: the desk's record of the call goes with them */
+  passedOnLine: (pass: { call_id: string, operator_num: string, language: CallLanguage | null }) => Promise<unknown>
 }
 
 export interface LineRecorderDeps {
@@ -38,7 +40,7 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
   /** the fencing epoch this instance writes under while it leads the events' reading; undefined: it does not */
   let epoch: number | undefined
   const announce = createLineAnnouncer({ publish, log })
-  /** the desk's answers still being written, by call: the caller's hang-up is told once its answer is */
+  /** the desk's news of each call still being told: the caller's hang-up is told once its answer is */
   const answering = new Map<string, Promise<unknown>>()
   /**
    * The saves of the line wait while a screen pop is being written: on a busy line (and on the
@@ -123,24 +125,63 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
   const wrapupOf = (message: AmiMessage) =>
     field(message, 'Event') === 'AgentComplete' ? contexts.get(field(message, 'Linkedid') ?? '')?.context.wrapup_seconds ?? 0 : 0
 
-  /** the desk hears of an agent's answer at once, ahead of the saves queued before it, and of the end of a call it answered */
+  /**
+   * Whose desk each call answered on the line is on (the terminal's interface), until the call ends;
+   * `left`: that terminal's channel hung up, the citizen still on the line (a transfer done, a three-way
+   * call its operator left). Its leaving is what passes the record on: while Asterisk moves a transfer's
+   * channels from bridge to bridge, who talks with the citizen changes for a moment.
+   */
+  const onDesk = new Map<string, { iface: string, left: boolean }>()
+
+  /**
+   * The desk hears of an agent's answer at once, ahead of the saves queued before it; of the citizen
+   * passed on to a colleague; and of the end of the call. Each call's news are told in order: an end or
+   * a pass once the answer is written.
+   */
   function tellDesk (call: LineCall, news: 'answered' | 'ended' | undefined, at: Date): void {
-    // a call passed on into a queue that did not answer it was answered before all the same
-    const answerer = call.answered_by ?? [...call.earlier_queues].reverse().find((l) => l.answered_by !== null)?.answered_by ?? null
+    if (!desk) return
+    if (news === 'ended') {
+      // a call answered before this instance followed it (taken up after a gap) was popped all the same
+      const answered = onDesk.delete(call.linkedid) || call.answered_by !== null || call.earlier_queues.some((l) => l.answered_by !== null)
+      if (answered) toldInOrder(call.linkedid, 'hang-up', () => desk.hungUpOnLine(call.linkedid, at))
+      return
+    }
+    const answerer = call.answered_by
     const terminal = terminalOfMember(answerer)
-    if (!desk || terminal === undefined) return
-    const failed = (what: string) => (err: unknown) => {
+    if (news === 'answered' && !onDesk.has(call.linkedid) && answerer !== null && terminal !== undefined) {
+      onDesk.set(call.linkedid, { iface: answerer, left: false })
+      toldInOrder(call.linkedid, 'screen pop', () => desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language }))
+      return
+    }
+    passOn(call)
+  }
+
+  function toldInOrder (linkedid: string, what: string, work: () => Promise<unknown>): void {
+    const told: Promise<unknown> = (answering.get(linkedid) ?? Promise.resolve()).then(work).catch((err: unknown) => {
       metrics.failure('screen_pop')
-      log.warn({ err, linkedid: call.linkedid }, `the ${what} of a call answered on the line failed`)
-    }
-    if (news === 'answered') {
-      const written: Promise<unknown> = desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language })
-        .catch(failed('screen pop'))
-        .finally(() => { if (answering.get(call.linkedid) === written) answering.delete(call.linkedid) })
-      answering.set(call.linkedid, written)
-    } else if (news === 'ended') {
-      void (answering.get(call.linkedid) ?? Promise.resolve()).then(() => desk.hungUpOnLine(call.linkedid, at)).catch(failed('hang-up'))
-    }
+      log.warn({ err, linkedid }, `the ${what} of a call answered on the line failed`)
+    }).finally(() => { if (answering.get(linkedid) === told) answering.delete(linkedid) })
+    answering.set(linkedid, told)
+  }
+
+  /** a channel of a call hung up: when it was the desk's terminal's, the record goes to the next terminal the citizen talks with */
+  function channelGone (message: AmiMessage): void {
+    const linkedid = field(message, 'Linkedid') ?? ''
+    const holder = onDesk.get(linkedid)
+    if (holder === undefined || interfaceOfChannel(field(message, 'Channel')) !== holder.iface) return
+    holder.left = true
+    const call = tracker.call(linkedid)
+    if (call) passOn(call)
+  }
+
+  function passOn (call: LineCall): void {
+    const holder = onDesk.get(call.linkedid)
+    if (!desk || !holder?.left || call.ended_at !== null) return
+    const next = call.legs.filter((l) => l.ended_at === null && l.interface !== holder.iface).at(-1)?.interface
+    const terminal = terminalOfMember(next ?? null)
+    if (next === undefined || terminal === undefined) return
+    onDesk.set(call.linkedid, { iface: next, left: false })
+    toldInOrder(call.linkedid, 'pass', () => desk.passedOnLine({ call_id: call.linkedid, operator_num: terminal, language: call.language }))
   }
 
   /** Asterisk's status after a (re)connection: the agents' states as it has them, the calls in progress checked (gap.ts) */
@@ -166,8 +207,9 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
   function apply (message: AmiMessage, at: Date): void {
     members.apply(message, at, wrapupOf(message))
     const call = tracker.apply(message, at)
-    if (!call) return
     const event = field(message, 'Event')
+    if (event === 'Hangup') channelGone(message)
+    if (!call) return
     tellDesk(keep(call, at), event === 'AgentConnect' ? 'answered' : event === 'Hangup' && call.ended_at !== null ? 'ended' : undefined, at)
   }
 

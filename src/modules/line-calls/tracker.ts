@@ -345,6 +345,8 @@ export function createCallTracker () {
     },
     /** the calls not yet ended */
     inProgress: () => [...calls.values()],
+    /** a call not yet ended, as it is now */
+    call: (linkedid: string): LineCall | undefined => calls.get(linkedid),
     /** a call in progress learnt otherwise (Asterisk's status after a gap, or the record another instance kept): its next events go on from it; false when it was known already, or has ended meanwhile */
     adopt (call: LineCall): boolean {
       if (ended.has(call.linkedid) || calls.has(call.linkedid)) return false
