@@ -113,7 +113,7 @@ describe('one call\'s record whatever the order its events arrive in', () => {
   })
 })
 
-for (const [recording, passedOn] of [['transfers.txt', 4], ['transfers-lines.txt', 2]] as const) {
+for (const [recording, passedOn] of [['transfers.txt', 4], ['transfers-lines.txt', 2], ['transfer-outside.txt', 1]] as const) {
   describe(`a call passed on, whatever the order its channels' events arrive in (${recording})`, () => {
     const all = replayedEvents(recording)
     const callers = [...new Set(all.filter((e) => e.message.Event === 'QueueCallerJoin').map((e) => e.message.Linkedid!))]

@@ -14,7 +14,7 @@ import { login, makeOrganization, makeUser } from '../helpers/factories.js'
 import { eventually } from '../helpers/http-target.js'
 
 const RECORDING = 'line-109.txt'
-type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
+type Leg = { interface: string, number: string | null, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
 type Call = {
   legs: Leg[], answered_by: string | null, answered_at: string | null, ended_by: string | null, linkedid: string, line: string | null, closed: boolean, menu_choice: string | null, menu_exit: string | null,
   language: string | null, queue: string | null, outcome: string, organization_id: number | null, talk_seconds: number | null, ended_at: string | null,
@@ -108,6 +108,23 @@ describe('calls passed on, replayed from a real Asterisk 22.10.1 (transfers.txt,
     // the events at once: their order, not their real gaps, which the PBX suite's own record checks)
     const [, back, joined] = calls[4]!.legs
     assert.ok(joined!.started_at <= back!.ended_at! && joined!.ended_at! >= back!.ended_at!)
+  })
+})
+
+describe('a call passed on to a number outside, replayed from a real Asterisk 22.10.1 (transfer-outside.txt)', () => {
+  let line: Awaited<ReturnType<typeof lineOn>>
+  before(async () => { line = await lineOn({ recording: 'transfer-outside.txt', prefix: '404', ended: 1 }) })
+  after(async () => { await line?.close() })
+
+  it('the path names the number the citizen talked with through the trunk, passed blind by the operator', async () => {
+    const [call] = await line.calls()
+    assert.deepEqual(call!.legs.map((l) => [l.interface, l.number, l.how, l.from]), [
+      ['PJSIP/404001', null, 'queue', null],
+      ['PJSIP/trunk1', '+77010000002', 'blind', 'PJSIP/404001'],
+    ], JSON.stringify(call))
+    const outside = call!.legs[1]!
+    assert.ok(outside.ended_at !== null && outside.ended_at <= call!.ended_at! && outside.talk_seconds! >= 0, `talked until the citizen hung up: ${JSON.stringify([outside, call!.ended_at])}`)
+    assert.deepEqual([call!.answered_by, call!.ended_by, call!.outcome], ['PJSIP/404001', 'transfer', 'answered'])
   })
 })
 

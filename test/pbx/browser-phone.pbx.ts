@@ -504,6 +504,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
 
   it('passed on to a number outside through the outbound routes, as the operator may call it: the number refused in words, the permitted one answered', async () => {
     const dock = page.getByTestId('phone')
+    recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers, passes it blind to +7 701 000 00 02 outside')
     const citizen = await citizenAnswered(5306)
     await page.getByTestId('caller').waitFor()
     // the desk's form: the outside number, refused on its field for an operator when no citizen has it
@@ -529,6 +530,10 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     citizen.hangUp()
     await publicNetwork.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000, heardBefore)
     await citizen.close()
+    // the path names the number the citizen was passed to, through the trunk
+    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, legs: { interface: string, number: string | null, how: string, from: string | null }[] }[])
+      .find((c) => c.ended_at !== null && c.legs.length === 2), 30_000, 'the call kept with its path')
+    assert.deepEqual(call.legs.map((l) => [l.interface, l.number, l.how, l.from]), [['PJSIP/404001', null, 'queue', null], ['PJSIP/trunk1', '+77010000002', 'blind', 'PJSIP/404001']])
   })
 
   it('a desk phone\'s own transfer key (SIP REFER): the citizen passed from the desk phone to the browser, the line\'s record names both', async () => {

@@ -30,6 +30,8 @@ export const legWays = ['queue', 'dial', 'blind', 'attended', 'three_way', 'retu
 /** a part of the call's path, as stored: a terminal that talked with the caller (the tracker's CallLeg) */
 export interface LineCallPathLeg {
   interface: string
+  /** absent from legs kept before outside numbers were legs */
+  number?: string | null
   how: typeof legWays[number]
   from: string | null
   started_at: string

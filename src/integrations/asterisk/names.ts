@@ -26,6 +26,11 @@ export const memberInterface = (terminalId: string) => `${MEMBER_INTERFACE_PREFI
 export const terminalOfMember = (iface: string | null): string | undefined => /^PJSIP\/([0-9]{1,32})$/.exec(iface ?? '')?.[1]
 /** the terminal's interface a channel is of (`PJSIP/404002-0000000f`: `PJSIP/404002`); undefined for a trunk's, a Local one */
 export const interfaceOfChannel = (channel: string | undefined): string | undefined => /^(PJSIP\/[0-9]{1,32})-[0-9a-f]{1,16}$/.exec(channel ?? '')?.[1]
+/** the endpoint's interface a channel of a trunk is of (`PJSIP/trunk1-00000012`: `PJSIP/trunk1`); undefined for a terminal's, a Local one */
+export const trunkInterfaceOfChannel = (channel: string | undefined): string | undefined => {
+  const iface = /^(PJSIP\/[A-Za-z0-9_.]{1,64})-[0-9a-f]{1,16}$/.exec(channel ?? '')?.[1]
+  return iface === undefined || terminalOfMember(iface) !== undefined ? undefined : iface
+}
 /** the pause reason of an operator whose console is closed (DESIGN 9): the agents pause with it, the line's states read it as offline */
 export const OFFLINE_PAUSE_REASON = 'offline'
 /** what a terminal dials to test its sound: Asterisk's echo (the code FreePBX and Wazo give it) */

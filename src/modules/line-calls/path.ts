@@ -1,19 +1,22 @@
 // A call's path (DESIGN 11): who talked with the caller, when, and how the call came to them, read
-// from Asterisk's bridges. A terminal talks with the caller while its channel is in the caller's
+// from Asterisk's bridges: the centre's terminals, and a number outside the call was passed to through
+// a trunk (the trunk's channel other than the caller's). A terminal talks with the caller while its channel is in the caller's
 // bridge, or in one piped to it through a Local channel's two halves; each channel's stays in bridges
 // are kept with their times, and the legs are the stretches of talk they give. Asterisk publishes each channel's events in that channel's order but not across channels
 // (an agent's BridgeEnter may come after the caller's Hangup), so the legs are worked out again from
 // the stays' times whenever one changes: the same record whatever order the channels' events came in.
 // Events that arrive together share a time: their order of arrival breaks the tie.
-import { interfaceOfChannel } from '../../integrations/asterisk/names.js'
+import { interfaceOfChannel, trunkInterfaceOfChannel } from '../../integrations/asterisk/names.js'
 import type { legWays } from '../../db/schema/index.js'
 
 export type LegWay = typeof legWays[number]
 
 /** a part of the call's path: a terminal talking with the caller */
 export interface CallLeg {
-  /** its interface (`PJSIP/<terminal>`) */
+  /** its interface (`PJSIP/<terminal>`; a number outside: its trunk's, `PJSIP/<trunk>`) */
   interface: string
+  /** a number outside that talked with the caller, as its trunk's channel named it; null for a terminal */
+  number: string | null
   how: LegWay
   /** who passed the call on to it (a transfer's, a three-way call's) */
   from: string | null
@@ -56,7 +59,7 @@ function inOrder<P extends { iface: string, from: Moment }> (pieces: P[]): P[] {
 export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
   /** the terminals that answered the call from a queue (each queue it entered has its answer) */
   const answeredFromQueue = new Set<string>()
-  const channels = new Map<string, { channel: string, stays: Stay[] }>()
+  const channels = new Map<string, { channel: string, number: string | null, stays: Stay[] }>()
   const transfers: Transfer[] = []
   let seq = 0
   const now = (at: Date): Moment => ({ at, seq: ++seq })
@@ -77,8 +80,8 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
     const byName = new Map([...channels].map(([uniqueid, { channel }]) => [channel, uniqueid]))
     const moments = [...channels.values()].flatMap(({ stays }) => stays.flatMap((s) => (s.to === null ? [s.from] : [s.from, s.to])))
       .filter((m) => end === null || before(m, end)).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
-    const open = new Map<string, { iface: string, from: Moment }>()
-    const pieces: { iface: string, from: Moment, to: Moment | null }[] = []
+    const open = new Map<string, { iface: string, number: string | null, from: Moment }>()
+    const pieces: { iface: string, number: string | null, from: Moment, to: Moment | null }[] = []
     /** the stretches of channels that left the caller's reach for no settled bridge: going on if they come back from there (moved between bridges) */
     const between = new Map<string, Moment>()
     const close = (uniqueid: string, at: Moment | null) => {
@@ -97,7 +100,8 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
       }
       for (const [uniqueid, iface] of talking) {
         between.delete(uniqueid)
-        if (!open.has(uniqueid)) open.set(uniqueid, { iface, from: moment })
+        const { channel, number } = channels.get(uniqueid)!
+        if (!open.has(uniqueid)) open.set(uniqueid, { iface, number: interfaceOfChannel(channel) === undefined ? number : null, from: moment })
       }
     }
     for (const [uniqueid, left] of [...between]) close(uniqueid, left)
@@ -131,7 +135,8 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
     reach(partnerOf(channels.get(callerUniqueid)?.channel ?? '', byName))
     const talking = new Map<string, string>()
     for (const [uniqueid, bridge] of bridgeOf) {
-      const iface = interfaceOfChannel(channels.get(uniqueid)!.channel)
+      const { channel } = channels.get(uniqueid)!
+      const iface = interfaceOfChannel(channel) ?? trunkInterfaceOfChannel(channel)
       if (iface !== undefined && uniqueid !== callerUniqueid && reached.has(bridge)) talking.set(uniqueid, iface)
     }
     // a channel alone in a bridge, or in one piped to nowhere (a Local channel whose other half is between bridges), may be on its way to the caller
@@ -146,8 +151,9 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
   return {
     /** a queue's answer (AgentConnect) by this terminal */
     answered: (iface: string) => { answeredFromQueue.add(iface) },
-    enter (uniqueid: string, channel: string, bridge: string, at: Date): void {
-      const known = channels.get(uniqueid) ?? { channel, stays: [] }
+    /** `number`: the party the channel is with, as Asterisk names it (an outside number on a trunk's channel) */
+    enter (uniqueid: string, channel: string, bridge: string, at: Date, number: string | null = null): void {
+      const known = channels.get(uniqueid) ?? { channel, number, stays: [] }
       channels.set(uniqueid, known)
       const moment = now(at)
       for (const stay of known.stays) stay.to ??= moment
@@ -170,9 +176,9 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
         const index = unused.findIndex((t) => t.at.at.getTime() <= piece.from.at.getTime() + TRANSFER_TOLD_AFTER_MS && t.from !== piece.iface)
         const way = index >= 0
           ? unused.splice(index, 1)[0]!
-          : { how: legs.some((l) => l.interface === piece.iface) ? 'returned' as const : answeredFromQueue.has(piece.iface) ? 'queue' as const : 'dial' as const, from: null }
+          : { how: legs.some((l) => l.interface === piece.iface && l.number === piece.number) ? 'returned' as const : answeredFromQueue.has(piece.iface) ? 'queue' as const : 'dial' as const, from: null }
         const [started, ended] = [piece.from.at, piece.to?.at ?? null]
-        legs.push({ interface: piece.iface, how: way.how, from: way.from, started_at: started, ended_at: ended, talk_seconds: ended === null ? null : seconds(started, ended) })
+        legs.push({ interface: piece.iface, number: piece.number, how: way.how, from: way.from, started_at: started, ended_at: ended, talk_seconds: ended === null ? null : seconds(started, ended) })
       }
       return legs
     },

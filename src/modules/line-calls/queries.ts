@@ -11,6 +11,8 @@ export const lineCallView = (c: LineCallRow) => ({
   ...c, joined_at: isoOrNull(c.joined_at), answered_at: isoOrNull(c.answered_at), started_at: c.started_at.toISOString(), ended_at: isoOrNull(c.ended_at), reviewed_at: isoOrNull(c.reviewed_at),
   // a leg kept before a queue's answer was (migration 0062) is one timed out
   earlier_queues: c.earlier_queues.map((l) => ({ ...l, answered_by: l.answered_by ?? null, answered_at: l.answered_at ?? null, talk_seconds: l.talk_seconds ?? null })),
+  // a leg kept before outside numbers were legs is a terminal's
+  legs: c.legs.map((l) => ({ ...l, number: l.number ?? null })),
 })
 
 /** the call the line's events kept under this Linkedid */

@@ -169,7 +169,7 @@ export function createLineCallRepo (db: AppDb) {
         earlier_queues: call.earlier_queues.map((l) => ({
           ...l, joined_at: new Date(l.joined_at), answered_by: l.answered_by ?? null, answered_at: l.answered_at ? new Date(l.answered_at) : null, talk_seconds: l.talk_seconds ?? null,
         })),
-        legs: call.legs.map((l) => ({ ...l, started_at: new Date(l.started_at), ended_at: l.ended_at === null ? null : new Date(l.ended_at) })),
+        legs: call.legs.map((l) => ({ ...l, number: l.number ?? null, started_at: new Date(l.started_at), ended_at: l.ended_at === null ? null : new Date(l.ended_at) })),
       }))
     },
     get: (linkedid: string) => lineCallRecord(db, linkedid),

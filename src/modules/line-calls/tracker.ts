@@ -24,6 +24,7 @@
 import { interfaceOfChannel, isCallAnnouncement, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { createCallPath, type CallLeg, type CallPath } from './path.js'
+import { normalizeKzPhone } from '../../lib/phone.js'
 import { field, type AmiMessage } from '../../integrations/ami/protocol.js'
 
 /** `unobserved`: the call left its queue while the events were not heard (a gap in the connection) */
@@ -218,7 +219,10 @@ export function createCallTracker () {
   /** the handlers change the call, and say `false` when an event changed nothing of its record (a bridge of no terminal) */
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void | boolean> = {
     BridgeEnter: (call, m, at) => {
-      pathOf(call).enter(field(m, 'Uniqueid') ?? '', field(m, 'Channel') ?? '', field(m, 'BridgeUniqueid') ?? '', at)
+      // an outgoing channel's caller ID is the party it called: a number outside, on a trunk's channel
+      const party = known(field(m, 'CallerIDNum'))
+      const number = party === null ? null : (normalizeKzPhone(party) ?? party).slice(0, 32)
+      pathOf(call).enter(field(m, 'Uniqueid') ?? '', field(m, 'Channel') ?? '', field(m, 'BridgeUniqueid') ?? '', at, number)
       return followPath(call)
     },
     BridgeLeave: (call, m, at) => {

@@ -4612,8 +4612,10 @@ export interface components {
             }[];
             /** @description the call's path: who talked with the caller, in order, each for how long (a part of the call's one recording, which follows the caller) */
             legs: {
-                /** @description the terminal that talked with the caller: PJSIP/<terminal> */
+                /** @description the terminal that talked with the caller: PJSIP/<terminal>; for a number outside, its trunk: PJSIP/<trunk> */
                 interface: string;
+                /** @description a number outside the call was passed to (through the organization's outbound routes), as its trunk's channel named it; null for a terminal */
+                number: string | null;
                 /**
                  * @description queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)
                  * @enum {string}

@@ -79,7 +79,7 @@ function CallPath ({ legs }: { legs: Call['legs'] }) {
           color: leg.how === 'queue' || leg.how === 'dial' ? 'blue' : 'green',
           children: (
             <span data-testid='call-leg'>
-              <Typography.Text strong>{terminal(leg.interface)}</Typography.Text>{' · '}
+              <Typography.Text strong>{leg.number ?? terminal(leg.interface)}</Typography.Text>{' · '}
               {t(`calls.legWays.${leg.how}`, { from: leg.from ? terminal(leg.from) : '' })}{' · '}
               {format.time(leg.started_at)}{leg.talk_seconds === null ? ` · ${t('calls.legTalking')}` : ` · ${clock(leg.talk_seconds)}`}
             </span>
