@@ -28,7 +28,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
   let admin: ReturnType<typeof serviceApi>
   let machine: ReturnType<typeof serviceApi>
   let subcategoryLabel = ''
-  const ids = { centre: 0, executor: 0, category: 0, subcategory: 0, water: 0, person: 0 }
+  const ids = { centre: 0, executor: 0, category: 0, subcategory: 0, water: 0, person: 0, supervisor: 0 }
   const people = {
     operator: { email: 'operator@centre.kz', password: 'Operator-passw0rd-1' },
     supervisor: { email: 'supervisor@centre.kz', password: 'Supervisor-passw0rd-1' },
@@ -66,7 +66,7 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     ids.centre = (await admin('POST', '/api/organizations', { name: 'Единый контакт-центр 109', region_id: region!.id, modules: ['call_center'], prefix: '109' })).id
     ids.executor = (await admin('POST', '/api/organizations', { name: 'Акимат Медеуского района', region_id: region!.id, prefix: '271' })).id
     const operatorId = await activatedEmployee(service.url, admin, smtp, { email: people.operator.email, last_name: 'Жумабаева', first_name: 'Алия', organization_id: ids.centre, role: 'operator' }, people.operator.password)
-    await activatedEmployee(service.url, admin, smtp, { email: people.supervisor.email, last_name: 'Нуртаев', first_name: 'Ерлан', organization_id: ids.centre, role: 'manager' }, people.supervisor.password)
+    ids.supervisor = await activatedEmployee(service.url, admin, smtp, { email: people.supervisor.email, last_name: 'Нуртаев', first_name: 'Ерлан', organization_id: ids.centre, role: 'manager' }, people.supervisor.password)
     await activatedEmployee(service.url, admin, smtp, { email: people.executor.email, last_name: 'Ким', first_name: 'Олег', organization_id: ids.executor, role: 'manager' }, people.executor.password)
     await admin('POST', `/api/organizations/${ids.centre}/endpoints/`, { name: 'Оператор 1', extension: '001', password: 'Abcdefghij0123456789', employee_id: operatorId })
 
@@ -100,6 +100,20 @@ describe('console: the desk and the appeals (Chromium)', { skip: noBrowser }, ()
     await caller.getByText('ИИН ********0017').waitFor()
     await caller.getByText('+77012345678').waitFor()
     await page.getByTestId('presence').getByText('Разговор').waitFor()
+
+    // passing the call on: a colleague found by name among the organization's operators online, with whether they are free
+    await admin('POST', `/api/organizations/${ids.centre}/endpoints/`, { name: 'Старший смены', extension: '003', password: 'Abcdefghij0123456789', employee_id: ids.supervisor })
+    const colleague = await newPage(browser)
+    await signIn(colleague, service.url, people.supervisor)
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByLabel('Внутренний номер', { exact: true }).fill('нурт')
+    await page.getByText('Нуртаев Ерлан · 003 · Свободен').waitFor()
+    await screenshot(page, '20-desk-transfer-colleague', { viewport: true })
+    await page.getByText('Нуртаев Ерлан · 003 · Свободен').click()
+    assert.equal(await page.getByLabel('Внутренний номер', { exact: true }).inputValue(), '003')
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await colleague.context().close()
+    await admin('DELETE', `/api/organizations/${ids.centre}/endpoints/109003`, undefined, [204])
 
     const transcript = page.getByTestId('transcript')
     const lines = [

@@ -282,3 +282,14 @@ describe('a takeover by a killed leader (PostgreSQL: the lock goes with its conn
     }
   })
 })
+
+describe('a call passed on into another line\'s dialplan (transfers-lines.txt)', () => {
+  it('that line closed, its menu answered in Kazakh: the call stays line 109\'s, open, in Russian, of its menu and organization', () => {
+    const events = replayedEvents('transfers-lines.txt').map((e) => (e.message.UserEvent === 'AppealsCall' && e.message.Line === '5105'
+      ? { ...e, message: { ...e.message, Closed: '1', ChosenLanguage: 'kk', Menu: '7', Choice: '2' } }
+      : e))
+    const calls = fold(events)
+    assert.equal(calls.length, 2)
+    for (const call of calls) assert.deepEqual([call.line, call.closed, call.language, call.menu_id, call.menu_choice, call.organization_prefix], ['109', false, 'ru', null, null, '404'])
+  })
+})

@@ -14,11 +14,27 @@ type Peer = Awaited<ReturnType<typeof startAmiPeer>>
 type Console = Awaited<ReturnType<typeof openSse>>
 const CALLER = '+77010000001'
 
+/** the service on a fresh database, fed by the AMI peer, listening for the desks' live streams; `terminals`: made on its database, each with an operator of its own (signed in: `operators`) */
+async function lineWithDesks (terminals: (db: Database['db']) => Promise<{ organization_id: number, extension: string }[]>) {
+  const peer = await startAmiPeer()
+  const database = await createTestDatabase()
+  const t = await buildTestApp({ database, env: peer.env() })
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const admin = await login(t.app, await makeUser(database.db, { role: 'admin' }))
+  const operators: Headers[] = []
+  for (const { organization_id, extension } of await terminals(database.db)) {
+    const person = await makeUser(database.db, { role: 'operator', organization_id })
+    await makeTerminal(t.app, admin, organization_id, extension, person.id)
+    operators.push(await login(t.app, person))
+  }
+  await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+  return { peer, database, t, url, admin, operators, close: async () => { await t.app.close(); await database.close(); await peer.close() } }
+}
+
 // The desk's screen pop from Asterisk's own AgentConnect (DESIGN 9), against the AMI peer replaying the
 // real recordings: no other component posts anything.
 describe('the screen pop from the line: an agent\'s answer in Asterisk pops the caller on that operator\'s desk', () => {
   let peer: Peer
-  let database: Database
   let t: TestApp
   let url: string
   let admin: Headers
@@ -30,25 +46,17 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
     .find((o) => o.operator_num === terminal)
   const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/call-events/${path}`, payload })
 
+  let close: () => Promise<void>
   before(async () => {
-    peer = await startAmiPeer()
-    database = await createTestDatabase()
-    t = await buildTestApp({ database, env: peer.env() })
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const db = database.db
-    const org = await makeOrganization(db, { prefix: '101' })
-    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
-    const operators = [await makeUser(db, { role: 'operator', organization_id: org.id }), await makeUser(db, { role: 'operator', organization_id: org.id })]
-    ;[first, second] = [await login(t.app, operators[0]!), await login(t.app, operators[1]!)]
     // the lab's agents: terminals 101001 and 101002, members PJSIP/101001 and PJSIP/101002
-    for (const [extension, employee] of [['001', operators[0]!.id], ['002', operators[1]!.id]] as const) await makeTerminal(t.app, admin, org.id, extension, employee)
-    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+    const line = await lineWithDesks(async (db) => {
+      const org = await makeOrganization(db, { prefix: '101' })
+      return [{ organization_id: org.id, extension: '001' }, { organization_id: org.id, extension: '002' }]
+    })
+    ;({ peer, t, url, admin, close } = line)
+    ;[first, second] = line.operators as [Headers, Headers]
   })
-  after(async () => {
-    await t.app.close()
-    await database.close()
-    await peer.close()
-  })
+  after(async () => { await close?.() })
 
   it('the answering operator\'s desk gets call.answered: the caller, its history, the call\'s Linkedid as call_id, the language preselected', async () => {
     const desks = [await openSse(`${url}/api/call-events/stream`, first), await openSse(`${url}/api/call-events/stream`, second)]
@@ -135,40 +143,26 @@ describe('the screen pop from the line: an agent\'s answer in Asterisk pops the 
 // The citizen passed on (test/fixtures/asterisk-ami/transfers.txt and transfers-lines.txt, recorded by
 // the browser phone's PBX suite): the desk's record of the call goes to whoever has the citizen now.
 describe('a call passed on: the desk\'s record and pop go to the colleague who has the citizen now, never into another organization', () => {
-  let peer: Peer
-  let database: Database
-  let t: TestApp
-  let url: string
-  let admin: Headers
+  let line: Awaited<ReturnType<typeof lineWithDesks>>
   const desks: Console[] = []
   const answeredOn = (c: Console) => c.events.filter((e) => e.event === 'call.answered').map((e) => (e.data.call as { call_id: string }).call_id)
-  const lineCalls = async () => ((await t.app.inject({ url: '/api/line-calls?limit=100', headers: admin })).json().items as { linkedid: string, queue: string | null, ended_at: string | null }[]).reverse()
-  const record = async (callId: string) => (await t.app.inject({ url: `/api/call-events/calls/${callId}`, headers: admin })).json() as { operator_num: string, organization_id: number, employee_id: number }
+  const lineCalls = async () => ((await line.t.app.inject({ url: '/api/line-calls?limit=100', headers: line.admin })).json().items as { linkedid: string, queue: string | null, ended_at: string | null }[]).reverse()
+  const record = async (callId: string) => (await line.t.app.inject({ url: `/api/call-events/calls/${callId}`, headers: line.admin })).json() as { operator_num: string, organization_id: number, employee_id: number }
   const replayed = async (recording: string, calls: number) => {
-    peer.replay(recording)
+    line.peer.replay(recording)
     await eventually(async () => (await lineCalls()).filter((c) => c.ended_at !== null && c.queue !== null).length >= calls, 15_000, `the ${calls} calls ended`)
   }
 
   before(async () => {
-    peer = await startAmiPeer()
-    database = await createTestDatabase()
-    t = await buildTestApp({ database, env: peer.env() })
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const db = database.db
-    const [centre, executor] = [await makeOrganization(db, { prefix: '404' }), await makeOrganization(db, { prefix: '405' })]
-    admin = await login(t.app, await makeUser(db, { role: 'admin' }))
-    const people = [await makeUser(db, { role: 'operator', organization_id: centre.id }), await makeUser(db, { role: 'operator', organization_id: centre.id }), await makeUser(db, { role: 'operator', organization_id: executor.id })]
-    for (const [org, extension, person] of [[centre, '001', people[0]!], [centre, '002', people[1]!], [executor, '001', people[2]!]] as const) {
-      await makeTerminal(t.app, admin, org.id, extension, person.id)
-      desks.push(await openSse(`${url}/api/call-events/stream`, await login(t.app, person)))
-    }
-    await eventually(async () => peer.streaming() === 1, 10_000, 'the service streaming events')
+    line = await lineWithDesks(async (db) => {
+      const [centre, executor] = [await makeOrganization(db, { prefix: '404' }), await makeOrganization(db, { prefix: '405' })]
+      return [{ organization_id: centre.id, extension: '001' }, { organization_id: centre.id, extension: '002' }, { organization_id: executor.id, extension: '001' }]
+    })
+    for (const operator of line.operators) desks.push(await openSse(`${line.url}/api/call-events/stream`, operator))
   })
   after(async () => {
     for (const desk of desks) await desk.close()
-    await t.app.close()
-    await database.close()
-    await peer.close()
+    await line?.close()
   })
 
   it('answered; blind; consulted and back; attended; three-way left by its operator: the colleague\'s desk pops for the three that reached them', async () => {

@@ -27,7 +27,7 @@ export interface LineCallAttempt {
 /** how a terminal came to talk with the caller: answered from a queue, rung by the routing, passed on (blind, attended), joined in a three-way call, or back after consulting someone */
 export const legWays = ['queue', 'dial', 'blind', 'attended', 'three_way', 'returned'] as const
 
-/** a part of the call's path, as stored: a terminal that talked with the caller (the tracker's CallLeg) */
+/** a part of the call's path, as stored: a terminal or a number outside that talked with the caller (the tracker's CallLeg) */
 export interface LineCallPathLeg {
   interface: string
   /** absent from legs kept before outside numbers were legs */

@@ -11,11 +11,11 @@ import type { legWays } from '../../db/schema/index.js'
 
 export type LegWay = typeof legWays[number]
 
-/** a part of the call's path: a terminal talking with the caller */
+/** a part of the call's path: a terminal, or a number outside, talking with the caller */
 export interface CallLeg {
   /** its interface (`PJSIP/<terminal>`; a number outside: its trunk's, `PJSIP/<trunk>`) */
   interface: string
-  /** a number outside that talked with the caller, as its trunk's channel named it; null for a terminal */
+  /** a number outside that talked with the caller, as Asterisk dialled it (in +7 form for Kazakhstan's); null for a terminal */
   number: string | null
   how: LegWay
   /** who passed the call on to it (a transfer's, a three-way call's) */
@@ -39,7 +39,7 @@ const seconds = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() -
 const before = (a: Moment, b: Moment) => a.at.getTime() < b.at.getTime() || (a.at.getTime() === b.at.getTime() && a.seq < b.seq)
 
 /**
- * By time; pieces that began together (within `TOGETHER_MS` of the one before: a three-way call joins
+ * By time; pieces that began together (each within `TOGETHER_MS` of the one before: a three-way call joins
  * two terminals in one burst whose events arrive on different streams) by terminal, so the record does
  * not depend on which channel's event came first.
  */
@@ -110,7 +110,7 @@ export function createCallPath (callerUniqueid: string, known: CallLeg[] = []) {
   }
 
   /**
-   * The terminals' channels (uniqueid: interface) talking with the caller from this moment until the
+   * The terminals' and outside parties' channels (uniqueid: interface) talking with the caller from this moment until the
    * next, and the channels settled in a bridge then: in one with another channel, and not piped through
    * a Local channel whose other half is between bridges (Asterisk moves a transfer's channels one at a time).
    */

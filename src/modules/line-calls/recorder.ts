@@ -40,13 +40,15 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
   /** the fencing epoch this instance writes under while it leads the events' reading; undefined: it does not */
   let epoch: number | undefined
   const announce = createLineAnnouncer({ publish, log })
-  /** the desk's news of each call still being told: the caller's hang-up is told once its answer is */
+  /** the desk's news of each call still being told: a pass or the caller's hang-up is told once the answer is */
   const answering = new Map<string, Promise<unknown>>()
+  /** the screen pops (answers) being written */
+  const pops = new Set<Promise<unknown>>()
   /**
    * The saves of the line wait while a screen pop is being written: on a busy line (and on the
    * embedded database's one connection) a pop would otherwise queue behind every save before it.
    */
-  const popsWritten = async () => { if (answering.size > 0) await Promise.allSettled([...answering.values()]) }
+  const popsWritten = async () => { if (pops.size > 0) await Promise.allSettled([...pops]) }
   const members = createMemberStates({
     repo: { saveAgentState: (state) => repo.saveAgentState(state, epoch).catch(unlessFencedOut) }, log, clock, before: popsWritten,
     changed: (state) => {
@@ -150,18 +152,21 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
     const terminal = terminalOfMember(answerer)
     if (news === 'answered' && !onDesk.has(call.linkedid) && answerer !== null && terminal !== undefined) {
       onDesk.set(call.linkedid, { iface: answerer, left: false })
-      toldInOrder(call.linkedid, 'screen pop', () => desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language }))
+      const popped = toldInOrder(call.linkedid, 'screen pop', () => desk.answeredOnLine({ call_id: call.linkedid, operator_num: terminal, caller_phone: call.caller_number, answered_at: at, language: call.language }))
+      pops.add(popped)
+      void popped.finally(() => pops.delete(popped))
       return
     }
     passOn(call)
   }
 
-  function toldInOrder (linkedid: string, what: string, work: () => Promise<unknown>): void {
+  function toldInOrder (linkedid: string, what: string, work: () => Promise<unknown>): Promise<unknown> {
     const told: Promise<unknown> = (answering.get(linkedid) ?? Promise.resolve()).then(work).catch((err: unknown) => {
       metrics.failure('screen_pop')
       log.warn({ err, linkedid }, `the ${what} of a call answered on the line failed`)
     }).finally(() => { if (answering.get(linkedid) === told) answering.delete(linkedid) })
     answering.set(linkedid, told)
+    return told
   }
 
   /** a channel of a call hung up: when it was the desk's terminal's, the record goes to the next terminal the citizen talks with */
@@ -177,7 +182,8 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
   function passOn (call: LineCall): void {
     const holder = onDesk.get(call.linkedid)
     if (!desk || !holder?.left || call.ended_at !== null) return
-    const next = call.legs.filter((l) => l.ended_at === null && l.interface !== holder.iface).at(-1)?.interface
+    // the latest terminal talking with the citizen (a number outside has no desk)
+    const next = call.legs.filter((l) => l.ended_at === null && l.interface !== holder.iface && terminalOfMember(l.interface) !== undefined).at(-1)?.interface
     const terminal = terminalOfMember(next ?? null)
     if (next === undefined || terminal === undefined) return
     onDesk.set(call.linkedid, { iface: next, left: false })
@@ -256,6 +262,7 @@ export function createLineRecorder ({ repo, log, desk, clock, queues, publish, m
       unsaved.clear()
       arrivedAt.clear()
       contexts.clear()
+      onDesk.clear()
       held = undefined
     },
     /** resolves once every event heard so far is saved (tests, and a stop) */

@@ -51,7 +51,7 @@ export const LineCallView = Type.Object({
   }), { description: 'the queues the call left before `queue`: by their time limit (an overflow: offered and timed out there), or answered and passed on (offered and answered there, in that queue\'s organization\'s figures)' }),
   legs: Type.Array(Type.Object({
     interface: Type.String({ description: 'the terminal that talked with the caller: PJSIP/<terminal>; for a number outside, its trunk: PJSIP/<trunk>' }),
-    number: Nullable(Type.String({ description: 'a number outside the call was passed to (through the organization\'s outbound routes), as its trunk\'s channel named it; null for a terminal' })),
+    number: Nullable(Type.String({ description: 'a number outside the call was passed to (through the organization\'s outbound routes), as Asterisk dialled it, in +7 form for Kazakhstan\'s; null for a terminal' })),
     how: OneOf(legWays, { description: 'queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)' }),
     from: Nullable(Type.String({ description: 'who passed the call on to it' })),
     started_at: Timestamp(),

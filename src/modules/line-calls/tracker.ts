@@ -16,11 +16,11 @@
 // when the routing ends the call itself (announcement, terminal, hangup), `Refused` for a number no
 // line owns, `Rating` (1-5) from the queue's rating menu after the operator hung up, and `Callback`
 // when a waiting caller pressed the queue's callback digit (they leave the queue to be called back).
-// The call's path (`legs`) is who talked with the caller when: a terminal's channel in the caller's
-// bridge (`BridgeEnter`, `BridgeLeave`), however it got there: answered from a queue, passed on
+// The call's path (`legs`) is who talked with the caller when: a terminal's channel (or a trunk's, a
+// number outside) in the caller's bridge or in one piped to it through a Local channel's two halves
+// (`BridgeEnter`, `BridgeLeave`; path.ts), however it got there: answered from a queue, passed on
 // (`BlindTransfer`, `AttendedTransfer`, whose `DestType` `Threeway` is a three-way call), or back
-// from a consultation. An attended transfer's target reaches the bridge once Asterisk has optimized
-// its Local channel away: the terminal's own channel is the one that enters.
+// from a consultation.
 import { interfaceOfChannel, isCallAnnouncement, readCallAnnouncement } from '../../integrations/asterisk/names.js'
 import { appealLanguages, type lineCallOutcomes, type menuExits } from '../../db/schema/index.js'
 import { createCallPath, type CallLeg, type CallPath } from './path.js'
@@ -146,6 +146,7 @@ export function createCallTracker () {
   /** what is kept of a call while it goes on, let go at its end */
   function forget (linkedid: string): void {
     calls.delete(linkedid)
+    onAnotherLine.delete(linkedid)
     hungUp.delete(linkedid)
     queueLegs.delete(linkedid)
     paths.delete(linkedid)
@@ -216,6 +217,15 @@ export function createCallTracker () {
     call.ended_by = null
   }
 
+  /** the calls passed on by a transfer into another line's dialplan */
+  const onAnotherLine = new Set<string>()
+  function keepRatingAndCallback (call: LineCall, said: NonNullable<ReturnType<typeof readCallAnnouncement>>): void {
+    const rating = Number(said.Rating)
+    if (Number.isInteger(rating) && rating >= 1 && rating <= 5) call.rating = rating
+    // the caller pressed the queue's callback digit: they left it keeping their place
+    if (said.Callback !== undefined && call.joined_at !== null) call.outcome = 'callback'
+  }
+
   /** the handlers change the call, and say `false` when an event changed nothing of its record (a bridge of no terminal) */
   const handlers: Record<string, (call: LineCall, m: AmiMessage, at: Date) => void | boolean> = {
     BridgeEnter: (call, m, at) => {
@@ -243,19 +253,23 @@ export function createCallTracker () {
       const said = readCallAnnouncement(m)
       if (!said) return
       // the line the citizen called (a refused number is the caller's: kept to the column's length);
-      // a call passed on to another line by a transfer stays the first line's
-      call.line ??= known(said.Line)?.slice(0, 32) ?? null
+      // a call passed on to another line by a transfer stays the first line's: that line's calendar,
+      // menu and language are not the first line's (its queue's callback digit and rating still count)
+      const line = known(said.Line)?.slice(0, 32) ?? null
+      if (line !== null && call.line !== null && line !== call.line) onAnotherLine.add(call.linkedid)
+      call.line ??= line
+      if (onAnotherLine.has(call.linkedid)) {
+        keepRatingAndCallback(call, said)
+        return
+      }
       call.organization_prefix = said.Organization ?? call.organization_prefix
       call.language = callLanguage(said.ChosenLanguage) ?? call.language
       if (said.Closed === '1') call.closed = true
-      const rating = Number(said.Rating)
-      if (Number.isInteger(rating) && rating >= 1 && rating <= 5) call.rating = rating
+      keepRatingAndCallback(call, said)
       const queued = call.joined_at !== null
       if (said.Refused === '1' && !queued) call.outcome = 'refused'
       const sent = routedEnds.find((r) => r === said.Sent)
       if (sent && !queued) call.outcome = sent
-      // the caller pressed the queue's callback digit: they left it keeping their place
-      if (said.Callback !== undefined && queued) call.outcome = 'callback'
       const menu = Number(said.Menu)
       if (!Number.isSafeInteger(menu)) return
       call.menu_id = menu

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { cancelTransfer, completeTransfer, joinTransfer, transferCall, type TransferRequest } from '../../api/calls'
 import type { ApiProblem } from '../../api/client'
 import { problemText, showProblems } from '../../forms/problems'
+import { ColleagueField } from './ColleagueField'
 
 /**
  * Passing the call on (DESIGN 11), for a desk phone and a browser phone alike: at once, or after
@@ -68,7 +69,7 @@ export function TransferCall () {
       </Form.Item>
       {to === 'terminal' && (
         <Form.Item name='extension' label={t('transfer.extension')} rules={[{ required: true, pattern: /^[0-9]{3}$/, message: t('transfer.badExtension') }]}>
-          <Input maxLength={3} inputMode='numeric' autoFocus aria-label={t('transfer.extension')} />
+          <ColleagueField />
         </Form.Item>
       )}
       {to === 'line' && (
