@@ -4614,7 +4614,7 @@ export interface components {
             legs: {
                 /** @description the terminal that talked with the caller: PJSIP/<terminal>; for a number outside, its trunk: PJSIP/<trunk> */
                 interface: string;
-                /** @description a number outside the call was passed to (through the organization's outbound routes), as its trunk's channel named it; null for a terminal */
+                /** @description a number outside the call was passed to (through the organization's outbound routes), as Asterisk dialled it, in +7 form for Kazakhstan's; null for a terminal */
                 number: string | null;
                 /**
                  * @description queue (answered from a queue), dial (rung by the routing), blind or attended (passed on by `from`), three_way (joined the caller and `from` in a three-way call), returned (back with the caller after consulting someone)
