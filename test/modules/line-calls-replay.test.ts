@@ -173,6 +173,34 @@ describe('calls passed on into another organization\'s line, replayed from a rea
     const admin = await figures(line.admin)
     assert.deepEqual([admin.totals.offered, admin.totals.answered], [4, 4], 'two calls, each in two queues')
   })
+  it('the list, the call and the export: the centre\'s managers keep the calls they passed on, the executor\'s have them, a third organization\'s neither', async () => {
+    const [centreManager, executorManager] = managers
+    const other = await makeOrganization(line.database.db, { prefix: '406' })
+    const stranger = await login(line.t.app, await makeUser(line.database.db, { role: 'manager', organization_id: other.id }))
+    const passed = (await line.calls()).filter((c) => c.queue !== null).map((c) => c.linkedid)
+    const listed = async (who: Record<string, string>) => {
+      const page = (await line.t.app.inject({ url: '/api/line-calls?limit=100', headers: who })).json() as { items: Call[], total: number }
+      return page.items.map((c) => c.linkedid).filter((id) => passed.includes(id)).sort()
+    }
+    assert.deepEqual(await listed(centreManager!), [...passed].sort(), 'the centre\'s list')
+    assert.deepEqual(await listed(executorManager!), [...passed].sort(), 'the executor\'s list')
+    assert.deepEqual(await listed(stranger), [])
+    for (const [who, status] of [[centreManager!, 200], [executorManager!, 200], [stranger, 404]] as const) {
+      const res = await line.t.app.inject({ url: `/api/line-calls/${passed[0]}`, headers: who })
+      assert.equal(res.statusCode, status, res.body)
+    }
+    const exported = async (who: Record<string, string>) => (await line.t.app.inject({ url: '/api/line-calls/export?format=csv', headers: who })).body
+    const [centreFile, strangerFile] = [await exported(centreManager!), await exported(stranger)]
+    for (const id of passed) {
+      assert.ok(centreFile.includes(id), `the centre's export has ${id}`)
+      assert.ok(!strangerFile.includes(id))
+    }
+    // a review is of the operator who had the citizen last: the executor's, not the centre's (no rating here: the centre is told there is no such call)
+    const review = await line.t.app.inject({ method: 'POST', url: `/api/line-calls/${passed[0]}/review`, headers: centreManager!, payload: { comment: 'ок' } })
+    assert.equal(review.statusCode, 404, review.body)
+    const executorReview = await line.t.app.inject({ method: 'POST', url: `/api/line-calls/${passed[0]}/review`, headers: executorManager!, payload: { comment: 'ок' } })
+    assert.equal(executorReview.statusCode, 409, 'the executor\'s own call, unscored')
+  })
 })
 
 describe('an AMI user whose read lacks `user` (the README before this fix): the dialplan\'s events never arrive', () => {

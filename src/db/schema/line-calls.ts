@@ -63,6 +63,12 @@ export const lineCalls = pgTable('line_calls', {
   linkedid: varchar('linkedid', { length: 64 }).primaryKey(),
   /** the organization whose line or queue it reached; null when neither named one the service knows */
   organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+  /**
+   * every organization whose queue the call was in, the one of `organization_id` and those of the queues
+   * it was passed on from: each one's managers list the call (a call the centre passed on to an executor's
+   * line stays in the centre's list)
+   */
+  organization_ids: integer('organization_ids').array().notNull().default(sql`'{}'::integer[]`),
   caller_number: varchar('caller_number', { length: 80 }),
   line: varchar('line', { length: 32 }),
   /** the last menu the call entered (the routing's menu id); with no `menu_exit` yet, the caller is in it */
@@ -100,6 +106,7 @@ export const lineCalls = pgTable('line_calls', {
   oneOf('line_calls_menu_exit_check', t.menu_exit, menuExits),
   index('line_calls_started_idx').on(t.started_at),
   index('line_calls_organization_started_idx').on(t.organization_id, t.started_at),
+  index('line_calls_organization_ids_idx').using('gin', t.organization_ids),
   // the queue figures are of the calls that joined a queue in the period
   index('line_calls_joined_idx').on(t.joined_at),
   index('line_calls_organization_joined_idx').on(t.organization_id, t.joined_at),

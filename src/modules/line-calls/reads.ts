@@ -26,11 +26,17 @@ export interface LineReadsDeps {
 
 /** What the supervisors read of the line: its calls, their figures, the live board and the reviews of poorly scored calls. */
 export function createLineReads ({ repo, clock, timeZone, pbxState = async () => 'not_configured' }: LineReadsDeps) {
-  /** a call the supervisor may see (an admin any, a manager its organization's); else 404 */
-  async function visibleCall (actor: Principal, linkedid: string) {
+  /**
+   * A call the supervisor may see (an admin any, a manager those that reached its organization: in its
+   * queue, or passed on from it to another's); else 404. `own`: only a call that is its organization's
+   * now (a review is of the operator who had the citizen last).
+   */
+  async function visibleCall (actor: Principal, linkedid: string, { own = false } = {}) {
     const scope = supervisorScope(actor, WHAT)
     const call = await repo.get(linkedid)
-    if (!call || (scope.organizationId !== undefined && call.organization_id !== scope.organizationId)) throw new NotFoundError('Call')
+    const visible = (c: NonNullable<typeof call>) => scope.organizationId === undefined ||
+      (own ? c.organization_id === scope.organizationId : c.organization_ids.includes(scope.organizationId))
+    if (!call || !visible(call)) throw new NotFoundError('Call')
     return call
   }
 
@@ -125,7 +131,7 @@ export function createLineReads ({ repo, clock, timeZone, pbxState = async () =>
     },
 
     async review (actor: Principal, linkedid: string, comment: string) {
-      const call = await visibleCall(actor, linkedid)
+      const call = await visibleCall(actor, linkedid, { own: true })
       if (call.rating === null || call.rating > 2) throw new ConflictError(`Call ${linkedid} was not scored 1 or 2: it is not for review`, 'not_for_review')
       const reviewed = await repo.markReviewed(linkedid, actor.id, comment, clock())
       if (!reviewed) throw new ConflictError(`Call ${linkedid} has been reviewed already`, 'already_reviewed')

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, arrayContains, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../../db/client.js'
 import { memberStatePeriods, memberStates, lineCalls, lineEventLeader } from '../../db/schema/index.js'
 import { isoOrNull } from '../../lib/clock.js'
@@ -28,9 +28,16 @@ export interface PeriodFilter { organizationId?: number, queue?: string, outcome
 /** the last call of an export's batch: the next reads on from it (newest first) */
 export interface CallKey { startedAt: Date, linkedid: string }
 
+/** the calls an organization's managers list: those that reached it, in its own queue or passed on from it */
+const reached = (organizationId: number | undefined) => organizationId === undefined ? undefined : arrayContains(lineCalls.organization_ids, [organizationId])
+
+/** every organization the call reached: its own and those of the queues it was passed on from */
+const organizationsReached = (call: LineCall, context: CallContext) =>
+  [...new Set([context.organization_id, ...call.earlier_queues.map((q) => q.organization_id ?? context.organization_id)].filter((id): id is number => id !== null))].sort((a, b) => a - b)
+
 const inPeriod = (f: PeriodFilter) => and(
   gte(lineCalls.started_at, f.start), lt(lineCalls.started_at, f.end),
-  f.organizationId === undefined ? undefined : eq(lineCalls.organization_id, f.organizationId),
+  reached(f.organizationId),
   f.queue === undefined ? undefined : eq(lineCalls.queue, f.queue),
   f.outcome === undefined ? undefined : eq(lineCalls.outcome, f.outcome)
 )
@@ -89,7 +96,7 @@ export function createLineCallRepo (db: AppDb) {
     async save (call: LineCall, context: CallContext, epoch: number | undefined): Promise<void> {
       const { linkedid, organization_prefix: _prefix, ...rest } = call
       const row = {
-        ...rest, ...context, attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
+        ...rest, ...context, organization_ids: organizationsReached(call, context), attempts: call.attempts.map((a) => ({ ...a, rung_at: a.rung_at.toISOString() })),
         earlier_queues: call.earlier_queues.map((l) => ({
           ...l, joined_at: l.joined_at.toISOString(), answered_at: l.answered_at?.toISOString() ?? null,
           organization_id: l.organization_id ?? null, service_level_seconds: l.service_level_seconds ?? null, wrapup_seconds: l.wrapup_seconds ?? null,
@@ -99,7 +106,7 @@ export function createLineCallRepo (db: AppDb) {
       await fenced(epoch, (tx) => tx.insert(lineCalls).values({ linkedid, ...row }).onConflictDoUpdate({ target: lineCalls.linkedid, set: row }))
     },
     async list (f: LineCallFilter) {
-      const where: SQL | undefined = and(f.organizationId === undefined ? undefined : eq(lineCalls.organization_id, f.organizationId), f.outcome ? eq(lineCalls.outcome, f.outcome) : undefined)
+      const where: SQL | undefined = and(reached(f.organizationId), f.outcome ? eq(lineCalls.outcome, f.outcome) : undefined)
       return pageOfCalls(where, [desc(lineCalls.started_at), desc(lineCalls.linkedid)], f.limit, f.offset)
     },
     /** how many calls of the period, counted up to `upTo` at most */
@@ -164,7 +171,7 @@ export function createLineCallRepo (db: AppDb) {
           and(eq(lineCalls.outcome, 'entered'), gt(lineCalls.started_at, since), lt(lineCalls.started_at, before))
         )
       )).limit(MAX_IN_PROGRESS)
-      return rows.map(({ organization_id: _org, service_level_seconds: _sl, wrapup_seconds: _wrapup, reviewed_at: _at, reviewed_by: _by, review_comment: _comment, attempts, ...call }) => ({
+      return rows.map(({ organization_id: _org, organization_ids: _reached, service_level_seconds: _sl, wrapup_seconds: _wrapup, reviewed_at: _at, reviewed_by: _by, review_comment: _comment, attempts, ...call }) => ({
         ...call, organization_prefix: null, language: call.language as LineCall['language'], menu_exit: call.menu_exit as LineCall['menu_exit'], attempts: attempts.map((a) => ({ ...a, rung_at: new Date(a.rung_at) })),
         earlier_queues: call.earlier_queues.map((l) => ({
           ...l, joined_at: new Date(l.joined_at), answered_by: l.answered_by ?? null, answered_at: l.answered_at ? new Date(l.answered_at) : null, talk_seconds: l.talk_seconds ?? null,

@@ -12,8 +12,8 @@ const DAY_MS = 86_400_000
 
 /**
  * Who may hear a call's recordings (docs/telephony.md, "Recordings"): admins; data protection
- * officers; the managers of the call centre and of the organization whose line or queue took the
- * call or placed it; the operator at the recorded leg's terminal for `operatorDays` after it began;
+ * officers; the managers of the call centre and of each organization whose line or queue took the
+ * call (the queues it was passed on from too) or placed it; the operator at the recorded leg's terminal for `operatorDays` after it began;
  * the staff of the organization executing an appeal registered from the call or that it was placed for. The facts are read once per call,
  * then each leg is judged.
  */
@@ -23,7 +23,7 @@ export function createHearingPolicy ({ db, operatorDays, isCentreStaff, now }: {
     const org = principal.organization_id
     const placed = await placedCallFacts(db, linkedid)
     if (principal.role === 'manager' && org !== null) {
-      if ((await lineCallRecord(db, linkedid))?.organization_id === org || placed?.organization_id === org || await isCentreStaff(principal)) return () => true
+      if ((await lineCallRecord(db, linkedid))?.organization_ids.includes(org) || placed?.organization_id === org || await isCentreStaff(principal)) return () => true
     }
     const callRow = org === null ? undefined : await callRowIdOf(db, linkedid)
     if (callRow !== undefined && (await executorsOfCall(db, callRow)).includes(org!)) return () => true
