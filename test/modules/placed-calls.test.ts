@@ -29,6 +29,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
   let supervisor: Headers
   let stranger: Headers
   let orgId: number
+  let otherOrgId: number
   /** the recorded call's Linkedid, replaced by the one the service gave */
   const RECORDED = '1795954364.7000000001'
 
@@ -40,6 +41,7 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     const org = await makeOrganization(db, { prefix: '101', name: 'Акимат района (исполнитель)' })
     orgId = org.id
     const other = await makeOrganization(db, { prefix: '102' })
+    otherOrgId = other.id
     fx = await appealFixture(t.app, db)
     admin = await login(t.app, await makeUser(db, { role: 'admin' }))
     const staff = await makeUser(db, { role: 'operator', organization_id: org.id })
@@ -391,6 +393,38 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     assert.deepEqual([refused.statusCode, refused.json().code], [409, 'transfer_refused'], refused.body)
     assert.match(refused.json().detail, /Transfer not permitted/)
     peer.state.refusing = []
+    peer.state.channels = []
+  })
+
+  it('to one of the organization\'s queues: the form\'s list (its own first), the queue\'s own context; another organization\'s queue is not there', async () => {
+    const queue = async (tenant: number, name: string) => (await t.app.inject({ method: 'POST', url: `/api/organizations/${tenant}/queues`, headers: admin, payload: { name } })).json() as { id: number }
+    const [complaints, foreign] = [await queue(orgId, 'Жалобы'), await queue(otherOrgId, 'Чужая')]
+    const listed = await t.app.inject({ url: '/api/calls/transfer/queues', headers: operator })
+    assert.equal(listed.statusCode, 200, listed.body)
+    const offered = listed.json() as { id: number, name: string, is_default: boolean }[]
+    assert.deepEqual(offered.map((q) => q.is_default), [true, false], 'the organization\'s own queue first, then its others')
+    assert.deepEqual(offered[1], { id: complaints.id, name: 'Жалобы', is_default: false })
+    assert.ok(!offered.some((q) => q.id === foreign.id), 'not another organization\'s')
+    assert.deepEqual([(await t.app.inject({ url: '/api/calls/transfer/queues', headers: admin })).json().code], ['no_terminal'])
+    assert.equal((await t.app.inject({ url: '/api/calls/transfer/queues' })).statusCode, 401)
+
+    const transfer = (payload: object) => t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload })
+    peer.state.channels = [{ uniqueid: '1795954364.52', linkedid: '1795954364.51', context: 'org101-internal', application: 'AppQueue', channel: 'PJSIP/101001-0000000f' }]
+    const sent = peer.state.received.length
+    for (const [payload, status] of [[{ queue_id: foreign.id }, 404], [{ queue_id: 999999 }, 404], [{ queue_id: 0 }, 422], [{ queue_id: 'жалобы' }, 422]] as const) {
+      const res = await transfer({ mode: 'blind', to: 'queue', ...payload })
+      assert.equal(res.statusCode, status, `${JSON.stringify(payload)}: ${res.body}`)
+    }
+    assert.equal(peer.state.received.slice(sent).filter((a) => a.Action === 'BlindTransfer' || a.Action === 'Atxfer').length, 0, 'nothing ordered for a refusal')
+    const blind = await transfer({ mode: 'blind', to: 'queue', queue_id: complaints.id })
+    assert.equal(blind.statusCode, 202, blind.body)
+    assert.equal(blind.json().to, `s@org101-q${complaints.id}`)
+    assert.equal((await transfer({ mode: 'attended', to: 'queue', queue_id: offered[0]!.id })).json().to, '0@org101-internal', 'the own queue as its terminals dial it')
+    const ordered = peer.state.received.slice(sent).filter((a) => a.Action === 'BlindTransfer' || a.Action === 'Atxfer')
+    assert.deepEqual(ordered.map((a) => [a.Action, a.Channel, a.Context, a.Exten]), [
+      ['BlindTransfer', 'PJSIP/101001-0000000f', `org101-q${complaints.id}`, 's'],
+      ['Atxfer', 'PJSIP/101001-0000000f', 'org101-internal', '0'],
+    ])
     peer.state.channels = []
   })
 })

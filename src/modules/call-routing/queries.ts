@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm'
 import { selectTuples, type AppDb } from '../../db/client.js'
 import { inboundLines, menuOptions, menus, promptRecordings, prompts, queueMembers, queues, scheduleHours, schedules } from '../../db/schema/index.js'
 import { organizationIdOfPrefix, organizationPrefix } from '../organizations/queries.js'
@@ -28,6 +28,16 @@ export async function configuredQueues (db: AppDb, organizationId: number | unde
     .where(organizationId === undefined ? undefined : eq(queues.organization_id, organizationId)).orderBy(asc(queues.organization_id), asc(queues.id)).limit(limit)
   return rows.map((q) => ({ queue: queueName(q.prefix, q), name: q.name, is_default: q.is_default }))
 }
+
+/** an organization's queues a call may be passed to (its own first), at most `limit` */
+export const organizationQueues = (db: AppDb, organizationId: number, limit: number) =>
+  db.select({ id: queues.id, name: queues.name, is_default: queues.is_default }).from(queues)
+    .where(eq(queues.organization_id, organizationId)).orderBy(desc(queues.is_default), asc(queues.id)).limit(limit)
+
+/** one of an organization's queues; undefined when it has no such queue */
+export const organizationQueue = async (db: AppDb, organizationId: number, queueId: number) =>
+  (await db.select({ id: queues.id, name: queues.name, is_default: queues.is_default }).from(queues)
+    .where(and(eq(queues.organization_id, organizationId), eq(queues.id, queueId))))[0]
 
 /** the organization's queues, correlated to the caller's row (Shape B's queues_count) */
 export const queueCountOf = (organizationId: SQLWrapper) =>

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { selectRows, type AppDb } from '../../db/client.js'
 import { callbackRequests, livePlacedCallStatuses, placedCalls } from '../../db/schema/index.js'
-import { lineByNumber, lineSchedule, queueByAsteriskName } from '../call-routing/queries.js'
+import { lineByNumber, lineSchedule, organizationQueue, organizationQueues, queueByAsteriskName } from '../call-routing/queries.js'
 import { employeeTerminals, terminalAllowsLongDistance, terminalOwner } from '../endpoints/queries.js'
 import { organizationDialFacts } from '../organizations/queries.js'
 import { personByPhone } from '../references/queries.js'
@@ -20,6 +20,9 @@ export function createPlacedCallRepo (db: AppDb) {
     terminalsOf: (employeeId: number) => employeeTerminals(db, { employeeId }),
     terminal: (id: string) => terminalOwner(db, id),
     lineByNumber: (number: string) => lineByNumber(db, number),
+    /** the organization's queues a call may be passed to, and one of them */
+    queuesOf: (organizationId: number, limit: number) => organizationQueues(db, organizationId, limit),
+    queue: (organizationId: number, queueId: number) => organizationQueue(db, organizationId, queueId),
     allowsLongDistance: (terminalId: string) => terminalAllowsLongDistance(db, terminalId),
     organization: (id: number) => organizationDialFacts(db, id),
     dialArea: (regionId: number | null) => dialAreaOf(db, regionId),

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { markRoutes } from '../../lib/auth.js'
 import { bearer, ref } from '../../lib/openapi.js'
 import type { ShownRecorder } from '../audit/recorder.js'
-import { PlaceCallRequest, PlacedCall, PlacedCallParams, PlacedCallQuery, SpyRequest, SpyResponse, TransferRequest, TransferResponse } from './schemas.js'
+import { PlaceCallRequest, PlacedCall, PlacedCallParams, PlacedCallQuery, SpyRequest, SpyResponse, TransferQueue, TransferRequest, TransferResponse } from './schemas.js'
 import type { PlacedCallService } from './service.js'
 import type { TransferService } from './transfers.js'
 
@@ -31,11 +31,14 @@ const routes: FastifyPluginAsyncTypebox<{ service: PlacedCallService, transfers:
   }, async (req) => service.get(req.principal!, req.params.call_id))
 
   const Passed = Type.Object({ call_id: Type.String() })
+  app.get('/calls/transfer/queues', {
+    schema: { tags, security, operationId: 'transferQueues', summary: 'The queues of the user\'s organization a call may be passed to (its own first): the first of their operators ready answers (409 no_terminal)', response: { 200: Type.Array(ref(TransferQueue)) } },
+  }, async (req) => transfers.queues(req.principal!))
   app.post('/calls/transfer', {
     schema: {
       tags, security, operationId: 'transferCall', body: ref(TransferRequest), response: { 202: ref(TransferResponse) },
-      summary: 'Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague\'s terminal, the organization\'s queue or an organization\'s line; a desk phone and a browser phone alike. ' +
-        '404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering',
+      summary: 'Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague\'s terminal, one of the organization\'s queues or an organization\'s line; a desk phone and a browser phone alike. ' +
+        '404 no such terminal, queue or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering',
     },
   }, async (req, reply) => reply.code(202).send(await transfers.transfer(req.principal!, req.body)))
   app.post('/calls/transfer/complete', {

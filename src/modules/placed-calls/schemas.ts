@@ -53,11 +53,18 @@ export const SpyResponse = Type.Object({
 
 export const TransferRequest = Type.Object({
   mode: OneOf(['blind', 'attended'] as const, { description: 'blind: the caller goes at once and the operator is free; attended: the operator consults first, the caller on hold, then completes or cancels' }),
-  to: OneOf(['terminal', 'queue', 'line', 'outside'] as const, { description: 'a colleague\'s terminal (`extension`), the organization\'s own queue (dialled as 0), an inbound line (`number`: the executor\'s dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization\'s outbound routes, as the user may call it: POST /api/calls)' }),
+  to: OneOf(['terminal', 'queue', 'line', 'outside'] as const, { description: 'a colleague\'s terminal (`extension`), one of the organization\'s queues (`queue_id`; without it its own queue, dialled as 0: the first of its operators ready answers), an inbound line (`number`: the executor\'s dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization\'s outbound routes, as the user may call it: POST /api/calls)' }),
   extension: Type.Optional(Type.String({ pattern: '^[0-9]{3}$', maxLength: 3, description: 'with `to: terminal`: a colleague\'s extension, of the operator\'s organization' })),
+  queue_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'with `to: queue`: one of the operator\'s organization\'s queues (GET /api/calls/transfer/queues); without it, the organization\'s own queue' })),
   number: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'with `to: line`: the line\'s number; with `to: outside`: a phone number as POST /api/calls takes it' })),
 }, { $id: 'TransferRequest', additionalProperties: false })
 export type TransferRequest = Static<typeof TransferRequest>
+
+export const TransferQueue = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  is_default: Type.Boolean({ description: 'the organization\'s own queue (dialled as 0)' }),
+}, { $id: 'TransferQueue' })
 
 export const TransferResponse = Type.Object({
   call_id: Type.String({ description: 'the call passed on (its Linkedid)' }),
@@ -65,4 +72,4 @@ export const TransferResponse = Type.Object({
   to: Type.String({ description: 'where it went, in Asterisk\'s words: `<exten>@<context>`' }),
 }, { $id: 'TransferResponse' })
 
-export const schemas = [PlaceCallRequest, PlacedCall, SpyRequest, SpyResponse, TransferRequest, TransferResponse]
+export const schemas = [PlaceCallRequest, PlacedCall, SpyRequest, SpyResponse, TransferRequest, TransferQueue, TransferResponse]

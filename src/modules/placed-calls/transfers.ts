@@ -1,6 +1,6 @@
 import type { CallControl } from '../../integrations/ami/call-control.js'
 import { AmiRefusal } from '../../integrations/ami/client.js'
-import { INBOUND_CONTEXT, internalContext } from '../../integrations/asterisk/names.js'
+import { INBOUND_CONTEXT, internalContext, queueName } from '../../integrations/asterisk/names.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { operatorOnPbx } from './operator.js'
@@ -9,6 +9,8 @@ import type { TransferRequest } from './schemas.js'
 
 /** the organization's own queue, as its terminals dial it */
 const OWN_QUEUE_EXTEN = '0'
+/** the queues the transfer form offers, at most */
+const QUEUES_AT_MOST = 200
 
 /**
  * An operator passes the call they are on (DESIGN 11), the same for a desk phone and a browser phone:
@@ -17,7 +19,7 @@ const OWN_QUEUE_EXTEN = '0'
  * talks to the destination first, the caller on hold; `complete` hangs the operator up (the caller and
  * the destination then talk), `cancel` ends the consultation and brings the caller back.
  */
-type TransferRepo = Pick<PlacedCallRepo, 'terminalsOf' | 'terminal' | 'organization' | 'lineByNumber' | 'dialArea' | 'personByPhone' | 'routesOf' | 'allowsLongDistance'>
+type TransferRepo = Pick<PlacedCallRepo, 'terminalsOf' | 'terminal' | 'organization' | 'lineByNumber' | 'queuesOf' | 'queue' | 'dialArea' | 'personByPhone' | 'routesOf' | 'allowsLongDistance'>
 
 export function createTransferService ({ repo, control }: { repo: TransferRepo, control?: CallControl }) {
   const { asked, ownTerminal, callOf, outsideNumber } = operatorOnPbx({ repo, control })
@@ -30,7 +32,13 @@ export function createTransferService ({ repo, control }: { repo: TransferRepo, 
       if (body.number === undefined) throw RequestValidationError.field(['body', 'number'], 'Field required: the number to pass the call to', undefined, 'missing')
       return { context: internalContext(org.prefix), exten: (await outsideNumber(actor, terminal, body.number)).exten }
     }
-    if (body.to === 'queue') return { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN }
+    if (body.to === 'queue') {
+      if (body.queue_id === undefined) return { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN }
+      const queue = await repo.queue(terminal.organization_id, body.queue_id)
+      if (!queue) throw new NotFoundError('Queue')
+      // each queue's context (call-flow.ts) joins it, then its overflow as for a caller from a line
+      return queue.is_default ? { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN } : { context: queueName(org.prefix, queue), exten: 's' }
+    }
     if (body.to === 'terminal') {
       if (body.extension === undefined) throw RequestValidationError.field(['body', 'extension'], 'Field required: the colleague\'s extension', undefined, 'missing')
       const colleague = await repo.terminal(`${org.prefix}${body.extension}`)
@@ -85,6 +93,11 @@ export function createTransferService ({ repo, control }: { repo: TransferRepo, 
   }
 
   return {
+    /** the queues of the user's terminal's organization, its own first: where the transfer form may send a call */
+    async queues (actor: Principal) {
+      const terminal = await ownTerminal(actor)
+      return repo.queuesOf(terminal.organization_id, QUEUES_AT_MOST)
+    },
     async transfer (actor: Principal, body: TransferRequest) {
       const { terminal, call } = await ownCall(actor)
       if (call.consulting) throw new ConflictError('You are consulting someone: complete, join or cancel that transfer first', 'in_consultation')

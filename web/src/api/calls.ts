@@ -12,6 +12,8 @@ export const latestCallsQuery = { queryKey: keys.board.calls, queryFn: () => loa
 export const currentCall = async () => (await load(api.GET('/api/call-events/current'))) ?? undefined
 
 export type TransferRequest = Schemas['TransferRequest']
+/** the queues of the user's organization a call may be passed to, its own first */
+export const transferQueuesQuery = { queryKey: keys.placedCalls.transferQueues, queryFn: () => load(api.GET('/api/calls/transfer/queues')) }
 /** the user's call passed on: blind at once, or attended (consulting first); then completed or cancelled */
 export const transferCall = (body: TransferRequest) => load(api.POST('/api/calls/transfer', { body }))
 export const completeTransfer = () => load(api.POST('/api/calls/transfer/complete'))

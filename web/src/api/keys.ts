@@ -57,6 +57,7 @@ export const keys = {
   },
   placedCalls: {
     ofAppeal: (appealId: number) => ['placed-calls', 'appeal', appealId],
+    transferQueues: ['placed-calls', 'transfer-queues'],
   },
   board: {
     operators: ['board', 'operators'],

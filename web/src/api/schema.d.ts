@@ -3045,6 +3045,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calls/transfer/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The queues of the user's organization a call may be passed to (its own first): the first of their operators ready answers (409 no_terminal) */
+        get: operations["transferQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calls/transfer": {
         parameters: {
             query?: never;
@@ -3054,7 +3071,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague's terminal, the organization's queue or an organization's line; a desk phone and a browser phone alike. 404 no such terminal or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering */
+        /** Pass the call the user is on: blind (the caller goes at once) or attended (the user consults first, the caller on hold), to a colleague's terminal, one of the organization's queues or an organization's line; a desk phone and a browser phone alike. 404 no such terminal, queue or line; 409 no_terminal, not_in_call, own_terminal, in_consultation, transfer_refused; 422 the extension or number missing; 503 Asterisk not answering */
         post: operations["transferCall"];
         delete?: never;
         options?: never;
@@ -5266,14 +5283,22 @@ export interface components {
              */
             mode: "blind" | "attended";
             /**
-             * @description a colleague's terminal (`extension`), the organization's own queue (dialled as 0), an inbound line (`number`: the executor's dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization's outbound routes, as the user may call it: POST /api/calls)
+             * @description a colleague's terminal (`extension`), one of the organization's queues (`queue_id`; without it its own queue, dialled as 0: the first of its operators ready answers), an inbound line (`number`: the executor's dispatcher; the call enters its menu or queue), or a number outside (`number`, through the organization's outbound routes, as the user may call it: POST /api/calls)
              * @enum {string}
              */
             to: "terminal" | "queue" | "line" | "outside";
             /** @description with `to: terminal`: a colleague's extension, of the operator's organization */
             extension?: string;
+            /** @description with `to: queue`: one of the operator's organization's queues (GET /api/calls/transfer/queues); without it, the organization's own queue */
+            queue_id?: number;
             /** @description with `to: line`: the line's number; with `to: outside`: a phone number as POST /api/calls takes it */
             number?: string;
+        };
+        TransferQueue: {
+            id: number;
+            name: string;
+            /** @description the organization's own queue (dialled as 0) */
+            is_default: boolean;
         };
         TransferResponse: {
             /** @description the call passed on (its Linkedid) */
@@ -13994,6 +14019,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    transferQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferQueue"][];
                 };
             };
         };

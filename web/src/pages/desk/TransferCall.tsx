@@ -1,9 +1,9 @@
 import { SwapOutlined } from '@ant-design/icons'
-import { useMutation } from '@tanstack/react-query'
-import { App, Button, Form, Input, Popover, Radio, Space, Typography } from 'antd'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { App, Button, Form, Input, Popover, Radio, Select, Space, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { cancelTransfer, completeTransfer, joinTransfer, transferCall, type TransferRequest } from '../../api/calls'
+import { cancelTransfer, completeTransfer, joinTransfer, transferCall, transferQueuesQuery, type TransferRequest } from '../../api/calls'
 import type { ApiProblem } from '../../api/client'
 import { problemText, showProblems } from '../../forms/problems'
 import { ColleagueField } from './ColleagueField'
@@ -72,6 +72,7 @@ export function TransferCall () {
           <ColleagueField />
         </Form.Item>
       )}
+      {to === 'queue' && <QueueField />}
       {to === 'line' && (
         <Form.Item name='number' label={t('transfer.number')} rules={[{ required: true, pattern: /^[0-9]{1,20}$/, message: t('transfer.badNumber') }]}>
           <Input maxLength={20} inputMode='numeric' aria-label={t('transfer.number')} />
@@ -89,5 +90,18 @@ export function TransferCall () {
     <Popover trigger='click' open={open} onOpenChange={setOpen} content={content} title={t('transfer.open')}>
       <Button icon={<SwapOutlined aria-hidden />}>{t('transfer.open')}</Button>
     </Popover>
+  )
+}
+
+/** which of the organization's queues (none chosen: its own); the first of its operators ready answers */
+function QueueField () {
+  const { t } = useTranslation()
+  const queues = useQuery(transferQueuesQuery)
+  if (queues.isError) return <Typography.Text type='warning'>{t('transfer.queuesFailed')}</Typography.Text>
+  const options = (queues.data ?? []).map((q) => ({ value: q.id, label: q.is_default ? t('transfer.ownQueue', { name: q.name }) : q.name }))
+  return (
+    <Form.Item name='queue_id' label={t('transfer.whichQueue')}>
+      <Select options={options} loading={queues.isPending} placeholder={options[0]?.label} allowClear aria-label={t('transfer.whichQueue')} showSearch optionFilterProp='label' />
+    </Form.Item>
   )
 }
