@@ -60,6 +60,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
   /** the managers of the executor's dispatcher (405) and of the centre (404): each reads its own organization's figures */
   let executorManager: Headers
   let centreManager: Headers
+  /** another queue of the centre's, its colleague at the desk phone its member */
+  let complaintsQueue: number
   let orgId: number
   let url: string
   let operatorLogin: { email: string, password: string }
@@ -116,6 +118,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await api('POST', '/api/references/persons', admin, { full_name: 'Диспетчер водоканала', phone: '+77010000002' })
     const queue = (await api('GET', `/api/organizations/${org.id}/queues`))[0].id as number
     await api('POST', `/api/organizations/${org.id}/lines`, admin, { number: '109', name: 'Единый номер 109', destination: { kind: 'queue', queue_id: queue } })
+    complaintsQueue = (await api('POST', `/api/organizations/${org.id}/queues`, admin, { name: 'Жалобы', members: [{ terminal_id: '404002', penalty: 0 }] })).id as number
     // another organization (the executor's dispatcher) with its own line and queue, which its terminal answers
     const executor = await makeOrganization(database.db, { prefix: '405', name: 'Водоканал (диспетчерская)', modules: ['call_center'] })
     await api('POST', `/api/organizations/${executor.id}/endpoints/`, admin, { name: 'Диспетчер', extension: '001', password: 'Abcdefghij0123456789' })
@@ -642,6 +645,37 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const throughLine = centreCalls.filter((c) => c.line === '109')
     assert.equal(centreLine.calls, throughLine.length, 'the line counts each of its calls once, passed on or not')
     assert.equal(centreQueue.answered, throughLine.filter((c) => (c.queue === 'org404-queue' && c.outcome === 'answered') || c.earlier_queues.some((q) => q.queue === 'org404-queue' && q.answered_by !== null)).length)
+    // the centre's managers keep both calls in their list, now the executor's queue's
+    const listedByCentre = ((await api('GET', '/api/line-calls?limit=100', centreManager)).items as typeof call[]).map((c) => c.linkedid)
+    assert.ok(listedByCentre.includes(call.linkedid) && listedByCentre.includes(attended.linkedid), 'the centre\'s list keeps the calls it passed on')
+  })
+
+  it('passed blind to another of the organization\'s queues from the desk: the first of its operators ready (the colleague\'s desk phone) answers there', async () => {
+    const dock = page.getByTestId('phone')
+    recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers, passes it blind to the queue Жалобы')
+    const citizen = await citizenAnswered(5312)
+    const colleague = await colleagueAt(5272)
+    const heardBefore = colleague.output().length
+    await page.getByRole('button', { name: 'Передать звонок' }).click()
+    await page.getByLabel('В очередь (первому свободному)').check()
+    await page.getByLabel('Очередь', { exact: true }).click()
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Жалобы' }).click()
+    const passed = page.waitForResponse((r) => r.url().endsWith('/api/calls/transfer'))
+    await page.getByRole('button', { name: 'Передать', exact: true }).click()
+    assert.equal((await passed).status(), 202)
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague answered from the queue', 30_000, heardBefore)
+    await sleep(1000)
+    citizen.hangUp()
+    await colleague.waitFor(/DISCONNECTED/, 'the colleague hung up on', 30_000, heardBefore)
+    await citizen.close()
+    await colleague.close()
+    const call = await eventually(async () => {
+      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, queue: string, answered_by: string | null, earlier_queues: { queue: string, answered_by: string | null }[], legs: { interface: string, how: string, from: string | null }[] }[]
+      return latest?.ended_at !== null && latest?.legs.length === 2 ? latest : undefined
+    }, 30_000, 'the call kept with its two legs')
+    assert.deepEqual([call.queue, call.answered_by, call.earlier_queues.map((q) => [q.queue, q.answered_by])], [`org404-q${complaintsQueue}`, 'PJSIP/404002', [['org404-queue', 'PJSIP/404001']]])
+    assert.deepEqual(call.legs.map((l) => [l.interface, l.from]), [['PJSIP/404001', null], ['PJSIP/404002', 'PJSIP/404001']])
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {
