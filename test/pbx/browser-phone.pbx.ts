@@ -152,8 +152,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const phones = await mine()
     const first = await register(phones)
     assert.equal(first.registered, true, first.cause)
-    const contacts = await asterisk.cli('pjsip show contacts')
-    assert.match(contacts, /404001\/sip:\S+@127\.0\.0\.1:\d+;transport=\S* +\S+ +Avail/, contacts)
+    // qualified once Asterisk's first OPTIONS is answered (NonQual until then)
+    await eventually(async () => /404001\/sip:\S+@127\.0\.0\.1:\d+;transport=\S* +\S+ +Avail/.test(await asterisk.cli('pjsip show contacts')), 30_000, 'the browser\'s contact qualified Avail')
     const status = await api('GET', `/api/organizations/${orgId}/endpoints/status`)
     assert.equal(status.endpoints[0].registered, true, JSON.stringify(status))
     assert.match(status.endpoints[0].user_agent, /appeals-test/)
@@ -410,6 +410,30 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
     await first.close()
     await colleague.close()
+    // cancelled while the colleague's phone still rings (it says 180 and never answers): the citizen is back, and the
+    // call's path is the operator's alone, their talk the whole call's
+    const third = await call(5313)
+    const ringing = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', 5282, undefined, { answer: 180 })
+    phones.push(ringing)
+    const ringsBefore = ringing.output().length
+    assert.equal((await transfer('/api/calls/transfer', { mode: 'attended', to: 'terminal', extension: '002' })).statusCode, 202)
+    await ringing.waitFor(/state changed to EARLY/, 'the colleague\'s phone rings', 30_000, ringsBefore)
+    await sleep(2000)
+    const given = await transfer('/api/calls/transfer/cancel')
+    assert.equal(given.statusCode, 202, given.body)
+    await ringing.waitFor(/DISCONNECTED/, 'the ringing stopped', 30_000, ringsBefore)
+    await sleep(1000)
+    assert.equal(await dock.getAttribute('data-call'), 'talking', 'the operator still has the citizen')
+    third.hangUp()
+    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await third.close()
+    await ringing.close()
+    const unanswered = await eventually(async () => {
+      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, talk_seconds: number | null, answered_by: string | null, legs: { interface: string, how: string, talk_seconds: number | null }[] }[]
+      return latest?.ended_at !== null && latest?.talk_seconds !== null ? latest : undefined
+    }, 30_000, 'the call kept, ended')
+    assert.deepEqual(unanswered.legs.map((l) => [l.interface, l.how]), [['PJSIP/404001', 'queue']], 'no leg for a consultation never answered')
+    assert.ok(unanswered.legs[0]!.talk_seconds! >= 3, `the operator's talk is the whole call's, the consultation in it: ${JSON.stringify(unanswered)}`)
     // completed: the operator leaves, the citizen and the colleague talk
     const second = await call(5304)
     const colleagueAgain = await colleagueAt(5291)
@@ -483,20 +507,23 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     type Leg = { interface: string, how: string, from: string | null, started_at: string, ended_at: string | null, talk_seconds: number | null }
     const calls = await eventually(async () => {
       const items = (await api('GET', '/api/line-calls?limit=10')).items as { linkedid: string, legs: Leg[], ended_at: string | null }[]
-      return items.length >= 5 && items.slice(0, 5).every((c) => c.ended_at !== null) ? items.slice(0, 5).reverse() : undefined
-    }, 30_000, 'the five calls kept')
+      return items.length >= 6 && items.slice(0, 6).every((c) => c.ended_at !== null) ? items.slice(0, 6).reverse() : undefined
+    }, 30_000, 'the six calls kept')
     assert.deepEqual(calls.map((c) => c.legs.map((l) => [l.interface, l.how, l.from])), [
       [['PJSIP/404001', 'queue', null]],
       [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'blind', 'PJSIP/404001']],
+      // consulted and back: the operator's stretch after the consultation is a leg of its own
       [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null]],
+      // a consultation never answered: nothing of it in the path
+      [['PJSIP/404001', 'queue', null]],
       [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'attended', 'PJSIP/404001']],
       [['PJSIP/404001', 'queue', null], ['PJSIP/404001', 'returned', null], ['PJSIP/404002', 'three_way', 'PJSIP/404001']],
     ])
-    const [, back, joined] = calls[4]!.legs
+    const [, back, joined] = calls[5]!.legs
     assert.ok(joined!.started_at < back!.ended_at!, 'the three talked together')
     assert.ok(Date.parse(joined!.ended_at!) - Date.parse(back!.ended_at!) >= 2000, 'the colleague talked on after the operator left')
     // each leg recorded (the line records by default): the operator's from the queue's answer, the colleague's from the transfer's
-    for (const call of [calls[1]!, calls[3]!, calls[4]!]) {
+    for (const call of [calls[1]!, calls[4]!, calls[5]!]) {
       const terminals = await eventually(async () => {
         const found = ((await api('GET', `/api/line-calls/${call.linkedid}/recordings`)) as { terminal: string | null }[]).map((r) => r.terminal).sort()
         return found.length >= 2 ? found : undefined

@@ -58,10 +58,10 @@ function startPjsua (pjsua: string, args: string[], logLevel = 3, { vad = false 
  * `tlsPort`: it registers over TLS there
  * (many desk phones do: a channel that waits for its frames then waits for good)
  */
-export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string, { vad = false, once = false, recording, tlsPort }: { vad?: boolean, once?: boolean, recording?: string, tlsPort?: number } = {}): Promise<Phone> {
+export async function operatorPhone (pjsua: string, terminal: string, password: string, port: number, playing?: string, { vad = false, once = false, recording, tlsPort, answer = 200 }: { vad?: boolean, once?: boolean, recording?: string, tlsPort?: number, answer?: 180 | 200 } = {}): Promise<Phone> {
   const phone = startPjsua(pjsua, [
     `--id=sip:${terminal}@127.0.0.1`, tlsPort ? `--registrar=sip:127.0.0.1:${tlsPort};transport=tls` : `--registrar=sip:127.0.0.1:${SIP_PORT}`, ...(tlsPort ? ['--use-tls'] : []), '--realm=*', `--username=${terminal}`, `--password=${password}`,
-    `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', '--auto-answer=200',
+    `--local-port=${port}`, '--bound-addr=127.0.0.1', '--ip-addr=127.0.0.1', `--auto-answer=${answer}`,
     ...(playing ? [`--play-file=${playing}`, '--auto-play', ...(once ? [] : ['--auto-loop'])] : []),
     // what it hears, into a WAV at its clock's rate (16 kHz)
     ...(recording ? [`--rec-file=${recording}`, '--auto-rec'] : []),
