@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createDb, type Database } from '../../src/db/client.js'
 import { createCallTracker, type LineCall } from '../../src/modules/line-calls/tracker.js'
+import { inOrder } from '../../src/modules/line-calls/path.js'
 import { createLineCallRepo } from '../../src/modules/line-calls/repo.js'
 import { createLineCallService } from '../../src/modules/line-calls/service.js'
 import { createMetrics } from '../../src/lib/metrics.js'
@@ -291,5 +292,22 @@ describe('a call passed on into another line\'s dialplan (transfers-lines.txt)',
     const calls = fold(events)
     assert.equal(calls.length, 2)
     for (const call of calls) assert.deepEqual([call.line, call.closed, call.language, call.menu_id, call.menu_choice, call.organization_prefix], ['109', false, 'ru', null, null, '404'])
+  })
+})
+
+describe('the path\'s pieces that began together', () => {
+  const piece = (iface: string, ms: number, seq: number) => ({ iface, from: { at: new Date(Date.UTC(2026, 11, 7, 10) + ms), seq } })
+  const order = (pieces: ReturnType<typeof piece>[]) => inOrder(pieces).map((p) => p.iface)
+
+  it('one burst (a three-way join told on two streams) is ordered by terminal, whichever came first', () => {
+    assert.deepEqual(order([piece('PJSIP/404002', 0, 1), piece('PJSIP/404001', 20, 2)]), ['PJSIP/404001', 'PJSIP/404002'])
+    assert.deepEqual(order([piece('PJSIP/404001', 0, 2), piece('PJSIP/404002', 20, 1)]), ['PJSIP/404001', 'PJSIP/404002'])
+  })
+
+  it('a steady run of pieces 40 ms apart is a burst for 250 ms at most, then time orders them again', () => {
+    const run = ['PJSIP/404009', 'PJSIP/404008', 'PJSIP/404007', 'PJSIP/404006', 'PJSIP/404005', 'PJSIP/404004', 'PJSIP/404003', 'PJSIP/404002', 'PJSIP/404001']
+    const ordered = order(run.map((iface, i) => piece(iface, i * 40, i)))
+    // 0-240 ms one burst (by terminal), 280-320 ms the next
+    assert.deepEqual(ordered, [...run.slice(0, 7).sort(), ...run.slice(7).sort()])
   })
 })

@@ -27,8 +27,9 @@ export interface CallLeg {
 
 /** how long after the bridge it led to a transfer's own event may come */
 const TRANSFER_TOLD_AFTER_MS = 1000
-/** how far apart the starts of two pieces of one burst of events may be */
+/** how far apart the starts of two pieces of one burst of events may be, and how long a burst may last at most */
 const TOGETHER_MS = 50
+const BURST_AT_MOST_MS = 250
 
 /** when an event came: its time, and its place among the call's events */
 interface Moment { at: Date, seq: number }
@@ -39,17 +40,19 @@ const seconds = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() -
 const before = (a: Moment, b: Moment) => a.at.getTime() < b.at.getTime() || (a.at.getTime() === b.at.getTime() && a.seq < b.seq)
 
 /**
- * By time; pieces that began together (each within `TOGETHER_MS` of the one before: a three-way call joins
- * two terminals in one burst whose events arrive on different streams) by terminal, so the record does
- * not depend on which channel's event came first.
+ * By time; pieces that began together (each within `TOGETHER_MS` of the one before, within `BURST_AT_MOST_MS`
+ * of the first: a three-way call joins two terminals in one burst whose events arrive on different
+ * streams) by terminal, so the record does not depend on which channel's event came first. The bound
+ * keeps a steady run of pieces a few tens of ms apart from being taken for one burst.
  */
-function inOrder<P extends { iface: string, from: Moment }> (pieces: P[]): P[] {
+export function inOrder<P extends { iface: string, from: Moment }> (pieces: P[]): P[] {
   const byTime = [...pieces].sort((a, b) => a.from.at.getTime() - b.from.at.getTime())
   const groups: P[][] = []
   for (const piece of byTime) {
     const group = groups.at(-1)
-    const last = group?.at(-1)
-    if (group && last && piece.from.at.getTime() - last.from.at.getTime() <= TOGETHER_MS) group.push(piece)
+    const [first, last] = [group?.[0], group?.at(-1)]
+    const start = piece.from.at.getTime()
+    if (group && first && last && start - last.from.at.getTime() <= TOGETHER_MS && start - first.from.at.getTime() <= BURST_AT_MOST_MS) group.push(piece)
     else groups.push([piece])
   }
   return groups.flatMap((group) => group.sort((a, b) => a.iface.localeCompare(b.iface)))
