@@ -238,6 +238,14 @@ describe('the call flow generated for Asterisk: lines, schedules, menus, queues,
     assert.ok(!/^exten => 666/m.test(text), 'an organization name cannot add dialplan')
   })
 
+  it('the organization\'s terminals dial its other queues as *8<queue id> (a transfer to one is dialled so), its own as 0', async () => {
+    const internal = parseConf(await preview('extensions')).find((s) => s.name === 'org101-internal')!
+    const extensions = internal.options.filter(([k]) => k === 'exten').map(([, v]) => v)
+    assert.ok(extensions.includes(`*8${ids.queue},1,Goto(org101-q${ids.queue},s,1)`), JSON.stringify(extensions))
+    assert.ok(extensions.includes('0,1,Goto(org101-queue,s,1)'))
+    assert.ok(!extensions.some((e) => e.startsWith(`*8${ids.defaultQueue},`)), 'the own queue only as 0')
+  })
+
   it('queues.conf: each queue with its options (all of Asterisk 22) and members: all terminals, a listed one with its penalty', async () => {
     const sections = parseConf(await preview('queues'))
     const queue = sections.find((s) => s.name === `org101-q${ids.queue}`)!

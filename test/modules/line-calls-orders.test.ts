@@ -301,7 +301,9 @@ describe('the path\'s pieces that began together', () => {
 
   it('one burst (a three-way join told on two streams) is ordered by terminal, whichever came first', () => {
     assert.deepEqual(order([piece('PJSIP/404002', 0, 1), piece('PJSIP/404001', 20, 2)]), ['PJSIP/404001', 'PJSIP/404002'])
-    assert.deepEqual(order([piece('PJSIP/404001', 0, 2), piece('PJSIP/404002', 20, 1)]), ['PJSIP/404001', 'PJSIP/404002'])
+    assert.deepEqual(order([piece('PJSIP/404003', 0, 1), piece('PJSIP/404001', 30, 3), piece('PJSIP/404002', 45, 2)]), ['PJSIP/404001', 'PJSIP/404002', 'PJSIP/404003'])
+    // apart by more than a burst's gap: by time
+    assert.deepEqual(order([piece('PJSIP/404002', 0, 1), piece('PJSIP/404001', 60, 2)]), ['PJSIP/404002', 'PJSIP/404001'])
   })
 
   it('a steady run of pieces 40 ms apart is a burst for 250 ms at most, then time orders them again', () => {

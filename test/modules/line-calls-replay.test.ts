@@ -195,9 +195,10 @@ describe('calls passed on into another organization\'s line, replayed from a rea
       assert.ok(centreFile.includes(id), `the centre's export has ${id}`)
       assert.ok(!strangerFile.includes(id))
     }
-    // a review is of the operator who had the citizen last: the executor's, not the centre's (no rating here: the centre is told there is no such call)
+    // a review is of the operator who had the citizen last: the executor's, not the centre's, which may only see it
     const review = await line.t.app.inject({ method: 'POST', url: `/api/line-calls/${passed[0]}/review`, headers: centreManager!, payload: { comment: 'ок' } })
-    assert.equal(review.statusCode, 404, review.body)
+    assert.deepEqual([review.statusCode, review.json().code], [403, 'not_your_review'], review.body)
+    assert.equal((await line.t.app.inject({ method: 'POST', url: `/api/line-calls/${passed[0]}/review`, headers: stranger, payload: { comment: 'ок' } })).statusCode, 404)
     const executorReview = await line.t.app.inject({ method: 'POST', url: `/api/line-calls/${passed[0]}/review`, headers: executorManager!, payload: { comment: 'ок' } })
     assert.equal(executorReview.statusCode, 409, 'the executor\'s own call, unscored')
   })

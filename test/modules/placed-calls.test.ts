@@ -418,11 +418,11 @@ describe('calls placed by the centre and listening in (/api/calls, replayed from
     assert.equal(peer.state.received.slice(sent).filter((a) => a.Action === 'BlindTransfer' || a.Action === 'Atxfer').length, 0, 'nothing ordered for a refusal')
     const blind = await transfer({ mode: 'blind', to: 'queue', queue_id: complaints.id })
     assert.equal(blind.statusCode, 202, blind.body)
-    assert.equal(blind.json().to, `s@org101-q${complaints.id}`)
+    assert.equal(blind.json().to, `*8${complaints.id}@org101-internal`, 'dialled as the organization\'s terminals dial it (Atxfer sends it as DTMF)')
     assert.equal((await transfer({ mode: 'attended', to: 'queue', queue_id: offered[0]!.id })).json().to, '0@org101-internal', 'the own queue as its terminals dial it')
     const ordered = peer.state.received.slice(sent).filter((a) => a.Action === 'BlindTransfer' || a.Action === 'Atxfer')
     assert.deepEqual(ordered.map((a) => [a.Action, a.Channel, a.Context, a.Exten]), [
-      ['BlindTransfer', 'PJSIP/101001-0000000f', `org101-q${complaints.id}`, 's'],
+      ['BlindTransfer', 'PJSIP/101001-0000000f', 'org101-internal', `*8${complaints.id}`],
       ['Atxfer', 'PJSIP/101001-0000000f', 'org101-internal', '0'],
     ])
     peer.state.channels = []

@@ -345,6 +345,27 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     return citizen
   }
 
+  /** the line's call as the service keeps it, as far as these tests read it */
+  type LineCallSeen = {
+    linkedid: string, caller_number: string, line: string | null, outcome: string, ended_at: string | null, queue: string, answered_by: string | null, talk_seconds: number | null,
+    earlier_queues: { queue: string, answered_by: string | null }[], legs: { interface: string, number: string | null, how: string, from: string | null, talk_seconds: number | null }[]
+  }
+  /** the line's latest call, once it is as `ready` says */
+  const latestCall = (ready: (call: LineCallSeen) => boolean, what: string) => eventually(async () => {
+    const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as LineCallSeen[]
+    return latest !== undefined && ready(latest) ? latest : undefined
+  }, 30_000, what)
+  /** the citizen passed on from the browser: the one who has them answers, they talk a moment, the citizen hangs up */
+  const passedOnAndTalked = async (citizen: Phone, answerer: Phone, who: string, heardBefore: number) => {
+    await page.getByTestId('phone').and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
+    await answerer.waitFor(/state changed to CONFIRMED/, `${who} answered`, 30_000, heardBefore)
+    await sleep(1000)
+    citizen.hangUp()
+    await answerer.waitFor(/DISCONNECTED/, `${who} hung up on`, 30_000, heardBefore)
+    await citizen.close()
+    await answerer.close()
+  }
+
   /** the colleague's desk phone, registered once the browser has the call (a member of the queue too, it would take it first) */
   const colleagueAt = async (port: number) => {
     const phone = await operatorPhone(pjsua, '404002', 'Abcdefghij0123456789', port)
@@ -428,10 +449,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
     await third.close()
     await ringing.close()
-    const unanswered = await eventually(async () => {
-      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, talk_seconds: number | null, answered_by: string | null, legs: { interface: string, how: string, talk_seconds: number | null }[] }[]
-      return latest?.ended_at !== null && latest?.talk_seconds !== null ? latest : undefined
-    }, 30_000, 'the call kept, ended')
+    const unanswered = await latestCall((c) => c.ended_at !== null && c.talk_seconds !== null, 'the call kept, ended')
     assert.deepEqual(unanswered.legs.map((l) => [l.interface, l.how]), [['PJSIP/404001', 'queue']], 'no leg for a consultation never answered')
     assert.ok(unanswered.legs[0]!.talk_seconds! >= 3, `the operator's talk is the whole call's, the consultation in it: ${JSON.stringify(unanswered)}`)
     // completed: the operator leaves, the citizen and the colleague talk
@@ -561,8 +579,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await publicNetwork.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000, heardBefore)
     await citizen.close()
     // the path names the number the citizen was passed to, through the trunk
-    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, legs: { interface: string, number: string | null, how: string, from: string | null }[] }[])
-      .find((c) => c.ended_at !== null && c.legs.length === 2), 30_000, 'the call kept with its path')
+    const call = await latestCall((c) => c.ended_at !== null && c.legs.length === 2, 'the call kept with its path')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.number, l.how, l.from]), [['PJSIP/404001', null, 'queue', null], ['PJSIP/trunk1', '+77010000002', 'blind', 'PJSIP/404001']])
   })
 
@@ -603,8 +620,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await citizen.waitFor(/DISCONNECTED/, 'the citizen hung up on')
     await citizen.close()
     await desk.close()
-    const call = await eventually(async () => ((await api('GET', '/api/line-calls?limit=1')).items as { linkedid: string, caller_number: string, ended_at: string | null, legs: { interface: string, how: string, from: string | null }[] }[])
-      .find((c) => c.caller_number === '+77010000003' && c.ended_at !== null), 30_000, 'the call kept')
+    const call = await latestCall((c) => c.caller_number === '+77010000003' && c.ended_at !== null, 'the call kept')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404002', 'queue', null], ['PJSIP/404001', 'blind', 'PJSIP/404002']])
     assert.equal((await api('GET', `/api/call-events/calls/${call.linkedid}`)).operator_num, '404001', 'the desk\'s record is the browser operator\'s')
     await api('PUT', '/api/agents/me', operator, { state: 'ready' })
@@ -620,17 +636,8 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const passed = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'blind', to: 'line', number: '5105' } })
     assert.equal(passed.statusCode, 202, passed.body)
     assert.equal(passed.json().to, '5105@appeals-inbound')
-    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
-    await dispatcher.waitFor(/state changed to CONFIRMED/, 'the dispatcher answered from their queue', 30_000, heardBefore)
-    await sleep(1000)
-    citizen.hangUp()
-    await dispatcher.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000, heardBefore)
-    await citizen.close()
-    await dispatcher.close()
-    const call = await eventually(async () => {
-      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { linkedid: string, line: string | null, outcome: string, ended_at: string | null, queue: string, answered_by: string | null, earlier_queues: { queue: string, answered_by: string | null }[], legs: { interface: string, how: string, from: string | null }[] }[]
-      return latest?.ended_at !== null && latest?.legs.length === 2 ? latest : undefined
-    }, 30_000, 'the call kept with its two legs')
+    await passedOnAndTalked(citizen, dispatcher, 'the dispatcher (from their queue)', heardBefore)
+    const call = await latestCall((c) => c.ended_at !== null && c.legs.length === 2, 'the call kept with its two legs')
     assert.deepEqual(call.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'blind', 'PJSIP/404001']])
     assert.deepEqual([call.earlier_queues.map((q) => [q.queue, q.answered_by]), call.queue, call.answered_by], [[['org404-queue', 'PJSIP/404001']], 'org405-queue', 'PJSIP/405001'])
 
@@ -651,10 +658,7 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     await secondDispatcher.waitFor(/DISCONNECTED/, 'the dispatcher hung up on', 30_000)
     await consulted.close()
     await secondDispatcher.close()
-    const attended = await eventually(async () => {
-      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as typeof call[]
-      return latest !== undefined && latest.linkedid !== call.linkedid && latest.ended_at !== null && latest.legs.length === 2 ? latest : undefined
-    }, 30_000, 'the attended call kept with its two legs')
+    const attended = await latestCall((c) => c.linkedid !== call.linkedid && c.ended_at !== null && c.legs.length === 2, 'the attended call kept with its two legs')
     assert.deepEqual(attended.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/405001', 'attended', 'PJSIP/404001']])
     assert.deepEqual(attended.earlier_queues.map((q) => [q.queue, q.answered_by]), [['org404-queue', 'PJSIP/404001']])
 
@@ -668,17 +672,16 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const centreFigures = await api('GET', '/api/line-calls/kpis', centreManager)
     const centreQueue = centreFigures.queues.find((q: { queue: string }) => q.queue === 'org404-queue')
     const centreLine = centreFigures.lines.lines.find((l: { line: string }) => l.line === '109')
-    const centreCalls = (await api('GET', '/api/line-calls?limit=100')).items as typeof call[]
+    const centreCalls = (await api('GET', '/api/line-calls?limit=100')).items as LineCallSeen[]
     const throughLine = centreCalls.filter((c) => c.line === '109')
     assert.equal(centreLine.calls, throughLine.length, 'the line counts each of its calls once, passed on or not')
     assert.equal(centreQueue.answered, throughLine.filter((c) => (c.queue === 'org404-queue' && c.outcome === 'answered') || c.earlier_queues.some((q) => q.queue === 'org404-queue' && q.answered_by !== null)).length)
     // the centre's managers keep both calls in their list, now the executor's queue's
-    const listedByCentre = ((await api('GET', '/api/line-calls?limit=100', centreManager)).items as typeof call[]).map((c) => c.linkedid)
+    const listedByCentre = ((await api('GET', '/api/line-calls?limit=100', centreManager)).items as LineCallSeen[]).map((c) => c.linkedid)
     assert.ok(listedByCentre.includes(call.linkedid) && listedByCentre.includes(attended.linkedid), 'the centre\'s list keeps the calls it passed on')
   })
 
   it('passed blind to another of the organization\'s queues from the desk: the first of its operators ready (the colleague\'s desk phone) answers there', async () => {
-    const dock = page.getByTestId('phone')
     recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers, passes it blind to the queue Жалобы')
     const citizen = await citizenAnswered(5312)
     const colleague = await colleagueAt(5272)
@@ -690,19 +693,25 @@ describe('the browser phone on a real Asterisk 22: registered over its WebSocket
     const passed = page.waitForResponse((r) => r.url().endsWith('/api/calls/transfer'))
     await page.getByRole('button', { name: 'Передать', exact: true }).click()
     assert.equal((await passed).status(), 202)
-    await dock.and(page.locator('[data-call=none]')).waitFor({ timeout: 30_000 })
-    await colleague.waitFor(/state changed to CONFIRMED/, 'the colleague answered from the queue', 30_000, heardBefore)
-    await sleep(1000)
-    citizen.hangUp()
-    await colleague.waitFor(/DISCONNECTED/, 'the colleague hung up on', 30_000, heardBefore)
-    await citizen.close()
-    await colleague.close()
-    const call = await eventually(async () => {
-      const [latest] = (await api('GET', '/api/line-calls?limit=1')).items as { ended_at: string | null, queue: string, answered_by: string | null, earlier_queues: { queue: string, answered_by: string | null }[], legs: { interface: string, how: string, from: string | null }[] }[]
-      return latest?.ended_at !== null && latest?.legs.length === 2 ? latest : undefined
-    }, 30_000, 'the call kept with its two legs')
+    await passedOnAndTalked(citizen, colleague, 'the colleague (from the queue)', heardBefore)
+    const call = await latestCall((c) => c.ended_at !== null && c.legs.length === 2, 'the call kept with its two legs')
     assert.deepEqual([call.queue, call.answered_by, call.earlier_queues.map((q) => [q.queue, q.answered_by])], [`org404-q${complaintsQueue}`, 'PJSIP/404002', [['org404-queue', 'PJSIP/404001']]])
     assert.deepEqual(call.legs.map((l) => [l.interface, l.from]), [['PJSIP/404001', null], ['PJSIP/404002', 'PJSIP/404001']])
+
+    // attended: Asterisk takes the queue's extension (*8<id>) as DTMF after the transfer code, the colleague answers from the queue, the operator connects them
+    recorder.mark('citizen +77010000001 dials 109, the browser phone 404001 answers, consults the queue Жалобы and completes')
+    const consulted = await citizenAnswered(5314)
+    const colleagueAgain = await colleagueAt(5273)
+    const consultedBefore = colleagueAgain.output().length
+    const consulting = await t.app.inject({ method: 'POST', url: '/api/calls/transfer', headers: operator, payload: { mode: 'attended', to: 'queue', queue_id: complaintsQueue } })
+    assert.equal(consulting.statusCode, 202, consulting.body)
+    await colleagueAgain.waitFor(/state changed to CONFIRMED/, 'the colleague answered the consultation from the queue', 30_000, consultedBefore)
+    const completed = await t.app.inject({ method: 'POST', url: '/api/calls/transfer/complete', headers: operator })
+    assert.equal(completed.statusCode, 202, completed.body)
+    await passedOnAndTalked(consulted, colleagueAgain, 'the colleague (consulted from the queue)', consultedBefore)
+    const attended = await latestCall((c) => c.linkedid !== call.linkedid && c.ended_at !== null && c.legs.length === 2, 'the attended call kept with its two legs')
+    assert.deepEqual(attended.legs.map((l) => [l.interface, l.how, l.from]), [['PJSIP/404001', 'queue', null], ['PJSIP/404002', 'attended', 'PJSIP/404001']])
+    assert.equal(attended.queue, `org404-q${complaintsQueue}`)
   })
 
   it('the transports listen where the settings say: SIP on loopback only, TLS with its certificate (a phone registers over it), the router\'s address outside the local networks', async () => {

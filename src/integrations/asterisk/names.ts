@@ -36,6 +36,14 @@ export const OFFLINE_PAUSE_REASON = 'offline'
 /** what a terminal dials to test its sound: Asterisk's echo (the code FreePBX and Wazo give it) */
 export const ECHO_TEST = '*43'
 
+/**
+ * What a terminal dials to reach one of its organization's queues other than its own (dialled as 0):
+ * `*8<queue id>`, the first of its operators ready answers. Digits and `*` only: an attended transfer
+ * (AMI Atxfer) sends the extension to Asterisk as DTMF.
+ */
+export const QUEUE_BY_PHONE = '*8'
+export const queueExtension = (queueId: number) => `${QUEUE_BY_PHONE}${queueId}`
+
 /** what an administrator's terminal dials to record a prompt: `*77*<prompt id>*<1 Russian | 2 Kazakh>` */
 export const PROMPT_BY_PHONE = '*77'
 export const PROMPT_BY_PHONE_LANGUAGES = { 1: 'ru', 2: 'kk' } as const

@@ -16,5 +16,9 @@ export const lineCallView = (c: LineCallRow) => ({
 })
 
 /** the call the line's events kept under this Linkedid */
+/** whether a call reached an organization: its own, or passed on from that organization's queue (organization_ids; a row from before it, by its own) */
+export const callReached = (call: Pick<LineCallRow, 'organization_id' | 'organization_ids'>, organizationId: number) =>
+  call.organization_id === organizationId || call.organization_ids.includes(organizationId)
+
 export const lineCallRecord = async (db: AppDb, linkedid: string): Promise<LineCallRow | undefined> =>
   (await db.select().from(lineCalls).where(eq(lineCalls.linkedid, linkedid)))[0]

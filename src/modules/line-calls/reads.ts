@@ -1,12 +1,12 @@
 import { supervisorScope } from '../../lib/access.js'
 import type { Principal } from '../../lib/auth.js'
 import type { Clock } from '../../lib/clock.js'
-import { ConflictError, NotFoundError } from '../../lib/errors.js'
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js'
 import { keysetBatches } from '../../lib/table-export.js'
 import { localPeriod, startOfLocalDay } from '../calendar/index.js'
 import { figuresOf, kpiBreakdowns, lineBreakdowns, MAX_KPI_DAYS, NO_CALLS, operatorsOf } from './figures.js'
 import { WAITING_AT_MOST_MS } from './kpis.js'
-import { lineCallView } from './queries.js'
+import { callReached, lineCallView } from './queries.js'
 import type { CallKey, LineCallRepo } from './repo.js'
 import { DEFAULT_SHORT_ABANDON_SECONDS, type LineBoard, type LineCallExportQuery, type LineCallQuery, type LineKpiQuery, type LineKpis, type ReviewQuery } from './schemas.js'
 
@@ -28,15 +28,16 @@ export interface LineReadsDeps {
 export function createLineReads ({ repo, clock, timeZone, pbxState = async () => 'not_configured' }: LineReadsDeps) {
   /**
    * A call the supervisor may see (an admin any, a manager those that reached its organization: in its
-   * queue, or passed on from it to another's); else 404. `own`: only a call that is its organization's
-   * now (a review is of the operator who had the citizen last).
+   * queue, or passed on from it to another's); else 404. `own`: a call that is its organization's now
+   * (a review is of the operator who had the citizen last), else 403 for one it may only see.
    */
   async function visibleCall (actor: Principal, linkedid: string, { own = false } = {}) {
-    const scope = supervisorScope(actor, WHAT)
+    const { organizationId } = supervisorScope(actor, WHAT)
     const call = await repo.get(linkedid)
-    const visible = (c: NonNullable<typeof call>) => scope.organizationId === undefined ||
-      (own ? c.organization_id === scope.organizationId : c.organization_ids.includes(scope.organizationId))
-    if (!call || !visible(call)) throw new NotFoundError('Call')
+    if (!call || (organizationId !== undefined && !callReached(call, organizationId))) throw new NotFoundError('Call')
+    if (own && organizationId !== undefined && call.organization_id !== organizationId) {
+      throw new ForbiddenError(`Call ${linkedid} was passed on to another organization: its review is that organization's, whose operator had the citizen last`, 'not_your_review')
+    }
     return call
   }
 

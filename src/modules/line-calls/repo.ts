@@ -28,10 +28,15 @@ export interface PeriodFilter { organizationId?: number, queue?: string, outcome
 /** the last call of an export's batch: the next reads on from it (newest first) */
 export interface CallKey { startedAt: Date, linkedid: string }
 
-/** the calls an organization's managers list: those that reached it, in its own queue or passed on from it */
-const reached = (organizationId: number | undefined) => organizationId === undefined ? undefined : arrayContains(lineCalls.organization_ids, [organizationId])
+/**
+ * The calls an organization's managers list: those that reached it, in its own queue or passed on from
+ * it (a row written without organization_ids, by an instance older than migration 0063, by its own)
+ */
+const reached = (organizationId: number | undefined) => organizationId === undefined
+  ? undefined
+  : or(eq(lineCalls.organization_id, organizationId), arrayContains(lineCalls.organization_ids, [organizationId]))
 
-/** every organization the call reached: its own and those of the queues it was passed on from */
+/** every organization the call reached: its own and those of the queues it was passed on from (a leg's unknown one is the call's, as in the figures) */
 const organizationsReached = (call: LineCall, context: CallContext) =>
   [...new Set([context.organization_id, ...call.earlier_queues.map((q) => q.organization_id ?? context.organization_id)].filter((id): id is number => id !== null))].sort((a, b) => a - b)
 

@@ -52,7 +52,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: LineCallService, timeZone: st
   }, async (req) => service.awaitingReview(req.principal!, req.query))
   app.post('/:linkedid/review', {
     config: { user: ['admin', 'manager'] },
-    schema: { tags, security, operationId: 'reviewLineCall', summary: 'A low-scored call reviewed by a supervisor, with a comment: it leaves the review list', params: LineCallParams, body: ref(ReviewBody), response: { 200: ref(LineCallView) } },
+    schema: { tags, security, operationId: 'reviewLineCall', summary: 'A low-scored call reviewed by a supervisor, with a comment: it leaves the review list (403 not_your_review: a call passed on to another organization, whose review it is; 409 not_for_review, already_reviewed)', params: LineCallParams, body: ref(ReviewBody), response: { 200: ref(LineCallView) } },
   }, async (req) => service.review(req.principal!, req.params.linkedid, req.body.comment))
   app.get('/:linkedid', {
     config: { personalData: { subject: 'line_call', ids: (call: { linkedid: string }) => [call.linkedid] } },

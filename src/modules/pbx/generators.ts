@@ -1,7 +1,7 @@
 import { promptByPhoneDialplan, promptRecordersDialplan } from './prompt-by-phone.js'
 import { e164InArea } from '../../lib/phone.js'
 import { calendarContext, flowProblems, inboundFallback, inboundLines, organizationFlow, queueSection, recordContext, type DialplanCalendar, type FlowOrganization } from './call-flow.js'
-import { defaultQueueName, ECHO_TEST, memberInterface, RECORD_CONTEXT } from '../../integrations/asterisk/names.js'
+import { defaultQueueName, ECHO_TEST, memberInterface, queueExtension, queueName, RECORD_CONTEXT } from '../../integrations/asterisk/names.js'
 import type { OrganizationRouting } from '../call-routing/queries.js'
 import type { TerminalWithCredentials } from '../endpoints/queries.js'
 import { transportSections, type PbxNetwork } from '../../integrations/asterisk/transports.js'
@@ -199,6 +199,12 @@ function outboundDialplan (org: PbxOrganization, options: PbxOptions): string[] 
   ]), '']
 }
 
+/** the organization's other queues, each dialled as `*8<id>` (a transfer to it, or a desk phone's call): entered as from a line */
+const otherQueuesDialled = (flow: FlowOrganization): string[] => {
+  const others = flow.routing.queues.filter((q) => !q.is_default)
+  return others.length === 0 ? [] : ['; the organization\'s other queues', ...others.map((q) => `exten => ${queueExtension(q.id)},1,Goto(${queueName(flow.prefix, q)},s,1)`), '']
+}
+
 /** extensions.conf's own part before the organizations' files */
 export const extensionsShared = (): string[] => [HEADER, '', ...section('general', ['static=yes', 'writeprotect=yes', 'clearglobalvars=no'])]
 
@@ -217,6 +223,7 @@ export function extensionsOfOrganization (org: PbxOrganization, options: PbxOpti
     `; organization ${org.prefix}: ${comment(org.name)}`, `[org${org.prefix}-internal]`,
     ...byExtension(org.terminals).map((t) => terminalDialplan(org, t, options)),
     '; the organization\'s queue', ...(flow ? [`exten => 0,1,Goto(${defaultQueueName(org.prefix)},s,1)`] : [`exten => 0,1,Queue(${defaultQueueName(org.prefix)})`, ' same => n,Hangup()']), '',
+    ...(flow ? otherQueuesDialled(flow) : []),
     '; a phone set up hears itself back', `exten => ${ECHO_TEST},1,Answer()`, ' same => n,Echo()', ' same => n,Hangup()', '',
     ...(options.recordingsDir === undefined ? [] : promptByPhoneDialplan(org, options.recordingsDir)),
     ...(org.outboundRoutes?.length ? routeDialplan(org, org.outboundRoutes, trunks, options.recordingsDir === undefined ? undefined : RECORD_CONTEXT) : outboundDialplan(org, options)),

@@ -1,6 +1,6 @@
 import type { CallControl } from '../../integrations/ami/call-control.js'
 import { AmiRefusal } from '../../integrations/ami/client.js'
-import { INBOUND_CONTEXT, internalContext, queueName } from '../../integrations/asterisk/names.js'
+import { INBOUND_CONTEXT, internalContext, queueExtension } from '../../integrations/asterisk/names.js'
 import type { Principal } from '../../lib/auth.js'
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js'
 import { operatorOnPbx } from './operator.js'
@@ -36,8 +36,8 @@ export function createTransferService ({ repo, control }: { repo: TransferRepo, 
       if (body.queue_id === undefined) return { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN }
       const queue = await repo.queue(terminal.organization_id, body.queue_id)
       if (!queue) throw new NotFoundError('Queue')
-      // each queue's context (call-flow.ts) joins it, then its overflow as for a caller from a line
-      return queue.is_default ? { context: internalContext(org.prefix), exten: OWN_QUEUE_EXTEN } : { context: queueName(org.prefix, queue), exten: 's' }
+      // dialled as the organization's terminals dial it: the queue entered as from a line, its overflow and rating included
+      return { context: internalContext(org.prefix), exten: queue.is_default ? OWN_QUEUE_EXTEN : queueExtension(queue.id) }
     }
     if (body.to === 'terminal') {
       if (body.extension === undefined) throw RequestValidationError.field(['body', 'extension'], 'Field required: the colleague\'s extension', undefined, 'missing')

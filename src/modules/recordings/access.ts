@@ -5,7 +5,7 @@ import { placedCallFacts } from '../placed-calls/queries.js'
 import { isDataProtectionOfficer } from '../audit/queries.js'
 import { callRowIdOf } from '../call-events/queries.js'
 import { employeeTerminals } from '../endpoints/queries.js'
-import { lineCallRecord } from '../line-calls/queries.js'
+import { callReached, lineCallRecord } from '../line-calls/queries.js'
 import type { RecordingRow } from './queries.js'
 
 const DAY_MS = 86_400_000
@@ -23,7 +23,8 @@ export function createHearingPolicy ({ db, operatorDays, isCentreStaff, now }: {
     const org = principal.organization_id
     const placed = await placedCallFacts(db, linkedid)
     if (principal.role === 'manager' && org !== null) {
-      if ((await lineCallRecord(db, linkedid))?.organization_ids.includes(org) || placed?.organization_id === org || await isCentreStaff(principal)) return () => true
+      const lineCall = await lineCallRecord(db, linkedid)
+      if ((lineCall !== undefined && callReached(lineCall, org)) || placed?.organization_id === org || await isCentreStaff(principal)) return () => true
     }
     const callRow = org === null ? undefined : await callRowIdOf(db, linkedid)
     if (callRow !== undefined && (await executorsOfCall(db, callRow)).includes(org!)) return () => true

@@ -2385,7 +2385,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A low-scored call reviewed by a supervisor, with a comment: it leaves the review list */
+        /** A low-scored call reviewed by a supervisor, with a comment: it leaves the review list (403 not_your_review: a call passed on to another organization, whose review it is; 409 not_for_review, already_reviewed) */
         post: operations["reviewLineCall"];
         delete?: never;
         options?: never;

@@ -30,6 +30,7 @@ export function TransferCall () {
     mutationFn: transferCall,
     onSuccess: (_, body) => {
       setOpen(false)
+      form.resetFields()
       if (body.mode === 'attended') setConsulting('consulting')
       else void message.success(t('transfer.passed'))
     },
@@ -60,7 +61,7 @@ export function TransferCall () {
     )
   }
   const content = (
-    <Form form={form} name='transfer' layout='vertical' style={{ width: 300 }} initialValues={{ mode: 'blind', to: 'terminal' }} onFinish={(body) => send.mutate(body)} data-testid='transfer-form'>
+    <Form form={form} name='transfer' preserve={false} layout='vertical' style={{ width: 300 }} initialValues={{ mode: 'blind', to: 'terminal' }} onFinish={(body) => send.mutate(body)} data-testid='transfer-form'>
       <Form.Item name='mode'>
         <Radio.Group optionType='button' options={[{ value: 'blind', label: t('transfer.blind') }, { value: 'attended', label: t('transfer.attended') }]} />
       </Form.Item>
