@@ -9,6 +9,7 @@ import { startTracing, type Tracing } from '../src/integrations/tracing/otlp.js'
 import { startAmiPeer } from './helpers/ami-peer.js'
 import { buildTestApp, testEnv, type TestApp } from './helpers/app.js'
 import { login, makeUser } from './helpers/factories.js'
+import { eventually } from './helpers/http-target.js'
 import { startLlmUpstream, type LlmUpstream } from './helpers/llm-upstream.js'
 import { startSmtpServer } from './helpers/smtp.js'
 
@@ -113,7 +114,11 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT) and the request id in logs', () =
     const requests = {
       llm: await traced('POST', '/api/llm/simple', { prompt: 'Сәлем' }),
       smtp: await traced('POST', '/api/auth/forgot-password', { email: adminEmail }),
-      ami: await traced('GET', '/ready'),
+      // ready once the service's AMI session to the peer is up (a loaded machine may take a while): that request's CoreStatus
+      ami: await eventually(async () => {
+        const res = await t.app.inject({ url: '/ready', headers: admin })
+        return res.statusCode === 200 ? res.headers['x-request-id'] as string : undefined
+      }, 30_000, 'ready, AMI answering'),
     }
     await tracing.flush()
     const serverOf = (requestId: string) => receiver.spans.find((s) => s.kind === 2 && attribute(s, 'http.request.id') === requestId)!
